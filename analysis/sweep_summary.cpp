@@ -1,0 +1,98 @@
+#include "analysis/sweep_summary.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "analysis/statistics.hpp"
+
+namespace gbesim {
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+namespace {
+
+// Scalar columns in order of first appearance.
+std::vector<std::pair<std::string, std::string>> scalar_columns(
+    const std::vector<RunRecord>& runs) {
+  std::vector<std::pair<std::string, std::string>> columns;
+  std::map<std::pair<std::string, std::string>, bool> seen;
+  for (const auto& r : runs)
+    for (const auto& s : r.scalars)
+      if (!seen[{s.component, s.name}]) {
+        seen[{s.component, s.name}] = true;
+        columns.emplace_back(s.component, s.name);
+      }
+  return columns;
+}
+
+std::string number(double v) {
+  return std::isfinite(v) ? fmt::format("{}", v) : "";
+}
+
+}  // namespace
+
+std::string points_csv(const std::vector<std::string>& swept_paths,
+                       const std::vector<RunRecord>& runs) {
+  const auto columns = scalar_columns(runs);
+  std::string out = "run,point,replication,seed";
+  for (const auto& p : swept_paths) out += "," + csv_field(p);
+  for (const auto& [component, name] : columns) out += "," + csv_field(component + "." + name);
+  out += "\n";
+  for (const auto& r : runs) {
+    out += fmt::format("{},{},{},{}", r.run, r.point, r.replication, r.seed);
+    for (const auto& v : r.swept_values) out += "," + csv_field(v);
+    std::map<std::pair<std::string, std::string>, const RunScalar*> by_key;
+    for (const auto& s : r.scalars) by_key[{s.component, s.name}] = &s;
+    for (const auto& key : columns) {
+      auto it = by_key.find(key);
+      out += "," + (it == by_key.end() ? std::string() : it->second->text);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string summary_csv(const std::vector<std::string>& swept_paths,
+                        const std::vector<RunRecord>& runs) {
+  std::string out = "point";
+  for (const auto& p : swept_paths) out += "," + csv_field(p);
+  out += ",component,name,unit,n,mean,ci95_half_width\n";
+  // Points in order; within a point, scalars in order of first appearance.
+  std::map<std::size_t, std::vector<const RunRecord*>> by_point;
+  for (const auto& r : runs) by_point[r.point].push_back(&r);
+  for (const auto& [point, members] : by_point) {
+    std::vector<std::pair<std::string, std::string>> order;
+    std::map<std::pair<std::string, std::string>, std::vector<double>> samples;
+    std::map<std::pair<std::string, std::string>, std::string> units;
+    for (const RunRecord* r : members) {
+      for (const auto& s : r->scalars) {
+        const auto key = std::make_pair(s.component, s.name);
+        if (samples.find(key) == samples.end()) order.push_back(key);
+        samples[key].push_back(s.value);
+        units[key] = s.unit;
+      }
+    }
+    std::string prefix = std::to_string(point);
+    for (const auto& v : members.front()->swept_values) prefix += "," + csv_field(v);
+    for (const auto& key : order) {
+      const SampleSummary sum = summarize(samples[key]);
+      out +=
+          fmt::format("{},{},{},{},{},{},{}\n", prefix, csv_field(key.first), csv_field(key.second),
+                      csv_field(units[key]), sum.n, number(sum.mean), number(sum.ci95_half_width));
+    }
+  }
+  return out;
+}
+
+}  // namespace gbesim

@@ -1,0 +1,27 @@
+#pragma once
+// CRC-32 of IEEE 802.3 (3.2.9): generator 0x04C11DB7, processed LSB first (reflected form
+// 0xEDB88320), register preset to all ones, result complemented. The FCS field carries the
+// complemented CRC least-significant byte first, so a frame whose FCS is intact yields the
+// constant residue kCrc32Residue when the CRC is run over DA..FCS.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gbesim {
+
+inline constexpr std::uint32_t kCrc32Residue = 0x2144DF1C;
+
+std::uint32_t crc32(const std::uint8_t* data, std::size_t length);
+// The same, table-driven only (no carry-less multiply): the reference for tests and the path on
+// processors without PCLMULQDQ.
+std::uint32_t crc32_portable(const std::uint8_t* data, std::size_t length);
+
+// Appends nothing: writes the 4 FCS bytes of data[0..length) at data[length..length+4).
+void write_fcs(std::uint8_t* data, std::size_t length);
+
+// True when the last 4 bytes of frame[0..length) are the correct FCS of the bytes before them.
+inline bool fcs_ok(const std::uint8_t* frame, std::size_t length) {
+  return length >= 4 && crc32(frame, length) == kCrc32Residue;
+}
+
+}  // namespace gbesim

@@ -1,0 +1,29 @@
+#include "models/common/event.hpp"
+
+namespace gbesim {
+
+std::string_view to_string(EventKind kind) {
+  switch (kind) {
+    case EventKind::enqueue:
+      return "enqueue";
+    case EventKind::drop:
+      return "drop";
+    case EventKind::tx_start:
+      return "tx_start";
+    case EventKind::tx_end:
+      return "tx_end";
+    case EventKind::rx_ok:
+      return "rx_ok";
+    case EventKind::rx_drop:
+      return "rx_drop";
+    case EventKind::pause_tx:
+      return "pause_tx";
+    case EventKind::pause_rx:
+      return "pause_rx";
+    case EventKind::deliver:
+      return "deliver";
+  }
+  return "unknown";
+}
+
+}  // namespace gbesim

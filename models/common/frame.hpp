@@ -1,0 +1,109 @@
+#pragma once
+// A MAC frame as real bytes, DA through FCS (IEEE 802.3 3.1.1): destination and source
+// addresses, an optional 802.1Q tag, the length/type field, the MAC client data (padded to the
+// 64-byte minimum) and the 4-byte FCS. Preamble, SFD and extension are line signalling, not
+// frame bytes: the MAC and medium account for them in time only.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "models/common/mac_address.hpp"
+#include "models/common/time.hpp"
+
+namespace gbesim {
+
+inline constexpr std::uint16_t kEtherTypeVlan = 0x8100;
+inline constexpr std::uint16_t kEtherTypeMacControl = 0x8808;
+// IEEE 802 "local experimental" EtherType 1, used for generated traffic.
+inline constexpr std::uint16_t kEtherTypeExperimental = 0x88B5;
+inline constexpr std::size_t kHeaderBytes = 14;  // DA, SA, length/type
+inline constexpr std::size_t kFcsBytes = 4;
+
+struct Frame {
+  std::uint64_t id = 0;             // unique within a run, in order of creation
+  Picoseconds queued_ps = 0;        // when the frame entered its transmit queue
+  std::uint32_t flow = 0;           // which traffic source made it; 0 for MAC control frames
+  std::vector<std::uint8_t> bytes;  // DA..FCS
+
+  std::size_t size() const { return bytes.size(); }
+};
+
+struct FrameHeader {
+  MacAddress destination;
+  MacAddress source;
+  std::optional<std::uint16_t> vlan_tci;  // present: the frame carries an 802.1Q tag
+  std::uint16_t length_type = kEtherTypeExperimental;
+};
+
+// Smallest and largest DA..FCS size a header allows before padding, for a given client data size.
+std::size_t header_bytes(const FrameHeader& header);
+std::size_t min_client_data_bytes(const FrameHeader& header);  // 46 untagged, 42 tagged
+
+// Fills frame.bytes with header, client data of client_bytes (padded with zeros up to the
+// minimum frame size) and a correct FCS. The client data starts with `sequence` (big-endian,
+// 8 bytes, as far as it fits) followed by a counting pattern, so every frame is distinct.
+void build_frame(Frame& frame, const FrameHeader& header, std::size_t client_bytes,
+                 std::uint64_t sequence);
+
+// The client data size that makes a DA..FCS frame of exactly frame_bytes (>= 64) with this header.
+std::size_t client_bytes_for_frame_size(const FrameHeader& header, std::size_t frame_bytes);
+
+// Field access on received bytes; callers check size() >= 64 (the minimum frame) first.
+inline MacAddress destination_of(const std::vector<std::uint8_t>& bytes) {
+  MacAddress a;
+  std::memcpy(a.octets.data(), bytes.data(), 6);
+  return a;
+}
+inline MacAddress source_of(const std::vector<std::uint8_t>& bytes) {
+  MacAddress a;
+  std::memcpy(a.octets.data(), bytes.data() + 6, 6);
+  return a;
+}
+inline bool is_vlan_tagged(const std::vector<std::uint8_t>& bytes) {
+  return bytes[12] == (kEtherTypeVlan >> 8) && bytes[13] == (kEtherTypeVlan & 0xFF);
+}
+inline std::size_t client_data_offset(const std::vector<std::uint8_t>& bytes) {
+  return is_vlan_tagged(bytes) ? kHeaderBytes + 4 : kHeaderBytes;
+}
+inline std::uint16_t length_type_of(const std::vector<std::uint8_t>& bytes) {
+  const std::size_t at = client_data_offset(bytes) - 2;
+  return static_cast<std::uint16_t>(bytes[at] << 8 | bytes[at + 1]);
+}
+
+// Frames are recycled through a pool so a long run allocates only as many frames as are ever
+// alive at once. FramePtr returns its frame to the pool when it goes out of scope.
+class FramePool;
+struct FrameRecycler {
+  FramePool* pool = nullptr;
+  void operator()(Frame* frame) const;
+};
+using FramePtr = std::unique_ptr<Frame, FrameRecycler>;
+
+class FramePool {
+ public:
+  FramePool() = default;
+  FramePool(const FramePool&) = delete;
+  FramePool& operator=(const FramePool&) = delete;
+  ~FramePool();
+
+  // A frame with a fresh id; its bytes are whatever an earlier use left (builders resize and
+  // overwrite them, which avoids clearing buffers on every frame).
+  FramePtr acquire();
+  // Frames ever allocated: stays flat in a steady state however long the run.
+  std::size_t allocated() const { return allocated_; }
+  std::uint64_t frames_created() const { return next_id_ - 1; }
+
+ private:
+  friend struct FrameRecycler;
+  void release(Frame* frame) { free_.push_back(frame); }
+
+  std::vector<Frame*> free_;
+  std::size_t allocated_ = 0;
+  std::uint64_t next_id_ = 1;
+};
+
+}  // namespace gbesim

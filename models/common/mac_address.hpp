@@ -1,0 +1,30 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gbesim {
+
+struct MacAddress {
+  std::array<std::uint8_t, 6> octets{};
+
+  static MacAddress broadcast() { return {{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}}; }
+  // 01-80-C2-00-00-01, the reserved multicast address PAUSE frames are sent to (802.3 31B.1).
+  static MacAddress pause_multicast() { return {{0x01, 0x80, 0xC2, 0x00, 0x00, 0x01}}; }
+  // A locally administered unicast address for the station with the given index: 02:00:00:00:hi:lo.
+  static MacAddress for_station(std::uint32_t index);
+  // "aa:bb:cc:dd:ee:ff" or "aa-bb-cc-dd-ee-ff"; nullopt if malformed.
+  static std::optional<MacAddress> parse(std::string_view text);
+
+  bool is_multicast() const { return (octets[0] & 1U) != 0; }
+  bool is_broadcast() const { return *this == broadcast(); }
+  std::string to_string() const;
+
+  friend bool operator==(const MacAddress& a, const MacAddress& b) { return a.octets == b.octets; }
+  friend bool operator!=(const MacAddress& a, const MacAddress& b) { return !(a == b); }
+};
+
+}  // namespace gbesim

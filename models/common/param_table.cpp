@@ -1,0 +1,64 @@
+#include "models/common/param_table.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace gbesim {
+
+std::string to_string(ParamType type) {
+  switch (type) {
+    case ParamType::integer:
+      return "integer";
+    case ParamType::real:
+      return "number";
+    case ParamType::boolean:
+      return "boolean";
+    case ParamType::text:
+      return "string";
+    case ParamType::choice:
+      return "choice";
+    case ParamType::structured:
+      return "structured";
+  }
+  return "?";
+}
+
+static std::string format_number(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  std::ostringstream s;
+  s.precision(15);
+  s << v;
+  return s.str();
+}
+
+std::string format_param_value(const ParamValue& value) {
+  struct Visitor {
+    std::string operator()(std::int64_t v) const { return std::to_string(v); }
+    std::string operator()(double v) const { return format_number(v); }
+    std::string operator()(bool v) const { return v ? "true" : "false"; }
+    std::string operator()(const std::string& v) const { return "\"" + v + "\""; }
+  };
+  return std::visit(Visitor{}, value);
+}
+
+std::string ParamInfo::range_text() const {
+  switch (type) {
+    case ParamType::integer:
+    case ParamType::real:
+      return format_number(min) + " .. " + format_number(max);
+    case ParamType::boolean:
+      return "true | false";
+    case ParamType::text:
+      return "text";
+    case ParamType::choice: {
+      std::string out;
+      for (const auto& c : choices) out += (out.empty() ? "" : " | ") + c;
+      return out;
+    }
+    case ParamType::structured:
+      return choices.empty() ? "" : choices.front();
+  }
+  return "";
+}
+
+}  // namespace gbesim

@@ -1,0 +1,143 @@
+#pragma once
+// Every model parameter is declared once, in its model's table: key (with its unit in the name),
+// type, range, one-line doc, and where it lives in the model's plain Params struct. Defaults come
+// from the struct's member initialisers, so they are written exactly once too. The table drives
+// the scenario loader (sim/), `gbesim params` and the GUI's parameter editor; it knows nothing
+// about JSON.
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace gbesim {
+
+// structured: a JSON value with its own grammar (e.g. a frame-size distribution), read by the
+// loader's dedicated code; the table carries its doc so `gbesim params` lists it too.
+enum class ParamType { integer, real, boolean, text, choice, structured };
+
+using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
+
+std::string to_string(ParamType type);
+std::string format_param_value(const ParamValue& value);
+
+// A row as the user sees it, independent of the Params type.
+struct ParamInfo {
+  std::string key;
+  std::string unit;
+  ParamType type = ParamType::integer;
+  double min = 0;  // integer and real only, inclusive
+  double max = 0;
+  std::vector<std::string> choices;  // choice only
+  std::string doc;
+  ParamValue default_value;
+  std::string range_text() const;
+};
+
+template <class P>
+class ParamTable {
+ public:
+  struct Entry {
+    ParamInfo info;
+    std::function<void(P&, const ParamValue&)> set;
+    std::function<ParamValue(const P&)> get;
+  };
+
+  ParamTable(std::string name, std::string doc) : name_(std::move(name)), doc_(std::move(doc)) {}
+
+  ParamTable& integer(std::string key, std::int64_t P::*field, std::string unit, std::int64_t min,
+                      std::int64_t max, std::string doc) {
+    return add({std::move(key),
+                std::move(unit),
+                ParamType::integer,
+                static_cast<double>(min),
+                static_cast<double>(max),
+                {},
+                std::move(doc),
+                {}},
+               field);
+  }
+  ParamTable& real(std::string key, double P::*field, std::string unit, double min, double max,
+                   std::string doc) {
+    return add({std::move(key), std::move(unit), ParamType::real, min, max, {}, std::move(doc), {}},
+               field);
+  }
+  ParamTable& boolean(std::string key, bool P::*field, std::string doc) {
+    return add({std::move(key), "", ParamType::boolean, 0, 1, {}, std::move(doc), {}}, field);
+  }
+  ParamTable& text(std::string key, std::string P::*field, std::string doc) {
+    return add({std::move(key), "", ParamType::text, 0, 0, {}, std::move(doc), {}}, field);
+  }
+  ParamTable& choice(std::string key, std::string P::*field, std::vector<std::string> choices,
+                     std::string doc) {
+    return add(
+        {std::move(key), "", ParamType::choice, 0, 0, std::move(choices), std::move(doc), {}},
+        field);
+  }
+
+  ParamTable& structured(std::string key, std::string grammar, std::string default_text,
+                         std::string doc) {
+    Entry e;
+    e.info = {std::move(key),
+              "",
+              ParamType::structured,
+              0,
+              0,
+              {std::move(grammar)},
+              std::move(doc),
+              ParamValue(std::move(default_text))};
+    entries_.push_back(std::move(e));
+    return *this;
+  }
+
+  const std::string& name() const { return name_; }
+  const std::string& doc() const { return doc_; }
+  const std::vector<Entry>& entries() const { return entries_; }
+  const Entry* find(const std::string& key) const {
+    for (const auto& e : entries_)
+      if (e.info.key == key) return &e;
+    return nullptr;
+  }
+  std::vector<std::string> keys() const {
+    std::vector<std::string> out;
+    for (const auto& e : entries_) out.push_back(e.info.key);
+    return out;
+  }
+  std::vector<ParamInfo> infos() const {
+    std::vector<ParamInfo> out;
+    for (const auto& e : entries_) out.push_back(e.info);
+    return out;
+  }
+
+ private:
+  template <class T>
+  ParamTable& add(ParamInfo info, T P::*field) {
+    Entry e;
+    e.info = std::move(info);
+    e.set = [field](P& p, const ParamValue& v) { p.*field = std::get<T>(v); };
+    e.get = [field](const P& p) { return ParamValue(p.*field); };
+    e.info.default_value = e.get(P{});
+    entries_.push_back(std::move(e));
+    return *this;
+  }
+
+  std::string name_;
+  std::string doc_;
+  std::vector<Entry> entries_;
+};
+
+// The tables `gbesim params` prints, type-erased.
+struct ParamTableInfo {
+  std::string name;  // where the block goes in a scenario, e.g. "stations.<name>.mac"
+  std::string doc;
+  std::vector<ParamInfo> params;
+};
+
+template <class P>
+ParamTableInfo describe(const ParamTable<P>& table, std::string where) {
+  return {std::move(where), table.doc(), table.infos()};
+}
+
+}  // namespace gbesim

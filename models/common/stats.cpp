@@ -1,0 +1,69 @@
+#include "models/common/stats.hpp"
+
+#include <utility>
+
+namespace gbesim {
+
+StatGroup::StatGroup(StatRegistry& registry, std::string component)
+    : component_(std::move(component)) {
+  registry.add(this);
+}
+
+void StatGroup::formula(std::string name, std::string unit, std::string description, Formula f) {
+  Entry e;
+  e.info = {std::move(name), std::move(unit), std::move(description)};
+  e.formula = std::move(f);
+  entries_.push_back(std::move(e));
+}
+
+void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) const {
+  for (const auto& e : entries_) {
+    if (e.counter != nullptr) {
+      out.push_back({component_, e.info.name, e.info.unit, static_cast<double>(*e.counter), true});
+    } else if (e.histogram != nullptr) {
+      const Histogram& h = *e.histogram;
+      const double ps_per_ns = 1000.0;
+      out.push_back(
+          {component_, e.info.name + "_count", "samples", static_cast<double>(h.count()), true});
+      out.push_back({component_, e.info.name + "_mean", "ns", h.mean() / ps_per_ns, false});
+      out.push_back({component_, e.info.name + "_min", "ns",
+                     static_cast<double>(h.min()) / ps_per_ns, false});
+      out.push_back({component_, e.info.name + "_p50", "ns",
+                     static_cast<double>(h.quantile(0.5)) / ps_per_ns, false});
+      out.push_back({component_, e.info.name + "_p99", "ns",
+                     static_cast<double>(h.quantile(0.99)) / ps_per_ns, false});
+      out.push_back({component_, e.info.name + "_max", "ns",
+                     static_cast<double>(h.max()) / ps_per_ns, false});
+    } else {
+      out.push_back({component_, e.info.name, e.info.unit, e.formula(context), false});
+    }
+  }
+}
+
+std::vector<StatGroup::Description> StatGroup::describe() const {
+  std::vector<Description> out;
+  for (const auto& e : entries_) out.push_back(e.info);
+  return out;
+}
+
+Counter::Counter(StatGroup& group, std::string name, std::string unit, std::string description) {
+  StatGroup::Entry e;
+  e.info = {std::move(name), std::move(unit), std::move(description)};
+  e.counter = &value_;
+  group.entries_.push_back(std::move(e));
+}
+
+Distribution::Distribution(StatGroup& group, std::string name, std::string description) {
+  StatGroup::Entry e;
+  e.info = {std::move(name), "ns", std::move(description)};
+  e.histogram = &histogram_;
+  group.entries_.push_back(std::move(e));
+}
+
+std::vector<Scalar> StatRegistry::collect(const StatContext& context) const {
+  std::vector<Scalar> out;
+  for (const StatGroup* g : groups_) g->collect(context, out);
+  return out;
+}
+
+}  // namespace gbesim

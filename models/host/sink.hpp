@@ -1,0 +1,51 @@
+#pragma once
+// The receiving application of a station. It records every frame the MAC accepts (count,
+// bytes, latency from enqueue at the sender to the last bit received here) and, when given a
+// finite drain rate, holds frames in a bounded receive queue that it empties at that rate; the
+// backlog is reported to the MAC, whose MAC Control may send PAUSE from it.
+// Does not model: per-frame host costs (the host CPU model, later), or memory bandwidth.
+
+#include <cstdint>
+#include <deque>
+
+#include <systemc>
+
+#include "models/common/sim_context.hpp"
+#include "models/common/stats.hpp"
+#include "models/host/sink_params.hpp"
+#include "models/mac/mac.hpp"
+
+namespace gbesim {
+
+class Sink : public sc_core::sc_module, public MacClient {
+ public:
+  SC_HAS_PROCESS(Sink);
+  Sink(sc_core::sc_module_name name, const SinkParams& params, Mac& mac, SimContext& context);
+
+  void mac_receive(FramePtr frame, Picoseconds now) override;
+
+  std::int64_t backlog_bytes() const { return backlog_bytes_; }
+  const Histogram& latency() const { return latency_.histogram(); }
+  Hook<const Event&> events;
+
+ private:
+  void drain_process();
+  Picoseconds service_time_ps(std::size_t bytes) const;
+
+  const SinkParams params_;
+  Mac& mac_;
+  SimContext& context_;
+  std::deque<FramePtr> queue_;
+  std::int64_t backlog_bytes_ = 0;
+  sc_core::sc_event work_;
+  bool serving_ = false;
+
+  StatGroup stats_;
+  Counter frames_received_;
+  Counter octets_received_;
+  Counter frames_consumed_;
+  Counter rx_queue_overflow_;
+  Distribution latency_;
+};
+
+}  // namespace gbesim

@@ -1,0 +1,137 @@
+#include "models/host/traffic_source.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gbesim {
+
+TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& params,
+                             const SourceConfig& config, Mac& mac, SimContext& context)
+    : sc_module(name),
+      params_(params),
+      pattern_(pattern_of(params.pattern)),
+      config_(config),
+      mac_(mac),
+      context_(context),
+      rng_(context.rng_for(this->name())),
+      script_(params.script),
+      stats_(context.stats, this->name()),
+      frames_generated_(stats_, "frames_generated", "frames", "frames offered to the MAC"),
+      octets_generated_(stats_, "octets_generated", "bytes", "DA..FCS bytes offered to the MAC"),
+      frames_refused_(stats_, "frames_refused", "frames",
+                      "frames the MAC did not accept (queue full)") {
+  stats_.formula("offered_load", "bit/s", "DA..FCS bits offered per second",
+                 [this](const StatContext& c) {
+                   return 8.0 * static_cast<double>(octets_generated_.value()) * c.per_second();
+                 });
+  header_.destination = config.destination;
+  header_.source = mac.address();
+  if (params.vlan_id >= 0)
+    header_.vlan_tci = static_cast<std::uint16_t>(params.vlan_pcp << 13 | params.vlan_id);
+  std::stable_sort(script_.begin(), script_.end(),
+                   [](const ScriptEntry& a, const ScriptEntry& b) { return a.at_ns < b.at_ns; });
+
+  if (pattern_ == Pattern::saturated) {
+    mac.tx_queue().dequeued.connect([this](const Frame& f) {
+      if (f.flow == config_.flow) --own_in_queue_;
+      if (own_in_queue_ == 0 && may_generate()) emit(params_.frame_bytes.draw(rng_));
+    });
+  }
+  SC_METHOD(process);
+  sensitive << start_;
+  dont_initialize();
+}
+
+TrafficSource::Pattern TrafficSource::pattern_of(const std::string& name) {
+  if (name == "poisson") return Pattern::poisson;
+  if (name == "on_off") return Pattern::on_off;
+  if (name == "script") return Pattern::script;
+  return Pattern::saturated;
+}
+
+void TrafficSource::start_of_simulation() {
+  // The first activation happens at start_ns (or at the first script time after it).
+  Picoseconds first = params_.start_ns * kPsPerNs;
+  if (pattern_ == Pattern::script) {
+    if (script_.empty()) return;
+    first = std::max(first, script_.front().at_ns * kPsPerNs);
+  }
+  start_.notify(to_sc_time(first));
+}
+
+bool TrafficSource::may_generate() const {
+  if (params_.count > 0 && frames_generated_.value() >= static_cast<std::uint64_t>(params_.count))
+    return false;
+  return params_.stop_ns < 0 || now_ps() < params_.stop_ns * kPsPerNs;
+}
+
+bool TrafficSource::emit(std::int64_t bytes) {
+  FramePtr frame = context_.frames.acquire();
+  frame->flow = config_.flow;
+  build_frame(*frame, header_,
+              client_bytes_for_frame_size(header_, static_cast<std::size_t>(bytes)), ++sequence_);
+  ++frames_generated_;
+  octets_generated_ += frame->size();
+  if (!mac_.enqueue(std::move(frame))) {
+    ++frames_refused_;
+    return false;
+  }
+  if (pattern_ == Pattern::saturated) ++own_in_queue_;
+  return true;
+}
+
+Picoseconds TrafficSource::gap_at_rate(std::int64_t bytes, double rate_bps) const {
+  return static_cast<Picoseconds>(std::llround(8.0 * static_cast<double>(bytes) * 1e12 / rate_bps));
+}
+
+void TrafficSource::process() {
+  ++context_.activations;
+  const Picoseconds now = now_ps();
+  if (!may_generate()) return;  // no further activations
+
+  if (pattern_ == Pattern::saturated) {
+    // Only the first activation comes here; later frames are queued from the dequeue hook.
+    if (own_in_queue_ == 0) emit(params_.frame_bytes.draw(rng_));
+    return;
+  }
+  if (pattern_ == Pattern::poisson) {
+    emit(params_.frame_bytes.draw(rng_));
+    const double mean_gap_ps = 8.0 * params_.frame_bytes.mean_bytes() * 1e12 / params_.load_bps;
+    next_trigger(to_sc_time(static_cast<Picoseconds>(std::llround(rng_.exponential(mean_gap_ps)))));
+    return;
+  }
+  if (pattern_ == Pattern::script) {
+    while (script_next_ < script_.size() && script_[script_next_].at_ns * kPsPerNs <= now &&
+           may_generate()) {
+      emit(script_[script_next_++].bytes);
+    }
+    if (script_next_ < script_.size())
+      next_trigger(to_sc_time(script_[script_next_].at_ns * kPsPerNs - now));
+    return;
+  }
+  // on_off
+  auto period = [this](double mean_ns) {
+    const double ns = params_.periods == "fixed" ? mean_ns : rng_.exponential(mean_ns);
+    return static_cast<Picoseconds>(std::llround(ns * kPsPerNs));
+  };
+  if (!started_) {  // first activation: begin with an on-period
+    started_ = true;
+    on_ = true;
+    period_end_ps_ = now + period(params_.on_ns);
+  }
+  while (now >= period_end_ps_) {  // a period ended (possibly several zero-length ones)
+    on_ = !on_;
+    period_end_ps_ += period(on_ ? params_.on_ns : params_.off_ns);
+  }
+  if (!on_) {
+    next_trigger(to_sc_time(period_end_ps_ - now));
+    return;
+  }
+  const std::int64_t bytes = params_.frame_bytes.draw(rng_);
+  emit(bytes);
+  const Picoseconds next = now + gap_at_rate(bytes, params_.peak_load_bps);
+  // The next frame goes at its CBR time if still inside this on-period, else at the period end.
+  next_trigger(to_sc_time(std::min(next, period_end_ps_) - now));
+}
+
+}  // namespace gbesim

@@ -1,0 +1,72 @@
+#pragma once
+// A traffic source: generates frames of real bytes and queues them at its station's MAC.
+//   saturated - keeps exactly one frame of its own in the transmit queue: a new one is queued the
+//               instant the previous one leaves the queue, so the MAC never waits for it;
+//   poisson   - exponentially distributed gaps, mean = mean frame bits / load_bps;
+//   on_off    - alternating on/off periods (exponential or fixed); frames evenly spaced at
+//               peak_load_bps while on;
+//   script    - frames queued at explicit times.
+// Does not model: the host that would produce the data (see models/host CPU model, later), or
+// any transport protocol reacting to loss.
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+
+#include "models/common/frame.hpp"
+#include "models/common/rng.hpp"
+#include "models/common/sim_context.hpp"
+#include "models/common/stats.hpp"
+#include "models/host/traffic_params.hpp"
+#include "models/mac/mac.hpp"
+
+namespace gbesim {
+
+struct SourceConfig {
+  std::uint32_t flow = 1;  // nonzero, unique within the run
+  MacAddress destination;
+};
+
+class TrafficSource : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(TrafficSource);
+  TrafficSource(sc_core::sc_module_name name, const TrafficParams& params,
+                const SourceConfig& config, Mac& mac, SimContext& context);
+
+  std::uint64_t frames_generated() const { return frames_generated_.value(); }
+
+ private:
+  void start_of_simulation() override;
+  void process();
+  bool may_generate() const;
+  // Builds and queues one frame of the given size; false if the MAC refused it.
+  bool emit(std::int64_t bytes);
+  Picoseconds gap_at_rate(std::int64_t bytes, double rate_bps) const;
+
+  enum class Pattern { saturated, poisson, on_off, script };
+  static Pattern pattern_of(const std::string& name);
+
+  const TrafficParams params_;
+  const Pattern pattern_;
+  const SourceConfig config_;
+  Mac& mac_;
+  SimContext& context_;
+  RngStream rng_;
+  FrameHeader header_;
+  std::uint64_t sequence_ = 0;
+  std::size_t own_in_queue_ = 0;  // saturated
+  bool started_ = false;          // on_off
+  bool on_ = false;
+  Picoseconds period_end_ps_ = 0;
+  std::size_t script_next_ = 0;
+  std::vector<ScriptEntry> script_;
+  sc_core::sc_event start_;
+
+  StatGroup stats_;
+  Counter frames_generated_;
+  Counter octets_generated_;
+  Counter frames_refused_;
+};
+
+}  // namespace gbesim

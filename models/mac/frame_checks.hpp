@@ -1,0 +1,65 @@
+#pragma once
+// Receive-side checks of the Clause 4 MAC (4.2.4.2, 4.2.9) and the Clause 31 MAC Control frame
+// format, as plain functions: what the MAC does with the bytes of one received frame.
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "models/common/frame.hpp"
+#include "models/common/mac_address.hpp"
+
+namespace gbesim {
+
+enum class RxVerdict : std::uint8_t {
+  ok,
+  undersize,            // shorter than 64 bytes: a fragment, silently discarded
+  filtered,             // not addressed to this station (not an error)
+  too_long,             // longer than the maximum frame size (+4 if tagged)
+  fcs_error,            // FCS does not match
+  length_error,         // length field inconsistent with the data actually received
+  length_out_of_range,  // length/type field between 1501 and 1535
+  mac_control,          // a valid MAC Control frame (type 0x8808): not for the client
+};
+
+std::string_view to_string(RxVerdict verdict);
+
+struct RxFilter {
+  RxFilter(const MacAddress& own_address, std::int64_t max_frame, bool promiscuous_mode,
+           bool multicast);
+  MacAddress own;
+  std::int64_t max_frame_bytes = 1518;
+  bool promiscuous = false;
+  bool accept_multicast = true;
+  std::uint64_t own_key = 0;  // the address as a 48-bit number, for one-compare matching
+};
+
+// A MAC address read as a 48-bit number (first octet in the low byte).
+inline std::uint64_t address_key(const std::uint8_t* octets) {
+  std::uint64_t key = 0;
+  std::memcpy(&key, octets, 6);
+  return key;
+}
+
+RxVerdict check_received_frame(const std::vector<std::uint8_t>& bytes, const RxFilter& filter);
+
+// Bytes of MAC client data and padding: what Clause 30's aOctets*OK count.
+std::size_t client_octets(const std::vector<std::uint8_t>& bytes);
+
+// Clause 31 MAC Control.
+inline constexpr std::uint16_t kOpcodePause = 0x0001;
+
+struct MacControl {
+  std::uint16_t opcode = 0;
+  std::uint16_t pause_quanta = 0;  // meaningful for PAUSE only
+};
+
+// A PAUSE frame (802.3 Annex 31B.2): DA 01-80-C2-00-00-01, type 0x8808, opcode 0x0001, the
+// 16-bit pause_time in quanta of 512 bit times, zero padding to 64 bytes, FCS.
+void build_pause_frame(Frame& frame, const MacAddress& source, std::uint16_t quanta);
+// The opcode and parameter of a MAC Control frame; nullopt if the frame is not one.
+std::optional<MacControl> parse_mac_control(const std::vector<std::uint8_t>& bytes);
+
+}  // namespace gbesim

@@ -1,0 +1,314 @@
+#include "models/mac/mac.hpp"
+
+#include <algorithm>
+
+#include "models/common/speed_modes.hpp"
+
+namespace gbesim {
+
+using sc_core::SC_ZERO_TIME;
+
+Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig& config,
+         SimContext& context)
+    : sc_module(name),
+      params_(params),
+      config_(config),
+      context_(context),
+      bit_ps_(bit_time_ps(config.rate_mbps)),
+      ifg_ps_(params.ifg_bits * bit_time_ps(config.rate_mbps)),
+      filter_{config.address, params.max_frame_bytes, params.promiscuous, params.accept_multicast},
+      queue_(static_cast<std::size_t>(params.tx_queue_frames)),
+      stats_(context.stats, this->name()),
+      frames_transmitted_ok_(stats_, "frames_transmitted_ok", "frames",
+                             "frames transmitted completely, MAC Control frames included"),
+      octets_transmitted_ok_(stats_, "octets_transmitted_ok", "bytes",
+                             "MAC client data and pad octets of frames transmitted OK (Clause 30)"),
+      frame_octets_transmitted_(stats_, "frame_octets_transmitted_ok", "bytes",
+                                "DA..FCS octets of frames transmitted OK"),
+      multicast_frames_transmitted_ok_(stats_, "multicast_frames_transmitted_ok", "frames",
+                                       "frames transmitted OK to a group address (not broadcast)"),
+      broadcast_frames_transmitted_ok_(stats_, "broadcast_frames_transmitted_ok", "frames",
+                                       "frames transmitted OK to the broadcast address"),
+      pause_mac_ctrl_frames_transmitted_(stats_, "pause_mac_ctrl_frames_transmitted", "frames",
+                                         "PAUSE frames transmitted"),
+      frames_received_ok_(stats_, "frames_received_ok", "frames",
+                          "frames received intact and accepted, MAC Control frames included"),
+      octets_received_ok_(stats_, "octets_received_ok", "bytes",
+                          "MAC client data and pad octets of frames received OK (Clause 30)"),
+      frame_octets_received_(stats_, "frame_octets_received_ok", "bytes",
+                             "DA..FCS octets of frames received OK"),
+      multicast_frames_received_ok_(stats_, "multicast_frames_received_ok", "frames",
+                                    "frames received OK for a group address (not broadcast)"),
+      broadcast_frames_received_ok_(stats_, "broadcast_frames_received_ok", "frames",
+                                    "frames received OK for the broadcast address"),
+      frame_check_sequence_errors_(stats_, "frame_check_sequence_errors", "frames",
+                                   "frames addressed here whose FCS did not match"),
+      frame_too_long_errors_(stats_, "frame_too_long_errors", "frames",
+                             "frames longer than max_frame_bytes (+4 if VLAN-tagged)"),
+      in_range_length_errors_(stats_, "in_range_length_errors", "frames",
+                              "frames whose length field disagrees with the data received"),
+      out_of_range_length_field_(stats_, "out_of_range_length_field", "frames",
+                                 "frames with a length/type field between 1501 and 1535"),
+      undersize_frames_(stats_, "undersize_frames", "frames",
+                        "received fragments shorter than 64 bytes, discarded"),
+      frames_filtered_(stats_, "frames_filtered", "frames",
+                       "intact frames not addressed to this station, discarded"),
+      pause_mac_ctrl_frames_received_(stats_, "pause_mac_ctrl_frames_received", "frames",
+                                      "PAUSE frames received"),
+      unsupported_opcodes_received_(stats_, "unsupported_opcodes_received", "frames",
+                                    "MAC Control frames with an opcode other than PAUSE"),
+      tx_queue_drops_(stats_, "tx_queue_drops", "frames",
+                      "frames refused by a full transmit queue or too long to send"),
+      tx_busy_ps_(stats_, "tx_busy_time", "ps",
+                  "time spent sending preamble, SFD and frames that completed"),
+      paused_ps_(stats_, "paused_time", "ps",
+                 "time the transmitter held a waiting data frame because of PAUSE") {
+  const Picoseconds bit = bit_ps_;
+  stats_.formula("tx_frame_rate", "frames/s", "frames_transmitted_ok per simulated second",
+                 [this](const StatContext& c) {
+                   return static_cast<double>(frames_transmitted_ok_.value()) * c.per_second();
+                 });
+  stats_.formula("tx_throughput", "bit/s", "DA..FCS bits transmitted OK per second",
+                 [this](const StatContext& c) {
+                   return 8.0 * static_cast<double>(frame_octets_transmitted_.value()) *
+                          c.per_second();
+                 });
+  stats_.formula(
+      "tx_payload_throughput", "bit/s", "MAC client data and pad bits transmitted OK per second",
+      [this](const StatContext& c) {
+        return 8.0 * static_cast<double>(octets_transmitted_ok_.value()) * c.per_second();
+      });
+  stats_.formula("tx_utilisation", "fraction",
+                 "share of time the transmitter sent preamble, SFD or frame bits",
+                 [this](const StatContext& c) {
+                   return static_cast<double>(tx_busy_ps_.value()) /
+                          static_cast<double>(c.elapsed_ps);
+                 });
+  stats_.formula("tx_efficiency", "fraction", "DA..FCS bits transmitted OK over line capacity",
+                 [this, bit](const StatContext& c) {
+                   return 8.0 * static_cast<double>(frame_octets_transmitted_.value()) *
+                          static_cast<double>(bit) / static_cast<double>(c.elapsed_ps);
+                 });
+  stats_.formula("rx_frame_rate", "frames/s", "frames_received_ok per simulated second",
+                 [this](const StatContext& c) {
+                   return static_cast<double>(frames_received_ok_.value()) * c.per_second();
+                 });
+  stats_.formula("rx_throughput", "bit/s", "DA..FCS bits received OK per second",
+                 [this](const StatContext& c) {
+                   return 8.0 * static_cast<double>(frame_octets_received_.value()) *
+                          c.per_second();
+                 });
+  stats_.formula("rx_payload_throughput", "bit/s",
+                 "MAC client data and pad bits received OK per second",
+                 [this](const StatContext& c) {
+                   return 8.0 * static_cast<double>(octets_received_ok_.value()) * c.per_second();
+                 });
+
+  SC_METHOD(tx_process);
+  sensitive << kick_;
+  dont_initialize();
+  SC_METHOD(pause_refresh_process);
+  sensitive << refresh_;
+  dont_initialize();
+}
+
+Picoseconds Mac::frame_time_ps(std::size_t bytes) const {
+  return (kPreambleSfdBytes + static_cast<Picoseconds>(bytes)) * 8 * bit_ps_;
+}
+
+bool Mac::enqueue(FramePtr frame) {
+  const Picoseconds now = now_ps();
+  const std::int64_t limit =
+      params_.max_frame_bytes + (is_vlan_tagged(frame->bytes) ? kQTagBytes : 0);
+  if (static_cast<std::int64_t>(frame->size()) > limit) {
+    drop(std::move(frame), "frame_too_long");
+    return false;
+  }
+  if (queue_.full()) {
+    drop(std::move(frame), "tx_queue_full");
+    return false;
+  }
+  frame->queued_ps = now;
+  events({EventKind::enqueue, now, frame.get()});
+  queue_.push(std::move(frame));
+  if (state_ == MacTxState::idle || state_ == MacTxState::paused) kick_.notify(SC_ZERO_TIME);
+  return true;
+}
+
+void Mac::drop(FramePtr frame, std::string_view reason) {
+  ++tx_queue_drops_;
+  events({EventKind::drop, now_ps(), frame.get(), reason});
+}
+
+void Mac::send_pause(std::uint16_t quanta) {
+  control_pending_ = true;
+  control_quanta_ = quanta;
+  events({EventKind::pause_tx, now_ps(), nullptr, {}, quanta});
+  if (state_ == MacTxState::idle || state_ == MacTxState::paused) kick_.notify(SC_ZERO_TIME);
+}
+
+void Mac::set_rx_backlog(std::int64_t bytes) {
+  if (!params_.pause_tx_enabled) return;
+  if (!xoff_active_ && bytes >= params_.pause_xoff_bytes) {
+    xoff_active_ = true;
+    send_pause(static_cast<std::uint16_t>(params_.pause_quanta));
+    refresh_.notify(to_sc_time(params_.pause_quanta * kPauseQuantumBits * bit_ps_ / 2));
+  } else if (xoff_active_ && bytes <= params_.pause_xon_bytes) {
+    xoff_active_ = false;
+    refresh_.cancel();
+    if (params_.pause_send_xon) send_pause(0);
+  }
+}
+
+void Mac::pause_refresh_process() {
+  ++context_.activations;
+  if (!xoff_active_) return;
+  send_pause(static_cast<std::uint16_t>(params_.pause_quanta));
+  refresh_.notify(to_sc_time(params_.pause_quanta * kPauseQuantumBits * bit_ps_ / 2));
+}
+
+void Mac::set_state(MacTxState state, Picoseconds at) {
+  if (state == state_) return;
+  if (state_ == MacTxState::paused) paused_ps_ += static_cast<std::uint64_t>(at - paused_since_ps_);
+  if (state == MacTxState::paused) paused_since_ps_ = at;
+  state_ = state;
+  tx_state_value_ = static_cast<unsigned>(state);
+  transmitting_ = state == MacTxState::transmitting;
+  paused_ = state == MacTxState::paused;
+  state_changed(state, at);
+}
+
+void Mac::tx_process() {
+  ++context_.activations;
+  const Picoseconds now = now_ps();
+  if (in_flight_) {
+    if (now < tx_end_ps_) {
+      // Exact tracing only: the committed frame starts now.
+      set_state(MacTxState::transmitting, now);
+      next_trigger(to_sc_time(tx_end_ps_ - now));
+      return;
+    }
+    finish_frame(now);
+  }
+  decide(now);
+}
+
+void Mac::finish_frame(Picoseconds now) {
+  // The last FCS bit has left: the frame is done and the inter-frame gap starts.
+  FramePtr frame = std::move(in_flight_);
+  ++frames_transmitted_ok_;
+  frame_octets_transmitted_ += frame->size();
+  octets_transmitted_ok_ += client_octets(frame->bytes);
+  tx_busy_ps_ += static_cast<std::uint64_t>(now - tx_start_ps_);
+  const MacAddress da = destination_of(frame->bytes);
+  if (da.is_broadcast()) {
+    ++broadcast_frames_transmitted_ok_;
+  } else if (da.is_multicast()) {
+    ++multicast_frames_transmitted_ok_;
+  }
+  if (length_type_of(frame->bytes) == kEtherTypeMacControl) ++pause_mac_ctrl_frames_transmitted_;
+  events({EventKind::tx_end, now, frame.get()});
+  next_free_ps_ = now + ifg_ps_;
+  set_state(MacTxState::interframe_gap, now);
+  if (port_ != nullptr) port_->carry(std::move(frame), tx_start_ps_, now);
+}
+
+void Mac::decide(Picoseconds now) {
+  if (control_pending_) {
+    // MAC Control frames are not held by PAUSE (31B.3.7).
+    control_pending_ = false;
+    FramePtr frame = context_.frames.acquire();
+    build_pause_frame(*frame, config_.address, control_quanta_);
+    frame->queued_ps = now;
+    commit(std::move(frame), now);
+    return;
+  }
+  if (queue_.empty()) {
+    set_state(MacTxState::idle, std::max(now, next_free_ps_));
+    return;  // static sensitivity: woken by enqueue or a control request
+  }
+  if (now < pause_until_ps_) {
+    set_state(MacTxState::paused, now);
+    next_trigger(to_sc_time(pause_until_ps_ - now), kick_);
+    return;
+  }
+  commit(queue_.pop(), now);
+}
+
+void Mac::commit(FramePtr frame, Picoseconds now) {
+  // The frame is passed to the MAC now and goes once the inter-frame gap has passed.
+  tx_start_ps_ = std::max(now, next_free_ps_);
+  tx_end_ps_ = tx_start_ps_ + frame_time_ps(frame->size());
+  events({EventKind::tx_start, tx_start_ps_, frame.get()});
+  if (port_ != nullptr) port_->started(*frame, tx_start_ps_);
+  in_flight_ = std::move(frame);
+  if (tx_start_ps_ > now && exact_trace_) {
+    set_state(MacTxState::interframe_gap, now);
+    next_trigger(to_sc_time(tx_start_ps_ - now));
+    return;
+  }
+  set_state(MacTxState::transmitting, tx_start_ps_);
+  next_trigger(to_sc_time(tx_end_ps_ - now));
+}
+
+void Mac::receive(FramePtr frame, Picoseconds now) {
+  const RxVerdict verdict = check_received_frame(frame->bytes, filter_);
+  switch (verdict) {
+    case RxVerdict::ok:
+      break;
+    case RxVerdict::mac_control:
+      handle_mac_control(*frame, now);
+      break;
+    case RxVerdict::undersize:
+      ++undersize_frames_;
+      break;
+    case RxVerdict::filtered:
+      ++frames_filtered_;
+      break;
+    case RxVerdict::too_long:
+      ++frame_too_long_errors_;
+      break;
+    case RxVerdict::fcs_error:
+      ++frame_check_sequence_errors_;
+      break;
+    case RxVerdict::length_error:
+      ++in_range_length_errors_;
+      break;
+    case RxVerdict::length_out_of_range:
+      ++out_of_range_length_field_;
+      break;
+  }
+  if (verdict != RxVerdict::ok && verdict != RxVerdict::mac_control) {
+    events({EventKind::rx_drop, now, frame.get(), to_string(verdict)});
+    return;
+  }
+  const std::size_t size = frame->size();
+  ++frames_received_ok_;
+  frame_octets_received_ += size;
+  octets_received_ok_ += client_octets(frame->bytes);
+  const MacAddress da = destination_of(frame->bytes);
+  if (da.is_broadcast()) {
+    ++broadcast_frames_received_ok_;
+  } else if (da.is_multicast()) {
+    ++multicast_frames_received_ok_;
+  }
+  events({EventKind::rx_ok, now, frame.get()});
+  if (verdict == RxVerdict::ok && client_ != nullptr) client_->mac_receive(std::move(frame), now);
+}
+
+void Mac::handle_mac_control(const Frame& frame, Picoseconds now) {
+  const auto control = parse_mac_control(frame.bytes);
+  if (!control || control->opcode != kOpcodePause) {
+    ++unsupported_opcodes_received_;
+    return;
+  }
+  ++pause_mac_ctrl_frames_received_;
+  if (!params_.pause_rx_enabled) return;
+  // pause_time counts quanta of 512 bit times from the end of the PAUSE frame; a new PAUSE
+  // replaces the running timer, and zero releases it (31B.3.1).
+  pause_until_ps_ = now + control->pause_quanta * kPauseQuantumBits * bit_ps_;
+  events({EventKind::pause_rx, now, &frame, {}, control->pause_quanta});
+  if (state_ == MacTxState::paused) kick_.notify(SC_ZERO_TIME);
+}
+
+}  // namespace gbesim

@@ -1,0 +1,164 @@
+#pragma once
+// IEEE 802.3 Clause 4 MAC in full-duplex mode, with Clause 31 MAC Control PAUSE (Annex 31B).
+//
+// Models: transmit queue -> framing (preamble+SFD 8 bytes, frame, inter-frame gap) exact to the
+// bit time at 10/100/1000/10000 Mb/s; receive checks (undersize, address filter, too long, FCS,
+// length field), Clause 30 counters; PAUSE reception (no new data frame starts while the pause
+// timer runs: timer = quanta x 512 bit times from the last bit of the PAUSE frame) and PAUSE
+// generation from the client's receive backlog (XOFF at a threshold, refresh at half the pause
+// time, optional XON).
+// Fidelity: event-driven and exact to the bit time. The MAC decides on its next frame when it
+// becomes ready -- at the end of the previous frame, on an enqueue while idle, or when a pause
+// expires -- which is where 802.3's MAC Control passes a request to the MAC (31B.3.7): a PAUSE
+// arriving during the inter-frame gap that follows does not hold back the frame already passed
+// down. The frame then starts once the gap since the last frame has passed. One kernel
+// activation per frame (at its end); the tx_start event is announced at the decision with its
+// exact future time. With exact tracing enabled (VCD) the MAC also wakes at each frame start so
+// that sampled state variables change on the right edge.
+// Does not model: half duplex (CSMA/CD, extension, bursting), the MAC-PHY interface clocking
+// (GMII byte lanes), PAUSE frames sent while a PAUSE frame is in flight being merged, other
+// MAC Control opcodes (counted as unsupported), or the IPG shrinkage allowed at 10 Gb/s (DIC).
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "models/common/event.hpp"
+#include "models/common/frame.hpp"
+#include "models/common/hook.hpp"
+#include "models/common/sim_context.hpp"
+#include "models/common/stats.hpp"
+#include "models/mac/frame_checks.hpp"
+#include "models/mac/mac_params.hpp"
+#include "models/mac/tx_queue.hpp"
+
+namespace gbesim {
+
+// What sits above the MAC and takes received frames.
+class MacClient {
+ public:
+  virtual ~MacClient() = default;
+  // Called at the instant the last FCS bit of an accepted frame has arrived.
+  virtual void mac_receive(FramePtr frame, Picoseconds now) = 0;
+};
+
+// What sits below the MAC on a full-duplex link.
+class FullDuplexPort {
+ public:
+  virtual ~FullDuplexPort() = default;
+  // Called at the instant the first preamble bit leaves the station.
+  virtual void started(const Frame& frame, Picoseconds tx_start_ps) = 0;
+  // Called at the instant the last FCS bit has left the station.
+  virtual void carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds tx_end_ps) = 0;
+};
+
+enum class MacTxState : unsigned { idle = 0, transmitting = 1, interframe_gap = 2, paused = 3 };
+
+struct MacConfig {
+  std::int64_t rate_mbps = 1000;
+  MacAddress address;
+};
+
+class Mac : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Mac);
+  Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig& config,
+      SimContext& context);
+
+  // Client side.
+  bool enqueue(FramePtr frame);  // false when dropped (queue full, frame too long)
+  const TxQueue& tx_queue() const { return queue_; }
+  TxQueue& tx_queue() { return queue_; }
+  void attach_client(MacClient* client) { client_ = client; }
+  // The client's receive backlog in bytes; MAC Control sends PAUSE from it.
+  void set_rx_backlog(std::int64_t bytes);
+  // Queue a PAUSE frame now, as MAC Control would (also for tests and scripted scenarios).
+  void send_pause(std::uint16_t quanta);
+
+  // Medium side.
+  void attach_port(FullDuplexPort* port) { port_ = port; }
+  // Called at `now`, the instant the last FCS bit has arrived.
+  void receive(FramePtr frame, Picoseconds now);
+  // Wake at every frame start too, so trace_* values change exactly on their edges.
+  void enable_exact_trace() { exact_trace_ = true; }
+
+  const MacAddress& address() const { return config_.address; }
+  std::int64_t rate_mbps() const { return config_.rate_mbps; }
+  const MacParams& params() const { return params_; }
+  // Duration on the wire of preamble+SFD and a frame of `bytes` DA..FCS.
+  Picoseconds frame_time_ps(std::size_t bytes) const;
+  Picoseconds pause_until_ps() const { return pause_until_ps_; }
+
+  Hook<const Event&> events;
+  // (state, time it takes effect); may be announced ahead of time like tx_start.
+  Hook<MacTxState, Picoseconds> state_changed;
+
+  // Trace points: plain values that change exactly at their edges (for sc_trace/VCD).
+  const unsigned& trace_tx_state() const { return tx_state_value_; }
+  const bool& trace_transmitting() const { return transmitting_; }
+  const bool& trace_paused() const { return paused_; }
+
+ private:
+  void tx_process();
+  void pause_refresh_process();
+  void finish_frame(Picoseconds now);
+  void decide(Picoseconds now);
+  void commit(FramePtr frame, Picoseconds now);
+  void set_state(MacTxState state, Picoseconds at);
+  void drop(FramePtr frame, std::string_view reason);
+  void handle_mac_control(const Frame& frame, Picoseconds now);
+
+  const MacParams params_;
+  const MacConfig config_;
+  SimContext& context_;
+  const Picoseconds bit_ps_;
+  const Picoseconds ifg_ps_;
+  const RxFilter filter_;
+
+  TxQueue queue_;
+  MacClient* client_ = nullptr;
+  FullDuplexPort* port_ = nullptr;
+
+  MacTxState state_ = MacTxState::idle;
+  unsigned tx_state_value_ = 0;
+  bool transmitting_ = false;
+  bool paused_ = false;
+  bool exact_trace_ = false;
+  FramePtr in_flight_;  // committed to or on the wire
+  Picoseconds tx_start_ps_ = 0;
+  Picoseconds tx_end_ps_ = 0;
+  Picoseconds next_free_ps_ = 0;  // earliest start allowed by the inter-frame gap
+  Picoseconds pause_until_ps_ = 0;
+  Picoseconds paused_since_ps_ = 0;
+  bool control_pending_ = false;
+  std::uint16_t control_quanta_ = 0;
+  bool xoff_active_ = false;
+  sc_core::sc_event kick_;
+  sc_core::sc_event refresh_;
+
+  StatGroup stats_;
+  Counter frames_transmitted_ok_;
+  Counter octets_transmitted_ok_;
+  Counter frame_octets_transmitted_;
+  Counter multicast_frames_transmitted_ok_;
+  Counter broadcast_frames_transmitted_ok_;
+  Counter pause_mac_ctrl_frames_transmitted_;
+  Counter frames_received_ok_;
+  Counter octets_received_ok_;
+  Counter frame_octets_received_;
+  Counter multicast_frames_received_ok_;
+  Counter broadcast_frames_received_ok_;
+  Counter frame_check_sequence_errors_;
+  Counter frame_too_long_errors_;
+  Counter in_range_length_errors_;
+  Counter out_of_range_length_field_;
+  Counter undersize_frames_;
+  Counter frames_filtered_;
+  Counter pause_mac_ctrl_frames_received_;
+  Counter unsupported_opcodes_received_;
+  Counter tx_queue_drops_;
+  Counter tx_busy_ps_;
+  Counter paused_ps_;
+};
+
+}  // namespace gbesim

@@ -1,0 +1,40 @@
+#include "models/mac/mac_params.hpp"
+
+#include "models/common/speed_modes.hpp"
+
+namespace gbesim {
+
+const ParamTable<MacParams>& mac_param_table() {
+  static const ParamTable<MacParams> table = [] {
+    ParamTable<MacParams> t("mac", "IEEE 802.3 Clause 4 MAC with Clause 31 PAUSE flow control");
+    t.integer("max_frame_bytes", &MacParams::max_frame_bytes, "bytes", kMaxBasicFrameBytes,
+              kMaxJumboFrameBytes,
+              "largest DA..FCS frame accepted and sent (1518 per 802.3; up to 16128 for jumbo); "
+              "a VLAN-tagged frame may be 4 bytes longer")
+        .integer("ifg_bits", &MacParams::ifg_bits, "bit times", 0, 1'000'000,
+                 "inter-frame gap; 96 per 802.3 4.4.2, smaller values are non-standard")
+        .boolean("promiscuous", &MacParams::promiscuous,
+                 "accept frames whatever their destination address")
+        .boolean("accept_multicast", &MacParams::accept_multicast,
+                 "accept frames sent to group (multicast) addresses")
+        .integer("tx_queue_frames", &MacParams::tx_queue_frames, "frames", 1, 1'000'000,
+                 "transmit queue capacity; frames arriving at a full queue are dropped")
+        .boolean("pause_rx_enabled", &MacParams::pause_rx_enabled,
+                 "honour received PAUSE frames (802.3 Annex 31B)")
+        .boolean("pause_tx_enabled", &MacParams::pause_tx_enabled,
+                 "send PAUSE when the receive backlog reaches pause_xoff_bytes")
+        .integer("pause_xoff_bytes", &MacParams::pause_xoff_bytes, "bytes", 1, 1LL << 40,
+                 "receive backlog at which a PAUSE(pause_quanta) is sent")
+        .integer("pause_xon_bytes", &MacParams::pause_xon_bytes, "bytes", 0, 1LL << 40,
+                 "receive backlog at or below which a paused link is released")
+        .integer("pause_quanta", &MacParams::pause_quanta, "quanta (512 bit times)", 1, 65535,
+                 "pause_time sent in XOFF frames; refreshed at half time while above xon")
+        .boolean("pause_send_xon", &MacParams::pause_send_xon,
+                 "send PAUSE(0) when the backlog falls to pause_xon_bytes instead of letting the "
+                 "pause time run out");
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace gbesim

@@ -1,0 +1,44 @@
+#pragma once
+// The MAC client's transmit queue: a bounded FIFO of frames between the traffic sources and
+// the MAC. It holds frames only; drop accounting and events belong to the MAC that owns it.
+
+#include <cstddef>
+#include <vector>
+
+#include "models/common/frame.hpp"
+#include "models/common/hook.hpp"
+
+namespace gbesim {
+
+class TxQueue {
+ public:
+  explicit TxQueue(std::size_t capacity) : slots_(capacity) {}
+
+  bool empty() const { return size_ == 0; }
+  bool full() const { return size_ == slots_.size(); }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return slots_.size(); }
+
+  // Caller checks full() first.
+  void push(FramePtr frame) {
+    slots_[(head_ + size_) % slots_.size()] = std::move(frame);
+    ++size_;
+  }
+  FramePtr pop() {
+    FramePtr f = std::move(slots_[head_]);
+    head_ = (head_ + 1) % slots_.size();
+    --size_;
+    dequeued(*f);
+    return f;
+  }
+
+  // Fires with each frame as it leaves the queue (a saturated source refills from here).
+  Hook<const Frame&> dequeued;
+
+ private:
+  std::vector<FramePtr> slots_;
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+};
+
+}  // namespace gbesim

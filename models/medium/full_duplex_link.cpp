@@ -1,0 +1,98 @@
+#include "models/medium/full_duplex_link.hpp"
+
+#include <cmath>
+
+namespace gbesim {
+
+LinkDirection::LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps, double ber,
+                             SimContext& context)
+    : sc_module(name),
+      delay_ps_(delay_ps),
+      context_(context),
+      stats_(context.stats, this->name()),
+      frames_carried_(stats_, "frames_carried", "frames", "frames that reached the far end"),
+      frames_corrupted_(stats_, "frames_corrupted", "frames",
+                        "frames with at least one bit flipped by the error process"),
+      bit_errors_(stats_, "bit_errors", "bits", "bits flipped by the error process"),
+      busy_ps_(stats_, "busy_time", "ps", "time the direction carried preamble, SFD or frame") {
+  stats_.formula("utilisation", "fraction", "share of time carrying preamble, SFD or frame",
+                 [this](const StatContext& c) {
+                   return static_cast<double>(busy_ps_.value()) / static_cast<double>(c.elapsed_ps);
+                 });
+  if (ber > 0) {
+    ber_injector_.emplace(ber, context.rng_for(this->name()));
+    injector_ = [this](Frame& f) { return ber_injector_->corrupt(f); };
+  }
+  SC_METHOD(deliver_process);
+  sensitive << arrival_;
+  dont_initialize();
+  SC_METHOD(carrier_process);
+  sensitive << carrier_edge_;
+  dont_initialize();
+}
+
+void LinkDirection::started(const Frame& /*frame*/, Picoseconds tx_start_ps) {
+  if (carrier_trace_) add_carrier_edge(tx_start_ps + delay_ps_, true);
+}
+
+void LinkDirection::add_carrier_edge(Picoseconds at_ps, bool on) {
+  if (carrier_edges_.empty()) carrier_edge_.notify(to_sc_time(at_ps - now_ps()));
+  carrier_edges_.push_back({at_ps, on});
+}
+
+void LinkDirection::carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds tx_end_ps) {
+  if (injector_) {
+    const std::uint64_t flipped = injector_(*frame);
+    if (flipped > 0) {
+      ++frames_corrupted_;
+      bit_errors_ += flipped;
+    }
+  }
+  busy_ps_ += static_cast<std::uint64_t>(tx_end_ps - tx_start_ps);
+  const Picoseconds now = tx_end_ps;  // carry() is called as the last bit leaves
+  if (carrier_trace_) add_carrier_edge(tx_end_ps + delay_ps_, false);
+  const Picoseconds rx_end = tx_end_ps + delay_ps_;
+  if (in_flight_.empty()) arrival_.notify(to_sc_time(rx_end - now));
+  in_flight_.push_back({std::move(frame), rx_end});
+}
+
+void LinkDirection::deliver_process() {
+  ++context_.activations;
+  const Picoseconds now = now_ps();
+  while (!in_flight_.empty() && in_flight_.front().rx_end_ps <= now) {
+    FramePtr frame = std::move(in_flight_.front().frame);
+    in_flight_.pop_front();
+    ++frames_carried_;
+    if (receiver_ != nullptr) receiver_->receive(std::move(frame), now);
+  }
+  if (!in_flight_.empty()) arrival_.notify(to_sc_time(in_flight_.front().rx_end_ps - now));
+}
+
+void LinkDirection::carrier_process() {
+  ++context_.activations;
+  const Picoseconds now = now_ps();
+  while (!carrier_edges_.empty() && carrier_edges_.front().at_ps <= now) {
+    carrier_ = carrier_edges_.front().on;
+    carrier_edges_.pop_front();
+  }
+  if (!carrier_edges_.empty()) carrier_edge_.notify(to_sc_time(carrier_edges_.front().at_ps - now));
+}
+
+Picoseconds FullDuplexLink::delay_for(double cable_m, double ns_per_m) {
+  return static_cast<Picoseconds>(std::llround(cable_m * ns_per_m * 1000.0));
+}
+
+FullDuplexLink::FullDuplexLink(sc_core::sc_module_name name, const LinkParams& params,
+                               double ns_per_m, SimContext& context)
+    : sc_module(name),
+      a_to_b_("a_to_b", delay_for(params.cable_m, ns_per_m), params.ber, context),
+      b_to_a_("b_to_a", delay_for(params.cable_m, ns_per_m), params.ber, context) {}
+
+void FullDuplexLink::connect(Mac& a, Mac& b) {
+  a.attach_port(&a_to_b_);
+  a_to_b_.attach_receiver(&b);
+  b.attach_port(&b_to_a_);
+  b_to_a_.attach_receiver(&a);
+}
+
+}  // namespace gbesim

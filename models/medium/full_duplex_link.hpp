@@ -1,0 +1,94 @@
+#pragma once
+// A full-duplex point-to-point link: two independent directions, each a constant propagation
+// delay (cable length x ns per metre, rounded once to the picosecond) and an optional bit-error
+// process. A frame whose last bit leaves one MAC at t arrives complete at the other at t + delay.
+// Fidelity: exact timing; frames never overlap within a direction because the sending MAC
+// serialises them. Does not model: the PHY (symbols, coding, its latency), skew, signal quality
+// (the 1000BASE-T PHY model drives the error hook instead).
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+
+#include <systemc>
+
+#include "models/common/sim_context.hpp"
+#include "models/common/stats.hpp"
+#include "models/mac/mac.hpp"
+#include "models/medium/bit_error_injector.hpp"
+#include "models/medium/link_params.hpp"
+
+namespace gbesim {
+
+class LinkDirection : public sc_core::sc_module, public FullDuplexPort {
+ public:
+  SC_HAS_PROCESS(LinkDirection);
+  LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps, double ber,
+                SimContext& context);
+
+  void attach_receiver(Mac* receiver) { receiver_ = receiver; }
+  // Replaces the bit-error process; returns the number of bits it flipped in the frame.
+  using ErrorInjector = std::function<std::uint64_t(Frame&)>;
+  void set_error_injector(ErrorInjector injector) { injector_ = std::move(injector); }
+  // Track carrier at the receiving end (first preamble bit to last FCS bit) for VCD tracing;
+  // costs two more activations per frame, so it is off unless a trace asks for it.
+  void enable_carrier_trace() { carrier_trace_ = true; }
+  const bool& trace_carrier() const { return carrier_; }
+
+  void started(const Frame& frame, Picoseconds tx_start_ps) override;
+  void carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds tx_end_ps) override;
+
+  Picoseconds delay_ps() const { return delay_ps_; }
+
+ private:
+  void deliver_process();
+  void carrier_process();
+  void add_carrier_edge(Picoseconds at_ps, bool on);
+
+  struct InFlight {
+    FramePtr frame;
+    Picoseconds rx_end_ps;
+  };
+  struct CarrierEdge {
+    Picoseconds at_ps;
+    bool on;
+  };
+
+  const Picoseconds delay_ps_;
+  SimContext& context_;
+  Mac* receiver_ = nullptr;
+  std::optional<BitErrorInjector> ber_injector_;
+  ErrorInjector injector_;
+  std::deque<InFlight> in_flight_;
+  sc_core::sc_event arrival_;
+  bool carrier_trace_ = false;
+  bool carrier_ = false;
+  std::deque<CarrierEdge> carrier_edges_;
+  sc_core::sc_event carrier_edge_;
+
+  StatGroup stats_;
+  Counter frames_carried_;
+  Counter frames_corrupted_;
+  Counter bit_errors_;
+  Counter busy_ps_;
+};
+
+class FullDuplexLink : public sc_core::sc_module {
+ public:
+  FullDuplexLink(sc_core::sc_module_name name, const LinkParams& params, double ns_per_m,
+                 SimContext& context);
+
+  void connect(Mac& a, Mac& b);
+  LinkDirection& a_to_b() { return a_to_b_; }
+  LinkDirection& b_to_a() { return b_to_a_; }
+  Picoseconds delay_ps() const { return a_to_b_.delay_ps(); }
+
+  static Picoseconds delay_for(double cable_m, double ns_per_m);
+
+ private:
+  LinkDirection a_to_b_;
+  LinkDirection b_to_a_;
+};
+
+}  // namespace gbesim

@@ -1,0 +1,54 @@
+#include "scenarios/network.hpp"
+
+namespace gbesim {
+
+Station::Station(sc_core::sc_module_name name, const StationConfig& config, std::int64_t rate_mbps,
+                 const std::vector<SourceConfig>& sources, SimContext& context)
+    : sc_module(name),
+      mac_("mac", config.mac, MacConfig{rate_mbps, config.address}, context),
+      sink_("sink", config.sink, mac_, context) {
+  for (std::size_t i = 0; i < config.traffic.size(); ++i) {
+    const std::string child = "source" + std::to_string(i);
+    sources_.push_back(std::make_unique<TrafficSource>(child.c_str(), config.traffic[i], sources[i],
+                                                       mac_, context));
+  }
+}
+
+Network::Network(const ScenarioConfig& config, SimContext& context) {
+  std::uint32_t flow = 1;
+  for (const auto& s : config.stations) {
+    std::vector<SourceConfig> sources;
+    for (const auto& t : s.traffic) {
+      SourceConfig source;
+      source.flow = flow++;
+      source.destination =
+          t.to == "broadcast" ? MacAddress::broadcast() : config.find_station(t.to)->address;
+      sources.push_back(source);
+    }
+    stations_.push_back(
+        std::make_unique<Station>(s.name.c_str(), s, config.run.rate_mbps, sources, context));
+  }
+
+  for (const auto& l : config.links) {
+    const double ns_per_m = config.media.at(l.params.medium).ns_per_m;
+    const std::string name = "link_" + l.a + "_" + l.b;
+    links_.push_back(std::make_unique<FullDuplexLink>(name.c_str(), l.params, ns_per_m, context));
+    links_.back()->connect(find_station(l.a)->mac(), find_station(l.b)->mac());
+    towards_.emplace_back(l.b, &links_.back()->a_to_b());
+    towards_.emplace_back(l.a, &links_.back()->b_to_a());
+  }
+}
+
+Station* Network::find_station(const std::string& name) const {
+  for (const auto& s : stations_)
+    if (s->basename() == name) return s.get();
+  return nullptr;
+}
+
+LinkDirection* Network::direction_towards(const std::string& station) const {
+  for (const auto& [name, direction] : towards_)
+    if (name == station) return direction;
+  return nullptr;
+}
+
+}  // namespace gbesim

@@ -1,0 +1,54 @@
+#pragma once
+// The builder: turns a resolved ScenarioConfig into a SystemC hierarchy. One station is an
+// sc_module named after the station holding its MAC ("mac"), its receiving application
+// ("sink") and its traffic sources ("source0", "source1", ...). Links are named
+// "link_<a>_<b>" with directions "a_to_b" and "b_to_a".
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "models/common/sim_context.hpp"
+#include "models/host/sink.hpp"
+#include "models/host/traffic_source.hpp"
+#include "models/mac/mac.hpp"
+#include "models/medium/full_duplex_link.hpp"
+#include "scenarios/scenario_config.hpp"
+
+namespace gbesim {
+
+class Station : public sc_core::sc_module {
+ public:
+  // sources[i] configures config.traffic[i].
+  Station(sc_core::sc_module_name name, const StationConfig& config, std::int64_t rate_mbps,
+          const std::vector<SourceConfig>& sources, SimContext& context);
+
+  Mac& mac() { return mac_; }
+  Sink& sink() { return sink_; }
+  const std::vector<std::unique_ptr<TrafficSource>>& sources() const { return sources_; }
+
+ private:
+  Mac mac_;
+  Sink sink_;
+  std::vector<std::unique_ptr<TrafficSource>> sources_;
+};
+
+class Network {
+ public:
+  Network(const ScenarioConfig& config, SimContext& context);
+
+  const std::vector<std::unique_ptr<Station>>& stations() const { return stations_; }
+  const std::vector<std::unique_ptr<FullDuplexLink>>& links() const { return links_; }
+  Station* find_station(const std::string& name) const;
+  // The link direction that delivers to the named station, or nullptr.
+  LinkDirection* direction_towards(const std::string& station) const;
+
+ private:
+  std::vector<std::unique_ptr<Station>> stations_;
+  std::vector<std::unique_ptr<FullDuplexLink>> links_;
+  std::vector<std::pair<std::string, LinkDirection*>> towards_;
+};
+
+}  // namespace gbesim

@@ -1,0 +1,61 @@
+#pragma once
+// A resolved scenario: every parameter of every component, defaults filled in and validated.
+// The loader (sim/) makes one from JSON; the builder turns it into SystemC models.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/common/mac_address.hpp"
+#include "models/common/param_table.hpp"
+#include "models/host/sink_params.hpp"
+#include "models/host/traffic_params.hpp"
+#include "models/mac/mac_params.hpp"
+#include "models/medium/link_params.hpp"
+#include "models/medium/media.hpp"
+
+namespace gbesim {
+
+// The scenario's own top-level parameters.
+struct RunParams {
+  std::string name;
+  std::string description;
+  std::int64_t duration_ns = 1'000'000;
+  std::int64_t seed = 1;
+  std::int64_t rate_mbps = 1000;
+  std::int64_t replications = 1;
+};
+
+const ParamTable<RunParams>& run_param_table();
+
+struct StationConfig {
+  std::string name;
+  MacAddress address;
+  MacParams mac;
+  SinkParams sink;
+  std::vector<TrafficParams> traffic;
+};
+
+struct LinkConfig {
+  std::string a;
+  std::string b;
+  LinkParams params;
+};
+
+struct ScenarioConfig {
+  RunParams run;
+  std::map<std::string, MediumParams> media;
+  std::vector<StationConfig> stations;  // in file order
+  std::vector<LinkConfig> links;
+
+  const StationConfig* find_station(const std::string& name) const;
+  // The station at the other end of `name`'s link, if it has one.
+  const StationConfig* peer_of(const std::string& name) const;
+};
+
+// Every parameter table, in the order `gbesim params` prints them, with where each block goes.
+std::vector<ParamTableInfo> all_param_tables();
+
+}  // namespace gbesim

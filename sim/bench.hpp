@@ -1,0 +1,20 @@
+#pragma once
+// `gbesim bench`: simulation speed and memory, measured on full simulations run as child
+// processes (one elaboration per process), reported as medians of several runs.
+
+#include <string>
+
+namespace gbesim {
+
+struct BenchOptions {
+  int runs = 5;
+  int duration_ms = 200;
+  std::string self;
+};
+
+int run_bench(const BenchOptions& options);
+
+// The benchmark scenario: two stations, full duplex, saturated both ways with fixed-size frames.
+std::string bench_scenario_json(int frame_bytes, int duration_ms);
+
+}  // namespace gbesim

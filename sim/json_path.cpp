@@ -1,0 +1,99 @@
+#include "sim/json_path.hpp"
+
+#include <stdexcept>
+
+#include "sim/diagnostics.hpp"
+
+namespace gbesim {
+
+std::vector<PathToken> parse_json_path(const std::string& path) {
+  std::vector<PathToken> tokens;
+  std::size_t i = 0;
+  auto fail = [&](const std::string& why) {
+    throw std::invalid_argument("bad path \"" + path + "\": " + why);
+  };
+  if (path.empty()) fail("empty");
+  while (i < path.size()) {
+    if (path[i] == '[') {
+      const std::size_t close = path.find(']', i);
+      if (close == std::string::npos) fail("'[' without ']'");
+      const std::string digits = path.substr(i + 1, close - i - 1);
+      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        fail("array index must be a non-negative integer, got [" + digits + "]");
+      tokens.emplace_back(static_cast<std::size_t>(std::stoull(digits)));
+      i = close + 1;
+      if (i < path.size() && path[i] == '.') ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < path.size() && path[end] != '.' && path[end] != '[') ++end;
+    if (end == i) fail("empty key at position " + std::to_string(i));
+    tokens.emplace_back(path.substr(i, end - i));
+    i = end;
+    if (i < path.size() && path[i] == '.') {
+      ++i;
+      if (i == path.size()) fail("ends with '.'");
+    }
+  }
+  return tokens;
+}
+
+std::string format_json_path(const std::vector<PathToken>& tokens) {
+  std::string out;
+  for (const auto& t : tokens) {
+    if (std::holds_alternative<std::size_t>(t)) {
+      out += "[" + std::to_string(std::get<std::size_t>(t)) + "]";
+    } else {
+      if (!out.empty()) out += ".";
+      out += std::get<std::string>(t);
+    }
+  }
+  return out;
+}
+
+std::string child_path(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string index_path(const std::string& parent, std::size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+void set_json_path(Json& document, const std::string& path, const Json& value) {
+  const auto tokens = parse_json_path(path);
+  Json* node = &document;
+  std::vector<PathToken> walked;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    const bool last = k + 1 == tokens.size();
+    const auto& t = tokens[k];
+    const std::string here = walked.empty() ? "the top level" : format_json_path(walked);
+    if (std::holds_alternative<std::size_t>(t)) {
+      const std::size_t i = std::get<std::size_t>(t);
+      if (!node->is_array()) throw std::invalid_argument(path + ": " + here + " is not an array");
+      if (i >= node->size())
+        throw std::invalid_argument(path + ": " + here + " has " + std::to_string(node->size()) +
+                                    " elements, no [" + std::to_string(i) + "]");
+      node = &(*node)[i];
+    } else {
+      const std::string& key = std::get<std::string>(t);
+      if (!node->is_object()) throw std::invalid_argument(path + ": " + here + " is not an object");
+      if (!node->contains(key) && !last && std::holds_alternative<std::size_t>(tokens[k + 1])) {
+        throw std::invalid_argument(path + ": " + here + " has no array \"" + key + "\"");
+      }
+      node = &(*node)[key];
+      if (node->is_null() && !last) *node = Json::object();
+    }
+    walked.push_back(t);
+  }
+  *node = value;
+}
+
+Json parse_override_value(const std::string& text) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error&) {
+    return Json(text);
+  }
+}
+
+}  // namespace gbesim

@@ -1,0 +1,115 @@
+// gbesim: the command-line front end. Bad input exits with code 2 and a message naming the file
+// and JSON path; an interrupted run exits with 130 after writing what it has.
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+#include <systemc>
+
+#include "gbesim_version.hpp"
+#include "sim/bench.hpp"
+#include "sim/diagnostics.hpp"
+#include "sim/params_command.hpp"
+#include "sim/runner.hpp"
+#include "sim/sweep.hpp"
+
+namespace {
+
+int cli(int argc, char** argv) {
+  using namespace gbesim;
+  CLI::App app{"gbesim - a cycle-accurate Gigabit Ethernet MAC/PHY simulator"};
+  app.set_version_flag("--version", std::string(kVersion));
+  app.require_subcommand(1);
+
+  RunOptions run;
+  std::string out_dir;
+  std::int64_t seed = 0;
+  std::size_t point = 0;
+  std::vector<std::string> traces;
+  auto* run_cmd = app.add_subcommand("run", "run one simulation of a scenario");
+  run_cmd->add_option("scenario", run.scenario_file, "scenario JSON file")->required();
+  run_cmd->add_option("--set", run.load.sets, "override a parameter: path=value (repeatable)");
+  run_cmd->add_option("--out", out_dir, "results directory (default results/<name>)");
+  auto* seed_opt = run_cmd->add_option("--seed", seed, "run seed (default: the scenario's)");
+  auto* point_opt = run_cmd->add_option("--point", point, "run K of the scenario's sweep");
+  run_cmd->add_option("--trace", traces, "events, pcap, vcd (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(trace_kinds()));
+  run_cmd->add_flag("--quiet", run.quiet, "no progress and no summary");
+  std::int64_t chunk_ns = 0;
+  auto* chunk_opt = run_cmd->add_option("--chunk-ns", chunk_ns, "fixed kernel chunk (testing)");
+  chunk_opt->group("");  // hidden
+
+  SweepOptions sweep;
+  std::string sweep_out;
+  auto* sweep_cmd = app.add_subcommand("sweep", "run every point x replication of a sweep");
+  sweep_cmd->add_option("scenario", sweep.scenario_file, "scenario JSON file")->required();
+  sweep_cmd->add_option("-j,--jobs", sweep.jobs, "runs in parallel (default 1)")
+      ->check(CLI::Range(1, 256));
+  sweep_cmd->add_option("--out", sweep_out, "sweep directory (default results/<name>)");
+  sweep_cmd->add_option("--set", sweep.sets, "override a parameter: path=value (repeatable)");
+  sweep_cmd->add_flag("--list", sweep.list_only, "list the runs and exit");
+  sweep_cmd->add_flag("--quiet", sweep.quiet, "no progress");
+
+  auto* params_cmd = app.add_subcommand("params", "list every model parameter");
+
+  BenchOptions bench;
+  auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed and memory");
+  bench_cmd->add_option("--runs", bench.runs, "runs per case; the median is reported")
+      ->check(CLI::Range(1, 99));
+  bench_cmd->add_option("--duration-ms", bench.duration_ms, "simulated time per run")
+      ->check(CLI::Range(1, 100000));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  try {
+    if (run_cmd->parsed()) {
+      if (!out_dir.empty()) run.out_dir = out_dir;
+      if (*seed_opt) run.load.seed = seed;
+      if (*point_opt) run.load.run = point;
+      if (*chunk_opt) run.chunk_ns = chunk_ns;
+      run.traces.insert(traces.begin(), traces.end());
+      return run_simulation(run);
+    }
+    if (sweep_cmd->parsed()) {
+      if (!sweep_out.empty()) sweep.out_dir = sweep_out;
+      sweep.self = argv[0];
+      return run_sweep(sweep);
+    }
+    if (params_cmd->parsed()) {
+      fmt::print("{}", params_text());
+      return 0;
+    }
+    if (bench_cmd->parsed()) {
+      bench.self = argv[0];
+      return run_bench(bench);
+    }
+  } catch (const ScenarioError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  return cli(argc, argv);
+}
+
+int main(int argc, char** argv) {
+  // SystemC prints a banner when its kernel starts unless told not to.
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,98 @@
+#include "sim/observers.hpp"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+namespace gbesim {
+
+EventsCsvWriter::EventsCsvWriter(const std::filesystem::path& path) : file_(path) {
+  file_.write(std::string("time_ps,component,event,frame_id,bytes,detail\n"));
+}
+
+void EventsCsvWriter::attach(Hook<const Event&>& hook, std::string component) {
+  names_.push_back(std::make_unique<std::string>(std::move(component)));
+  const std::string* name = names_.back().get();
+  hook.connect([this, name](const Event& e) { write(*name, e); });
+}
+
+void EventsCsvWriter::write(const std::string& component, const Event& e) {
+  fmt::memory_buffer line;
+  fmt::format_to(std::back_inserter(line), "{},{},{},", e.time_ps, component, to_string(e.kind));
+  if (e.frame != nullptr) {
+    fmt::format_to(std::back_inserter(line), "{},{},", e.frame->id, e.frame->size());
+  } else {
+    fmt::format_to(std::back_inserter(line), ",,");
+  }
+  if (!e.detail.empty()) {
+    fmt::format_to(std::back_inserter(line), "{}", e.detail);
+  } else if (e.value >= 0) {
+    fmt::format_to(std::back_inserter(line), "{}", e.value);
+  }
+  line.push_back('\n');
+  pending_.push({e.time_ps, order_++, std::string(line.data(), line.size())});
+  flush_until(now_ps());
+}
+
+void EventsCsvWriter::flush_until(Picoseconds now) {
+  while (!pending_.empty() && pending_.top().time_ps <= now) {
+    file_.write(pending_.top().text);
+    pending_.pop();
+  }
+}
+
+void EventsCsvWriter::commit() {
+  // Rows announced for after the end of the run are dropped: they did not happen.
+  flush_until(now_ps());
+  file_.commit();
+}
+
+PcapRecorder::PcapRecorder(Network& network, const std::filesystem::path& dir) {
+  for (const auto& station : network.stations()) {
+    writers_.push_back(
+        std::make_unique<PcapWriter>(dir / (std::string(station->basename()) + ".pcap")));
+    PcapWriter* w = writers_.back().get();
+    station->mac().events.connect([w](const Event& e) {
+      if (e.frame == nullptr) return;
+      if (e.kind == EventKind::tx_end || e.kind == EventKind::rx_ok || e.kind == EventKind::rx_drop)
+        w->write(e.time_ps, e.frame->bytes);
+    });
+  }
+}
+
+void PcapRecorder::commit() {
+  for (auto& w : writers_) w->commit();
+}
+
+VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
+    : final_(dir / "trace.vcd"), temp_base_(dir / (".trace.tmp-" + std::to_string(::getpid()))) {
+  file_ = sc_core::sc_create_vcd_trace_file(temp_base_.c_str());
+  for (const auto& station : network.stations()) {
+    const std::string s = station->basename();
+    Mac& mac = station->mac();
+    mac.enable_exact_trace();
+    sc_core::sc_trace(file_, mac.trace_tx_state(), s + ".tx_state", 2);
+    sc_core::sc_trace(file_, mac.trace_transmitting(), s + ".transmitting");
+    sc_core::sc_trace(file_, mac.trace_paused(), s + ".paused");
+    if (LinkDirection* in = network.direction_towards(s)) {
+      in->enable_carrier_trace();
+      sc_core::sc_trace(file_, in->trace_carrier(), s + ".rx_carrier");
+    }
+  }
+}
+
+VcdRecorder::~VcdRecorder() {
+  if (file_ != nullptr) {
+    sc_core::sc_close_vcd_trace_file(file_);
+    std::error_code ec;
+    std::filesystem::remove(temp_base_.string() + ".vcd", ec);
+  }
+}
+
+void VcdRecorder::commit() {
+  sc_core::sc_close_vcd_trace_file(file_);
+  file_ = nullptr;
+  std::filesystem::rename(temp_base_.string() + ".vcd", final_);
+}
+
+}  // namespace gbesim

@@ -1,0 +1,74 @@
+#pragma once
+// Observers decide what is recorded: they subscribe to the models' hooks and write files.
+// Models never open files.
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <queue>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "models/common/event.hpp"
+#include "scenarios/network.hpp"
+#include "sim/atomic_file.hpp"
+#include "sim/pcap_writer.hpp"
+
+namespace gbesim {
+
+// events.csv: time_ps,component,event,frame_id,bytes,detail -- in time order. Models may
+// announce an event ahead of its time (a committed frame's tx_start), never after it, so rows
+// wait in a small reorder buffer until simulated time reaches them.
+class EventsCsvWriter {
+ public:
+  explicit EventsCsvWriter(const std::filesystem::path& path);
+  void attach(Hook<const Event&>& hook, std::string component);
+  void commit();
+
+ private:
+  struct Row {
+    Picoseconds time_ps;
+    std::uint64_t order;
+    std::string text;
+    bool operator>(const Row& other) const {
+      return time_ps != other.time_ps ? time_ps > other.time_ps : order > other.order;
+    }
+  };
+  void write(const std::string& component, const Event& e);
+  void flush_until(Picoseconds now);
+  AtomicFile file_;
+  std::vector<std::unique_ptr<std::string>> names_;  // stable storage for captured names
+  std::priority_queue<Row, std::vector<Row>, std::greater<Row>> pending_;
+  std::uint64_t order_ = 0;
+};
+
+// One pcap per station: every frame that left it (at its last bit) or arrived at it (at its
+// last bit), whether or not the MAC accepted it.
+class PcapRecorder {
+ public:
+  PcapRecorder(Network& network, const std::filesystem::path& dir);
+  void commit();
+
+ private:
+  std::vector<std::unique_ptr<PcapWriter>> writers_;
+};
+
+// trace.vcd through the SystemC kernel's own VCD writer (sc_trace): per station the MAC transmit
+// state (0 idle, 1 transmitting, 2 inter-frame gap, 3 paused), transmitting, paused, and the
+// carrier arriving from the link.
+class VcdRecorder {
+ public:
+  VcdRecorder(Network& network, const std::filesystem::path& dir);
+  ~VcdRecorder();
+  void commit();
+
+ private:
+  std::filesystem::path final_;
+  std::filesystem::path temp_base_;  // SystemC appends ".vcd"
+  sc_core::sc_trace_file* file_ = nullptr;
+};
+
+}  // namespace gbesim

@@ -1,0 +1,250 @@
+#include "sim/runner.hpp"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+
+#include "gbesim_version.hpp"
+#include "models/common/time.hpp"
+#include "scenarios/network.hpp"
+#include "sim/atomic_file.hpp"
+#include "sim/diagnostics.hpp"
+#include "sim/observers.hpp"
+#include "sim/progress.hpp"
+
+namespace gbesim {
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+void on_signal(int) {
+  g_stop = 1;
+}
+
+std::string iso_time_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::int64_t peak_rss_kib() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+struct Outcome {
+  Picoseconds simulated_ps = 0;
+  double wall_seconds = 0;
+  bool interrupted = false;
+};
+
+// Runs the kernel to `end_ps` in chunks, so that progress can be shown and a stop request
+// honoured between chunks. Chunk boundaries do not change results: all activity at a time is
+// finished before sc_start returns.
+Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::string& name) {
+  using Clock = std::chrono::steady_clock;
+  ProgressLine progress(!options.quiet);
+  const auto start = Clock::now();
+  Picoseconds chunk = options.chunk_ns ? *options.chunk_ns * kPsPerNs : kPsPerUs;
+  Outcome out;
+  while (now_ps() < end_ps) {
+    if (g_stop != 0) {
+      out.interrupted = true;
+      break;
+    }
+    const Picoseconds step = std::min(chunk, end_ps - now_ps());
+    const auto before = Clock::now();
+    sc_core::sc_start(to_sc_time(step));
+    const double took = std::chrono::duration<double>(Clock::now() - before).count();
+    if (!options.chunk_ns) {
+      // Aim for about 0.1 s of wall time per chunk, growing at most 4x at a time.
+      const double target = 0.1;
+      const double scale = took > 0 ? std::clamp(target / took, 0.25, 4.0) : 4.0;
+      chunk = std::max<Picoseconds>(kPsPerNs,
+                                    static_cast<Picoseconds>(static_cast<double>(chunk) * scale));
+    }
+    const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+    const Picoseconds now = now_ps();
+    const double ratio = wall > 0 ? ps_to_seconds(now) / wall : 0;
+    const double done = static_cast<double>(now) / static_cast<double>(end_ps);
+    const double eta = ratio > 0 ? ps_to_seconds(end_ps - now) / ratio : 0;
+    progress.update(fmt::format("{}: {} / {} simulated ({:.0f}%), {:.3g}x real time, ETA {}", name,
+                                format_duration_ps(now), format_duration_ps(end_ps), 100 * done,
+                                ratio, format_wall_seconds(eta)));
+  }
+  progress.finish();
+  out.simulated_ps = now_ps();
+  out.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return out;
+}
+
+const Scalar* find_scalar(const std::vector<Scalar>& scalars, const std::string& component,
+                          const std::string& name) {
+  for (const auto& s : scalars)
+    if (s.component == component && s.name == name) return &s;
+  return nullptr;
+}
+
+void print_summary(const LoadedScenario& scenario, const Network& network,
+                   const std::vector<Scalar>& scalars, const Outcome& outcome,
+                   const std::filesystem::path& dir) {
+  const auto& run = scenario.config.run;
+  const double rtf =
+      outcome.wall_seconds > 0 ? ps_to_seconds(outcome.simulated_ps) / outcome.wall_seconds : 0;
+  const auto plural = [](std::size_t n, const char* word) {
+    return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+  };
+  fmt::print("{}: {}, {} at {} Mb/s; {} simulated in {:.3f} s wall ({:.3g}x real time){}\n",
+             run.name, plural(network.stations().size(), "station"),
+             plural(network.links().size(), "link"), run.rate_mbps,
+             format_duration_ps(outcome.simulated_ps), outcome.wall_seconds, rtf,
+             outcome.interrupted ? " -- INTERRUPTED" : "");
+  fmt::print("  {:<10} {:>12} {:>10} {:>12} {:>10} {:>14} {:>14} {:>8}\n", "station", "tx frames",
+             "tx Mb/s", "rx frames", "rx Mb/s", "latency mean", "latency p99", "drops");
+  auto value = [&](const std::string& component, const std::string& name) {
+    const Scalar* s = find_scalar(scalars, component, name);
+    return s != nullptr ? s->value : 0.0;
+  };
+  for (const auto& station : network.stations()) {
+    const std::string mac = std::string(station->name()) + ".mac";
+    const std::string sink = std::string(station->name()) + ".sink";
+    const double drops = value(mac, "tx_queue_drops") + value(sink, "rx_queue_overflow") +
+                         value(mac, "frame_check_sequence_errors");
+    fmt::print(
+        "  {:<10} {:>12.0f} {:>10.2f} {:>12.0f} {:>10.2f} {:>11.3f} us {:>11.3f} us {:>8.0f}\n",
+        station->basename(), value(mac, "frames_transmitted_ok"), value(mac, "tx_throughput") / 1e6,
+        value(mac, "frames_received_ok"), value(mac, "rx_throughput") / 1e6,
+        value(sink, "latency_mean") / 1e3, value(sink, "latency_p99") / 1e3, drops);
+  }
+  fmt::print("results: {}/ (run.json, scalars.csv)\n", dir.string());
+}
+
+void remove_stale_outputs(const std::filesystem::path& dir, const std::set<std::string>& traces,
+                          const Network& network) {
+  std::error_code ec;
+  if (traces.count("events") == 0) std::filesystem::remove(dir / "events.csv", ec);
+  if (traces.count("vcd") == 0) std::filesystem::remove(dir / "trace.vcd", ec);
+  if (traces.count("pcap") == 0) {
+    for (const auto& s : network.stations())
+      std::filesystem::remove(dir / (std::string(s->basename()) + ".pcap"), ec);
+  }
+}
+
+}  // namespace
+
+void install_stop_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+}
+
+bool stop_requested() {
+  return g_stop != 0;
+}
+
+std::filesystem::path default_out_dir(const LoadedScenario& scenario) {
+  std::filesystem::path dir = std::filesystem::path("results") / scenario.config.run.name;
+  if (scenario.run) dir /= std::filesystem::path("runs") / std::to_string(*scenario.run);
+  return dir;
+}
+
+std::string format_scalar_value(const Scalar& s) {
+  if (s.integral) return fmt::format("{}", static_cast<std::uint64_t>(s.value));
+  if (!std::isfinite(s.value)) return "nan";
+  return fmt::format("{}", s.value);
+}
+
+std::string scalars_csv(const std::vector<Scalar>& scalars) {
+  std::string out = "component,name,unit,value\n";
+  for (const auto& s : scalars)
+    out += fmt::format("{},{},{},{}\n", s.component, s.name, s.unit, format_scalar_value(s));
+  return out;
+}
+
+int run_simulation(const RunOptions& options) {
+  const LoadedScenario scenario = load_scenario(options.scenario_file, options.load);
+  const std::filesystem::path dir = options.out_dir ? *options.out_dir : default_out_dir(scenario);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir))
+    throw ScenarioError(
+        {{dir.string(), "",
+          "cannot create the results directory" + (ec ? ": " + ec.message() : std::string())}});
+
+  init_time_resolution();
+  SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));
+  Network network(scenario.config, context);
+
+  std::unique_ptr<EventsCsvWriter> events;
+  std::unique_ptr<PcapRecorder> pcaps;
+  std::unique_ptr<VcdRecorder> vcd;
+  if (options.traces.count("events")) {
+    events = std::make_unique<EventsCsvWriter>(dir / "events.csv");
+    for (const auto& s : network.stations()) {
+      events->attach(s->mac().events, s->mac().name());
+      events->attach(s->sink().events, s->sink().name());
+    }
+  }
+  if (options.traces.count("pcap")) pcaps = std::make_unique<PcapRecorder>(network, dir);
+  if (options.traces.count("vcd")) vcd = std::make_unique<VcdRecorder>(network, dir);
+
+  install_stop_handlers();
+  const Picoseconds end_ps = scenario.config.run.duration_ns * kPsPerNs;
+  const Outcome outcome = simulate(end_ps, options, scenario.config.run.name);
+
+  StatContext stat_context;
+  stat_context.elapsed_ps = std::max<Picoseconds>(outcome.simulated_ps, 1);
+  const std::vector<Scalar> scalars = context.stats.collect(stat_context);
+
+  if (events) events->commit();
+  if (pcaps) pcaps->commit();
+  if (vcd) vcd->commit();
+  write_file_atomically(dir / "scalars.csv", scalars_csv(scalars));
+
+  Json run;
+  run["name"] = scenario.config.run.name;
+  run["description"] = scenario.config.run.description;
+  run["scenario_file"] = scenario.file;
+  run["status"] = outcome.interrupted ? "interrupted" : "complete";
+  run["seed"] = scenario.config.run.seed;
+  run["version"] = kVersion;
+  run["started_at"] = iso_time_now();
+  if (scenario.run) {
+    run["run"] = *scenario.run;
+    run["point"] = scenario.plan.point_of_run(*scenario.run);
+    run["replication"] = scenario.plan.replication_of_run(*scenario.run);
+    Json values = Json::object();
+    for (const auto& [path, v] : scenario.point_values) values[path] = v;
+    run["point_values"] = values;
+  }
+  run["sets"] = options.load.sets;
+  run["traces"] = std::vector<std::string>(options.traces.begin(), options.traces.end());
+  run["requested_duration_ps"] = end_ps;
+  run["simulated_ps"] = outcome.simulated_ps;
+  run["wall_seconds"] = outcome.wall_seconds;
+  run["real_time_factor"] =
+      outcome.wall_seconds > 0 ? ps_to_seconds(outcome.simulated_ps) / outcome.wall_seconds : 0.0;
+  run["process_activations"] = context.activations;
+  run["activations_per_second"] =
+      outcome.wall_seconds > 0 ? static_cast<double>(context.activations) / outcome.wall_seconds
+                               : 0.0;
+  run["frames_created"] = context.frames.frames_created();
+  run["frames_allocated"] = context.frames.allocated();
+  run["peak_rss_kib"] = peak_rss_kib();
+  run["config"] = scenario.resolved;
+  write_file_atomically(dir / "run.json", run.dump(2) + "\n");
+  remove_stale_outputs(dir, options.traces, network);
+
+  if (!options.quiet) print_summary(scenario, network, scalars, outcome, dir);
+  return outcome.interrupted ? 130 : 0;
+}
+
+}  // namespace gbesim

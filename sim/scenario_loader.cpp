@@ -1,0 +1,915 @@
+#include "sim/scenario_loader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "models/common/speed_modes.hpp"
+#include "sim/diagnostics.hpp"
+
+namespace gbesim {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Reading JSON text
+
+std::string describe_value(const Json& v) {
+  std::string text = v.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  const char* kind = v.is_string()           ? "a string"
+                     : v.is_boolean()        ? "a boolean"
+                     : v.is_number_integer() ? "an integer"
+                     : v.is_number()         ? "a number"
+                     : v.is_array()          ? "an array"
+                     : v.is_object()         ? "an object"
+                                             : "null";
+  return text + " (" + kind + ")";
+}
+
+// Parses JSON, reporting duplicate keys (which JSON parsers otherwise resolve silently).
+Json parse_document(const std::string& text, Diagnostics& d) {
+  std::vector<std::set<std::string>> seen;
+  std::vector<std::string> dup_keys;
+  auto callback = [&](int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+        seen.emplace_back();
+        break;
+      case Json::parse_event_t::object_end:
+        seen.pop_back();
+        break;
+      case Json::parse_event_t::key: {
+        const std::string key = parsed.get<std::string>();
+        if (!seen.empty() && !seen.back().insert(key).second) dup_keys.push_back(key);
+        break;
+      }
+      default:
+        break;
+    }
+    return true;
+  };
+  try {
+    Json doc = Json::parse(text, callback);
+    for (const auto& k : dup_keys) d.error("", "duplicate key \"" + k + "\" (JSON keeps only one)");
+    return doc;
+  } catch (const Json::parse_error& e) {
+    // Line and column of the byte where parsing failed.
+    std::size_t line = 1;
+    std::size_t column = 1;
+    const std::size_t stop = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    for (std::size_t i = 0; i < stop; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string what = e.what();
+    const auto colon = what.find(": ", what.find("column"));
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    d.error("", "malformed JSON at line " + std::to_string(line) + ", column " +
+                    std::to_string(column) + ": " + what);
+    return Json();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+std::string range_phrase(const ParamInfo& info) {
+  std::string out = info.range_text();
+  if (!info.unit.empty()) out += " " + info.unit;
+  return out;
+}
+
+std::optional<ParamValue> convert(const Json& v, const ParamInfo& info, const std::string& path,
+                                  Diagnostics& d) {
+  switch (info.type) {
+    case ParamType::integer: {
+      std::int64_t x = 0;
+      if (v.is_number_integer()) {
+        x = v.get<std::int64_t>();
+      } else if (v.is_number_float() && std::isfinite(v.get<double>()) &&
+                 std::floor(v.get<double>()) == v.get<double>() &&
+                 std::fabs(v.get<double>()) < 9.0e15) {
+        x = static_cast<std::int64_t>(v.get<double>());
+      } else {
+        d.error(path,
+                "expected an integer in " + range_phrase(info) + ", got " + describe_value(v));
+        return std::nullopt;
+      }
+      if (static_cast<double>(x) < info.min || static_cast<double>(x) > info.max) {
+        d.error(path,
+                "expected an integer in " + range_phrase(info) + ", got " + std::to_string(x));
+        return std::nullopt;
+      }
+      return ParamValue(x);
+    }
+    case ParamType::real: {
+      if (!v.is_number()) {
+        d.error(path, "expected a number in " + range_phrase(info) + ", got " + describe_value(v));
+        return std::nullopt;
+      }
+      const double x = v.get<double>();
+      if (!(x >= info.min && x <= info.max)) {
+        d.error(path, "expected a number in " + range_phrase(info) + ", got " + v.dump());
+        return std::nullopt;
+      }
+      return ParamValue(x);
+    }
+    case ParamType::boolean:
+      if (!v.is_boolean()) {
+        d.error(path, "expected true or false, got " + describe_value(v));
+        return std::nullopt;
+      }
+      return ParamValue(v.get<bool>());
+    case ParamType::text:
+      if (!v.is_string()) {
+        d.error(path, "expected a string, got " + describe_value(v));
+        return std::nullopt;
+      }
+      return ParamValue(v.get<std::string>());
+    case ParamType::choice: {
+      if (!v.is_string()) {
+        d.error(path, "expected one of " + info.range_text() + ", got " + describe_value(v));
+        return std::nullopt;
+      }
+      const std::string s = v.get<std::string>();
+      if (std::find(info.choices.begin(), info.choices.end(), s) == info.choices.end()) {
+        d.error(path,
+                "\"" + s + "\" is not one of " + info.range_text() + suggestion(s, info.choices));
+        return std::nullopt;
+      }
+      return ParamValue(s);
+    }
+    case ParamType::structured:
+      break;
+  }
+  return std::nullopt;
+}
+
+std::string key_list(const std::vector<std::string>& keys) {
+  std::string out;
+  for (const auto& k : keys) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
+// Reads the keys of `obj` that `table` declares into `out`. Keys in `extra` are left to the
+// caller; any other key is an error with a suggestion.
+template <class P>
+void read_table(const Json& obj, const std::string& path, const ParamTable<P>& table, P& out,
+                Diagnostics& d, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> known = table.keys();
+  known.insert(known.end(), extra.begin(), extra.end());
+  if (!obj.is_object()) {
+    d.error(path, "expected an object with keys from: " + key_list(known) + "; got " +
+                      describe_value(obj));
+    return;
+  }
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();
+    if (std::find(extra.begin(), extra.end(), key) != extra.end()) continue;
+    const auto* entry = table.find(key);
+    if (entry == nullptr) {
+      d.error(child_path(path, key),
+              "unknown key" + suggestion(key, known) + " (known here: " + key_list(known) + ")");
+      continue;
+    }
+    if (entry->info.type == ParamType::structured) continue;
+    if (auto v = convert(item.value(), entry->info, child_path(path, key), d)) entry->set(out, *v);
+  }
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+std::optional<std::int64_t> read_integer(const Json& v, const std::string& path, std::int64_t min,
+                                         std::int64_t max, const std::string& unit,
+                                         Diagnostics& d) {
+  ParamInfo info;
+  info.type = ParamType::integer;
+  info.min = static_cast<double>(min);
+  info.max = static_cast<double>(max);
+  info.unit = unit;
+  if (auto x = convert(v, info, path, d)) return std::get<std::int64_t>(*x);
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Traffic
+
+std::optional<FrameSizeSpec> read_frame_size(const Json& v, const std::string& path,
+                                             Diagnostics& d) {
+  const std::int64_t big = kMaxJumboFrameBytes + kQTagBytes;
+  if (v.is_number()) {
+    if (auto x = read_integer(v, path, 1, big, "bytes", d)) return FrameSizeSpec::fixed(*x);
+    return std::nullopt;
+  }
+  const std::string grammar =
+      "a size in bytes, {\"uniform\": [lo, hi]} or {\"mix\": [{\"bytes\": N, \"weight\": W}, ...]}";
+  if (!v.is_object() || v.size() != 1) {
+    d.error(path, "expected " + grammar + ", got " + describe_value(v));
+    return std::nullopt;
+  }
+  const std::string kind = v.begin().key();
+  const Json& body = v.begin().value();
+  const std::string here = child_path(path, kind);
+  if (kind == "uniform") {
+    if (!body.is_array() || body.size() != 2) {
+      d.error(here, "expected [lo, hi], got " + describe_value(body));
+      return std::nullopt;
+    }
+    auto lo = read_integer(body[0], index_path(here, 0), 1, big, "bytes", d);
+    auto hi = read_integer(body[1], index_path(here, 1), 1, big, "bytes", d);
+    if (!lo || !hi) return std::nullopt;
+    if (*lo > *hi) {
+      d.error(here,
+              "lo (" + std::to_string(*lo) + ") is larger than hi (" + std::to_string(*hi) + ")");
+      return std::nullopt;
+    }
+    return FrameSizeSpec::uniform(*lo, *hi);
+  }
+  if (kind == "mix") {
+    if (!body.is_array() || body.empty()) {
+      d.error(here, "expected a non-empty array of {\"bytes\": N, \"weight\": W}, got " +
+                        describe_value(body));
+      return std::nullopt;
+    }
+    std::vector<FrameSizeSpec::Choice> choices;
+    bool ok = true;
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      const std::string at = index_path(here, i);
+      const Json& c = body[i];
+      if (!c.is_object() || !c.contains("bytes") || !c.contains("weight")) {
+        d.error(at, "expected {\"bytes\": N, \"weight\": W}, got " + describe_value(c));
+        ok = false;
+        continue;
+      }
+      for (const auto& item : c.items()) {
+        if (item.key() != "bytes" && item.key() != "weight") {
+          d.error(child_path(at, item.key()), "unknown key" +
+                                                  suggestion(item.key(), {"bytes", "weight"}) +
+                                                  " (known here: bytes, weight)");
+          ok = false;
+        }
+      }
+      auto bytes = read_integer(c["bytes"], child_path(at, "bytes"), 1, big, "bytes", d);
+      const Json& w = c["weight"];
+      if (!w.is_number() || !(w.get<double>() > 0) || !std::isfinite(w.get<double>())) {
+        d.error(child_path(at, "weight"), "expected a positive number, got " + describe_value(w));
+        ok = false;
+      }
+      if (!bytes) ok = false;
+      if (ok) choices.push_back({*bytes, w.get<double>()});
+    }
+    if (!ok) return std::nullopt;
+    return FrameSizeSpec::weighted(std::move(choices));
+  }
+  d.error(path, "unknown frame size form \"" + kind + "\"" + suggestion(kind, {"uniform", "mix"}) +
+                    "; expected " + grammar);
+  return std::nullopt;
+}
+
+std::vector<ScriptEntry> read_script(const Json& v, const std::string& path, Diagnostics& d) {
+  std::vector<ScriptEntry> out;
+  if (!v.is_array()) {
+    d.error(path, "expected an array of {\"at_ns\": T, \"bytes\": N}, got " + describe_value(v));
+    return out;
+  }
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string at = index_path(path, i);
+    const Json& e = v[i];
+    if (!e.is_object()) {
+      d.error(at, "expected {\"at_ns\": T, \"bytes\": N}, got " + describe_value(e));
+      continue;
+    }
+    ScriptEntry entry;
+    bool ok = true;
+    for (const auto& item : e.items()) {
+      if (item.key() != "at_ns" && item.key() != "bytes") {
+        d.error(child_path(at, item.key()), "unknown key" +
+                                                suggestion(item.key(), {"at_ns", "bytes"}) +
+                                                " (known here: at_ns, bytes)");
+        ok = false;
+      }
+    }
+    for (const char* key : {"at_ns", "bytes"}) {
+      if (!e.contains(key)) {
+        d.error(at, std::string("missing \"") + key + "\"");
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    auto t = read_integer(e["at_ns"], child_path(at, "at_ns"), 0, 1LL << 50, "ns", d);
+    auto b = read_integer(e["bytes"], child_path(at, "bytes"), 1, kMaxJumboFrameBytes + kQTagBytes,
+                          "bytes", d);
+    if (t && b) out.push_back({*t, *b});
+  }
+  return out;
+}
+
+// Which traffic keys each pattern uses, beyond the common ones.
+const std::vector<std::string>& pattern_keys(const std::string& pattern) {
+  static const std::vector<std::string> saturated = {"frame_bytes"};
+  static const std::vector<std::string> poisson = {"frame_bytes", "load_bps"};
+  static const std::vector<std::string> on_off = {"frame_bytes", "peak_load_bps", "on_ns", "off_ns",
+                                                  "periods"};
+  static const std::vector<std::string> script = {"script"};
+  if (pattern == "poisson") return poisson;
+  if (pattern == "on_off") return on_off;
+  if (pattern == "script") return script;
+  return saturated;
+}
+
+const std::vector<std::string>& common_traffic_keys() {
+  static const std::vector<std::string> keys = {"pattern", "to",      "start_ns", "stop_ns",
+                                                "count",   "vlan_id", "vlan_pcp"};
+  return keys;
+}
+
+std::string patterns_using(const std::string& key) {
+  std::string out;
+  for (const auto& p : traffic_patterns()) {
+    const auto& keys = pattern_keys(p);
+    if (std::find(keys.begin(), keys.end(), key) != keys.end())
+      out += (out.empty() ? "" : ", ") + p;
+  }
+  return out;
+}
+
+TrafficParams read_traffic(const Json& obj, const std::string& path, Diagnostics& d) {
+  TrafficParams t;
+  read_table(obj, path, traffic_param_table(), t, d);
+  if (!obj.is_object()) return t;
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();
+    if (traffic_param_table().find(key) == nullptr) continue;  // reported by read_table
+    const auto& common = common_traffic_keys();
+    const auto& own = pattern_keys(t.pattern);
+    if (std::find(common.begin(), common.end(), key) == common.end() &&
+        std::find(own.begin(), own.end(), key) == own.end()) {
+      d.error(child_path(path, key), "applies only to pattern " + patterns_using(key) +
+                                         "; this source's pattern is \"" + t.pattern + "\"");
+    }
+  }
+  if (!obj.contains("to")) d.error(path, "missing \"to\" (a station name or \"broadcast\")");
+  if (obj.contains("frame_bytes")) {
+    if (auto spec = read_frame_size(obj["frame_bytes"], child_path(path, "frame_bytes"), d))
+      t.frame_bytes = *spec;
+  }
+  if (obj.contains("script")) t.script = read_script(obj["script"], child_path(path, "script"), d);
+
+  if (t.pattern == "poisson" && !(t.load_bps > 0))
+    d.error(child_path(path, "load_bps"), "pattern \"poisson\" needs load_bps > 0");
+  if (t.pattern == "on_off") {
+    if (!(t.peak_load_bps > 0))
+      d.error(child_path(path, "peak_load_bps"), "pattern \"on_off\" needs peak_load_bps > 0");
+    if (!(t.on_ns > 0)) d.error(child_path(path, "on_ns"), "pattern \"on_off\" needs on_ns > 0");
+  }
+  if (t.pattern == "script" && t.script.empty() && !obj.contains("script"))
+    d.error(path, "pattern \"script\" needs a \"script\": [{\"at_ns\": T, \"bytes\": N}, ...]");
+  if (t.stop_ns >= 0 && t.stop_ns < t.start_ns)
+    d.error(child_path(path, "stop_ns"), "stop_ns (" + std::to_string(t.stop_ns) +
+                                             ") is before start_ns (" + std::to_string(t.start_ns) +
+                                             ")");
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document
+
+const std::vector<std::string>& top_level_blocks() {
+  static const std::vector<std::string> keys = {"mac",      "sink",  "media",
+                                                "stations", "links", "sweep"};
+  return keys;
+}
+
+ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
+  ScenarioConfig c;
+  if (!doc.is_object()) {
+    d.error("", "expected a JSON object at the top level, got " + describe_value(doc));
+    return c;
+  }
+  read_table(doc, "", run_param_table(), c.run, d, top_level_blocks());
+  for (const char* key : {"name", "description"})
+    if (!doc.contains(key)) d.error("", std::string("missing \"") + key + "\"");
+  const auto name_ok = [](const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.';
+    }) && s[0] != '.';
+  };
+  if (doc.contains("name") && doc["name"].is_string() && !name_ok(c.run.name))
+    d.error("name", "\"" + c.run.name +
+                        "\" cannot name a results directory: use letters, digits, '_', '-', '.'");
+  if (doc.contains("rate_mbps") && !find_speed_mode(c.run.rate_mbps))
+    d.error("rate_mbps", "no speed mode " + std::to_string(c.run.rate_mbps) +
+                             " Mb/s; expected one of " + speed_mode_list());
+
+  // Media: the built-in table, then the scenario's overrides and additions.
+  for (const auto& row : builtin_media()) c.media[row.name] = row.params;
+  if (doc.contains("media")) {
+    const Json& media = doc["media"];
+    if (!media.is_object()) {
+      d.error("media",
+              "expected an object {\"<medium>\": {\"ns_per_m\": X}}, got " + describe_value(media));
+    } else {
+      for (const auto& item : media.items()) {
+        if (!is_identifier(item.key()))
+          d.error(child_path("media", item.key()),
+                  "medium names are identifiers (letters, digits, _)");
+        MediumParams& m = c.media[item.key()];
+        read_table(item.value(), child_path("media", item.key()), medium_param_table(), m, d);
+      }
+    }
+  }
+
+  MacParams default_mac;
+  SinkParams default_sink;
+  if (doc.contains("mac")) read_table(doc["mac"], "mac", mac_param_table(), default_mac, d);
+  if (doc.contains("sink")) read_table(doc["sink"], "sink", sink_param_table(), default_sink, d);
+
+  // Stations.
+  if (!doc.contains("stations")) {
+    d.error("", "missing \"stations\": {\"<name>\": {\"traffic\": [...]}, ...}");
+  } else if (!doc["stations"].is_object() || doc["stations"].empty()) {
+    d.error("stations",
+            "expected a non-empty object of stations, got " + describe_value(doc["stations"]));
+  } else {
+    std::uint32_t index = 0;
+    for (const auto& item : doc["stations"].items()) {
+      const std::string path = child_path("stations", item.key());
+      StationConfig s;
+      s.name = item.key();
+      s.mac = default_mac;
+      s.sink = default_sink;
+      s.address = MacAddress::for_station(++index);
+      if (!is_identifier(s.name))
+        d.error(path,
+                "station names are identifiers (letters, digits, _, not starting with a digit)");
+      if (s.name == "broadcast") d.error(path, "\"broadcast\" is reserved as a destination");
+      const Json& body = item.value();
+      static const std::vector<std::string> station_keys = {"address", "mac", "sink", "traffic"};
+      if (!body.is_object()) {
+        d.error(path, "expected an object with keys from: " + key_list(station_keys) + "; got " +
+                          describe_value(body));
+        continue;
+      }
+      for (const auto& field : body.items()) {
+        const std::string& key = field.key();
+        const std::string at = child_path(path, key);
+        if (key == "mac") {
+          read_table(field.value(), at, mac_param_table(), s.mac, d);
+        } else if (key == "sink") {
+          read_table(field.value(), at, sink_param_table(), s.sink, d);
+        } else if (key == "address") {
+          const auto a = field.value().is_string()
+                             ? MacAddress::parse(field.value().get<std::string>())
+                             : std::nullopt;
+          if (!a) {
+            d.error(at, "expected a MAC address like \"02:00:00:00:00:01\", got " +
+                            describe_value(field.value()));
+          } else if (a->is_multicast()) {
+            d.error(at, "a station address must be unicast (first octet even)");
+          } else {
+            s.address = *a;
+          }
+        } else if (key == "traffic") {
+          if (!field.value().is_array()) {
+            d.error(at,
+                    "expected an array of traffic sources, got " + describe_value(field.value()));
+            continue;
+          }
+          for (std::size_t i = 0; i < field.value().size(); ++i)
+            s.traffic.push_back(read_traffic(field.value()[i], index_path(at, i), d));
+        } else {
+          d.error(at, "unknown key" + suggestion(key, station_keys) +
+                          " (known here: " + key_list(station_keys) + ")");
+        }
+      }
+      if (s.mac.pause_xon_bytes >= s.mac.pause_xoff_bytes)
+        d.error(child_path(path, "mac.pause_xon_bytes"),
+                "pause_xon_bytes (" + std::to_string(s.mac.pause_xon_bytes) +
+                    ") must be below pause_xoff_bytes (" + std::to_string(s.mac.pause_xoff_bytes) +
+                    ")");
+      c.stations.push_back(std::move(s));
+    }
+  }
+  std::vector<std::string> station_names;
+  for (const auto& s : c.stations) station_names.push_back(s.name);
+  for (std::size_t i = 0; i < c.stations.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (c.stations[i].address == c.stations[j].address)
+        d.error(child_path("stations", c.stations[i].name),
+                "address " + c.stations[i].address.to_string() + " is also station " +
+                    c.stations[j].name + "'s");
+
+  // Links.
+  std::vector<std::string> media_names;
+  for (const auto& [name, params] : c.media) media_names.push_back(name);
+  std::set<std::string> linked;
+  if (doc.contains("links")) {
+    const Json& links = doc["links"];
+    if (!links.is_array()) {
+      d.error("links", "expected an array of links, got " + describe_value(links));
+    } else {
+      for (std::size_t i = 0; i < links.size(); ++i) {
+        const std::string path = index_path("links", i);
+        LinkConfig l;
+        read_table(links[i], path, link_param_table(), l.params, d, {"between"});
+        if (!links[i].is_object()) continue;
+        const Json& between = links[i].contains("between") ? links[i]["between"] : Json();
+        const std::string at = child_path(path, "between");
+        if (!between.is_array() || between.size() != 2 || !between[0].is_string() ||
+            !between[1].is_string()) {
+          d.error(at, "expected [\"<station>\", \"<station>\"], got " + describe_value(between));
+          continue;
+        }
+        l.a = between[0].get<std::string>();
+        l.b = between[1].get<std::string>();
+        bool ok = true;
+        for (std::size_t k = 0; k < 2; ++k) {
+          const std::string& who = k == 0 ? l.a : l.b;
+          if (c.find_station(who) == nullptr) {
+            d.error(index_path(at, k), "no station \"" + who + "\"" +
+                                           suggestion(who, station_names) +
+                                           " (stations: " + key_list(station_names) + ")");
+            ok = false;
+          } else if (!linked.insert(who).second) {
+            d.error(index_path(at, k),
+                    "station \"" + who + "\" is already on another link; a station has one port");
+            ok = false;
+          }
+        }
+        if (ok && l.a == l.b) d.error(at, "a link joins two different stations");
+        if (c.media.count(l.params.medium) == 0)
+          d.error(child_path(path, "medium"), "no medium \"" + l.params.medium + "\"" +
+                                                  suggestion(l.params.medium, media_names) +
+                                                  " (media: " + key_list(media_names) + ")");
+        c.links.push_back(std::move(l));
+      }
+    }
+  }
+  for (const auto& s : c.stations)
+    if (linked.count(s.name) == 0)
+      d.error(child_path("stations", s.name), "station is not on any link; add it to \"links\"");
+
+  // Traffic destinations and frame sizes against the MACs.
+  for (const auto& s : c.stations) {
+    for (std::size_t i = 0; i < s.traffic.size(); ++i) {
+      const TrafficParams& t = s.traffic[i];
+      const std::string path = index_path(child_path(child_path("stations", s.name), "traffic"), i);
+      if (!t.to.empty() && t.to != "broadcast") {
+        const StationConfig* peer = c.peer_of(s.name);
+        if (t.to == s.name) {
+          d.error(child_path(path, "to"), "a station cannot send to itself");
+        } else if (c.find_station(t.to) == nullptr) {
+          std::vector<std::string> options = station_names;
+          options.push_back("broadcast");
+          d.error(child_path(path, "to"),
+                  "no station \"" + t.to + "\"" + suggestion(t.to, options));
+        } else if (peer != nullptr && peer->name != t.to) {
+          d.error(child_path(path, "to"), "\"" + t.to + "\" is not reachable from " + s.name +
+                                              ": its link goes to " + peer->name +
+                                              " (full-duplex links are point to point)");
+        }
+      }
+      const std::int64_t limit = s.mac.max_frame_bytes + (t.vlan_id >= 0 ? kQTagBytes : 0);
+      auto check_size = [&](std::int64_t bytes, const std::string& at) {
+        if (bytes < kMinFrameBytes) {
+          d.error(at,
+                  std::to_string(bytes) + " bytes is below the 64-byte minimum frame (DA..FCS)");
+        } else if (bytes > limit) {
+          d.error(at, std::to_string(bytes) +
+                          " bytes is larger than this station's maximum frame (" +
+                          std::to_string(limit) +
+                          " bytes; raise mac.max_frame_bytes for jumbo frames)");
+        }
+      };
+      if (t.pattern == "script") {
+        for (std::size_t k = 0; k < t.script.size(); ++k)
+          check_size(t.script[k].bytes,
+                     child_path(index_path(child_path(path, "script"), k), "bytes"));
+      } else {
+        check_size(t.frame_bytes.smallest(), child_path(path, "frame_bytes"));
+        if (t.frame_bytes.largest() != t.frame_bytes.smallest())
+          check_size(t.frame_bytes.largest(), child_path(path, "frame_bytes"));
+      }
+    }
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sweeps
+
+SweepPlan read_sweep(const Json& doc, Diagnostics& d) {
+  SweepPlan plan;
+  if (!doc.is_object()) return plan;
+  if (doc.contains("replications") && doc["replications"].is_number_integer())
+    plan.replications = std::max<std::int64_t>(1, doc["replications"].get<std::int64_t>());
+  if (doc.contains("seed") && doc["seed"].is_number_integer())
+    plan.base_seed = doc["seed"].get<std::int64_t>();
+  if (!doc.contains("sweep")) return plan;
+  const Json& sweep = doc["sweep"];
+  if (!sweep.is_object()) {
+    d.error("sweep", "expected an object {\"<path>\": [values...]}, got " + describe_value(sweep));
+    return plan;
+  }
+  for (const auto& item : sweep.items()) {
+    const std::string at = "sweep[\"" + item.key() + "\"]";
+    SweepAxis axis;
+    std::stringstream keys(item.key());
+    std::string p;
+    while (std::getline(keys, p, ',')) {
+      p.erase(0, p.find_first_not_of(' '));
+      p.erase(p.find_last_not_of(' ') + 1);
+      try {
+        parse_json_path(p);
+        axis.paths.push_back(p);
+      } catch (const std::invalid_argument& e) {
+        d.error(at, e.what());
+      }
+    }
+    const Json& values = item.value();
+    if (!values.is_array() || values.empty()) {
+      d.error(at, "expected a non-empty array of values, got " + describe_value(values));
+      continue;
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (axis.paths.size() == 1) {
+        axis.values.push_back({values[i]});
+      } else if (!values[i].is_array() || values[i].size() != axis.paths.size()) {
+        d.error(index_path(at, i), "this axis sweeps " + std::to_string(axis.paths.size()) +
+                                       " paths together: expected an array of " +
+                                       std::to_string(axis.paths.size()) + " values, got " +
+                                       describe_value(values[i]));
+      } else {
+        axis.values.push_back(std::vector<Json>(values[i].begin(), values[i].end()));
+      }
+    }
+    if (!axis.paths.empty()) plan.axes.push_back(std::move(axis));
+  }
+  return plan;
+}
+
+std::string point_label(const std::vector<std::pair<std::string, Json>>& values) {
+  std::string out;
+  for (const auto& [path, v] : values) out += (out.empty() ? "" : ", ") + path + "=" + v.dump();
+  return out;
+}
+
+void apply_sets(Json& doc, const std::vector<std::string>& sets, Diagnostics& d) {
+  for (const auto& s : sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      d.error("--set " + s, "expected path=value, e.g. --set links[0].cable_m=100");
+      continue;
+    }
+    try {
+      set_json_path(doc, s.substr(0, eq), parse_override_value(s.substr(eq + 1)));
+    } catch (const std::invalid_argument& e) {
+      d.error("--set " + s.substr(0, eq), e.what());
+    }
+  }
+}
+
+struct Prepared {
+  Json doc;
+  SweepPlan plan;
+};
+
+Prepared prepare(const std::string& text, const std::string& file, const LoadOptions& options) {
+  Diagnostics d(file);
+  Prepared p;
+  p.doc = parse_document(text, d);
+  d.throw_if_any();
+  apply_sets(p.doc, options.sets, d);
+  d.throw_if_any();
+  p.plan = read_sweep(p.doc, d);
+  d.throw_if_any();
+  if (options.seed) p.plan.base_seed = *options.seed;
+  return p;
+}
+
+LoadedScenario load_point(const Prepared& prepared, const std::string& file,
+                          std::optional<std::size_t> run) {
+  Diagnostics d(file);
+  Json doc = prepared.doc;
+  LoadedScenario out;
+  out.file = file;
+  out.plan = prepared.plan;
+  out.run = run;
+  std::string prefix;
+  if (run) {
+    if (*run >= prepared.plan.run_count()) {
+      d.error("", "--point " + std::to_string(*run) + " is out of range: the sweep has " +
+                      std::to_string(prepared.plan.run_count()) + " runs (0.." +
+                      std::to_string(prepared.plan.run_count() - 1) + ")");
+      d.throw_if_any();
+    }
+    out.point_values = prepared.plan.point(prepared.plan.point_of_run(*run));
+    for (const auto& [path, value] : out.point_values) {
+      try {
+        set_json_path(doc, path, value);
+      } catch (const std::invalid_argument& e) {
+        d.error("sweep[\"" + path + "\"]", e.what());
+      }
+    }
+    d.throw_if_any();
+    prefix = "sweep point " + std::to_string(prepared.plan.point_of_run(*run)) + " (" +
+             point_label(out.point_values) + "): ";
+  }
+  Diagnostics inner(file);
+  out.config = read_config(doc, inner);
+  if (!inner.empty()) {
+    try {
+      inner.throw_if_any();
+    } catch (const ScenarioError& e) {
+      std::vector<Diagnostic> items = e.diagnostics();
+      for (auto& item : items) item.message = prefix + item.message;
+      throw ScenarioError(items);
+    }
+  }
+  out.config.run.seed = run ? prepared.plan.seed_of_run(*run) : prepared.plan.base_seed;
+  out.resolved = resolved_json(out.config);
+  return out;
+}
+
+std::string read_file(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    Diagnostics d(file);
+    std::string hint;
+    namespace fs = std::filesystem;
+    const fs::path p(file);
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    std::error_code ec;
+    std::vector<std::string> names;
+    if (fs::is_directory(dir, ec)) {
+      for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.path().extension() == ".json") names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    if (auto s = did_you_mean(p.filename().string(), names))
+      hint = "; did you mean " + (p.has_parent_path() ? (dir / *s).string() : *s) + "?";
+    d.error("", std::string(fs::exists(p, ec) ? "cannot read the file" : "no such file") + hint);
+    d.throw_if_any();
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+std::size_t SweepPlan::point_count() const {
+  std::size_t n = 1;
+  for (const auto& a : axes) n *= a.values.size();
+  return n;
+}
+
+std::vector<std::pair<std::string, Json>> SweepPlan::point(std::size_t k) const {
+  std::vector<std::size_t> index(axes.size());
+  for (std::size_t i = axes.size(); i-- > 0;) {
+    index[i] = k % axes[i].values.size();
+    k /= axes[i].values.size();
+  }
+  std::vector<std::pair<std::string, Json>> out;
+  for (std::size_t i = 0; i < axes.size(); ++i)
+    for (std::size_t p = 0; p < axes[i].paths.size(); ++p)
+      out.emplace_back(axes[i].paths[p], axes[i].values[index[i]][p]);
+  return out;
+}
+
+std::vector<std::string> SweepPlan::swept_paths() const {
+  std::vector<std::string> out;
+  for (const auto& a : axes) out.insert(out.end(), a.paths.begin(), a.paths.end());
+  return out;
+}
+
+LoadedScenario load_scenario_text(const std::string& text, const std::string& file,
+                                  const LoadOptions& options) {
+  const Prepared prepared = prepare(text, file, options);
+  return load_point(prepared, file, options.run);
+}
+
+LoadedScenario load_scenario(const std::string& file, const LoadOptions& options) {
+  return load_scenario_text(read_file(file), file, options);
+}
+
+SweepPlan load_sweep_plan(const std::string& file, const LoadOptions& options) {
+  const Prepared prepared = prepare(read_file(file), file, options);
+  std::vector<Diagnostic> all;
+  try {
+    load_point(prepared, file, std::nullopt);
+  } catch (const ScenarioError& e) {
+    all.insert(all.end(), e.diagnostics().begin(), e.diagnostics().end());
+  }
+  for (std::size_t p = 0; all.size() < 50 && p < prepared.plan.point_count(); ++p) {
+    try {
+      load_point(prepared, file, p * static_cast<std::size_t>(prepared.plan.replications));
+    } catch (const ScenarioError& e) {
+      all.insert(all.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+  if (!all.empty()) throw ScenarioError(all);
+  return prepared.plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The resolved configuration, written back as a scenario.
+
+namespace {
+
+Json to_json(const ParamValue& v) {
+  struct Visitor {
+    Json operator()(std::int64_t x) const { return x; }
+    Json operator()(double x) const { return x; }
+    Json operator()(bool x) const { return x; }
+    Json operator()(const std::string& x) const { return x; }
+  };
+  return std::visit(Visitor{}, v);
+}
+
+template <class P>
+Json table_json(const ParamTable<P>& table, const P& params,
+                const std::vector<std::string>& only = {}) {
+  Json out = Json::object();
+  for (const auto& e : table.entries()) {
+    if (e.info.type == ParamType::structured) continue;
+    if (!only.empty() && std::find(only.begin(), only.end(), e.info.key) == only.end()) continue;
+    out[e.info.key] = to_json(e.get(params));
+  }
+  return out;
+}
+
+Json frame_size_json(const FrameSizeSpec& s) {
+  switch (s.kind) {
+    case FrameSizeSpec::Kind::fixed:
+      return s.fixed_bytes;
+    case FrameSizeSpec::Kind::uniform:
+      return Json{{"uniform", {s.min_bytes, s.max_bytes}}};
+    case FrameSizeSpec::Kind::mix: {
+      Json mix = Json::array();
+      for (const auto& c : s.mix) mix.push_back(Json{{"bytes", c.bytes}, {"weight", c.weight}});
+      return Json{{"mix", mix}};
+    }
+  }
+  return s.fixed_bytes;
+}
+
+}  // namespace
+
+Json resolved_json(const ScenarioConfig& config) {
+  Json out = table_json(run_param_table(), config.run);
+  Json media = Json::object();
+  for (const auto& [name, params] : config.media)
+    media[name] = table_json(medium_param_table(), params);
+  out["media"] = media;
+  Json stations = Json::object();
+  for (const auto& s : config.stations) {
+    Json station;
+    station["address"] = s.address.to_string();
+    station["mac"] = table_json(mac_param_table(), s.mac);
+    station["sink"] = table_json(sink_param_table(), s.sink);
+    Json traffic = Json::array();
+    for (const auto& t : s.traffic) {
+      std::vector<std::string> keys = common_traffic_keys();
+      const auto& own = pattern_keys(t.pattern);
+      keys.insert(keys.end(), own.begin(), own.end());
+      Json source = table_json(traffic_param_table(), t, keys);
+      if (t.pattern == "script") {
+        Json script = Json::array();
+        for (const auto& e : t.script)
+          script.push_back(Json{{"at_ns", e.at_ns}, {"bytes", e.bytes}});
+        source["script"] = script;
+      } else {
+        source["frame_bytes"] = frame_size_json(t.frame_bytes);
+      }
+      traffic.push_back(source);
+    }
+    station["traffic"] = traffic;
+    stations[s.name] = station;
+  }
+  out["stations"] = stations;
+  Json links = Json::array();
+  for (const auto& l : config.links) {
+    Json link;
+    link["between"] = {l.a, l.b};
+    const Json params = table_json(link_param_table(), l.params);
+    for (const auto& item : params.items()) link[item.key()] = item.value();
+    links.push_back(link);
+  }
+  out["links"] = links;
+  return out;
+}
+
+}  // namespace gbesim

@@ -1,0 +1,254 @@
+#include "sim/sweep.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "analysis/sweep_summary.hpp"
+#include "sim/atomic_file.hpp"
+#include "sim/diagnostics.hpp"
+#include "sim/progress.hpp"
+#include "sim/runner.hpp"
+#include "sim/scenario_loader.hpp"
+
+extern char** environ;
+
+namespace gbesim {
+namespace {
+
+std::string value_text(const Json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+std::filesystem::path run_dir(const std::filesystem::path& dir, std::size_t run) {
+  return dir / "runs" / std::to_string(run);
+}
+
+// A run is done if its run.json says complete and it ran the configuration we expect now.
+bool run_complete(const std::filesystem::path& dir, const Json& expected_config) {
+  std::ifstream in(dir / "run.json");
+  if (!in) return false;
+  try {
+    const Json run = Json::parse(in);
+    return run.value("status", "") == "complete" && run.contains("config") &&
+           run["config"] == expected_config && std::filesystem::exists(dir / "scalars.csv");
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> out;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(field);
+      field.clear();
+    } else {
+      field += c;
+    }
+  }
+  out.push_back(field);
+  return out;
+}
+
+std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
+  std::vector<RunScalar> out;
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    const auto f = split_csv_line(line);
+    if (f.size() != 4) continue;
+    RunScalar s{f[0], f[1], f[2], 0.0, f[3]};
+    try {
+      s.value = f[3] == "nan" ? std::nan("") : std::stod(f[3]);
+    } catch (const std::exception&) {
+      s.value = std::nan("");
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+pid_t spawn_run(const SweepOptions& options, std::size_t run, const std::filesystem::path& dir) {
+  std::vector<std::string> args = {options.self,        "run",   options.scenario_file, "--point",
+                                   std::to_string(run), "--out", dir.string(),          "--quiet"};
+  for (const auto& s : options.sets) {
+    args.push_back("--set");
+    args.push_back(s);
+  }
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  const std::string log = (dir / "log.txt").string();
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, options.self.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + options.self + ": " + std::strerror(rc));
+  return pid;
+}
+
+void print_list(const SweepPlan& plan) {
+  fmt::print("{:>5} {:>6} {:>5} {:>12}  values\n", "run", "point", "rep", "seed");
+  for (std::size_t k = 0; k < plan.run_count(); ++k) {
+    std::string values;
+    for (const auto& [path, v] : plan.point(plan.point_of_run(k)))
+      values += (values.empty() ? "" : "  ") + path + "=" + v.dump();
+    fmt::print("{:>5} {:>6} {:>5} {:>12}  {}\n", k, plan.point_of_run(k),
+               plan.replication_of_run(k), plan.seed_of_run(k), values);
+  }
+  fmt::print("{} points x {} replications = {} runs\n", plan.point_count(), plan.replications,
+             plan.run_count());
+}
+
+}  // namespace
+
+int run_sweep(const SweepOptions& options) {
+  LoadOptions load;
+  load.sets = options.sets;
+  const SweepPlan plan = load_sweep_plan(options.scenario_file, load);
+  if (options.list_only) {
+    print_list(plan);
+    return 0;
+  }
+  const LoadedScenario base = load_scenario(options.scenario_file, load);
+  const std::filesystem::path dir =
+      options.out_dir ? *options.out_dir : std::filesystem::path("results") / base.config.run.name;
+  std::error_code ec;
+  std::filesystem::create_directories(dir / "runs", ec);
+  if (ec)
+    throw ScenarioError({{dir.string(), "", "cannot create the sweep directory: " + ec.message()}});
+
+  // The plan, for people and for tools.
+  Json description;
+  description["scenario_file"] = options.scenario_file;
+  description["name"] = base.config.run.name;
+  description["sets"] = options.sets;
+  description["replications"] = plan.replications;
+  description["runs"] = plan.run_count();
+  Json points = Json::array();
+  for (std::size_t p = 0; p < plan.point_count(); ++p) {
+    Json values = Json::object();
+    for (const auto& [path, v] : plan.point(p)) values[path] = v;
+    points.push_back(values);
+  }
+  description["points"] = points;
+  write_file_atomically(dir / "sweep.json", description.dump(2) + "\n");
+
+  // What is still to run.
+  std::vector<Json> expected(plan.run_count());
+  std::vector<std::size_t> pending;
+  std::size_t skipped = 0;
+  for (std::size_t k = 0; k < plan.run_count(); ++k) {
+    LoadOptions o = load;
+    o.run = k;
+    expected[k] = load_scenario(options.scenario_file, o).resolved;
+    if (run_complete(run_dir(dir, k), expected[k])) {
+      ++skipped;
+    } else {
+      pending.push_back(k);
+    }
+  }
+
+  install_stop_handlers();
+  ProgressLine progress(!options.quiet);
+  std::map<pid_t, std::size_t> running;
+  std::vector<std::size_t> failed;
+  std::size_t next = 0;
+  std::size_t done = 0;
+  bool forwarded = false;
+  const std::string name = base.config.run.name;
+  auto status = [&] {
+    return fmt::format("sweep {}: {}/{} runs done ({} running, {} failed, {} already complete)",
+                       name, done + skipped, plan.run_count(), running.size(), failed.size(),
+                       skipped);
+  };
+  while (next < pending.size() || !running.empty()) {
+    if (stop_requested() && !forwarded) {
+      for (const auto& [pid, run] : running) ::kill(pid, SIGINT);
+      forwarded = true;
+    }
+    while (!stop_requested() && next < pending.size() &&
+           static_cast<int>(running.size()) < options.jobs) {
+      const std::size_t k = pending[next++];
+      std::filesystem::create_directories(run_dir(dir, k), ec);
+      running[spawn_run(options, k, run_dir(dir, k))] = k;
+    }
+    if (stop_requested() && running.empty()) break;
+    int wstatus = 0;
+    const pid_t pid = ::waitpid(-1, &wstatus, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const std::size_t k = it->second;
+    running.erase(it);
+    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+      ++done;
+    } else if (!stop_requested()) {
+      failed.push_back(k);
+    }
+    progress.update(status());
+  }
+  progress.update(status(), true);
+  progress.finish();
+
+  // Aggregate every complete run.
+  std::vector<RunRecord> records;
+  for (std::size_t k = 0; k < plan.run_count(); ++k) {
+    if (!run_complete(run_dir(dir, k), expected[k])) continue;
+    RunRecord r;
+    r.run = k;
+    r.point = plan.point_of_run(k);
+    r.replication = plan.replication_of_run(k);
+    r.seed = plan.seed_of_run(k);
+    for (const auto& [path, v] : plan.point(r.point)) r.swept_values.push_back(value_text(v));
+    r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
+    records.push_back(std::move(r));
+  }
+  write_file_atomically(dir / "points.csv", points_csv(plan.swept_paths(), records));
+  write_file_atomically(dir / "summary.csv", summary_csv(plan.swept_paths(), records));
+
+  if (!options.quiet) {
+    fmt::print("sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, runs/)\n",
+               name, records.size(), plan.run_count(), dir.string());
+  }
+  for (std::size_t k : failed)
+    fmt::print(stderr, "run {} failed; see {}\n", k, (run_dir(dir, k) / "log.txt").string());
+  if (stop_requested()) return 130;
+  return failed.empty() ? 0 : 1;
+}
+
+}  // namespace gbesim

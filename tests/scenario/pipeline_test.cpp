@@ -1,0 +1,228 @@
+// The run pipeline end to end, through the gbesim binary as a user runs it.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "sim/json_path.hpp"
+#include "tests/support/sim_fixture.hpp"
+
+namespace gbesim {
+namespace {
+
+using namespace gbesim::testing;
+
+// Scripted frames at known times: a sends 100-byte frames at 0, 5 us and 10 us to b over 20 m
+// (100 ns); b sends one 64-byte frame at 1 us.
+const char* kScripted = R"({
+  "name": "scripted", "description": "known timeline", "duration_ns": 50000,
+  "stations": {
+    "a": {"traffic": [{"pattern": "script", "to": "b",
+          "script": [{"at_ns": 0, "bytes": 100}, {"at_ns": 5000, "bytes": 100},
+                     {"at_ns": 10000, "bytes": 100}]}]},
+    "b": {"traffic": [{"pattern": "script", "to": "a", "script": [{"at_ns": 1000, "bytes": 64}]}]}
+  },
+  "links": [{"between": ["a", "b"], "cable_m": 20}]
+})";
+
+std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::stringstream s(line);
+    std::string f;
+    while (std::getline(s, f, ',')) fields.push_back(f);
+    if (!line.empty() && line.back() == ',') fields.emplace_back();
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+std::string scalar_of(const std::filesystem::path& file, const std::string& component,
+                      const std::string& name) {
+  for (const auto& r : read_csv(file))
+    if (r.size() == 4 && r[0] == component && r[1] == name) return r[3];
+  return "";
+}
+
+TEST(Pipeline, RunWritesRunJsonScalarsAndEveryTrace) {
+  const auto dir = fresh_directory("run");
+  write_text(dir / "s.json", kScripted);
+  const auto r = run_gbesim({"run", "s.json", "--out", "out", "--trace", "events,pcap,vcd"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("results: out/"), std::string::npos) << r.output;
+
+  const Json run = Json::parse(read_text(dir / "out/run.json"));
+  EXPECT_EQ(run["status"], "complete");
+  EXPECT_EQ(run["name"], "scripted");
+  EXPECT_EQ(run["simulated_ps"], 50'000'000);
+  EXPECT_EQ(run["config"]["links"][0]["cable_m"], 20.0);
+  EXPECT_TRUE(run.contains("version"));
+  EXPECT_TRUE(run.contains("wall_seconds"));
+
+  const auto scalars = read_csv(dir / "out/scalars.csv");
+  ASSERT_FALSE(scalars.empty());
+  EXPECT_EQ(scalars[0], (std::vector<std::string>{"component", "name", "unit", "value"}));
+  EXPECT_EQ(scalar_of(dir / "out/scalars.csv", "a.mac", "frames_transmitted_ok"), "3");
+  EXPECT_EQ(scalar_of(dir / "out/scalars.csv", "b.mac", "frames_received_ok"), "3");
+  // Latency of a's frames: (8 + 100) * 8 ns on the wire plus 100 ns of cable.
+  EXPECT_EQ(scalar_of(dir / "out/scalars.csv", "b.sink", "latency_max"), "964");
+
+  // events.csv: time-ordered, and the first frame's timeline exactly as computed.
+  const auto events = read_csv(dir / "out/events.csv");
+  ASSERT_GT(events.size(), 10u);
+  EXPECT_EQ(events[0], (std::vector<std::string>{"time_ps", "component", "event", "frame_id",
+                                                 "bytes", "detail"}));
+  long long last = -1;
+  for (std::size_t i = 1; i < events.size(); ++i) {
+    const long long t = std::stoll(events[i][0]);
+    EXPECT_GE(t, last) << "row " << i;
+    last = t;
+  }
+  auto find = [&](const std::string& component, const std::string& event) {
+    for (std::size_t i = 1; i < events.size(); ++i)
+      if (events[i][1] == component && events[i][2] == event) return events[i];
+    return std::vector<std::string>{};
+  };
+  EXPECT_EQ(find("a.mac", "enqueue")[0], "0");
+  EXPECT_EQ(find("a.mac", "tx_start")[0], "0");
+  EXPECT_EQ(find("a.mac", "tx_end")[0], "864000");
+  EXPECT_EQ(find("b.mac", "rx_ok")[0], "964000");
+  EXPECT_EQ(find("b.mac", "rx_ok")[4], "100");
+  EXPECT_EQ(find("b.sink", "deliver")[0], "964000");
+
+  // VCD opened by anything that reads VCD: header, our signals, value changes.
+  const std::string vcd = read_text(dir / "out/trace.vcd");
+  EXPECT_NE(vcd.find("$timescale"), std::string::npos);
+  EXPECT_NE(vcd.find("$scope module a $end"), std::string::npos);
+  EXPECT_NE(vcd.find("tx_state [1:0]"), std::string::npos);
+  EXPECT_NE(vcd.find("rx_carrier"), std::string::npos);
+  EXPECT_NE(vcd.find("$enddefinitions"), std::string::npos);
+  EXPECT_NE(vcd.find("#864000"), std::string::npos);  // a's first frame ends here
+
+  // No temporary files are left behind.
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "out"))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+}
+
+TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {
+  if (run_command("command -v tshark").exit_code != 0) GTEST_SKIP() << "tshark not installed";
+  const auto dir = fresh_directory("pcap");
+  write_text(dir / "s.json", kScripted);
+  ASSERT_EQ(
+      run_gbesim({"run", "s.json", "--out", "out", "--trace", "pcap", "--quiet"}, dir).exit_code,
+      0);
+  // a.pcap: a's three frames (ending 864, 5864, 10864 ns) and b's one (ending at a at
+  // 1000 + 576 + 100 = 1676 ns), in time order.
+  const auto r = run_command("(tshark -r " + (dir / "out/a.pcap").string() +
+                             " -o eth.check_fcs:TRUE -T fields -E separator=, "
+                             "-e frame.time_epoch -e frame.len -e eth.fcs.status -e eth.src "
+                             "2>/dev/null)");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::vector<std::string> lines;
+  std::stringstream s(r.output);
+  std::string line;
+  while (std::getline(s, line))
+    if (!line.empty()) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 4u) << r.output;
+  EXPECT_EQ(lines[0], "0.000000864,100,1,02:00:00:00:00:01");
+  EXPECT_EQ(lines[1], "0.000001676,64,1,02:00:00:00:00:02");
+  EXPECT_EQ(lines[2], "0.000005864,100,1,02:00:00:00:00:01");
+  EXPECT_EQ(lines[3], "0.000010864,100,1,02:00:00:00:00:01");
+}
+
+TEST(Pipeline, SameSeedGivesByteIdenticalScalarsWhateverTheChunking) {
+  const auto dir = fresh_directory("determinism");
+  const auto scenario = (source_dir() / "scenarios/default.json").string();
+  const std::vector<std::string> common = {"run", scenario, "--quiet", "--set",
+                                           "duration_ns=3000000"};
+  auto run = [&](const std::string& out, std::vector<std::string> extra) {
+    auto args = common;
+    args.insert(args.end(), {"--out", out});
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_gbesim(args, dir);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return read_text(dir / out / "scalars.csv");
+  };
+  const std::string first = run("one", {});
+  const std::string second = run("two", {});
+  const std::string chunked = run("three", {"--chunk-ns", "777"});
+  const std::string other_seed = run("four", {"--seed", "2"});
+  // Exact tracing wakes the MAC at every frame start too: the results must not change.
+  const std::string traced = run("five", {"--trace", "vcd,events"});
+  EXPECT_FALSE(first.empty());
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(first, chunked);
+  EXPECT_EQ(first, traced);
+  EXPECT_NE(first, other_seed);
+}
+
+TEST(Pipeline, AnInterruptedRunSaysSoAndLeavesValidFiles) {
+  const auto dir = fresh_directory("interrupt");
+  const auto scenario = (source_dir() / "scenarios/default.json").string();
+  // A long run in the background, interrupted after a second of wall time.
+  const auto r = run_command("cd " + dir.string() + " && (" + GBESIM_BINARY + " run " + scenario +
+                             " --quiet --set duration_ns=100000000000 --out out & pid=$!; "
+                             "sleep 1; kill -INT $pid; wait $pid; echo exit=$?)");
+  EXPECT_NE(r.output.find("exit=130"), std::string::npos) << r.output;
+  const Json run = Json::parse(read_text(dir / "out/run.json"));
+  EXPECT_EQ(run["status"], "interrupted");
+  EXPECT_LT(run["simulated_ps"].get<long long>(), run["requested_duration_ps"].get<long long>());
+  EXPECT_GT(run["simulated_ps"].get<long long>(), 0);
+  const auto scalars = read_csv(dir / "out/scalars.csv");
+  EXPECT_GT(scalars.size(), 10u);
+  EXPECT_NE(scalar_of(dir / "out/scalars.csv", "a.mac", "frames_transmitted_ok"), "0");
+}
+
+TEST(Pipeline, BadInputExitsWith2AndWritesNothing) {
+  const auto dir = fresh_directory("bad");
+  write_text(dir / "typo.json", R"({"name": "typo", "description": "",
+      "stations": {"a": {"mac": {"ifg_bit": 96}}, "b": {}},
+      "links": [{"between": ["a", "b"], "cable_m": -3}]})");
+  const auto r = run_gbesim({"run", "typo.json"}, dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("error: typo.json: stations.a.mac.ifg_bit: unknown key; did you mean "
+                          "\"ifg_bits\"?"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("error: typo.json: links[0].cable_m: expected a number in 0 .. 100000 m, "
+                          "got -3"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "results"));
+
+  const auto missing = run_gbesim({"run", "typ.json"}, dir);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("no such file; did you mean typo.json?"), std::string::npos)
+      << missing.output;
+
+  const auto bad_set = run_gbesim({"run", "typo.json", "--set", "nonsense"}, dir);
+  EXPECT_EQ(bad_set.exit_code, 2);
+  const auto bad_flag = run_gbesim({"run", "typo.json", "--trace", "wav"}, dir);
+  EXPECT_EQ(bad_flag.exit_code, 2);
+}
+
+TEST(Pipeline, ParamsListsEveryParameterWithUnitDefaultAndDoc) {
+  const auto r = run_gbesim({"params"});
+  ASSERT_EQ(r.exit_code, 0);
+  for (const char* key : {"ifg_bits", "max_frame_bytes", "pause_quanta", "cable_m", "load_bps",
+                          "drain_mbps", "ns_per_m", "duration_ns", "frame_bytes"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key;
+  EXPECT_NE(r.output.find("bit times"), std::string::npos);
+}
+
+TEST(Pipeline, TheDefaultScenarioRunsAndSummarises) {
+  const auto dir = fresh_directory("default");
+  const auto r = run_gbesim({"run", (source_dir() / "scenarios/default.json").string()}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("default: 2 stations"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "results/default/scalars.csv"));
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -1,0 +1,11 @@
+// libsystemc references sc_main; the test binaries use GoogleTest's main instead.
+#include <cstdlib>
+
+extern "C" int sc_main(int, char**) {
+  return 0;
+}
+
+namespace {
+// Silence the SystemC banner however the test binary is started.
+const bool kQuiet = (::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1), true);
+}  // namespace

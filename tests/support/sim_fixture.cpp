@@ -1,0 +1,109 @@
+#include "tests/support/sim_fixture.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace gbesim::testing {
+
+SimFixture::SimFixture(const std::string& scenario_json, const LoadOptions& options)
+    : loaded_(load_scenario_text(scenario_json, "test.json", options)) {
+  init_time_resolution();
+  context_ = std::make_unique<SimContext>(static_cast<std::uint64_t>(loaded_.config.run.seed));
+  network_ = std::make_unique<Network>(loaded_.config, *context_);
+}
+
+SimFixture::~SimFixture() = default;
+
+void SimFixture::record_events() {
+  auto attach = [this](Hook<const Event&>& hook, const std::string& component) {
+    hook.connect([this, component](const Event& e) {
+      events_.push_back({e.time_ps, component, e.kind, e.frame ? e.frame->id : 0,
+                         e.frame ? e.frame->size() : 0, std::string(e.detail), e.value});
+    });
+  };
+  for (const auto& s : network_->stations()) {
+    attach(s->mac().events, s->mac().name());
+    attach(s->sink().events, s->sink().name());
+  }
+}
+
+std::vector<RecordedEvent> SimFixture::events_of(EventKind kind,
+                                                 const std::string& component) const {
+  std::vector<RecordedEvent> out;
+  for (const auto& e : events_)
+    if (e.kind == kind && e.component == component) out.push_back(e);
+  return out;
+}
+
+void SimFixture::run_until(Picoseconds end_ps) {
+  if (end_ps > now_ps()) sc_core::sc_start(to_sc_time(end_ps - now_ps()));
+}
+
+void SimFixture::run() {
+  run_until(loaded_.config.run.duration_ns * kPsPerNs);
+}
+
+double SimFixture::scalar(const std::string& component, const std::string& name) const {
+  StatContext c;
+  c.elapsed_ps = std::max<Picoseconds>(now_ps(), 1);
+  for (const auto& s : context_->stats.collect(c))
+    if (s.component == component && s.name == name) return s.value;
+  ADD_FAILURE() << "no scalar " << component << "," << name;
+  return -1;
+}
+
+static std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+CommandResult run_command(const std::string& command_line) {
+  CommandResult r;
+  FILE* pipe = ::popen((command_line + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+CommandResult run_gbesim(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
+  std::string line = "cd " + shell_quote(cwd.string()) + " && " + shell_quote(GBESIM_BINARY);
+  for (const auto& a : args) line += " " + shell_quote(a);
+  return run_command(line);
+}
+
+std::filesystem::path fresh_directory(const std::string& tag) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("gbesim-test-" + tag + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+}
+
+std::filesystem::path source_dir() {
+  return GBESIM_SOURCE_DIR;
+}
+
+}  // namespace gbesim::testing

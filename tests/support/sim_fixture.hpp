@@ -1,0 +1,71 @@
+#pragma once
+// Test helpers: an in-process simulation built from scenario JSON (the same loader and builder
+// as `gbesim run`), an event recorder, and a way to run the gbesim binary as a user would.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/sim_context.hpp"
+#include "scenarios/network.hpp"
+#include "sim/scenario_loader.hpp"
+
+namespace gbesim::testing {
+
+struct RecordedEvent {
+  Picoseconds time_ps;
+  std::string component;
+  EventKind kind;
+  std::uint64_t frame_id;
+  std::size_t bytes;
+  std::string detail;
+  std::int64_t value;
+};
+
+class SimFixture {
+ public:
+  explicit SimFixture(const std::string& scenario_json, const LoadOptions& options = {});
+  ~SimFixture();
+
+  Network& network() { return *network_; }
+  SimContext& context() { return *context_; }
+  const ScenarioConfig& config() const { return loaded_.config; }
+  Station& station(const std::string& name) { return *network_->find_station(name); }
+
+  // Connects to every MAC's and sink's event hook; call before run().
+  void record_events();
+  const std::vector<RecordedEvent>& events() const { return events_; }
+  std::vector<RecordedEvent> events_of(EventKind kind, const std::string& component) const;
+
+  // Simulates until absolute time end_ps.
+  void run_until(Picoseconds end_ps);
+  // Simulates the scenario's duration_ns.
+  void run();
+  // A scalar as results would report it now; fails the test if it does not exist.
+  double scalar(const std::string& component, const std::string& name) const;
+
+ private:
+  LoadedScenario loaded_;
+  std::unique_ptr<SimContext> context_;
+  std::unique_ptr<Network> network_;
+  std::vector<RecordedEvent> events_;
+};
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs the gbesim binary with the given arguments (shell-quoted here) in `cwd`.
+CommandResult run_gbesim(const std::vector<std::string>& args,
+                         const std::filesystem::path& cwd = std::filesystem::current_path());
+// Runs a shell command line, capturing stdout and stderr.
+CommandResult run_command(const std::string& command_line);
+// A fresh empty directory under the system temporary directory.
+std::filesystem::path fresh_directory(const std::string& tag);
+std::string read_text(const std::filesystem::path& file);
+void write_text(const std::filesystem::path& file, const std::string& text);
+std::filesystem::path source_dir();
+
+}  // namespace gbesim::testing

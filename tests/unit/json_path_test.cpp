@@ -1,0 +1,56 @@
+#include "sim/json_path.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/diagnostics.hpp"
+
+namespace gbesim {
+namespace {
+
+TEST(JsonPath, ParsesKeysAndIndices) {
+  const auto t = parse_json_path("stations.a.traffic[0].frame_bytes");
+  ASSERT_EQ(t.size(), 5u);
+  EXPECT_EQ(std::get<std::string>(t[0]), "stations");
+  EXPECT_EQ(std::get<std::size_t>(t[3]), 0u);
+  EXPECT_EQ(format_json_path(t), "stations.a.traffic[0].frame_bytes");
+  EXPECT_EQ(format_json_path(parse_json_path("links[1].cable_m")), "links[1].cable_m");
+}
+
+TEST(JsonPath, RejectsMalformedPaths) {
+  EXPECT_THROW(parse_json_path(""), std::invalid_argument);
+  EXPECT_THROW(parse_json_path("a..b"), std::invalid_argument);
+  EXPECT_THROW(parse_json_path("a[x]"), std::invalid_argument);
+  EXPECT_THROW(parse_json_path("a[1"), std::invalid_argument);
+  EXPECT_THROW(parse_json_path("a."), std::invalid_argument);
+}
+
+TEST(JsonPath, SetsValuesCreatingMissingObjectsButNotArrayElements) {
+  Json doc = Json::parse(R"({"links": [{"cable_m": 1}]})");
+  set_json_path(doc, "links[0].cable_m", 100);
+  set_json_path(doc, "mac.ifg_bits", 64);
+  EXPECT_EQ(doc["links"][0]["cable_m"], 100);
+  EXPECT_EQ(doc["mac"]["ifg_bits"], 64);
+  EXPECT_THROW(set_json_path(doc, "links[3].cable_m", 1), std::invalid_argument);
+  EXPECT_THROW(set_json_path(doc, "lnks[0].cable_m", 1), std::invalid_argument);
+  EXPECT_THROW(set_json_path(doc, "mac[0]", 1), std::invalid_argument);
+}
+
+TEST(JsonPath, OverrideValuesAreJsonWhenTheyParse) {
+  EXPECT_EQ(parse_override_value("100"), Json(100));
+  EXPECT_EQ(parse_override_value("true"), Json(true));
+  EXPECT_EQ(parse_override_value("[64, 1518]"), Json::parse("[64,1518]"));
+  EXPECT_EQ(parse_override_value("cat5e"), Json("cat5e"));
+}
+
+TEST(DidYouMean, SuggestsCloseKeysOnly) {
+  const std::vector<std::string> keys = {"cable_m", "medium", "ber"};
+  EXPECT_EQ(did_you_mean("cable_mm", keys), "cable_m");
+  EXPECT_EQ(did_you_mean("cable", keys), "cable_m");
+  EXPECT_EQ(did_you_mean("meduim", keys), "medium");
+  EXPECT_FALSE(did_you_mean("wavelength", keys));
+  EXPECT_EQ(edit_distance("ifg_bit", "ifg_bits"), 1u);
+  EXPECT_EQ(edit_distance("poison", "poisson"), 1u);
+}
+
+}  // namespace
+}  // namespace gbesim

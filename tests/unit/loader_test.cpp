@@ -1,0 +1,185 @@
+#include "sim/scenario_loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/diagnostics.hpp"
+
+namespace gbesim {
+namespace {
+
+const char* kValid = R"({
+  "name": "t",
+  "description": "two stations",
+  "duration_ns": 1000,
+  "stations": {
+    "a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+    "b": {}
+  },
+  "links": [{"between": ["a", "b"], "cable_m": 10}]
+})";
+
+// The error text for a scenario, or "" if it loads.
+std::string error_of(const std::string& text, const LoadOptions& options = {}) {
+  try {
+    load_scenario_text(text, "bad.json", options);
+    return "";
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+}
+
+std::string with(const std::string& path, const std::string& value) {
+  Json doc = Json::parse(kValid);
+  set_json_path(doc, path, parse_override_value(value));
+  return doc.dump();
+}
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+TEST(Loader, LoadsAValidScenarioWithDefaultsFilledIn) {
+  const auto s = load_scenario_text(kValid, "ok.json");
+  ASSERT_EQ(s.config.stations.size(), 2u);
+  EXPECT_EQ(s.config.stations[0].mac.ifg_bits, 96);
+  EXPECT_EQ(s.config.stations[0].mac.max_frame_bytes, 1518);
+  EXPECT_EQ(s.config.links[0].params.cable_m, 10.0);
+  EXPECT_EQ(s.config.stations[0].traffic[0].frame_bytes.fixed_bytes, 64);
+  EXPECT_EQ(s.config.run.rate_mbps, 1000);
+  EXPECT_EQ(s.resolved["stations"]["a"]["mac"]["ifg_bits"], 96);
+}
+
+TEST(Loader, TheResolvedConfigurationIsItselfAScenarioThatResolvesToItself) {
+  const auto s = load_scenario_text(kValid, "ok.json");
+  const auto again = load_scenario_text(s.resolved.dump(), "resolved.json");
+  EXPECT_EQ(again.resolved, s.resolved);
+}
+
+TEST(Loader, ATypoedKeyIsNamedWithItsPathAndASuggestion) {
+  const auto e = error_of(with("stations.a.mac", R"({"ifg_bit": 96})"));
+  EXPECT_CONTAINS(e, "bad.json: stations.a.mac.ifg_bit: unknown key; did you mean \"ifg_bits\"?");
+}
+
+TEST(Loader, AWrongTypeSaysWhatWasExpected) {
+  const auto e = error_of(with("duration_ns", "\"1000\""));
+  EXPECT_CONTAINS(e, "bad.json: duration_ns: expected an integer");
+  EXPECT_CONTAINS(e, "got \"1000\" (a string)");
+}
+
+TEST(Loader, ANegativeCableLengthIsOutOfRange) {
+  const auto e = error_of(with("links[0].cable_m", "-5"));
+  EXPECT_CONTAINS(e, "bad.json: links[0].cable_m: expected a number in 0 .. 100000 m, got -5");
+}
+
+TEST(Loader, AFrameLargerThanTheMaximumIsRejected) {
+  const auto e = error_of(with("stations.a.traffic[0].frame_bytes", "1519"));
+  EXPECT_CONTAINS(e,
+                  "stations.a.traffic[0].frame_bytes: 1519 bytes is larger than this station's "
+                  "maximum frame (1518 bytes");
+  // ... and accepted once jumbo frames are enabled.
+  Json doc = Json::parse(with("stations.a.traffic[0].frame_bytes", "9000"));
+  doc["mac"] = {{"max_frame_bytes", 9018}};
+  EXPECT_EQ(error_of(doc.dump()), "");
+}
+
+TEST(Loader, AnUnknownTrafficPatternGetsASuggestion) {
+  const auto e = error_of(with("stations.a.traffic[0].pattern", "\"poison\""));
+  EXPECT_CONTAINS(e,
+                  "stations.a.traffic[0].pattern: \"poison\" is not one of saturated | poisson "
+                  "| on_off | script; did you mean \"poisson\"?");
+}
+
+TEST(Loader, MalformedJsonGivesLineAndColumn) {
+  const auto e = error_of("{\n  \"name\": \"x\",\n  \"stations\": {,}\n}");
+  EXPECT_CONTAINS(e, "bad.json: malformed JSON at line 3, column 16");
+}
+
+TEST(Loader, DuplicateKeysAreErrors) {
+  const auto e = error_of(R"({"name": "a", "name": "b"})");
+  EXPECT_CONTAINS(e, "duplicate key \"name\"");
+}
+
+TEST(Loader, KeysThatDoNotApplyToThePatternAreErrors) {
+  const auto e = error_of(with("stations.a.traffic[0].load_bps", "1e6"));
+  EXPECT_CONTAINS(e,
+                  "stations.a.traffic[0].load_bps: applies only to pattern poisson; this "
+                  "source's pattern is \"saturated\"");
+}
+
+TEST(Loader, UnknownStationsAndMediaAreNamedWithSuggestions) {
+  EXPECT_CONTAINS(error_of(with("stations.a.traffic[0].to", "\"bb\"")),
+                  "stations.a.traffic[0].to: no station \"bb\"; did you mean \"b\"?");
+  EXPECT_CONTAINS(error_of(with("links[0].medium", "\"cat5f\"")),
+                  "links[0].medium: no medium \"cat5f\"; did you mean \"cat5e\"?");
+  EXPECT_CONTAINS(error_of(with("links[0].between", R"(["a", "c"])")),
+                  "links[0].between[1]: no station \"c\"");
+}
+
+TEST(Loader, ReportsEveryErrorAtOnce) {
+  Json doc = Json::parse(kValid);
+  doc["duration_ns"] = -1;
+  doc["links"][0]["cable_m"] = "far";
+  doc["rate_mbps"] = 1500;
+  try {
+    load_scenario_text(doc.dump(), "bad.json");
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.diagnostics().size(), 3u) << e.what();
+  }
+}
+
+TEST(Loader, SetOverridesApplyAndTyposInThemAreCaught) {
+  LoadOptions o;
+  o.sets = {"links[0].cable_m=250", "mac.ifg_bits=64"};
+  const auto s = load_scenario_text(kValid, "ok.json", o);
+  EXPECT_EQ(s.config.links[0].params.cable_m, 250.0);
+  EXPECT_EQ(s.config.stations[1].mac.ifg_bits, 64);
+  o.sets = {"stations.a.mac.ifg_bit=64"};
+  EXPECT_CONTAINS(error_of(kValid, o),
+                  "stations.a.mac.ifg_bit: unknown key; did you mean \"ifg_bits\"?");
+  o.sets = {"links[4].cable_m=1"};
+  EXPECT_CONTAINS(error_of(kValid, o),
+                  "--set links[4].cable_m: links[4].cable_m: links has 1 "
+                  "elements, no [4]");
+}
+
+TEST(Loader, SweepPointsAreCartesianWithTheLastAxisFastest) {
+  Json doc = Json::parse(kValid);
+  doc["sweep"] = {{"rate_mbps", {10, 100}}, {"links[0].cable_m", {1, 2, 3}}};
+  doc["replications"] = 2;
+  const auto s = load_scenario_text(doc.dump(), "sweep.json");
+  EXPECT_EQ(s.plan.point_count(), 6u);
+  EXPECT_EQ(s.plan.run_count(), 12u);
+  const auto p4 = s.plan.point(4);  // rate index 1, cable index 1
+  EXPECT_EQ(p4[0].second, 100);
+  EXPECT_EQ(p4[1].second, 2);
+  LoadOptions o;
+  o.run = 9;  // point 4, replication 1
+  const auto run = load_scenario_text(doc.dump(), "sweep.json", o);
+  EXPECT_EQ(run.config.run.rate_mbps, 100);
+  EXPECT_EQ(run.config.links[0].params.cable_m, 2.0);
+  EXPECT_EQ(run.config.run.seed, 2);  // seed 1 + replication 1
+}
+
+TEST(Loader, ABadValueInOneSweepPointNamesThePoint) {
+  Json doc = Json::parse(kValid);
+  doc["sweep"] = {{"stations.a.traffic[0].frame_bytes", {64, 20000}}};
+  LoadOptions o;
+  o.run = 1;
+  EXPECT_CONTAINS(error_of(doc.dump(), o),
+                  "sweep point 1 (stations.a.traffic[0].frame_bytes=20000)");
+}
+
+TEST(Loader, ZippedSweepAxesMoveTogether) {
+  Json doc = Json::parse(kValid);
+  doc["sweep"] = {
+      {"stations.a.traffic[0].frame_bytes, mac.max_frame_bytes", {{64, 1518}, {9000, 9018}}}};
+  LoadOptions o;
+  o.run = 1;
+  const auto s = load_scenario_text(doc.dump(), "zip.json", o);
+  EXPECT_EQ(s.plan.point_count(), 2u);
+  EXPECT_EQ(s.config.stations[0].mac.max_frame_bytes, 9018);
+  EXPECT_EQ(s.config.stations[0].traffic[0].frame_bytes.fixed_bytes, 9000);
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -1,0 +1,96 @@
+#include "models/common/rng.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+namespace gbesim {
+namespace {
+
+TEST(Rng, SameSeedAndPathGiveTheSameSequence) {
+  RngStream a(42, "a.source0");
+  RngStream b(42, "a.source0");
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(a.next_u64(), b.next_u64());
+}
+
+TEST(Rng, DifferentPathsOrSeedsGiveDifferentSequences) {
+  RngStream a(42, "a.source0");
+  RngStream b(42, "a.source1");
+  RngStream c(43, "a.source0");
+  int same_ab = 0;
+  int same_ac = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const auto x = a.next_u64();
+    same_ab += x == b.next_u64();
+    same_ac += x == c.next_u64();
+  }
+  EXPECT_EQ(same_ab, 0);
+  EXPECT_EQ(same_ac, 0);
+}
+
+TEST(Rng, StreamsOfNeighbouringComponentsAreUncorrelated) {
+  // Pearson correlation of 200k paired uniforms: |r| < 4 / sqrt(n) (4 standard errors).
+  RngStream a(1, "station1.source0");
+  RngStream b(1, "station2.source0");
+  const int n = 200000;
+  double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = a.uniform01();
+    const double y = b.uniform01();
+    sa += x;
+    sb += y;
+    saa += x * x;
+    sbb += y * y;
+    sab += x * y;
+  }
+  const double cov = sab / n - (sa / n) * (sb / n);
+  const double r = cov / std::sqrt((saa / n - sa * sa / n / n) * (sbb / n - sb * sb / n / n));
+  EXPECT_LT(std::fabs(r), 4.0 / std::sqrt(n));
+}
+
+TEST(Rng, UniformBelowIsUnbiasedByChiSquare) {
+  // 10 cells, 100k draws: chi-square with 9 degrees of freedom; 27.88 is its 0.999 quantile.
+  RngStream rng(3, "chi");
+  std::array<int, 10> counts{};
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) ++counts[rng.uniform_below(10)];
+  double chi2 = 0;
+  for (int c : counts) chi2 += (c - n / 10.0) * (c - n / 10.0) / (n / 10.0);
+  EXPECT_LT(chi2, 27.88);
+}
+
+TEST(Rng, UniformRangeStaysInsideItsBounds) {
+  RngStream rng(5, "range");
+  bool saw_lo = false, saw_hi = false;
+  for (int i = 0; i < 10000; ++i) {
+    const auto v = rng.uniform_range(64, 70);
+    ASSERT_GE(v, 64);
+    ASSERT_LE(v, 70);
+    saw_lo |= v == 64;
+    saw_hi |= v == 70;
+  }
+  EXPECT_TRUE(saw_lo && saw_hi);
+}
+
+TEST(Rng, ExponentialHasTheRequestedMean) {
+  // Mean of n exponentials: standard error mean / sqrt(n); allow 4 of them.
+  RngStream rng(9, "exp");
+  const int n = 100000;
+  double sum = 0;
+  for (int i = 0; i < n; ++i) sum += rng.exponential(672.0);
+  EXPECT_NEAR(sum / n, 672.0, 4 * 672.0 / std::sqrt(n));
+}
+
+TEST(Rng, Uniform01IsInTheHalfOpenUnitInterval) {
+  RngStream rng(11, "u");
+  for (int i = 0; i < 100000; ++i) {
+    const double u = rng.uniform01();
+    ASSERT_GE(u, 0.0);
+    ASSERT_LT(u, 1.0);
+  }
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -79,7 +79,10 @@ std::string summary_csv(const std::vector<std::string>& swept_paths,
       for (const auto& s : r->scalars) {
         const auto key = std::make_pair(s.component, s.name);
         if (samples.find(key) == samples.end()) order.push_back(key);
-        samples[key].push_back(s.value);
+        // Statistics that do not exist for a run (NaN, e.g. the latency of a sink that received
+        // nothing) are left out of the summary rather than counted as zeros.
+        auto& list = samples[key];
+        if (std::isfinite(s.value)) list.push_back(s.value);
         units[key] = s.unit;
       }
     }

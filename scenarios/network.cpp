@@ -31,8 +31,9 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
 
   for (const auto& l : config.links) {
     const double ns_per_m = config.media.at(l.params.medium).ns_per_m;
-    const std::string name = "link_" + l.a + "_" + l.b;
-    links_.push_back(std::make_unique<FullDuplexLink>(name.c_str(), l.params, ns_per_m, context));
+    const std::string name = "link" + std::to_string(links_.size());
+    links_.push_back(
+        std::make_unique<FullDuplexLink>(name.c_str(), l.params, ns_per_m, l.a, l.b, context));
     links_.back()->connect(find_station(l.a)->mac(), find_station(l.b)->mac());
     towards_.emplace_back(l.b, &links_.back()->a_to_b());
     towards_.emplace_back(l.a, &links_.back()->b_to_a());

@@ -2,7 +2,7 @@
 // The builder: turns a resolved ScenarioConfig into a SystemC hierarchy. One station is an
 // sc_module named after the station holding its MAC ("mac"), its receiving application
 // ("sink") and its traffic sources ("source0", "source1", ...). Links are named
-// "link_<a>_<b>" with directions "a_to_b" and "b_to_a".
+// "link<i>" (in file order) with one direction per receiving station, "to_<station>".
 
 #include <memory>
 #include <string>

@@ -35,7 +35,8 @@ void AtomicFile::write(const void* data, std::size_t size) {
 }
 
 void AtomicFile::commit() {
-  const bool flushed = std::fflush(file_) == 0 && !failed_;
+  // Flushed to the disk before the rename, so that a crash cannot leave a renamed, empty file.
+  const bool flushed = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0 && !failed_;
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
   if (!flushed || !closed) {

@@ -95,8 +95,8 @@ int run_bench(const BenchOptions& options) {
       "gbesim bench: 2 stations, full duplex, 1000 Mb/s, 100 m, saturated; median of {} "
       "runs per case\n",
       options.runs);
-  fmt::print("{:<48} {:>10} {:>14} {:>14} {:>10} {:>8}\n", "case", "x real", "activations/s",
-             "frames/s", "peak MiB", "frames");
+  fmt::print("{:<48} {:>10} {:>14} {:>14} {:>10} {:>8}\n", "case", "x real", "events/s", "frames/s",
+             "peak MiB", "frames");
   for (const auto& c : cases) {
     const auto scenario = tmp / fmt::format("fd-{}-{}.json", c.frame_bytes, c.duration_ms);
     write_file_atomically(scenario, bench_scenario_json(c.frame_bytes, c.duration_ms));
@@ -115,7 +115,7 @@ int run_bench(const BenchOptions& options) {
                median(fps), median(rss), median(allocated));
   }
   fmt::print(
-      "x real = simulated time / wall time; activations = SystemC process activations;\n"
+      "x real = simulated time / wall time; events = SystemC process activations;\n"
       "frames = frame objects ever allocated (recycled through a pool).\n");
   std::error_code ec;
   std::filesystem::remove_all(tmp, ec);

@@ -20,9 +20,15 @@ std::vector<PathToken> parse_json_path(const std::string& path) {
       const std::string digits = path.substr(i + 1, close - i - 1);
       if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
         fail("array index must be a non-negative integer, got [" + digits + "]");
+      if (digits.size() > 9) fail("array index [" + digits + "] is too large");
       tokens.emplace_back(static_cast<std::size_t>(std::stoull(digits)));
       i = close + 1;
-      if (i < path.size() && path[i] == '.') ++i;
+      if (i < path.size() && path[i] != '.' && path[i] != '[')
+        fail("expected '.' or '[' after ']' at position " + std::to_string(i));
+      if (i < path.size() && path[i] == '.') {
+        ++i;
+        if (i == path.size()) fail("ends with '.'");
+      }
       continue;
     }
     std::size_t end = i;
@@ -91,8 +97,8 @@ void set_json_path(Json& document, const std::string& path, const Json& value) {
 Json parse_override_value(const std::string& text) {
   try {
     return Json::parse(text);
-  } catch (const Json::parse_error&) {
-    return Json(text);
+  } catch (const Json::exception&) {
+    return Json(text);  // not JSON (or a number JSON cannot hold): the loader judges the string
   }
 }
 

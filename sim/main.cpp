@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include <systemc>
@@ -18,6 +19,13 @@
 
 namespace {
 
+// This executable, for spawning sweep and bench runs (argv[0] may be a bare name found on PATH).
+std::string self_path(const char* argv0) {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(argv0) : exe.string();
+}
+
 int cli(int argc, char** argv) {
   using namespace gbesim;
   CLI::App app{"gbesim - a cycle-accurate Gigabit Ethernet MAC/PHY simulator"};
@@ -27,20 +35,23 @@ int cli(int argc, char** argv) {
   RunOptions run;
   std::string out_dir;
   std::int64_t seed = 0;
-  std::size_t point = 0;
+  std::int64_t point = 0;
   std::vector<std::string> traces;
   auto* run_cmd = app.add_subcommand("run", "run one simulation of a scenario");
   run_cmd->add_option("scenario", run.scenario_file, "scenario JSON file")->required();
   run_cmd->add_option("--set", run.load.sets, "override a parameter: path=value (repeatable)");
   run_cmd->add_option("--out", out_dir, "results directory (default results/<name>)");
-  auto* seed_opt = run_cmd->add_option("--seed", seed, "run seed (default: the scenario's)");
-  auto* point_opt = run_cmd->add_option("--point", point, "run K of the scenario's sweep");
+  auto* seed_opt = run_cmd->add_option("--seed", seed, "run seed (default: the scenario's)")
+                       ->check(CLI::Range(std::int64_t{0}, (std::int64_t{1} << 53) - 1));
+  auto* point_opt = run_cmd->add_option("--point", point, "run K of the scenario's sweep")
+                        ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
   run_cmd->add_option("--trace", traces, "events, pcap, vcd (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember(trace_kinds()));
   run_cmd->add_flag("--quiet", run.quiet, "no progress and no summary");
   std::int64_t chunk_ns = 0;
-  auto* chunk_opt = run_cmd->add_option("--chunk-ns", chunk_ns, "fixed kernel chunk (testing)");
+  auto* chunk_opt = run_cmd->add_option("--chunk-ns", chunk_ns, "fixed kernel chunk (testing)")
+                        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 50));
   chunk_opt->group("");  // hidden
 
   SweepOptions sweep;
@@ -74,14 +85,14 @@ int cli(int argc, char** argv) {
     if (run_cmd->parsed()) {
       if (!out_dir.empty()) run.out_dir = out_dir;
       if (*seed_opt) run.load.seed = seed;
-      if (*point_opt) run.load.run = point;
+      if (*point_opt) run.load.run = static_cast<std::size_t>(point);
       if (*chunk_opt) run.chunk_ns = chunk_ns;
       run.traces.insert(traces.begin(), traces.end());
       return run_simulation(run);
     }
     if (sweep_cmd->parsed()) {
       if (!sweep_out.empty()) sweep.out_dir = sweep_out;
-      sweep.self = argv[0];
+      sweep.self = self_path(argv[0]);
       return run_sweep(sweep);
     }
     if (params_cmd->parsed()) {
@@ -89,7 +100,7 @@ int cli(int argc, char** argv) {
       return 0;
     }
     if (bench_cmd->parsed()) {
-      bench.self = argv[0];
+      bench.self = self_path(argv[0]);
       return run_bench(bench);
     }
   } catch (const ScenarioError& e) {

@@ -141,6 +141,8 @@ void remove_stale_outputs(const std::filesystem::path& dir, const std::set<std::
 void install_stop_handlers() {
   struct sigaction action {};
   action.sa_handler = on_signal;
+  // The first signal asks for a clean stop; a second one (if the stop hangs) ends the process.
+  action.sa_flags = SA_RESETHAND;
   sigemptyset(&action.sa_mask);
   ::sigaction(SIGINT, &action, nullptr);
   ::sigaction(SIGTERM, &action, nullptr);
@@ -178,6 +180,9 @@ int run_simulation(const RunOptions& options) {
     throw ScenarioError(
         {{dir.string(), "",
           "cannot create the results directory" + (ec ? ": " + ec.message() : std::string())}});
+  // run.json is written last and marks the directory complete: an old one goes first, so that a
+  // crash cannot leave it beside new files.
+  std::filesystem::remove(dir / "run.json", ec);
 
   init_time_resolution();
   SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));

@@ -1,5 +1,7 @@
 #include "sim/scenario_loader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -55,6 +57,9 @@ Json parse_document(const std::string& text, Diagnostics& d) {
     Json doc = Json::parse(text, callback);
     for (const auto& k : dup_keys) d.error("", "duplicate key \"" + k + "\" (JSON keeps only one)");
     return doc;
+  } catch (const Json::out_of_range& e) {
+    d.error("", std::string("a number does not fit: ") + e.what());
+    return Json();
   } catch (const Json::parse_error& e) {
     // Line and column of the byte where parsing failed.
     std::size_t line = 1;
@@ -91,7 +96,10 @@ std::optional<ParamValue> convert(const Json& v, const ParamInfo& info, const st
   switch (info.type) {
     case ParamType::integer: {
       std::int64_t x = 0;
-      if (v.is_number_integer()) {
+      if (v.is_number_unsigned() && v.get<std::uint64_t>() > 9'000'000'000'000'000'000ULL) {
+        d.error(path, "expected an integer in " + range_phrase(info) + ", got " + v.dump());
+        return std::nullopt;
+      } else if (v.is_number_integer()) {
         x = v.get<std::int64_t>();
       } else if (v.is_number_float() && std::isfinite(v.get<double>()) &&
                  std::floor(v.get<double>()) == v.get<double>() &&
@@ -271,6 +279,12 @@ std::optional<FrameSizeSpec> read_frame_size(const Json& v, const std::string& p
       if (ok) choices.push_back({*bytes, w.get<double>()});
     }
     if (!ok) return std::nullopt;
+    double total = 0;
+    for (const auto& c : choices) total += c.weight;
+    if (!std::isfinite(total)) {
+      d.error(here, "the weights add up to more than a double can hold; scale them down");
+      return std::nullopt;
+    }
     return FrameSizeSpec::weighted(std::move(choices));
   }
   d.error(path, "unknown frame size form \"" + kind + "\"" + suggestion(kind, {"uniform", "mix"}) +
@@ -372,7 +386,6 @@ TrafficParams read_traffic(const Json& obj, const std::string& path, Diagnostics
   if (t.pattern == "on_off") {
     if (!(t.peak_load_bps > 0))
       d.error(child_path(path, "peak_load_bps"), "pattern \"on_off\" needs peak_load_bps > 0");
-    if (!(t.on_ns > 0)) d.error(child_path(path, "on_ns"), "pattern \"on_off\" needs on_ns > 0");
   }
   if (t.pattern == "script" && t.script.empty() && !obj.contains("script"))
     d.error(path, "pattern \"script\" needs a \"script\": [{\"at_ns\": T, \"bytes\": N}, ...]");
@@ -407,8 +420,8 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
     }) && s[0] != '.';
   };
   if (doc.contains("name") && doc["name"].is_string() && !name_ok(c.run.name))
-    d.error("name", "\"" + c.run.name +
-                        "\" cannot name a results directory: use letters, digits, '_', '-', '.'");
+    d.error("name", Json(c.run.name).dump() +
+                        " cannot name a results directory: use letters, digits, '_', '-', '.'");
   if (doc.contains("rate_mbps") && !find_speed_mode(c.run.rate_mbps))
     d.error("rate_mbps", "no speed mode " + std::to_string(c.run.rate_mbps) +
                              " Mb/s; expected one of " + speed_mode_list());
@@ -535,7 +548,11 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
         l.a = between[0].get<std::string>();
         l.b = between[1].get<std::string>();
         bool ok = true;
-        for (std::size_t k = 0; k < 2; ++k) {
+        if (l.a == l.b) {
+          d.error(at, "a link joins two different stations, not \"" + l.a + "\" to itself");
+          ok = false;
+        }
+        for (std::size_t k = 0; ok && k < 2; ++k) {
           const std::string& who = k == 0 ? l.a : l.b;
           if (c.find_station(who) == nullptr) {
             d.error(index_path(at, k), "no station \"" + who + "\"" +
@@ -548,7 +565,6 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
             ok = false;
           }
         }
-        if (ok && l.a == l.b) d.error(at, "a link joins two different stations");
         if (c.media.count(l.params.medium) == 0)
           d.error(child_path(path, "medium"), "no medium \"" + l.params.medium + "\"" +
                                                   suggestion(l.params.medium, media_names) +
@@ -566,7 +582,9 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
     for (std::size_t i = 0; i < s.traffic.size(); ++i) {
       const TrafficParams& t = s.traffic[i];
       const std::string path = index_path(child_path(child_path("stations", s.name), "traffic"), i);
-      if (!t.to.empty() && t.to != "broadcast") {
+      if (t.to.empty()) {
+        d.error(child_path(path, "to"), "expected a station name or \"broadcast\", got \"\"");
+      } else if (t.to != "broadcast") {
         const StationConfig* peer = c.peer_of(s.name);
         if (t.to == s.name) {
           d.error(child_path(path, "to"), "a station cannot send to itself");
@@ -610,13 +628,31 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
 // ---------------------------------------------------------------------------------------------
 // Sweeps
 
+// "a, b," -> {"a", " b", ""}: every piece, empty ones included.
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out(1);
+  for (char c : text) {
+    if (c == ',') {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
 SweepPlan read_sweep(const Json& doc, Diagnostics& d) {
   SweepPlan plan;
   if (!doc.is_object()) return plan;
-  if (doc.contains("replications") && doc["replications"].is_number_integer())
-    plan.replications = std::max<std::int64_t>(1, doc["replications"].get<std::int64_t>());
-  if (doc.contains("seed") && doc["seed"].is_number_integer())
-    plan.base_seed = doc["seed"].get<std::int64_t>();
+  // The same checked conversion the configuration itself gets.
+  for (const char* key : {"replications", "seed"}) {
+    if (!doc.contains(key)) continue;
+    const auto* entry = run_param_table().find(key);
+    if (auto v = convert(doc[key], entry->info, key, d)) {
+      (std::string(key) == "seed" ? plan.base_seed : plan.replications) =
+          std::get<std::int64_t>(*v);
+    }
+  }
   if (!doc.contains("sweep")) return plan;
   const Json& sweep = doc["sweep"];
   if (!sweep.is_object()) {
@@ -626,18 +662,26 @@ SweepPlan read_sweep(const Json& doc, Diagnostics& d) {
   for (const auto& item : sweep.items()) {
     const std::string at = "sweep[\"" + item.key() + "\"]";
     SweepAxis axis;
-    std::stringstream keys(item.key());
-    std::string p;
-    while (std::getline(keys, p, ',')) {
+    bool paths_ok = true;
+    for (std::string p : split_commas(item.key())) {
       p.erase(0, p.find_first_not_of(' '));
       p.erase(p.find_last_not_of(' ') + 1);
       try {
-        parse_json_path(p);
-        axis.paths.push_back(p);
+        const auto tokens = parse_json_path(p);
+        static const std::vector<std::string> fixed = {"seed", "replications", "name",
+                                                       "description", "sweep"};
+        if (tokens.size() == 1 && std::find(fixed.begin(), fixed.end(), p) != fixed.end()) {
+          d.error(at, "\"" + p + "\" cannot be swept (replications and --seed vary the seed)");
+          paths_ok = false;
+        } else {
+          axis.paths.push_back(p);
+        }
       } catch (const std::invalid_argument& e) {
         d.error(at, e.what());
+        paths_ok = false;
       }
     }
+    if (!paths_ok) continue;
     const Json& values = item.value();
     if (!values.is_array() || values.empty()) {
       d.error(at, "expected a non-empty array of values, got " + describe_value(values));
@@ -656,6 +700,14 @@ SweepPlan read_sweep(const Json& doc, Diagnostics& d) {
       }
     }
     if (!axis.paths.empty()) plan.axes.push_back(std::move(axis));
+  }
+  // The size is checked before anything multiplies it out.
+  double runs = static_cast<double>(plan.replications);
+  for (const auto& a : plan.axes) runs *= static_cast<double>(a.values.size());
+  if (runs > static_cast<double>(kMaxSweepRuns)) {
+    d.error("sweep",
+            fmt::format("the sweep has {:.4g} runs (points x replications); the limit is {}", runs,
+                        kMaxSweepRuns));
   }
   return plan;
 }
@@ -744,6 +796,12 @@ LoadedScenario load_point(const Prepared& prepared, const std::string& file,
 }
 
 std::string read_file(const std::string& file) {
+  std::error_code dir_ec;
+  if (std::filesystem::is_directory(file, dir_ec)) {
+    Diagnostics d(file);
+    d.error("", "is a directory; expected a scenario JSON file");
+    d.throw_if_any();
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     Diagnostics d(file);
@@ -797,8 +855,13 @@ std::vector<std::string> SweepPlan::swept_paths() const {
 
 LoadedScenario load_scenario_text(const std::string& text, const std::string& file,
                                   const LoadOptions& options) {
-  const Prepared prepared = prepare(text, file, options);
-  return load_point(prepared, file, options.run);
+  try {
+    const Prepared prepared = prepare(text, file, options);
+    return load_point(prepared, file, options.run);
+  } catch (const Json::exception& e) {
+    // Defensive: every JSON access is checked, but a library exception must still name the file.
+    throw ScenarioError({{file, "", e.what()}});
+  }
 }
 
 LoadedScenario load_scenario(const std::string& file, const LoadOptions& options) {

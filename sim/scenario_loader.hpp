@@ -20,6 +20,8 @@ struct SweepAxis {
   std::vector<std::vector<Json>> values;  // values[i][p]: value of paths[p] at step i
 };
 
+inline constexpr std::size_t kMaxSweepRuns = 100000;
+
 struct SweepPlan {
   std::vector<SweepAxis> axes;  // the last axis varies fastest
   std::int64_t replications = 1;

@@ -44,6 +44,8 @@ std::string format_param_value(const ParamValue& value) {
 std::string ParamInfo::range_text() const {
   switch (type) {
     case ParamType::integer:
+      return std::to_string(static_cast<long long>(min)) + " .. " +
+             std::to_string(static_cast<long long>(max));
     case ParamType::real:
       return format_number(min) + " .. " + format_number(max);
     case ParamType::boolean:

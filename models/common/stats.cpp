@@ -1,5 +1,6 @@
 #include "models/common/stats.hpp"
 
+#include <cmath>
 #include <utility>
 
 namespace gbesim {
@@ -21,19 +22,22 @@ void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) co
     if (e.counter != nullptr) {
       out.push_back({component_, e.info.name, e.info.unit, static_cast<double>(*e.counter), true});
     } else if (e.histogram != nullptr) {
+      // An empty distribution has no mean or quantiles: reported as NaN ("nan"), not 0.
       const Histogram& h = *e.histogram;
+      const bool empty = h.count() == 0;
       const double ps_per_ns = 1000.0;
+      auto ns = [&](double ps) { return empty ? std::nan("") : ps / ps_per_ns; };
       out.push_back(
           {component_, e.info.name + "_count", "samples", static_cast<double>(h.count()), true});
-      out.push_back({component_, e.info.name + "_mean", "ns", h.mean() / ps_per_ns, false});
-      out.push_back({component_, e.info.name + "_min", "ns",
-                     static_cast<double>(h.min()) / ps_per_ns, false});
+      out.push_back({component_, e.info.name + "_mean", "ns", ns(h.mean()), false});
+      out.push_back(
+          {component_, e.info.name + "_min", "ns", ns(static_cast<double>(h.min())), false});
       out.push_back({component_, e.info.name + "_p50", "ns",
-                     static_cast<double>(h.quantile(0.5)) / ps_per_ns, false});
+                     ns(static_cast<double>(h.quantile(0.5))), false});
       out.push_back({component_, e.info.name + "_p99", "ns",
-                     static_cast<double>(h.quantile(0.99)) / ps_per_ns, false});
-      out.push_back({component_, e.info.name + "_max", "ns",
-                     static_cast<double>(h.max()) / ps_per_ns, false});
+                     ns(static_cast<double>(h.quantile(0.99))), false});
+      out.push_back(
+          {component_, e.info.name + "_max", "ns", ns(static_cast<double>(h.max())), false});
     } else {
       out.push_back({component_, e.info.name, e.info.unit, e.formula(context), false});
     }

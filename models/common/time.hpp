@@ -44,4 +44,9 @@ inline double ps_to_seconds(Picoseconds ps) {
   return static_cast<double>(ps) * 1e-12;
 }
 
+// The longest delay a model schedules: 2^62 ps (53 days), beyond any run. Durations computed in
+// floating point (random gaps, rate-based spacing) are rounded once and clamped to [0, this].
+inline constexpr Picoseconds kForeverPs = Picoseconds{1} << 62;
+Picoseconds round_to_ps(double ps);
+
 }  // namespace gbesim

@@ -29,11 +29,11 @@ Sink::Sink(sc_core::sc_module_name name, const SinkParams& params, Mac& mac, Sim
 }
 
 Picoseconds Sink::service_time_ps(std::size_t bytes) const {
-  return static_cast<Picoseconds>(
-      std::llround(8.0 * static_cast<double>(bytes) * 1e6 / params_.drain_mbps));
+  return round_to_ps(8.0 * static_cast<double>(bytes) * 1e6 / params_.drain_mbps);
 }
 
 void Sink::mac_receive(FramePtr frame, Picoseconds now) {
+  settle_if_due(now);
   ++frames_received_;
   octets_received_ += frame->size();
   latency_.record(now - frame->queued_ps);
@@ -53,24 +53,40 @@ void Sink::mac_receive(FramePtr frame, Picoseconds now) {
   mac_.set_rx_backlog(backlog_bytes_);
   if (!serving_) {
     serving_ = true;
-    work_.notify(to_sc_time(service_time_ps(queue_.front()->size())));
+    service_end_ps_ = now + service_time_ps(queue_.front()->size());
+    due_ps_ = service_end_ps_;
+    work_.notify(to_sc_time(service_end_ps_ - now));
+  }
+}
+
+void Sink::settle(Picoseconds now) {
+  while (serving_ && service_end_ps_ <= now) complete_service();
+}
+
+void Sink::complete_service() {
+  // The frame at the head has been consumed at service_end_ps_.
+  const Picoseconds at = service_end_ps_;
+  FramePtr frame = std::move(queue_.front());
+  queue_.pop_front();
+  backlog_bytes_ -= static_cast<std::int64_t>(frame->size());
+  ++frames_consumed_;
+  events({EventKind::deliver, at, frame.get()});
+  mac_.set_rx_backlog(backlog_bytes_);
+  if (queue_.empty()) {
+    serving_ = false;
+    due_ps_ = kForeverPs;
+  } else {
+    service_end_ps_ = at + service_time_ps(queue_.front()->size());
+    due_ps_ = service_end_ps_;
   }
 }
 
 void Sink::drain_process() {
   ++context_.activations;
-  // The frame at the head has been consumed.
-  FramePtr frame = std::move(queue_.front());
-  queue_.pop_front();
-  backlog_bytes_ -= static_cast<std::int64_t>(frame->size());
-  ++frames_consumed_;
-  events({EventKind::deliver, now_ps(), frame.get()});
-  mac_.set_rx_backlog(backlog_bytes_);
-  if (queue_.empty()) {
-    serving_ = false;
-  } else {
-    work_.notify(to_sc_time(service_time_ps(queue_.front()->size())));
-  }
+  const Picoseconds now = now_ps();
+  mac_.settle_station(now);  // settles this sink too, after the station's arrivals
+  settle(now);               // (a no-op after the above; keeps the sink live on its own)
+  if (serving_) work_.notify(to_sc_time(service_end_ps_ - now));
 }
 
 }  // namespace gbesim

@@ -6,7 +6,7 @@
 // Does not model: per-frame host costs (the host CPU model, later), or memory bandwidth.
 
 #include <cstdint>
-#include <deque>
+#include "models/common/ring_queue.hpp"
 
 #include <systemc>
 
@@ -23,6 +23,9 @@ class Sink : public sc_core::sc_module, public MacClient {
   Sink(sc_core::sc_module_name name, const SinkParams& params, Mac& mac, SimContext& context);
 
   void mac_receive(FramePtr frame, Picoseconds now) override;
+  // Completes the consumption of every frame whose service ended by `now` (a frame consumed at
+  // an instant leaves the queue before one arriving at that instant joins it).
+  void settle(Picoseconds now) override;
 
   std::int64_t backlog_bytes() const { return backlog_bytes_; }
   const Histogram& latency() const { return latency_.histogram(); }
@@ -30,15 +33,17 @@ class Sink : public sc_core::sc_module, public MacClient {
 
  private:
   void drain_process();
+  void complete_service();
   Picoseconds service_time_ps(std::size_t bytes) const;
 
   const SinkParams params_;
   Mac& mac_;
   SimContext& context_;
-  std::deque<FramePtr> queue_;
+  RingQueue<FramePtr> queue_;
   std::int64_t backlog_bytes_ = 0;
   sc_core::sc_event work_;
   bool serving_ = false;
+  Picoseconds service_end_ps_ = 0;
 
   StatGroup stats_;
   Counter frames_received_;

@@ -17,7 +17,7 @@ const ParamTable<TrafficParams>& traffic_param_table() {
               "poisson: offered load counted in DA..FCS bits")
         .real("peak_load_bps", &TrafficParams::peak_load_bps, "bit/s", 0, 1e12,
               "on_off: load while on, frames evenly spaced")
-        .real("on_ns", &TrafficParams::on_ns, "ns", 0, 1e15, "on_off: on-period (mean or fixed)")
+        .real("on_ns", &TrafficParams::on_ns, "ns", 1, 1e15, "on_off: on-period (mean or fixed)")
         .real("off_ns", &TrafficParams::off_ns, "ns", 0, 1e15, "on_off: off-period (mean or fixed)")
         .choice("periods", &TrafficParams::periods, {"exponential", "fixed"},
                 "on_off: period lengths exponentially distributed or fixed")

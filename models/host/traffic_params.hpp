@@ -21,8 +21,8 @@ struct TrafficParams {
   FrameSizeSpec frame_bytes;
   double load_bps = 0;       // poisson: offered load, DA..FCS bits per second
   double peak_load_bps = 0;  // on_off: rate while on
-  double on_ns = 0;          // on_off: mean (or fixed) on-period
-  double off_ns = 0;         // on_off: mean (or fixed) off-period
+  double on_ns = 1000;       // on_off: mean (or fixed) on-period
+  double off_ns = 1000;      // on_off: mean (or fixed) off-period
   std::string periods = "exponential";
   std::int64_t start_ns = 0;
   std::int64_t stop_ns = -1;  // -1: until the end of the run

@@ -34,9 +34,10 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
   if (pattern_ == Pattern::saturated) {
     mac.tx_queue().dequeued.connect([this](const Frame& f) {
       if (f.flow == config_.flow) --own_in_queue_;
-      if (own_in_queue_ == 0 && may_generate()) emit(params_.frame_bytes.draw(rng_));
+      if (own_in_queue_ == 0 && may_generate(now_ps())) emit(params_.frame_bytes.draw(rng_));
     });
   }
+  mac.add_supplier(this);
   SC_METHOD(process);
   sensitive << start_;
   dont_initialize();
@@ -50,19 +51,19 @@ TrafficSource::Pattern TrafficSource::pattern_of(const std::string& name) {
 }
 
 void TrafficSource::start_of_simulation() {
-  // The first activation happens at start_ns (or at the first script time after it).
-  Picoseconds first = params_.start_ns * kPsPerNs;
+  // The first event is at start_ns (or at the first script time after it).
+  due_ps_ = params_.start_ns * kPsPerNs;
   if (pattern_ == Pattern::script) {
     if (script_.empty()) return;
-    first = std::max(first, script_.front().at_ns * kPsPerNs);
+    due_ps_ = std::max(due_ps_, script_.front().at_ns * kPsPerNs);
   }
-  start_.notify(to_sc_time(first));
+  start_.notify(to_sc_time(due_ps_));
 }
 
-bool TrafficSource::may_generate() const {
+bool TrafficSource::may_generate(Picoseconds at) const {
   if (params_.count > 0 && frames_generated_.value() >= static_cast<std::uint64_t>(params_.count))
     return false;
-  return params_.stop_ns < 0 || now_ps() < params_.stop_ns * kPsPerNs;
+  return params_.stop_ns < 0 || at < params_.stop_ns * kPsPerNs;
 }
 
 bool TrafficSource::emit(std::int64_t bytes) {
@@ -81,57 +82,72 @@ bool TrafficSource::emit(std::int64_t bytes) {
 }
 
 Picoseconds TrafficSource::gap_at_rate(std::int64_t bytes, double rate_bps) const {
-  return static_cast<Picoseconds>(std::llround(8.0 * static_cast<double>(bytes) * 1e12 / rate_bps));
+  return round_to_ps(8.0 * static_cast<double>(bytes) * 1e12 / rate_bps);
 }
 
 void TrafficSource::process() {
   ++context_.activations;
   const Picoseconds now = now_ps();
-  if (!may_generate()) return;  // no further activations
+  mac_.settle_station(now);  // settles this source too, in flow order with the others
+  settle(now);               // (a no-op after the above; keeps the source live on its own)
+  if (due_ps_ < kForeverPs) next_trigger(to_sc_time(due_ps_ - now));
+}
 
-  if (pattern_ == Pattern::saturated) {
-    // Only the first activation comes here; later frames are queued from the dequeue hook.
-    if (own_in_queue_ == 0) emit(params_.frame_bytes.draw(rng_));
+void TrafficSource::settle(Picoseconds now) {
+  while (due_ps_ <= now) step(due_ps_);
+}
+
+void TrafficSource::step(Picoseconds at) {
+  if (!may_generate(at)) {
+    due_ps_ = kForeverPs;
     return;
   }
-  if (pattern_ == Pattern::poisson) {
-    emit(params_.frame_bytes.draw(rng_));
-    const double mean_gap_ps = 8.0 * params_.frame_bytes.mean_bytes() * 1e12 / params_.load_bps;
-    next_trigger(to_sc_time(static_cast<Picoseconds>(std::llround(rng_.exponential(mean_gap_ps)))));
-    return;
-  }
-  if (pattern_ == Pattern::script) {
-    while (script_next_ < script_.size() && script_[script_next_].at_ns * kPsPerNs <= now &&
-           may_generate()) {
-      emit(script_[script_next_++].bytes);
+  switch (pattern_) {
+    case Pattern::saturated:
+      // Only the first frame comes from here; the rest are queued from the dequeue hook.
+      if (own_in_queue_ == 0) emit(params_.frame_bytes.draw(rng_));
+      due_ps_ = kForeverPs;
+      return;
+    case Pattern::poisson: {
+      emit(params_.frame_bytes.draw(rng_));
+      const double mean_gap_ps = 8.0 * params_.frame_bytes.mean_bytes() * 1e12 / params_.load_bps;
+      due_ps_ = std::min(kForeverPs, at + round_to_ps(rng_.exponential(mean_gap_ps)));
+      return;
     }
-    if (script_next_ < script_.size())
-      next_trigger(to_sc_time(script_[script_next_].at_ns * kPsPerNs - now));
-    return;
+    case Pattern::script:
+      while (script_next_ < script_.size() && script_[script_next_].at_ns * kPsPerNs <= at &&
+             may_generate(at)) {
+        emit(script_[script_next_++].bytes);
+      }
+      due_ps_ = script_next_ < script_.size() && may_generate(at)
+                    ? script_[script_next_].at_ns * kPsPerNs
+                    : kForeverPs;
+      return;
+    case Pattern::on_off: {
+      // Periods last at least 1 ps, so that alternating periods always advance time.
+      auto period = [this](double mean_ns) {
+        const double ns = params_.periods == "fixed" ? mean_ns : rng_.exponential(mean_ns);
+        return std::max<Picoseconds>(1, round_to_ps(ns * kPsPerNs));
+      };
+      if (period_end_ps_ == 0 && !on_) {  // the first event: an on-period begins
+        on_ = true;
+        period_end_ps_ = at + period(params_.on_ns);
+      } else if (at >= period_end_ps_) {  // a period ends here
+        on_ = !on_;
+        period_end_ps_ = at + period(on_ ? params_.on_ns : params_.off_ns);
+      }
+      if (!on_) {
+        due_ps_ = period_end_ps_;
+        return;
+      }
+      const std::int64_t bytes = params_.frame_bytes.draw(rng_);
+      emit(bytes);
+      // The next frame goes at its evenly spaced time if still inside this on-period, else the
+      // next event is the end of the period.
+      due_ps_ = std::min(at + gap_at_rate(bytes, params_.peak_load_bps), period_end_ps_);
+      return;
+    }
   }
-  // on_off
-  auto period = [this](double mean_ns) {
-    const double ns = params_.periods == "fixed" ? mean_ns : rng_.exponential(mean_ns);
-    return static_cast<Picoseconds>(std::llround(ns * kPsPerNs));
-  };
-  if (!started_) {  // first activation: begin with an on-period
-    started_ = true;
-    on_ = true;
-    period_end_ps_ = now + period(params_.on_ns);
-  }
-  while (now >= period_end_ps_) {  // a period ended (possibly several zero-length ones)
-    on_ = !on_;
-    period_end_ps_ += period(on_ ? params_.on_ns : params_.off_ns);
-  }
-  if (!on_) {
-    next_trigger(to_sc_time(period_end_ps_ - now));
-    return;
-  }
-  const std::int64_t bytes = params_.frame_bytes.draw(rng_);
-  emit(bytes);
-  const Picoseconds next = now + gap_at_rate(bytes, params_.peak_load_bps);
-  // The next frame goes at its CBR time if still inside this on-period, else at the period end.
-  next_trigger(to_sc_time(std::min(next, period_end_ps_) - now));
 }
 
 }  // namespace gbesim

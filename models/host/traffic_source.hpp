@@ -16,6 +16,7 @@
 
 #include "models/common/frame.hpp"
 #include "models/common/rng.hpp"
+#include "models/common/settle.hpp"
 #include "models/common/sim_context.hpp"
 #include "models/common/stats.hpp"
 #include "models/host/traffic_params.hpp"
@@ -28,18 +29,23 @@ struct SourceConfig {
   MacAddress destination;
 };
 
-class TrafficSource : public sc_core::sc_module {
+class TrafficSource : public sc_core::sc_module, public Settleable {
  public:
   SC_HAS_PROCESS(TrafficSource);
   TrafficSource(sc_core::sc_module_name name, const TrafficParams& params,
                 const SourceConfig& config, Mac& mac, SimContext& context);
 
   std::uint64_t frames_generated() const { return frames_generated_.value(); }
+  // Queues every frame due at or before `now` (the MAC settles its suppliers before deciding).
+  void settle(Picoseconds now) override;
 
  private:
   void start_of_simulation() override;
   void process();
-  bool may_generate() const;
+  bool may_generate(Picoseconds at) const;
+  // Handles the one event due at due_ps_ (the next frame or on/off period boundary) and
+  // computes the next.
+  void step(Picoseconds at);
   // Builds and queues one frame of the given size; false if the MAC refused it.
   bool emit(std::int64_t bytes);
   Picoseconds gap_at_rate(std::int64_t bytes, double rate_bps) const;
@@ -56,8 +62,7 @@ class TrafficSource : public sc_core::sc_module {
   FrameHeader header_;
   std::uint64_t sequence_ = 0;
   std::size_t own_in_queue_ = 0;  // saturated
-  bool started_ = false;          // on_off
-  bool on_ = false;
+  bool on_ = false;               // on_off
   Picoseconds period_end_ps_ = 0;
   std::size_t script_next_ = 0;
   std::vector<ScriptEntry> script_;

@@ -60,9 +60,7 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
       tx_queue_drops_(stats_, "tx_queue_drops", "frames",
                       "frames refused by a full transmit queue or too long to send"),
       tx_busy_ps_(stats_, "tx_busy_time", "ps",
-                  "time spent sending preamble, SFD and frames that completed"),
-      paused_ps_(stats_, "paused_time", "ps",
-                 "time the transmitter held a waiting data frame because of PAUSE") {
+                  "time spent sending preamble, SFD and frames that completed") {
   const Picoseconds bit = bit_ps_;
   stats_.formula("tx_frame_rate", "frames/s", "frames_transmitted_ok per simulated second",
                  [this](const StatContext& c) {
@@ -77,6 +75,12 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
       "tx_payload_throughput", "bit/s", "MAC client data and pad bits transmitted OK per second",
       [this](const StatContext& c) {
         return 8.0 * static_cast<double>(octets_transmitted_ok_.value()) * c.per_second();
+      });
+  stats_.formula(
+      "paused_time", "ps", "time spent paused: data waiting, held back by a received PAUSE",
+      [this](const StatContext& c) {
+        const Picoseconds open = state_ == MacTxState::paused ? c.elapsed_ps - paused_since_ps_ : 0;
+        return static_cast<double>(paused_ps_ + static_cast<std::uint64_t>(open));
       });
   stats_.formula("tx_utilisation", "fraction",
                  "share of time the transmitter sent preamble, SFD or frame bits",
@@ -152,24 +156,35 @@ void Mac::set_rx_backlog(std::int64_t bytes) {
   if (!xoff_active_ && bytes >= params_.pause_xoff_bytes) {
     xoff_active_ = true;
     send_pause(static_cast<std::uint16_t>(params_.pause_quanta));
-    refresh_.notify(to_sc_time(params_.pause_quanta * kPauseQuantumBits * bit_ps_ / 2));
   } else if (xoff_active_ && bytes <= params_.pause_xon_bytes) {
     xoff_active_ = false;
+    next_refresh_ps_ = kForeverPs;
     refresh_.cancel();
     if (params_.pause_send_xon) send_pause(0);
   }
 }
 
+void Mac::check_refresh(Picoseconds now) {
+  if (xoff_active_ && next_refresh_ps_ <= now) {
+    next_refresh_ps_ = kForeverPs;  // re-armed when this XOFF has been sent
+    send_pause(static_cast<std::uint16_t>(params_.pause_quanta));
+  }
+}
+
 void Mac::pause_refresh_process() {
   ++context_.activations;
-  if (!xoff_active_) return;
-  send_pause(static_cast<std::uint16_t>(params_.pause_quanta));
-  refresh_.notify(to_sc_time(params_.pause_quanta * kPauseQuantumBits * bit_ps_ / 2));
+  settle_station(now_ps());
+}
+
+void Mac::settle_station(Picoseconds now) {
+  if (incoming_ != nullptr) incoming_->settle_if_due(now);
+  if (client_ != nullptr) client_->settle_if_due(now);
+  for (Settleable* s : suppliers_) s->settle_if_due(now);
+  check_refresh(now);
 }
 
 void Mac::set_state(MacTxState state, Picoseconds at) {
   if (state == state_) return;
-  if (state_ == MacTxState::paused) paused_ps_ += static_cast<std::uint64_t>(at - paused_since_ps_);
   if (state == MacTxState::paused) paused_since_ps_ = at;
   state_ = state;
   tx_state_value_ = static_cast<unsigned>(state);
@@ -181,15 +196,14 @@ void Mac::set_state(MacTxState state, Picoseconds at) {
 void Mac::tx_process() {
   ++context_.activations;
   const Picoseconds now = now_ps();
+  finish_due(now);
   if (in_flight_) {
-    if (now < tx_end_ps_) {
-      // Exact tracing only: the committed frame starts now.
-      set_state(MacTxState::transmitting, now);
-      next_trigger(to_sc_time(tx_end_ps_ - now));
-      return;
-    }
-    finish_frame(now);
+    // Exact tracing only: the committed frame starts now.
+    set_state(MacTxState::transmitting, now);
+    next_trigger(to_sc_time(tx_end_ps_ - now));
+    return;
   }
+  settle_station(now);
   decide(now);
 }
 
@@ -206,7 +220,20 @@ void Mac::finish_frame(Picoseconds now) {
   } else if (da.is_multicast()) {
     ++multicast_frames_transmitted_ok_;
   }
-  if (length_type_of(frame->bytes) == kEtherTypeMacControl) ++pause_mac_ctrl_frames_transmitted_;
+  if (length_type_of(frame->bytes) == kEtherTypeMacControl) {
+    ++pause_mac_ctrl_frames_transmitted_;
+    // While the backlog stays above xon, refresh the XOFF after half its pause time, counted
+    // from its transmission and never sooner than one PAUSE frame slot (672 bit times).
+    const auto control = parse_mac_control(frame->bytes);
+    if (xoff_active_ && control && control->pause_quanta > 0) {
+      const Picoseconds interval =
+          std::max<Picoseconds>(control->pause_quanta * kPauseQuantumBits / 2,
+                                (kPreambleSfdBytes + kMinFrameBytes) * 8 + kInterFrameGapBits) *
+          bit_ps_;
+      next_refresh_ps_ = now + interval;
+      refresh_.notify(to_sc_time(interval));
+    }
+  }
   events({EventKind::tx_end, now, frame.get()});
   next_free_ps_ = now + ifg_ps_;
   set_state(MacTxState::interframe_gap, now);
@@ -224,7 +251,7 @@ void Mac::decide(Picoseconds now) {
     return;
   }
   if (queue_.empty()) {
-    set_state(MacTxState::idle, std::max(now, next_free_ps_));
+    set_state(MacTxState::idle, now);
     return;  // static sensitivity: woken by enqueue or a control request
   }
   if (now < pause_until_ps_) {
@@ -237,6 +264,8 @@ void Mac::decide(Picoseconds now) {
 
 void Mac::commit(FramePtr frame, Picoseconds now) {
   // The frame is passed to the MAC now and goes once the inter-frame gap has passed.
+  if (state_ == MacTxState::paused)
+    paused_ps_ += static_cast<std::uint64_t>(now - paused_since_ps_);
   tx_start_ps_ = std::max(now, next_free_ps_);
   tx_end_ps_ = tx_start_ps_ + frame_time_ps(frame->size());
   events({EventKind::tx_start, tx_start_ps_, frame.get()});
@@ -257,7 +286,6 @@ void Mac::receive(FramePtr frame, Picoseconds now) {
     case RxVerdict::ok:
       break;
     case RxVerdict::mac_control:
-      handle_mac_control(*frame, now);
       break;
     case RxVerdict::undersize:
       ++undersize_frames_;
@@ -293,7 +321,14 @@ void Mac::receive(FramePtr frame, Picoseconds now) {
     ++multicast_frames_received_ok_;
   }
   events({EventKind::rx_ok, now, frame.get()});
-  if (verdict == RxVerdict::ok && client_ != nullptr) client_->mac_receive(std::move(frame), now);
+  // MAC Control frames addressed to us (or to the PAUSE address) are MAC Control's; any other
+  // (seen only by a promiscuous MAC) goes to the client like data.
+  if (verdict == RxVerdict::mac_control &&
+      (da == config_.address || da == MacAddress::pause_multicast())) {
+    handle_mac_control(*frame, now);
+    return;
+  }
+  if (client_ != nullptr) client_->mac_receive(std::move(frame), now);
 }
 
 void Mac::handle_mac_control(const Frame& frame, Picoseconds now) {

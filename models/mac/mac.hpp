@@ -20,12 +20,14 @@
 // MAC Control opcodes (counted as unsupported), or the IPG shrinkage allowed at 10 Gb/s (DIC).
 
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 
 #include "models/common/event.hpp"
 #include "models/common/frame.hpp"
 #include "models/common/hook.hpp"
+#include "models/common/settle.hpp"
 #include "models/common/sim_context.hpp"
 #include "models/common/stats.hpp"
 #include "models/mac/frame_checks.hpp"
@@ -34,10 +36,10 @@
 
 namespace gbesim {
 
-// What sits above the MAC and takes received frames.
-class MacClient {
+// What sits above the MAC and takes received frames. settle(now) completes the client's own
+// timed work (consuming frames) due by now.
+class MacClient : public Settleable {
  public:
-  virtual ~MacClient() = default;
   // Called at the instant the last FCS bit of an accepted frame has arrived.
   virtual void mac_receive(FramePtr frame, Picoseconds now) = 0;
 };
@@ -65,8 +67,10 @@ class Mac : public sc_core::sc_module {
   Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig& config,
       SimContext& context);
 
-  // Client side.
+  // Client side. Sources that feed the queue register as suppliers (in flow order) so that
+  // frames they have due are queued before the MAC decides.
   bool enqueue(FramePtr frame);  // false when dropped (queue full, frame too long)
+  void add_supplier(Settleable* supplier) { suppliers_.push_back(supplier); }
   const TxQueue& tx_queue() const { return queue_; }
   TxQueue& tx_queue() { return queue_; }
   void attach_client(MacClient* client) { client_ = client; }
@@ -75,10 +79,21 @@ class Mac : public sc_core::sc_module {
   // Queue a PAUSE frame now, as MAC Control would (also for tests and scripted scenarios).
   void send_pause(std::uint16_t quanta);
 
-  // Medium side.
+  // Medium side: the port frames leave by, and the link direction that delivers to us (settling
+  // it delivers every frame that has arrived by then).
   void attach_port(FullDuplexPort* port) { port_ = port; }
+  void attach_incoming(Settleable* incoming) { incoming_ = incoming; }
   // Called at `now`, the instant the last FCS bit has arrived.
   void receive(FramePtr frame, Picoseconds now);
+  // Finishes the frame on the wire if its last bit has left by `now` (counters, hand-over to
+  // the link). The link calls this on behalf of the receiver before delivering.
+  void finish_due(Picoseconds now) {
+    if (in_flight_ && tx_end_ps_ <= now) finish_frame(tx_end_ps_);
+  }
+  // Brings everything this station's decisions depend on up to `now`, in the defined order:
+  // arrivals (after the sender's frame ends), the client's consumption, the sources, then the
+  // PAUSE refresh timer. Every process of the station calls it first.
+  void settle_station(Picoseconds now);
   // Wake at every frame start too, so trace_* values change exactly on their edges.
   void enable_exact_trace() { exact_trace_ = true; }
 
@@ -101,6 +116,7 @@ class Mac : public sc_core::sc_module {
  private:
   void tx_process();
   void pause_refresh_process();
+  void check_refresh(Picoseconds now);
   void finish_frame(Picoseconds now);
   void decide(Picoseconds now);
   void commit(FramePtr frame, Picoseconds now);
@@ -118,6 +134,8 @@ class Mac : public sc_core::sc_module {
   TxQueue queue_;
   MacClient* client_ = nullptr;
   FullDuplexPort* port_ = nullptr;
+  Settleable* incoming_ = nullptr;
+  std::vector<Settleable*> suppliers_;
 
   MacTxState state_ = MacTxState::idle;
   unsigned tx_state_value_ = 0;
@@ -130,9 +148,11 @@ class Mac : public sc_core::sc_module {
   Picoseconds next_free_ps_ = 0;  // earliest start allowed by the inter-frame gap
   Picoseconds pause_until_ps_ = 0;
   Picoseconds paused_since_ps_ = 0;
+  std::uint64_t paused_ps_ = 0;  // closed pause intervals; the open one is added when reported
   bool control_pending_ = false;
   std::uint16_t control_quanta_ = 0;
   bool xoff_active_ = false;
+  Picoseconds next_refresh_ps_ = kForeverPs;
   sc_core::sc_event kick_;
   sc_core::sc_event refresh_;
 
@@ -158,7 +178,6 @@ class Mac : public sc_core::sc_module {
   Counter unsupported_opcodes_received_;
   Counter tx_queue_drops_;
   Counter tx_busy_ps_;
-  Counter paused_ps_;
 };
 
 }  // namespace gbesim

@@ -23,6 +23,7 @@ LinkDirection::LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps,
     ber_injector_.emplace(ber, context.rng_for(this->name()));
     injector_ = [this](Frame& f) { return ber_injector_->corrupt(f); };
   }
+  update_due();
   SC_METHOD(deliver_process);
   sensitive << arrival_;
   dont_initialize();
@@ -54,17 +55,34 @@ void LinkDirection::carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds t
   const Picoseconds rx_end = tx_end_ps + delay_ps_;
   if (in_flight_.empty()) arrival_.notify(to_sc_time(rx_end - now));
   in_flight_.push_back({std::move(frame), rx_end});
+  update_due();
 }
 
-void LinkDirection::deliver_process() {
-  ++context_.activations;
-  const Picoseconds now = now_ps();
+void LinkDirection::settle(Picoseconds now) {
+  if (sender_ != nullptr) sender_->finish_due(now);
   while (!in_flight_.empty() && in_flight_.front().rx_end_ps <= now) {
     FramePtr frame = std::move(in_flight_.front().frame);
     in_flight_.pop_front();
     ++frames_carried_;
     if (receiver_ != nullptr) receiver_->receive(std::move(frame), now);
   }
+  update_due();
+}
+
+void LinkDirection::update_due() {
+  // With no cable, a frame the sender finishes at an instant arrives at that instant: such a
+  // link is always due, so that the sender is settled first.
+  if (delay_ps_ == 0) {
+    due_ps_ = 0;
+  } else {
+    due_ps_ = in_flight_.empty() ? kForeverPs : in_flight_.front().rx_end_ps;
+  }
+}
+
+void LinkDirection::deliver_process() {
+  ++context_.activations;
+  const Picoseconds now = now_ps();
+  settle(now);
   if (!in_flight_.empty()) arrival_.notify(to_sc_time(in_flight_.front().rx_end_ps - now));
 }
 
@@ -79,20 +97,25 @@ void LinkDirection::carrier_process() {
 }
 
 Picoseconds FullDuplexLink::delay_for(double cable_m, double ns_per_m) {
-  return static_cast<Picoseconds>(std::llround(cable_m * ns_per_m * 1000.0));
+  return round_to_ps(cable_m * ns_per_m * 1000.0);
 }
 
 FullDuplexLink::FullDuplexLink(sc_core::sc_module_name name, const LinkParams& params,
-                               double ns_per_m, SimContext& context)
+                               double ns_per_m, const std::string& a_name,
+                               const std::string& b_name, SimContext& context)
     : sc_module(name),
-      a_to_b_("a_to_b", delay_for(params.cable_m, ns_per_m), params.ber, context),
-      b_to_a_("b_to_a", delay_for(params.cable_m, ns_per_m), params.ber, context) {}
+      a_to_b_(("to_" + b_name).c_str(), delay_for(params.cable_m, ns_per_m), params.ber, context),
+      b_to_a_(("to_" + a_name).c_str(), delay_for(params.cable_m, ns_per_m), params.ber, context) {}
 
 void FullDuplexLink::connect(Mac& a, Mac& b) {
   a.attach_port(&a_to_b_);
+  a_to_b_.attach_sender(&a);
   a_to_b_.attach_receiver(&b);
+  b.attach_incoming(&a_to_b_);
   b.attach_port(&b_to_a_);
+  b_to_a_.attach_sender(&b);
   b_to_a_.attach_receiver(&a);
+  a.attach_incoming(&b_to_a_);
 }
 
 }  // namespace gbesim

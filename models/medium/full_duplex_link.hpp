@@ -7,9 +7,9 @@
 // (the 1000BASE-T PHY model drives the error hook instead).
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
+#include "models/common/ring_queue.hpp"
 
 #include <systemc>
 
@@ -21,13 +21,17 @@
 
 namespace gbesim {
 
-class LinkDirection : public sc_core::sc_module, public FullDuplexPort {
+class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public Settleable {
  public:
   SC_HAS_PROCESS(LinkDirection);
   LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps, double ber,
                 SimContext& context);
 
   void attach_receiver(Mac* receiver) { receiver_ = receiver; }
+  void attach_sender(Mac* sender) { sender_ = sender; }
+  // Delivers every frame whose last bit has arrived by `now`, after letting the sender finish
+  // a frame that ended by then (so a zero-length cable delivers at the same instant).
+  void settle(Picoseconds now) override;
   // Replaces the bit-error process; returns the number of bits it flipped in the frame.
   using ErrorInjector = std::function<std::uint64_t(Frame&)>;
   void set_error_injector(ErrorInjector injector) { injector_ = std::move(injector); }
@@ -45,6 +49,7 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort {
   void deliver_process();
   void carrier_process();
   void add_carrier_edge(Picoseconds at_ps, bool on);
+  void update_due();
 
   struct InFlight {
     FramePtr frame;
@@ -58,13 +63,14 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort {
   const Picoseconds delay_ps_;
   SimContext& context_;
   Mac* receiver_ = nullptr;
+  Mac* sender_ = nullptr;
   std::optional<BitErrorInjector> ber_injector_;
   ErrorInjector injector_;
-  std::deque<InFlight> in_flight_;
+  RingQueue<InFlight> in_flight_;
   sc_core::sc_event arrival_;
   bool carrier_trace_ = false;
   bool carrier_ = false;
-  std::deque<CarrierEdge> carrier_edges_;
+  RingQueue<CarrierEdge> carrier_edges_;
   sc_core::sc_event carrier_edge_;
 
   StatGroup stats_;
@@ -76,9 +82,9 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort {
 
 class FullDuplexLink : public sc_core::sc_module {
  public:
+  // Directions are named after the station they deliver to: "to_<b>" carries a's frames.
   FullDuplexLink(sc_core::sc_module_name name, const LinkParams& params, double ns_per_m,
-                 SimContext& context);
-
+                 const std::string& a_name, const std::string& b_name, SimContext& context);
   void connect(Mac& a, Mac& b);
   LinkDirection& a_to_b() { return a_to_b_; }
   LinkDirection& b_to_a() { return b_to_a_; }

@@ -49,7 +49,7 @@ TEST(FullDuplexLink, CorruptedFramesAreCountedAsFcsErrorsByTheReceiver) {
   sim.run_until(1'000'000'000);
   EXPECT_EQ(sim.scalar("b.mac", "frame_check_sequence_errors"), 100);
   EXPECT_EQ(sim.scalar("b.mac", "frames_received_ok"), 200);
-  EXPECT_EQ(sim.scalar("link_a_b.a_to_b", "frames_corrupted"), 100);
+  EXPECT_EQ(sim.scalar("link0.to_b", "frames_corrupted"), 100);
   EXPECT_EQ(sim.scalar("b.sink", "frames_received"), 200);
 }
 
@@ -60,7 +60,7 @@ TEST(FullDuplexLink, ABitErrorRateLosesTheExpectedShareOfFrames) {
   SimFixture sim(scenario(R"(, "ber": 1e-5)", R"({"pattern": "saturated", "to": "b",
                                                   "frame_bytes": 1518, "count": 5000})"));
   sim.run_until(100 * kPsPerMs);
-  const double corrupted = sim.scalar("link_a_b.a_to_b", "frames_corrupted");
+  const double corrupted = sim.scalar("link0.to_b", "frames_corrupted");
   const double fcs = sim.scalar("b.mac", "frame_check_sequence_errors");
   const double filtered = sim.scalar("b.mac", "frames_filtered");
   const double length = sim.scalar("b.mac", "in_range_length_errors") +

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/common/crc32.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {
@@ -44,20 +45,6 @@ TEST(Pause, QuantaStopTheSenderForExactlyQuantaTimes512BitTimes) {
   EXPECT_DOUBLE_EQ(sim.scalar("a.mac", "paused_time"), 53'276'000.0 - 12'208'000.0);
   EXPECT_EQ(sim.scalar("a.mac", "pause_mac_ctrl_frames_received"), 1);
   EXPECT_EQ(sim.scalar("b.mac", "pause_mac_ctrl_frames_transmitted"), 1);
-}
-
-TEST(Pause, AQuantumIs512BitTimesAtEverySpeed) {
-  // 100 Mb/s, no cable: PAUSE(7) sent at 10 us ends at 10 + 5.76 = 15.76 us; a's frame 0
-  // (1518 bytes) ends at 122.08 us, after the 7 * 5.12 = 35.84 us pause (51.6 us): no effect.
-  // PAUSE(30) instead holds a until 15.76 + 153.6 = 169.36 us.
-  SimFixture sim(scenario(0, 1518, 100));
-  sim.record_events();
-  sim.run_until(10'000'000);
-  sim.station("b").mac().send_pause(30);
-  sim.run_until(400'000'000);
-  const auto starts = start_times(sim);
-  ASSERT_GE(starts.size(), 2u);
-  EXPECT_EQ(starts[1], 169'360'000);
 }
 
 TEST(Pause, AShortPauseThatEndsMidFrameChangesNothing) {
@@ -104,6 +91,21 @@ TEST(Pause, AFrameAlreadyPassedToTheMacGoesDespiteAPauseInTheGap) {
   EXPECT_EQ(starts[4], 7'096'000);
 }
 
+TEST(Pause, APauseArrivingAsAFrameEndsHoldsTheNextFrame) {
+  // Same-instant order: arrivals are settled before the MAC decides. No cable, 64-byte frames:
+  // b's PAUSE(10), sent at 1344 ns, ends at 1920 ns -- exactly when a's frame 2 ends. a is
+  // paused for its decision at 1920 ns: frame 3 starts at 1920 + 5120 = 7040 ns, not 2016.
+  SimFixture sim(scenario(0, 64));
+  sim.record_events();
+  sim.run_until(1'344'000);
+  sim.station("b").mac().send_pause(10);
+  sim.run_until(10'000'000);
+  const auto starts = start_times(sim);
+  ASSERT_GE(starts.size(), 4u);
+  EXPECT_EQ(starts[2], 1'344'000);
+  EXPECT_EQ(starts[3], 7'040'000);
+}
+
 std::string flow_control(bool pause_tx) {
   return std::string(R"({"name": "t", "description": "", "duration_ns": 20000000,
       "stations": {
@@ -134,6 +136,108 @@ TEST(Pause, WithoutFlowControlTheSlowReceiverDrops) {
   // a sends at line rate: 20 ms / 12.304 us = 1625 frames (1626 started); b drains about half.
   EXPECT_GT(without.scalar("b.sink", "rx_queue_overflow"), 700);
   EXPECT_EQ(without.scalar("b.mac", "pause_mac_ctrl_frames_transmitted"), 0);
+}
+
+}  // namespace
+}  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+struct RateCase {
+  int rate_mbps;
+  Picoseconds bit_ps;
+};
+
+class PauseAtEverySpeed : public ::testing::TestWithParam<RateCase> {};
+
+TEST_P(PauseAtEverySpeed, AQuantumIs512BitTimes) {
+  // No cable. b sends PAUSE(100) at 100 bit times; it ends at 676 bit times, when a is halfway
+  // through frame 0 (1518 bytes: it ends at 12208 bit times). a's next frame starts exactly at
+  // 676 + 100 * 512 = 51876 bit times.
+  const auto [rate, bit] = GetParam();
+  testing::SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 1000, "rate_mbps": )" +
+                          std::to_string(rate) + R"(,
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+                   "b": {}},
+      "links": [{"between": ["a", "b"], "cable_m": 0}]})");
+  sim.record_events();
+  sim.run_until(100 * bit);
+  sim.station("b").mac().send_pause(100);
+  sim.run_until(60'000 * bit);
+  const auto starts = sim.events_of(EventKind::tx_start, "a.mac");
+  ASSERT_GE(starts.size(), 2u);
+  EXPECT_EQ(starts[1].time_ps, 51'876 * bit);
+}
+
+INSTANTIATE_TEST_SUITE_P(Speeds, PauseAtEverySpeed,
+                         ::testing::Values(RateCase{10, 100'000}, RateCase{100, 10'000},
+                                           RateCase{1000, 1'000}, RateCase{10000, 100}),
+                         [](const ::testing::TestParamInfo<RateCase>& info) {
+                           return std::to_string(info.param.rate_mbps) + "Mbps";
+                         });
+
+TEST(Pause, XoffRefreshAndXonFollowTheReceiveBacklogExactly) {
+  // 1000 Mb/s, no cable. a sends 1518-byte frames (frame k ends at 12304k + 12208 ns); b drains
+  // them at 100 Mb/s (121 440 ns each) with XOFF at 4554 bytes (3 frames), XON at 1518, quanta
+  // 1000 (512 us).
+  //   36816 ns  frame 2 arrives, backlog 4554: XOFF sent at once, on the wire until 37392.
+  //   37392     a is paused until 37392 + 512000 = 549392 (frame 3, committed at 36816, goes).
+  //   49120     frame 3 ends: a holds frame 4.
+  //   293392    refresh, half the pause time after the XOFF ended: backlog 3036 > 1518.
+  //   376528    third drain: backlog 1518 = XON threshold: PAUSE(0), on the wire until 377104.
+  //   377104    a resumes: frame 4 starts. Paused 377104 - 49120 = 327984 ns.
+  SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 400000,
+      "stations": {
+        "a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+        "b": {"sink": {"drain_mbps": 100, "rx_queue_bytes": 1000000},
+              "mac": {"pause_tx_enabled": true, "pause_xoff_bytes": 4554,
+                      "pause_xon_bytes": 1518, "pause_quanta": 1000}}},
+      "links": [{"between": ["a", "b"], "cable_m": 0}]})");
+  sim.record_events();
+  sim.run();
+  const auto pauses = sim.events_of(EventKind::pause_tx, "b.mac");
+  ASSERT_EQ(pauses.size(), 3u);
+  EXPECT_EQ(pauses[0].time_ps, 36'816'000);
+  EXPECT_EQ(pauses[0].value, 1000);
+  EXPECT_EQ(pauses[1].time_ps, 293'392'000);
+  EXPECT_EQ(pauses[1].value, 1000);
+  EXPECT_EQ(pauses[2].time_ps, 376'528'000);
+  EXPECT_EQ(pauses[2].value, 0);
+  const auto starts = start_times(sim);
+  ASSERT_GE(starts.size(), 5u);
+  EXPECT_EQ(starts[3], 36'912'000);
+  EXPECT_EQ(starts[4], 377'104'000);
+  EXPECT_DOUBLE_EQ(sim.scalar("a.mac", "paused_time"), 327'984'000.0);
+  EXPECT_EQ(sim.scalar("b.mac", "pause_mac_ctrl_frames_transmitted"), 3);
+}
+
+TEST(Pause, PausedTimeIncludesAPauseStillRunningAtTheEnd) {
+  // PAUSE(65535) reaches a at 2076 ns; a holds its frame from 12208 ns to the end at 1 ms.
+  SimFixture sim(scenario(100));
+  sim.run_until(1'000'000);
+  sim.station("b").mac().send_pause(65535);
+  sim.run_until(kPsPerMs);
+  EXPECT_DOUBLE_EQ(sim.scalar("a.mac", "paused_time"), (1'000'000.0 - 12'208.0) * 1000);
+}
+
+TEST(Pause, OnlyPauseFramesForThisStationAreObeyed) {
+  // A promiscuous MAC sees a PAUSE sent to another station's unicast address: it passes it up
+  // as data and does not pause.
+  SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 1000,
+      "stations": {"a": {}, "b": {"mac": {"promiscuous": true}}},
+      "links": [{"between": ["a", "b"]}]})");
+  sim.run_until(1000);
+  Frame pause;
+  build_pause_frame(pause, MacAddress::for_station(1), 500);
+  std::copy_n(MacAddress::for_station(9).octets.begin(), 6, pause.bytes.begin());  // DA
+  write_fcs(pause.bytes.data(), pause.size() - kFcsBytes);
+  FramePtr frame = sim.context().frames.acquire();
+  frame->bytes = pause.bytes;
+  sim.station("b").mac().receive(std::move(frame), 1000);
+  EXPECT_EQ(sim.station("b").mac().pause_until_ps(), 0);
+  EXPECT_EQ(sim.scalar("b.sink", "frames_received"), 1);
+  EXPECT_EQ(sim.scalar("b.mac", "pause_mac_ctrl_frames_received"), 0);
 }
 
 }  // namespace

@@ -58,16 +58,28 @@ TEST(Traffic, ScriptQueuesFramesAtTheGivenTimesInOrder) {
   EXPECT_EQ(enq[2].time_ps, 5'000'000);
 }
 
-TEST(Traffic, CountAndStopLimitASource) {
-  SimFixture sim(scenario(R"({"pattern": "saturated", "to": "b", "frame_bytes": 64, "count": 12},
-                             {"pattern": "saturated", "to": "b", "frame_bytes": 64,
-                              "start_ns": 1000, "stop_ns": 10000})"));
+TEST(Traffic, CountLimitsASource) {
+  SimFixture sim(
+      scenario(R"({"pattern": "saturated", "to": "b", "frame_bytes": 64, "count": 12})"));
   sim.run_until(100'000'000);
   EXPECT_EQ(sim.scalar("a.source0", "frames_generated"), 12);
-  // Source 1 generates while 1000 ns <= t < 10000 ns: it shares the MAC with source 0.
-  const double second = sim.scalar("a.source1", "frames_generated");
-  EXPECT_GT(second, 5);
-  EXPECT_LT(second, 15);
+  EXPECT_EQ(sim.scalar("b.mac", "frames_received_ok"), 12);
+}
+
+TEST(Traffic, StartAndStopBoundASaturatedSource) {
+  // First frame queued at 1000 ns and taken at once, which queues the second; later frames are
+  // taken (and replaced) at each frame end, 1576 + 672k ns. Replacements stop at 10000 ns:
+  // k = 0..12, so 1 + 1 + 13 = 15 frames.
+  SimFixture sim(scenario(R"({"pattern": "saturated", "to": "b", "frame_bytes": 64,
+                              "start_ns": 1000, "stop_ns": 10000})"));
+  sim.record_events();
+  sim.run_until(100'000'000);
+  EXPECT_EQ(sim.scalar("a.source0", "frames_generated"), 15);
+  const auto enq = sim.events_of(EventKind::enqueue, "a.mac");
+  ASSERT_EQ(enq.size(), 15u);
+  EXPECT_EQ(enq[0].time_ps, 1'000'000);
+  EXPECT_EQ(enq[1].time_ps, 1'000'000);
+  EXPECT_EQ(enq[14].time_ps, 9'640'000);
 }
 
 TEST(Traffic, SaturatedSourcesShareTheMacRoundRobin) {
@@ -78,6 +90,26 @@ TEST(Traffic, SaturatedSourcesShareTheMacRoundRobin) {
   const double a0 = sim.scalar("a.source0", "frames_generated");
   const double a1 = sim.scalar("a.source1", "frames_generated");
   EXPECT_LE(std::fabs(a0 - a1), 1);
+}
+
+}  // namespace
+}  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+TEST(Traffic, ExtremeRatesAndPeriodsNeitherHangNorOverflowTime) {
+  // A vanishing Poisson load schedules its next frame beyond any run. The shortest on-period is
+  // 1 ns (the loader refuses less) and a zero off-period still lasts 1 ps, so time always
+  // advances: cycles of 1001 ps, each opening with one frame: 1999 cycles start in 2 us.
+  testing::SimFixture sim(scenario(R"({"pattern": "poisson", "to": "b", "load_bps": 1e-300},
+                                     {"pattern": "on_off", "to": "b", "peak_load_bps": 1e-300,
+                                      "on_ns": 1, "off_ns": 0, "periods": "fixed",
+                                      "frame_bytes": 64})",
+                                   2000));
+  sim.run();
+  EXPECT_EQ(sim.scalar("a.source0", "frames_generated"), 1);  // the first arrival only
+  EXPECT_EQ(sim.scalar("a.source1", "frames_generated"), 1999);
 }
 
 }  // namespace

@@ -181,5 +181,72 @@ TEST(Loader, ZippedSweepAxesMoveTogether) {
   EXPECT_EQ(s.config.stations[0].traffic[0].frame_bytes.fixed_bytes, 9000);
 }
 
+TEST(Loader, EmptyAndSelfReferencesAreErrorsNotCrashes) {
+  EXPECT_CONTAINS(error_of(with("stations.a.traffic[0].to", "\"\"")),
+                  "stations.a.traffic[0].to: expected a station name or \"broadcast\"");
+  EXPECT_CONTAINS(error_of(with("links[0].between", R"(["a", "a"])")),
+                  "links[0].between: a link joins two different stations, not \"a\" to itself");
+}
+
+TEST(Loader, NumbersBeyondWhatTheyCanHoldAreErrors) {
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "description": "", "duration_ns": 1e400})"),
+                  "bad.json: a number does not fit");
+  EXPECT_CONTAINS(error_of(with("duration_ns", "18446744073709551615")),
+                  "duration_ns: expected an integer in 1 .. 1125899906842624 ns, got "
+                  "18446744073709551615");
+  LoadOptions o;
+  o.sets = {"links[99999999999999999999].cable_m=5"};
+  EXPECT_CONTAINS(error_of(kValid, o), "array index [99999999999999999999] is too large");
+  o.sets = {"duration_ns=1e400"};
+  EXPECT_CONTAINS(error_of(kValid, o), "duration_ns: expected an integer");
+}
+
+TEST(Loader, SeedAndReplicationsAreReadLikeEveryOtherInteger) {
+  Json doc = Json::parse(kValid);
+  doc["seed"] = 5.0;
+  doc["replications"] = 3.0;
+  const auto s = load_scenario_text(doc.dump(), "ok.json");
+  EXPECT_EQ(s.config.run.seed, 5);
+  EXPECT_EQ(s.plan.replications, 3);
+  EXPECT_EQ(s.plan.run_count(), 3u);
+}
+
+TEST(Loader, SeedAndReplicationsCannotBeSwept) {
+  Json doc = Json::parse(kValid);
+  doc["sweep"] = {{"seed", {1, 2}}};
+  EXPECT_CONTAINS(error_of(doc.dump()), "sweep[\"seed\"]: \"seed\" cannot be swept");
+}
+
+TEST(Loader, MalformedSweepKeysAreErrors) {
+  Json doc = Json::parse(kValid);
+  doc["sweep"] = {{"links[0].cable_m,", {{1, 2}}}};
+  EXPECT_CONTAINS(error_of(doc.dump()), "bad path \"\": empty");
+  doc["sweep"] = {{"links[0]x", {1}}};
+  EXPECT_CONTAINS(error_of(doc.dump()), "expected '.' or '[' after ']'");
+}
+
+TEST(Loader, OversizedSweepsAreRefusedBeforeTheyAreMultipliedOut) {
+  Json doc = Json::parse(kValid);
+  Json sweep = Json::object();
+  for (int i = 0; i < 64; ++i)
+    sweep["mac.ifg_bits, mac.tx_queue_frames" + std::string(i, ' ')] = {{96, 1}, {96, 2}};
+  doc["sweep"] = sweep;
+  EXPECT_CONTAINS(error_of(doc.dump()), "runs (points x replications); the limit is 100000");
+}
+
+TEST(Loader, WeightsThatOverflowAreRejected) {
+  const auto e = error_of(
+      with("stations.a.traffic[0].frame_bytes",
+           R"({"mix": [{"bytes": 64, "weight": 1e308}, {"bytes": 1518, "weight": 1e308}]})"));
+  EXPECT_CONTAINS(e, "the weights add up to more than a double can hold");
+}
+
+TEST(Loader, OnOffPeriodsHaveAOneNanosecondFloor) {
+  const auto e =
+      error_of(with("stations.a.traffic[0]",
+                    R"({"pattern": "on_off", "to": "b", "peak_load_bps": 1e6, "on_ns": 1e-9})"));
+  EXPECT_CONTAINS(e, "stations.a.traffic[0].on_ns: expected a number in 1 .. 1e+15 ns");
+}
+
 }  // namespace
 }  // namespace gbesim

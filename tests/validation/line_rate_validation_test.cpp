@@ -1,6 +1,7 @@
 // Full-duplex line rate, simulated for one second and compared with IEEE 802.3's arithmetic
 // (../shared/reference/validation.md section 1): the simulated count must equal the exact closed
-// form, and the rate must be within one frame per second of the published figure.
+// form, and the rate must be within one frame per second of the published figure. The 10 Gb/s
+// figures (14 880 952 and 812 744 frames/s) are the standard 802.3ae line-rate table's.
 
 #include <gtest/gtest.h>
 
@@ -50,8 +51,8 @@ INSTANTIATE_TEST_SUITE_P(Ieee8023, LineRate,
                          ::testing::Values(Case{10, 64, 14880.95}, Case{10, 1518, 812.74},
                                            Case{100, 64, 148809.5}, Case{100, 1518, 8127.4},
                                            Case{1000, 64, 1488095}, Case{1000, 1518, 81274},
-                                           Case{10000, 64, 0}, Case{10000, 1518, 0},
-                                           Case{1000, 9000, 0}),
+                                           Case{10000, 64, 14880952.38},
+                                           Case{10000, 1518, 812743.82}, Case{1000, 9000, 0}),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            return std::to_string(info.param.rate_mbps) + "Mbps_" +
                                   std::to_string(info.param.frame_bytes) + "B";

@@ -185,6 +185,8 @@ int run_simulation(const RunOptions& options) {
   std::filesystem::remove(dir / "run.json", ec);
 
   init_time_resolution();
+  // The kernel's informational messages (e.g. the VCD timescale it chose) are not for users.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));
   Network network(scenario.config, context);
 

@@ -105,6 +105,16 @@ TEST(Pipeline, RunWritesRunJsonScalarsAndEveryTrace) {
   EXPECT_NE(vcd.find("$enddefinitions"), std::string::npos);
   EXPECT_NE(vcd.find("#864000"), std::string::npos);  // a's first frame ends here
 
+  // GTKWave's own reader accepts it: vcd2fst converts it, and fst2vcd finds every change again.
+  if (run_command("command -v vcd2fst").exit_code == 0) {
+    const auto convert = run_command("vcd2fst " + (dir / "out/trace.vcd").string() + " " +
+                                     (dir / "out/trace.fst").string());
+    EXPECT_EQ(convert.exit_code, 0) << convert.output;
+    const auto back = run_command("fst2vcd " + (dir / "out/trace.fst").string());
+    EXPECT_NE(back.output.find("#864000"), std::string::npos) << back.output.substr(0, 500);
+    EXPECT_NE(back.output.find("tx_state"), std::string::npos);
+  }
+
   // No temporary files are left behind.
   for (const auto& entry : std::filesystem::directory_iterator(dir / "out"))
     EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();

@@ -2,10 +2,11 @@
 
 namespace gbesim {
 
-Station::Station(sc_core::sc_module_name name, const StationConfig& config, std::int64_t rate_mbps,
-                 const std::vector<SourceConfig>& sources, SimContext& context)
+Station::Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
+                 std::int64_t rate_mbps, const std::vector<SourceConfig>& sources,
+                 SimContext& context)
     : sc_module(name),
-      mac_("mac", config.mac, MacConfig{rate_mbps, config.address}, context),
+      mac_("mac", config.mac, MacConfig{rate_mbps, config.address, number}, context),
       sink_("sink", config.sink, mac_, context) {
   for (std::size_t i = 0; i < config.traffic.size(); ++i) {
     const std::string child = "source" + std::to_string(i);
@@ -25,8 +26,9 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
           t.to == "broadcast" ? MacAddress::broadcast() : config.find_station(t.to)->address;
       sources.push_back(source);
     }
-    stations_.push_back(
-        std::make_unique<Station>(s.name.c_str(), s, config.run.rate_mbps, sources, context));
+    stations_.push_back(std::make_unique<Station>(s.name.c_str(), s,
+                                                  static_cast<std::uint32_t>(stations_.size() + 1),
+                                                  config.run.rate_mbps, sources, context));
   }
 
   for (const auto& l : config.links) {

@@ -22,8 +22,8 @@ namespace gbesim {
 class Station : public sc_core::sc_module {
  public:
   // sources[i] configures config.traffic[i].
-  Station(sc_core::sc_module_name name, const StationConfig& config, std::int64_t rate_mbps,
-          const std::vector<SourceConfig>& sources, SimContext& context);
+  Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
+          std::int64_t rate_mbps, const std::vector<SourceConfig>& sources, SimContext& context);
 
   Mac& mac() { return mac_; }
   Sink& sink() { return sink_; }

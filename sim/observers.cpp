@@ -30,19 +30,20 @@ void EventsCsvWriter::write(const std::string& component, const Event& e) {
     fmt::format_to(std::back_inserter(line), "{}", e.value);
   }
   line.push_back('\n');
-  pending_.push({e.time_ps, order_++, std::string(line.data(), line.size())});
+  pending_.push({e.time_ps, &component, order_++, std::string(line.data(), line.size())});
   flush_until(now_ps());
 }
 
-void EventsCsvWriter::flush_until(Picoseconds now) {
-  while (!pending_.empty() && pending_.top().time_ps <= now) {
+void EventsCsvWriter::flush_until(Picoseconds end) {
+  // Rows strictly before `end`: an instant is complete only once time has moved past it.
+  while (!pending_.empty() && pending_.top().time_ps < end) {
     file_.write(pending_.top().text);
     pending_.pop();
   }
 }
 
 void EventsCsvWriter::commit() {
-  // Rows announced for after the end of the run are dropped: they did not happen.
+  // The run covers [0, end): rows announced for the end instant or later did not happen.
   flush_until(now_ps());
   file_.commit();
 }

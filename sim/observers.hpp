@@ -29,12 +29,17 @@ class EventsCsvWriter {
   void commit();
 
  private:
+  // Rows at one instant are ordered by component, then as the component reported them: the
+  // kernel's order of same-instant processes never shows.
   struct Row {
     Picoseconds time_ps;
+    const std::string* component;
     std::uint64_t order;
     std::string text;
     bool operator>(const Row& other) const {
-      return time_ps != other.time_ps ? time_ps > other.time_ps : order > other.order;
+      if (time_ps != other.time_ps) return time_ps > other.time_ps;
+      if (*component != *other.component) return *component > *other.component;
+      return order > other.order;
     }
   };
   void write(const std::string& component, const Event& e);

@@ -77,7 +77,8 @@ FramePtr FramePool::acquire() {
     f = free_.back();
     free_.pop_back();
   }
-  f->id = next_id_++;
+  ++created_;
+  f->id = 0;
   f->queued_ps = 0;
   f->flow = 0;  // bytes keep their old contents and capacity; builders overwrite them
   return FramePtr(f, FrameRecycler{this});

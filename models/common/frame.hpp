@@ -23,8 +23,15 @@ inline constexpr std::uint16_t kEtherTypeExperimental = 0x88B5;
 inline constexpr std::size_t kHeaderBytes = 14;  // DA, SA, length/type
 inline constexpr std::size_t kFcsBytes = 4;
 
+// Frame ids are unique within a run and independent of the order in which same-instant processes
+// run: creator x kFrameIdCreator + the creator's own sequence number, where the creator is the
+// traffic source's flow number (1, 2, ...) or kControlCreatorBase + station number for the MAC
+// Control frames a station's MAC makes.
+inline constexpr std::uint64_t kFrameIdCreator = 1'000'000'000'000ULL;
+inline constexpr std::uint64_t kControlCreatorBase = 1'000'000;
+
 struct Frame {
-  std::uint64_t id = 0;             // unique within a run, in order of creation
+  std::uint64_t id = 0;             // see kFrameIdCreator
   Picoseconds queued_ps = 0;        // when the frame entered its transmit queue
   std::uint32_t flow = 0;           // which traffic source made it; 0 for MAC control frames
   std::vector<std::uint8_t> bytes;  // DA..FCS
@@ -90,12 +97,12 @@ class FramePool {
   FramePool& operator=(const FramePool&) = delete;
   ~FramePool();
 
-  // A frame with a fresh id; its bytes are whatever an earlier use left (builders resize and
-  // overwrite them, which avoids clearing buffers on every frame).
+  // A frame whose creator sets its id; its bytes are whatever an earlier use left (builders resize
+  // and overwrite them, which avoids clearing buffers on every frame).
   FramePtr acquire();
   // Frames ever allocated: stays flat in a steady state however long the run.
   std::size_t allocated() const { return allocated_; }
-  std::uint64_t frames_created() const { return next_id_ - 1; }
+  std::uint64_t frames_created() const { return created_; }
 
  private:
   friend struct FrameRecycler;
@@ -103,7 +110,7 @@ class FramePool {
 
   std::vector<Frame*> free_;
   std::size_t allocated_ = 0;
-  std::uint64_t next_id_ = 1;
+  std::uint64_t created_ = 0;
 };
 
 }  // namespace gbesim

@@ -15,6 +15,10 @@ class RingQueue {
   std::size_t size() const { return size_; }
   T& front() { return slots_[head_]; }
   const T& front() const { return slots_[head_]; }
+  T& back() { return (*this)[size_ - 1]; }
+  // Element i from the front, i < size().
+  T& operator[](std::size_t i) { return slots_[(head_ + i) & (slots_.size() - 1)]; }
+  const T& operator[](std::size_t i) const { return slots_[(head_ + i) & (slots_.size() - 1)]; }
 
   void push_back(T value) {
     if (size_ == slots_.size()) grow();

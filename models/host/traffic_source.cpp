@@ -54,8 +54,15 @@ void TrafficSource::start_of_simulation() {
   // The first event is at start_ns (or at the first script time after it).
   due_ps_ = params_.start_ns * kPsPerNs;
   if (pattern_ == Pattern::script) {
-    if (script_.empty()) return;
+    if (script_.empty()) {
+      due_ps_ = kForeverPs;
+      return;
+    }
     due_ps_ = std::max(due_ps_, script_.front().at_ns * kPsPerNs);
+  }
+  if (pattern_ == Pattern::poisson) {
+    // A Poisson process started at start_ns: its first arrival comes after a gap too.
+    due_ps_ = std::min(kForeverPs, due_ps_ + round_to_ps(rng_.exponential(mean_gap_ps())));
   }
   start_.notify(to_sc_time(due_ps_));
 }
@@ -63,12 +70,14 @@ void TrafficSource::start_of_simulation() {
 bool TrafficSource::may_generate(Picoseconds at) const {
   if (params_.count > 0 && frames_generated_.value() >= static_cast<std::uint64_t>(params_.count))
     return false;
+  if (at < params_.start_ns * kPsPerNs) return false;
   return params_.stop_ns < 0 || at < params_.stop_ns * kPsPerNs;
 }
 
 bool TrafficSource::emit(std::int64_t bytes) {
   FramePtr frame = context_.frames.acquire();
   frame->flow = config_.flow;
+  frame->id = config_.flow * kFrameIdCreator + sequence_ + 1;
   build_frame(*frame, header_,
               client_bytes_for_frame_size(header_, static_cast<std::size_t>(bytes)), ++sequence_);
   ++frames_generated_;
@@ -79,6 +88,10 @@ bool TrafficSource::emit(std::int64_t bytes) {
   }
   if (pattern_ == Pattern::saturated) ++own_in_queue_;
   return true;
+}
+
+double TrafficSource::mean_gap_ps() const {
+  return 8.0 * params_.frame_bytes.mean_bytes() * 1e12 / params_.load_bps;
 }
 
 Picoseconds TrafficSource::gap_at_rate(std::int64_t bytes, double rate_bps) const {
@@ -108,12 +121,10 @@ void TrafficSource::step(Picoseconds at) {
       if (own_in_queue_ == 0) emit(params_.frame_bytes.draw(rng_));
       due_ps_ = kForeverPs;
       return;
-    case Pattern::poisson: {
+    case Pattern::poisson:
       emit(params_.frame_bytes.draw(rng_));
-      const double mean_gap_ps = 8.0 * params_.frame_bytes.mean_bytes() * 1e12 / params_.load_bps;
-      due_ps_ = std::min(kForeverPs, at + round_to_ps(rng_.exponential(mean_gap_ps)));
+      due_ps_ = std::min(kForeverPs, at + round_to_ps(rng_.exponential(mean_gap_ps())));
       return;
-    }
     case Pattern::script:
       while (script_next_ < script_.size() && script_[script_next_].at_ns * kPsPerNs <= at &&
              may_generate(at)) {

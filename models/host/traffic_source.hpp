@@ -49,6 +49,7 @@ class TrafficSource : public sc_core::sc_module, public Settleable {
   // Builds and queues one frame of the given size; false if the MAC refused it.
   bool emit(std::int64_t bytes);
   Picoseconds gap_at_rate(std::int64_t bytes, double rate_bps) const;
+  double mean_gap_ps() const;  // poisson
 
   enum class Pattern { saturated, poisson, on_off, script };
   static Pattern pattern_of(const std::string& name);

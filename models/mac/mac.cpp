@@ -177,6 +177,7 @@ void Mac::pause_refresh_process() {
 }
 
 void Mac::settle_station(Picoseconds now) {
+  finish_due(now);
   if (incoming_ != nullptr) incoming_->settle_if_due(now);
   if (client_ != nullptr) client_->settle_if_due(now);
   for (Settleable* s : suppliers_) s->settle_if_due(now);
@@ -231,6 +232,7 @@ void Mac::finish_frame(Picoseconds now) {
                                 (kPreambleSfdBytes + kMinFrameBytes) * 8 + kInterFrameGapBits) *
           bit_ps_;
       next_refresh_ps_ = now + interval;
+      refresh_.cancel();  // an earlier pending notification would otherwise win
       refresh_.notify(to_sc_time(interval));
     }
   }
@@ -245,6 +247,7 @@ void Mac::decide(Picoseconds now) {
     // MAC Control frames are not held by PAUSE (31B.3.7).
     control_pending_ = false;
     FramePtr frame = context_.frames.acquire();
+    frame->id = (kControlCreatorBase + config_.station) * kFrameIdCreator + ++control_sequence_;
     build_pause_frame(*frame, config_.address, control_quanta_);
     frame->queued_ps = now;
     commit(std::move(frame), now);

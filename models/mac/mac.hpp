@@ -59,6 +59,7 @@ enum class MacTxState : unsigned { idle = 0, transmitting = 1, interframe_gap = 
 struct MacConfig {
   std::int64_t rate_mbps = 1000;
   MacAddress address;
+  std::uint32_t station = 0;  // 1-based station number, for MAC Control frame ids
 };
 
 class Mac : public sc_core::sc_module {
@@ -91,8 +92,8 @@ class Mac : public sc_core::sc_module {
     if (in_flight_ && tx_end_ps_ <= now) finish_frame(tx_end_ps_);
   }
   // Brings everything this station's decisions depend on up to `now`, in the defined order:
-  // arrivals (after the sender's frame ends), the client's consumption, the sources, then the
-  // PAUSE refresh timer. Every process of the station calls it first.
+  // its own frame's end, arrivals (after the sender's frame ends), the client's consumption, the
+  // sources, then the PAUSE refresh timer. Every process of the station calls it first.
   void settle_station(Picoseconds now);
   // Wake at every frame start too, so trace_* values change exactly on their edges.
   void enable_exact_trace() { exact_trace_ = true; }
@@ -150,6 +151,7 @@ class Mac : public sc_core::sc_module {
   Picoseconds paused_since_ps_ = 0;
   std::uint64_t paused_ps_ = 0;  // closed pause intervals; the open one is added when reported
   bool control_pending_ = false;
+  std::uint64_t control_sequence_ = 0;
   std::uint16_t control_quanta_ = 0;
   bool xoff_active_ = false;
   Picoseconds next_refresh_ps_ = kForeverPs;

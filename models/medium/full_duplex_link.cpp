@@ -82,7 +82,12 @@ void LinkDirection::update_due() {
 void LinkDirection::deliver_process() {
   ++context_.activations;
   const Picoseconds now = now_ps();
-  settle(now);
+  // Arrivals are part of the receiving station's order at this instant (docs/mac.md).
+  if (receiver_ != nullptr) {
+    receiver_->settle_station(now);
+  } else {
+    settle(now);
+  }
   if (!in_flight_.empty()) arrival_.notify(to_sc_time(in_flight_.front().rx_end_ps - now));
 }
 

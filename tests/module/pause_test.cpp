@@ -240,5 +240,33 @@ TEST(Pause, OnlyPauseFramesForThisStationAreObeyed) {
   EXPECT_EQ(sim.scalar("b.mac", "pause_mac_ctrl_frames_received"), 0);
 }
 
+TEST(Pause, AnXoffQueuedWhileAnotherIsOnTheWireIsStillRefreshed) {
+  // No cable. b sends a two 1518-byte frames at 0; a's application drains 1518 bytes in exactly
+  // 12304 ns; XOFF at 1518 bytes, XON at 0, quanta 20 (refresh every 5120 ns). a is busy with a
+  // frame of its own from 11640 to 23848 ns, so:
+  //   12208  frame 0 arrives: XOFF asked; it goes after a's frame and the gap: 23944..24520.
+  //   24512  frame 0 consumed (XON asked) and frame 1 arrives (XOFF asked again): one XOFF waits.
+  //   24616  that XOFF goes (24616..25192); refresh 5120 ns after it: 30312, then 36008.
+  //   36816  frame 1 consumed: XON (PAUSE 0).
+  SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 60000,
+      "stations": {
+        "a": {"mac": {"pause_tx_enabled": true, "pause_xoff_bytes": 1518, "pause_xon_bytes": 0,
+                      "pause_quanta": 20},
+              "sink": {"drain_mbps": 986.9960988296489},
+              "traffic": [{"pattern": "script", "to": "b",
+                           "script": [{"at_ns": 11640, "bytes": 1518}]}]},
+        "b": {"traffic": [{"pattern": "script", "to": "a",
+                           "script": [{"at_ns": 0, "bytes": 1518}, {"at_ns": 0, "bytes": 1518}]}]}},
+      "links": [{"between": ["a", "b"], "cable_m": 0}]})");
+  sim.record_events();
+  sim.run();
+  std::vector<Picoseconds> pause_starts;
+  for (const auto& e : sim.events_of(EventKind::tx_start, "a.mac"))
+    if (e.bytes == 64) pause_starts.push_back(e.time_ps);
+  EXPECT_EQ(pause_starts,
+            (std::vector<Picoseconds>{23'944'000, 24'616'000, 30'312'000, 36'008'000, 36'816'000}));
+  EXPECT_EQ(sim.scalar("a.mac", "pause_mac_ctrl_frames_transmitted"), 5);
+}
+
 }  // namespace
 }  // namespace gbesim

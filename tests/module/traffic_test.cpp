@@ -82,6 +82,23 @@ TEST(Traffic, StartAndStopBoundASaturatedSource) {
   EXPECT_EQ(enq[14].time_ps, 9'640'000);
 }
 
+TEST(Traffic, ASaturatedSourceWaitsForItsStartEvenWhenOthersUseTheMac) {
+  // A script frame at 0 goes through the MAC long before the saturated source's start at 40 us;
+  // from then on: 40000 (taken at once, replaced), then replaced at each frame end
+  // 40576 + 672k ns < 50 us, k = 0..14: 1 + 1 + 15 = 17 frames.
+  SimFixture sim(
+      scenario(R"({"pattern": "script", "to": "b", "script": [{"at_ns": 0, "bytes": 64}]},
+                             {"pattern": "saturated", "to": "b", "frame_bytes": 64,
+                              "start_ns": 40000})",
+               50000));
+  sim.record_events();
+  sim.run();
+  EXPECT_EQ(sim.scalar("a.source1", "frames_generated"), 17);
+  const auto enq = sim.events_of(EventKind::enqueue, "a.mac");
+  ASSERT_GE(enq.size(), 2u);
+  EXPECT_EQ(enq[1].time_ps, 40'000'000);
+}
+
 TEST(Traffic, SaturatedSourcesShareTheMacRoundRobin) {
   // Two saturated sources each keep one frame queued: they alternate exactly.
   SimFixture sim(scenario(R"({"pattern": "saturated", "to": "b", "frame_bytes": 64},
@@ -99,7 +116,7 @@ namespace gbesim {
 namespace {
 
 TEST(Traffic, ExtremeRatesAndPeriodsNeitherHangNorOverflowTime) {
-  // A vanishing Poisson load schedules its next frame beyond any run. The shortest on-period is
+  // A vanishing Poisson load schedules its first frame beyond any run. The shortest on-period is
   // 1 ns (the loader refuses less) and a zero off-period still lasts 1 ps, so time always
   // advances: cycles of 1001 ps, each opening with one frame: 1999 cycles start in 2 us.
   testing::SimFixture sim(scenario(R"({"pattern": "poisson", "to": "b", "load_bps": 1e-300},
@@ -108,7 +125,7 @@ TEST(Traffic, ExtremeRatesAndPeriodsNeitherHangNorOverflowTime) {
                                       "frame_bytes": 64})",
                                    2000));
   sim.run();
-  EXPECT_EQ(sim.scalar("a.source0", "frames_generated"), 1);  // the first arrival only
+  EXPECT_EQ(sim.scalar("a.source0", "frames_generated"), 0);
   EXPECT_EQ(sim.scalar("a.source1", "frames_generated"), 1999);
 }
 

@@ -55,7 +55,7 @@ TEST(Frame, PoolRecyclesFramesInsteadOfAllocating) {
   for (int i = 0; i < 1000; ++i) {
     FramePtr a = pool.acquire();
     FramePtr b = pool.acquire();
-    EXPECT_NE(a->id, b->id);
+    EXPECT_NE(a.get(), b.get());
   }
   EXPECT_EQ(pool.allocated(), 2u);
   EXPECT_EQ(pool.frames_created(), 2000u);

@@ -1,0 +1,132 @@
+#include "models/medium/collision_domain.hpp"
+
+#include <algorithm>
+
+namespace gbesim {
+
+CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
+    : delay_(std::move(delay_ps)), history_(delay_.size()) {
+  for (std::size_t i = 0; i < delay_.size(); ++i)
+    for (std::size_t k = 0; k < delay_.size(); ++k)
+      if (i != k) max_delay_ = std::max(max_delay_, delay_[i][k]);
+}
+
+void CollisionDomain::begin(std::size_t station, Picoseconds start) {
+  history_[station].push_back({start, kForeverPs});
+}
+
+void CollisionDomain::end(std::size_t station, Picoseconds stop) {
+  history_[station].back().stop = stop;
+}
+
+bool CollisionDomain::transmitting(std::size_t station) const {
+  const auto& h = history_[station];
+  return !h.empty() && h[h.size() - 1].stop == kForeverPs;
+}
+
+Picoseconds CollisionDomain::current_start(std::size_t station) const {
+  const auto& h = history_[station];
+  return h[h.size() - 1].start;
+}
+
+std::vector<CollisionDomain::Interval> CollisionDomain::seen_at(std::size_t station) const {
+  std::vector<Interval> out;
+  for (std::size_t i = 0; i < history_.size(); ++i) {
+    const Picoseconds d = i == station ? 0 : delay_[i][station];
+    const auto& h = history_[i];
+    for (std::size_t j = 0; j < h.size(); ++j) {
+      const Transmission& t = h[j];
+      out.push_back({t.start + d, t.stop == kForeverPs ? kForeverPs : t.stop + d, i == station});
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Interval& a, const Interval& b) {
+    return a.arrive != b.arrive ? a.arrive < b.arrive : a.leave < b.leave;
+  });
+  return out;
+}
+
+std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t station, Picoseconds t0,
+                                                              Picoseconds ifg_ps,
+                                                              Picoseconds part1_ps) const {
+  // Busy periods at this station: signals (and own transmissions) merged where they overlap or
+  // touch, in time order.
+  struct Period {
+    Picoseconds start;
+    Picoseconds end;
+    bool own;
+  };
+  std::vector<Period> periods;
+  for (const Interval& iv : seen_at(station)) {
+    if (!periods.empty() && iv.arrive <= periods.back().end) {
+      periods.back().end = std::max(periods.back().end, iv.leave);
+      periods.back().own = periods.back().own || iv.own;
+    } else {
+      periods.push_back({iv.arrive, iv.leave, iv.own});
+    }
+  }
+  // The most recent busy period that had begun before t0 (one arriving at t0 is not sensed).
+  std::size_t p = periods.size();
+  for (std::size_t i = 0; i < periods.size() && periods[i].start < t0; ++i) p = i;
+  if (p == periods.size()) return t0;
+  for (;;) {
+    if (periods[p].end == kForeverPs) return std::nullopt;
+    const Picoseconds off = periods[p].end;
+    if (!periods[p].own && p + 1 < periods.size() && periods[p + 1].start < off + part1_ps) {
+      ++p;  // carrier in the first part of the gap restarts it
+      continue;
+    }
+    const Picoseconds release = off + ifg_ps;
+    if (release >= t0) return release;  // the frame was waiting when deference ended
+    // Deference ended before the frame came; it resumed when carrier was next present.
+    std::size_t q = p + 1;
+    while (q < periods.size() && periods[q].end <= release) ++q;
+    if (q < periods.size() && std::max(periods[q].start, release) < t0) {
+      p = q;
+      continue;
+    }
+    return t0;
+  }
+}
+
+Picoseconds CollisionDomain::first_signal_from(std::size_t station, Picoseconds from) const {
+  Picoseconds first = kForeverPs;
+  for (std::size_t i = 0; i < history_.size(); ++i) {
+    if (i == station) continue;
+    const Picoseconds d = delay_[i][station];
+    const auto& h = history_[i];
+    for (std::size_t j = h.size(); j-- > 0;) {
+      const Transmission& t = h[j];
+      const Picoseconds leave = t.stop == kForeverPs ? kForeverPs : t.stop + d;
+      if (leave <= from) break;  // this and every earlier transmission of i is gone by then
+      first = std::min(first, std::max(t.start + d, from));
+    }
+  }
+  return first;
+}
+
+bool CollisionDomain::clear_reception(std::size_t sender, std::size_t receiver, Picoseconds from,
+                                      Picoseconds to) const {
+  for (std::size_t i = 0; i < history_.size(); ++i) {
+    if (i == sender) continue;
+    const Picoseconds d = i == receiver ? 0 : delay_[i][receiver];
+    const auto& h = history_[i];
+    for (std::size_t j = h.size(); j-- > 0;) {
+      const Transmission& t = h[j];
+      const Picoseconds leave = t.stop == kForeverPs ? kForeverPs : t.stop + d;
+      if (leave <= from) break;
+      if (t.start + d < to) return false;
+    }
+  }
+  return true;
+}
+
+void CollisionDomain::prune(Picoseconds now, Picoseconds keep_ps) {
+  for (auto& h : history_) {
+    // Keep the last transmission always: deference needs the most recent busy period.
+    while (h.size() > 1 && h.front().stop != kForeverPs &&
+           h.front().stop + max_delay_ + keep_ps < now)
+      h.pop_front();
+  }
+}
+
+}  // namespace gbesim

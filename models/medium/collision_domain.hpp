@@ -1,0 +1,76 @@
+#pragma once
+// The signal history of a half-duplex collision domain, as plain C++: who transmitted when, and
+// what each station therefore senses. Station i's transmission [start, stop) is present at
+// station k over [start + d(i,k), stop + d(i,k)); a transmission's stop is unknown ("open") until
+// its sender ends it, so nothing here ever assumes a future the sender has not decided yet.
+//
+// The rules shared by every query (docs/medium.md):
+//  - a MAC deciding at instant t senses only signals that arrived strictly before t; a signal
+//    arriving exactly at t is not deferred to but collides with a transmission started at t;
+//  - signals that touch (one arrives as another leaves) make one continuous carrier.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "models/common/ring_queue.hpp"
+#include "models/common/time.hpp"
+
+namespace gbesim {
+
+class CollisionDomain {
+ public:
+  // delay_ps[i][k]: one-way propagation from station i to station k (the diagonal is unused).
+  explicit CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps);
+
+  std::size_t size() const { return delay_.size(); }
+  Picoseconds delay(std::size_t from, std::size_t to) const { return delay_[from][to]; }
+  Picoseconds max_delay() const { return max_delay_; }
+
+  void begin(std::size_t station, Picoseconds start);
+  void end(std::size_t station, Picoseconds stop);
+  bool transmitting(std::size_t station) const;
+  // Start of the station's current transmission (valid while transmitting).
+  Picoseconds current_start(std::size_t station) const;
+
+  // The first instant at or after t0 at which a frame waiting since t0 may start, following the
+  // 802.3 Deference process (4.2.8): after a busy period (carrier or own transmission) the gap is
+  // `ifg_ps`; after one that did not include our own transmission, carrier in its first
+  // `part1_ps` restarts the gap and carrier in the rest is ignored. nullopt while the answer
+  // depends on a transmission whose end is not known yet. Valid with what is known now; a caller
+  // re-asks at the instant returned (later arrivals can only push it back).
+  std::optional<Picoseconds> deference_release(std::size_t station, Picoseconds t0,
+                                               Picoseconds ifg_ps, Picoseconds part1_ps) const;
+
+  // The earliest instant at or after `from` at which another station's signal is present at
+  // `station` (the collision onset for a transmission started at `from`), or kForeverPs.
+  Picoseconds first_signal_from(std::size_t station, Picoseconds from) const;
+
+  // True if over [from, to) at `receiver` no signal but `sender`'s was present and the receiver
+  // did not transmit: the frame arrived intact.
+  bool clear_reception(std::size_t sender, std::size_t receiver, Picoseconds from,
+                       Picoseconds to) const;
+
+  // Forgets transmissions that ended more than `keep_ps` before `now` plus the largest delay.
+  void prune(Picoseconds now, Picoseconds keep_ps);
+
+ private:
+  struct Transmission {
+    Picoseconds start = 0;
+    Picoseconds stop = kForeverPs;  // open until the sender ends it
+  };
+  struct Interval {
+    Picoseconds arrive;
+    Picoseconds leave;  // kForeverPs while open
+    bool own;
+  };
+  // Every signal as seen at `station` (its own transmissions included, marked own).
+  std::vector<Interval> seen_at(std::size_t station) const;
+
+  std::vector<std::vector<Picoseconds>> delay_;
+  Picoseconds max_delay_ = 0;
+  std::vector<RingQueue<Transmission>> history_;
+};
+
+}  // namespace gbesim

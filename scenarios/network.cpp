@@ -31,9 +31,33 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
                                                   config.run.rate_mbps, sources, context));
   }
 
-  for (const auto& l : config.links) {
+  auto attach_domain = [&](const std::string& name, const std::vector<std::string>& members,
+                           std::vector<std::vector<Picoseconds>> delays) {
+    media_.push_back(std::make_unique<SharedMedium>(name.c_str(), std::move(delays), members,
+                                                    config.run.rate_mbps, context));
+    SharedMedium& medium = *media_.back();
+    for (const auto& m : members) {
+      Mac& mac = find_station(m)->mac();
+      const std::size_t index = medium.attach(mac);
+      mac.attach_medium(&medium, index);
+      mac.attach_incoming(&medium.port(index));
+    }
+  };
+  for (std::size_t i = 0; i < config.domains.size(); ++i) {
+    const auto& dom = config.domains[i];
+    attach_domain("domain" + std::to_string(i), dom.stations,
+                  dom.delay_ps(config.media.at(dom.medium).ns_per_m));
+  }
+
+  for (std::size_t i = 0; i < config.links.size(); ++i) {
+    const auto& l = config.links[i];
     const double ns_per_m = config.media.at(l.params.medium).ns_per_m;
-    const std::string name = "link" + std::to_string(links_.size());
+    const std::string name = "link" + std::to_string(i);
+    if (find_station(l.a)->mac().half_duplex()) {
+      const Picoseconds d = FullDuplexLink::delay_for(l.params.cable_m, ns_per_m);
+      attach_domain(name, {l.a, l.b}, {{0, d}, {d, 0}});
+      continue;
+    }
     links_.push_back(
         std::make_unique<FullDuplexLink>(name.c_str(), l.params, ns_per_m, l.a, l.b, context));
     links_.back()->connect(find_station(l.a)->mac(), find_station(l.b)->mac());

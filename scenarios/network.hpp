@@ -1,8 +1,10 @@
 #pragma once
 // The builder: turns a resolved ScenarioConfig into a SystemC hierarchy. One station is an
 // sc_module named after the station holding its MAC ("mac"), its receiving application
-// ("sink") and its traffic sources ("source0", "source1", ...). Links are named
-// "link<i>" (in file order) with one direction per receiving station, "to_<station>".
+// ("sink") and its traffic sources ("source0", "source1", ...). Full-duplex links are named
+// "link<i>" (in file order) with one direction per receiving station, "to_<station>"; a link
+// between two half-duplex MACs is a two-station collision domain of the same name. Collision
+// domains are "domain<i>", with one delivery port per station, "to_<station>".
 
 #include <memory>
 #include <string>
@@ -15,6 +17,7 @@
 #include "models/host/traffic_source.hpp"
 #include "models/mac/mac.hpp"
 #include "models/medium/full_duplex_link.hpp"
+#include "models/medium/shared_medium.hpp"
 #include "scenarios/scenario_config.hpp"
 
 namespace gbesim {
@@ -41,6 +44,7 @@ class Network {
 
   const std::vector<std::unique_ptr<Station>>& stations() const { return stations_; }
   const std::vector<std::unique_ptr<FullDuplexLink>>& links() const { return links_; }
+  const std::vector<std::unique_ptr<SharedMedium>>& media() const { return media_; }
   Station* find_station(const std::string& name) const;
   // The link direction that delivers to the named station, or nullptr.
   LinkDirection* direction_towards(const std::string& station) const;
@@ -48,6 +52,7 @@ class Network {
  private:
   std::vector<std::unique_ptr<Station>> stations_;
   std::vector<std::unique_ptr<FullDuplexLink>> links_;
+  std::vector<std::unique_ptr<SharedMedium>> media_;
   std::vector<std::pair<std::string, LinkDirection*>> towards_;
 };
 

@@ -1,5 +1,7 @@
 #include "scenarios/scenario_config.hpp"
 
+#include <algorithm>
+
 #include "models/common/speed_modes.hpp"
 
 namespace gbesim {
@@ -26,6 +28,31 @@ const StationConfig* ScenarioConfig::find_station(const std::string& name) const
   for (const auto& s : stations)
     if (s.name == name) return &s;
   return nullptr;
+}
+
+std::vector<std::string> ScenarioConfig::reachable_from(const std::string& name) const {
+  std::vector<std::string> out;
+  if (const StationConfig* peer = peer_of(name)) out.push_back(peer->name);
+  for (const auto& d : domains) {
+    if (std::find(d.stations.begin(), d.stations.end(), name) == d.stations.end()) continue;
+    for (const auto& s : d.stations)
+      if (s != name) out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<std::vector<std::int64_t>> DomainConfig::delay_ps(double ns_per_m) const {
+  const std::size_t n = stations.size();
+  std::vector<std::vector<std::int64_t>> out(n, std::vector<std::int64_t>(n, 0));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (i == k) continue;
+      const double ns = delay_ns.empty() ? (cable_m[i] + cable_m[k]) * ns_per_m + repeater_delay_ns
+                                         : delay_ns[i][k];
+      out[i][k] = round_to_ps(ns * 1000.0);
+    }
+  }
+  return out;
 }
 
 const StationConfig* ScenarioConfig::peer_of(const std::string& name) const {

@@ -44,13 +44,30 @@ struct LinkConfig {
   LinkParams params;
 };
 
+// A half-duplex collision domain. Its one-way delays come either from cable lengths to a central
+// repeater, delay(a, b) = (cable_m[a] + cable_m[b]) x ns_per_m(medium) + repeater_delay_ns, or
+// from an explicit matrix delay_ns[from][to] in the order of `stations`.
+struct DomainConfig {
+  std::vector<std::string> stations;
+  std::string medium = "cat5e";
+  std::vector<double> cable_m;  // per station, in order; empty when delay_ns is given
+  double repeater_delay_ns = 0;
+  std::vector<std::vector<double>> delay_ns;  // empty when cable_m is given
+
+  // One-way delays in ps, [from][to].
+  std::vector<std::vector<std::int64_t>> delay_ps(double ns_per_m) const;
+};
+
 struct ScenarioConfig {
   RunParams run;
   std::map<std::string, MediumParams> media;
   std::vector<StationConfig> stations;  // in file order
   std::vector<LinkConfig> links;
+  std::vector<DomainConfig> domains;
 
   const StationConfig* find_station(const std::string& name) const;
+  // The stations `name` can reach: its link peer, or the rest of its collision domain.
+  std::vector<std::string> reachable_from(const std::string& name) const;
   // The station at the other end of `name`'s link, if it has one.
   const StationConfig* peer_of(const std::string& name) const;
 };

@@ -11,6 +11,7 @@
 #include "gbesim_version.hpp"
 #include "models/common/time.hpp"
 #include "scenarios/network.hpp"
+#include "sim/analytic_scalars.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/observers.hpp"
@@ -209,7 +210,9 @@ int run_simulation(const RunOptions& options) {
 
   StatContext stat_context;
   stat_context.elapsed_ps = std::max<Picoseconds>(outcome.simulated_ps, 1);
-  const std::vector<Scalar> scalars = context.stats.collect(stat_context);
+  std::vector<Scalar> scalars = context.stats.collect(stat_context);
+  const std::vector<Scalar> analytic = analytic_scalars(scenario.config, scalars);
+  scalars.insert(scalars.end(), analytic.begin(), analytic.end());
 
   if (events) events->commit();
   if (pcaps) pcaps->commit();

@@ -344,8 +344,8 @@ const std::vector<std::string>& pattern_keys(const std::string& pattern) {
 }
 
 const std::vector<std::string>& common_traffic_keys() {
-  static const std::vector<std::string> keys = {"pattern", "to",      "start_ns", "stop_ns",
-                                                "count",   "vlan_id", "vlan_pcp"};
+  static const std::vector<std::string> keys = {"pattern", "to",    "enabled", "start_ns",
+                                                "stop_ns", "count", "vlan_id", "vlan_pcp"};
   return keys;
 }
 
@@ -400,9 +400,204 @@ TrafficParams read_traffic(const Json& obj, const std::string& path, Diagnostics
 // The document
 
 const std::vector<std::string>& top_level_blocks() {
-  static const std::vector<std::string> keys = {"mac",      "sink",  "media",
-                                                "stations", "links", "sweep"};
+  static const std::vector<std::string> keys = {
+      "mac", "sink", "media", "stations", "links", "collision_domains", "sweep"};
   return keys;
+}
+
+std::optional<double> read_number(const Json& v, const std::string& path, double min, double max,
+                                  const std::string& unit, Diagnostics& d) {
+  ParamInfo info;
+  info.type = ParamType::real;
+  info.min = min;
+  info.max = max;
+  info.unit = unit;
+  if (auto x = convert(v, info, path, d)) return std::get<double>(*x);
+  return std::nullopt;
+}
+
+void read_domains(const Json& doc, ScenarioConfig& c, const std::vector<std::string>& station_names,
+                  const std::vector<std::string>& media_names, std::set<std::string>& attached,
+                  Diagnostics& d) {
+  if (!doc.contains("collision_domains")) return;
+  const Json& domains = doc["collision_domains"];
+  if (!domains.is_array()) {
+    d.error("collision_domains",
+            "expected an array of collision domains, got " + describe_value(domains));
+    return;
+  }
+  static const std::vector<std::string> keys = {"stations", "medium", "cable_m",
+                                                "repeater_delay_ns", "delay_ns"};
+  for (std::size_t i = 0; i < domains.size(); ++i) {
+    const std::string path = index_path("collision_domains", i);
+    const Json& obj = domains[i];
+    if (!obj.is_object()) {
+      d.error(path, "expected an object with keys from: " + key_list(keys) + "; got " +
+                        describe_value(obj));
+      continue;
+    }
+    DomainConfig dom;
+    for (const auto& item : obj.items()) {
+      if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
+        d.error(child_path(path, item.key()), "unknown key" + suggestion(item.key(), keys) +
+                                                  " (known here: " + key_list(keys) + ")");
+    }
+    // Stations.
+    const Json& members = obj.contains("stations") ? obj["stations"] : Json();
+    const std::string at = child_path(path, "stations");
+    if (!members.is_array() || members.size() < 2) {
+      d.error(at,
+              "expected an array of at least two station names, got " + describe_value(members));
+      continue;
+    }
+    bool ok = true;
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      const std::string where = index_path(at, k);
+      if (!members[k].is_string()) {
+        d.error(where, "expected a station name, got " + describe_value(members[k]));
+        ok = false;
+        continue;
+      }
+      const std::string who = members[k].get<std::string>();
+      if (c.find_station(who) == nullptr) {
+        d.error(where, "no station \"" + who + "\"" + suggestion(who, station_names) +
+                           " (stations: " + key_list(station_names) + ")");
+        ok = false;
+      } else if (!attached.insert(who).second) {
+        d.error(where,
+                "station \"" + who + "\" is already on a link or domain; a station has one port");
+        ok = false;
+      }
+      dom.stations.push_back(who);
+    }
+    // Delays: cable lengths to a repeater, or a matrix.
+    const bool cables = obj.contains("cable_m");
+    const bool matrix = obj.contains("delay_ns");
+    if (cables == matrix) {
+      d.error(path,
+              "give either \"cable_m\" (each station's cable to a central repeater) or "
+              "\"delay_ns\" (a one-way delay matrix), not " +
+                  std::string(cables ? "both" : "neither"));
+      ok = false;
+    }
+    if (obj.contains("medium")) {
+      const Json& m = obj["medium"];
+      if (!m.is_string()) {
+        d.error(child_path(path, "medium"), "expected a medium name, got " + describe_value(m));
+      } else {
+        dom.medium = m.get<std::string>();
+      }
+    }
+    if (c.media.count(dom.medium) == 0)
+      d.error(child_path(path, "medium"), "no medium \"" + dom.medium + "\"" +
+                                              suggestion(dom.medium, media_names) +
+                                              " (media: " + key_list(media_names) + ")");
+    if (obj.contains("repeater_delay_ns")) {
+      if (matrix)
+        d.error(child_path(path, "repeater_delay_ns"),
+                "applies to \"cable_m\" domains; a delay_ns matrix already holds every delay");
+      if (auto v = read_number(obj["repeater_delay_ns"], child_path(path, "repeater_delay_ns"), 0,
+                               1e9, "ns", d))
+        dom.repeater_delay_ns = *v;
+    }
+    if (cables && ok) {
+      const Json& len = obj["cable_m"];
+      const std::string where = child_path(path, "cable_m");
+      if (!len.is_object()) {
+        d.error(where,
+                "expected {\"<station>\": metres, ...} for every station of the domain, "
+                "got " +
+                    describe_value(len));
+      } else {
+        for (const auto& item : len.items())
+          if (std::find(dom.stations.begin(), dom.stations.end(), item.key()) == dom.stations.end())
+            d.error(child_path(where, item.key()),
+                    "not a station of this domain" + suggestion(item.key(), dom.stations));
+        for (const auto& s : dom.stations) {
+          if (!len.contains(s)) {
+            d.error(where, "missing the cable length of station \"" + s + "\"");
+            dom.cable_m.push_back(0);
+          } else if (auto v = read_number(len[s], child_path(where, s), 0, 100'000, "m", d)) {
+            dom.cable_m.push_back(*v);
+          } else {
+            dom.cable_m.push_back(0);
+          }
+        }
+      }
+    }
+    if (matrix && ok) {
+      const Json& m = obj["delay_ns"];
+      const std::string where = child_path(path, "delay_ns");
+      const std::size_t n = dom.stations.size();
+      if (!m.is_array() || m.size() != n) {
+        d.error(where, "expected a " + std::to_string(n) + " x " + std::to_string(n) +
+                           " array (one row per station), got " + describe_value(m));
+      } else {
+        for (std::size_t r = 0; r < n; ++r) {
+          std::vector<double> row;
+          if (!m[r].is_array() || m[r].size() != n) {
+            d.error(index_path(where, r),
+                    "expected " + std::to_string(n) + " delays, got " + describe_value(m[r]));
+            continue;
+          }
+          for (std::size_t k = 0; k < n; ++k) {
+            const auto v =
+                read_number(m[r][k], index_path(index_path(where, r), k), 0, 1e9, "ns", d);
+            row.push_back(v ? *v : 0.0);
+          }
+          dom.delay_ns.push_back(row);
+        }
+      }
+    }
+    c.domains.push_back(std::move(dom));
+  }
+}
+
+// Duplex and the half-duplex rules, once every station knows where it is attached.
+void check_duplex(ScenarioConfig& c, Diagnostics& d) {
+  auto station = [&](const std::string& name) -> StationConfig& {
+    for (auto& s : c.stations)
+      if (s.name == name) return s;
+    return c.stations.front();  // not reached: names were checked
+  };
+  for (std::size_t i = 0; i < c.domains.size(); ++i) {
+    for (const auto& name : c.domains[i].stations) {
+      if (c.find_station(name) == nullptr) continue;
+      if (station(name).mac.duplex != "half")
+        d.error(child_path(child_path("stations", name), "mac.duplex"),
+                "\"" + name + "\" is on collision_domains[" + std::to_string(i) +
+                    "], a shared medium: set \"mac\": {\"duplex\": \"half\"} (at the top "
+                    "level, or for the station)");
+    }
+  }
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    const auto& l = c.links[i];
+    if (c.find_station(l.a) == nullptr || c.find_station(l.b) == nullptr) continue;
+    const std::string& da = station(l.a).mac.duplex;
+    const std::string& db = station(l.b).mac.duplex;
+    if (da != db)
+      d.error(index_path("links", i), "duplex mismatch: " + l.a + " is " + da + " duplex, " + l.b +
+                                          " is " + db + " duplex");
+  }
+  const auto mode = find_speed_mode(c.run.rate_mbps);
+  for (auto& s : c.stations) {
+    const std::string path = child_path(child_path("stations", s.name), "mac");
+    if (s.mac.slot_time_bits == 0 && mode) s.mac.slot_time_bits = mode->slot_time_bits;
+    if (s.mac.duplex != "half") continue;
+    if (mode && !mode->half_duplex_defined)
+      d.error(child_path(path, "duplex"), "half duplex is not defined at " +
+                                              std::to_string(c.run.rate_mbps) +
+                                              " Mb/s (802.3: 10, 100 and 1000 Mb/s only)");
+    if (s.mac.frame_bursting && c.run.rate_mbps != 1000)
+      d.error(child_path(path, "frame_bursting"), "frame bursting is defined at 1000 Mb/s only");
+    if (s.mac.pause_tx_enabled)
+      d.error(child_path(path, "pause_tx_enabled"), "PAUSE is full duplex only (802.3 Annex 31B)");
+    if (s.mac.ifg_part1_bits > s.mac.ifg_bits)
+      d.error(child_path(path, "ifg_part1_bits"),
+              "the first part of the gap (" + std::to_string(s.mac.ifg_part1_bits) +
+                  " bit times) cannot be longer than the gap (" + std::to_string(s.mac.ifg_bits) +
+                  ")");
+  }
 }
 
 ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
@@ -573,9 +768,13 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
       }
     }
   }
+  read_domains(doc, c, station_names, media_names, linked, d);
   for (const auto& s : c.stations)
     if (linked.count(s.name) == 0)
-      d.error(child_path("stations", s.name), "station is not on any link; add it to \"links\"");
+      d.error(child_path("stations", s.name),
+              "station is not on any link or collision domain; add it to \"links\" or "
+              "\"collision_domains\"");
+  check_duplex(c, d);
 
   // Traffic destinations and frame sizes against the MACs.
   for (const auto& s : c.stations) {
@@ -585,7 +784,7 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
       if (t.to.empty()) {
         d.error(child_path(path, "to"), "expected a station name or \"broadcast\", got \"\"");
       } else if (t.to != "broadcast") {
-        const StationConfig* peer = c.peer_of(s.name);
+        const auto reachable = c.reachable_from(s.name);
         if (t.to == s.name) {
           d.error(child_path(path, "to"), "a station cannot send to itself");
         } else if (c.find_station(t.to) == nullptr) {
@@ -593,10 +792,11 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
           options.push_back("broadcast");
           d.error(child_path(path, "to"),
                   "no station \"" + t.to + "\"" + suggestion(t.to, options));
-        } else if (peer != nullptr && peer->name != t.to) {
+        } else if (!reachable.empty() &&
+                   std::find(reachable.begin(), reachable.end(), t.to) == reachable.end()) {
           d.error(child_path(path, "to"), "\"" + t.to + "\" is not reachable from " + s.name +
-                                              ": its link goes to " + peer->name +
-                                              " (full-duplex links are point to point)");
+                                              " (reachable: " + key_list(reachable) +
+                                              "; there are no switches between segments)");
         }
       }
       const std::int64_t limit = s.mac.max_frame_bytes + (t.vlan_id >= 0 ? kQTagBytes : 0);
@@ -972,6 +1172,25 @@ Json resolved_json(const ScenarioConfig& config) {
     links.push_back(link);
   }
   out["links"] = links;
+  if (!config.domains.empty()) {
+    Json domains = Json::array();
+    for (const auto& dom : config.domains) {
+      Json d;
+      d["stations"] = dom.stations;
+      if (dom.delay_ns.empty()) {
+        d["medium"] = dom.medium;
+        Json cable = Json::object();
+        for (std::size_t i = 0; i < dom.stations.size(); ++i)
+          cable[dom.stations[i]] = dom.cable_m[i];
+        d["cable_m"] = cable;
+        d["repeater_delay_ns"] = dom.repeater_delay_ns;
+      } else {
+        d["delay_ns"] = dom.delay_ns;
+      }
+      domains.push_back(d);
+    }
+    out["collision_domains"] = domains;
+  }
   return out;
 }
 

@@ -22,6 +22,18 @@ std::string_view to_string(EventKind kind) {
       return "pause_rx";
     case EventKind::deliver:
       return "deliver";
+    case EventKind::collision:
+      return "collision";
+    case EventKind::late_collision:
+      return "late_collision";
+    case EventKind::jam_end:
+      return "jam_end";
+    case EventKind::backoff:
+      return "backoff";
+    case EventKind::burst_start:
+      return "burst_start";
+    case EventKind::burst_end:
+      return "burst_end";
   }
   return "unknown";
 }

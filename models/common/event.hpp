@@ -19,6 +19,13 @@ enum class EventKind : std::uint8_t {
   pause_tx,  // a PAUSE frame was queued for transmission (detail: quanta)
   pause_rx,  // a PAUSE frame was acted upon (detail: quanta)
   deliver,   // an application consumed a received frame
+  // Half duplex.
+  collision,       // our transmission met another signal (detail: "late" if late)
+  late_collision,  // ... and it was late
+  jam_end,         // the jam after a collision ended (our signal stops)
+  backoff,         // a backoff began (detail: slots)
+  burst_start,     // a transmission began in burst mode
+  burst_end,       // a burst ended (detail: frames in it, or "collision")
 };
 
 std::string_view to_string(EventKind kind);

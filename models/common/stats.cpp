@@ -19,6 +19,7 @@ void StatGroup::formula(std::string name, std::string unit, std::string descript
 
 void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) const {
   for (const auto& e : entries_) {
+    if (!e.reported) continue;
     if (e.counter != nullptr) {
       out.push_back({component_, e.info.name, e.info.unit, static_cast<double>(*e.counter), true});
     } else if (e.histogram != nullptr) {
@@ -50,15 +51,19 @@ std::vector<StatGroup::Description> StatGroup::describe() const {
   return out;
 }
 
-Counter::Counter(StatGroup& group, std::string name, std::string unit, std::string description) {
+Counter::Counter(StatGroup& group, std::string name, std::string unit, std::string description,
+                 bool reported) {
   StatGroup::Entry e;
+  e.reported = reported;
   e.info = {std::move(name), std::move(unit), std::move(description)};
   e.counter = &value_;
   group.entries_.push_back(std::move(e));
 }
 
-Distribution::Distribution(StatGroup& group, std::string name, std::string description) {
+Distribution::Distribution(StatGroup& group, std::string name, std::string description,
+                           bool reported) {
   StatGroup::Entry e;
+  e.reported = reported;
   e.info = {std::move(name), "ns", std::move(description)};
   e.histogram = &histogram_;
   group.entries_.push_back(std::move(e));

@@ -56,6 +56,7 @@ class StatGroup {
   friend class Distribution;
   struct Entry {
     Description info;
+    bool reported = true;
     const std::uint64_t* counter = nullptr;
     const Histogram* histogram = nullptr;
     Formula formula;
@@ -66,7 +67,10 @@ class StatGroup {
 
 class Counter {
  public:
-  Counter(StatGroup& group, std::string name, std::string unit, std::string description);
+  // A counter that is not `reported` still counts but is left out of the results (e.g. the
+  // half-duplex counters of a full-duplex MAC).
+  Counter(StatGroup& group, std::string name, std::string unit, std::string description,
+          bool reported = true);
   Counter(const Counter&) = delete;
   Counter& operator=(const Counter&) = delete;
 
@@ -88,7 +92,7 @@ class Counter {
 // in ns, each as a scalar named <name>_<statistic>.
 class Distribution {
  public:
-  Distribution(StatGroup& group, std::string name, std::string description);
+  Distribution(StatGroup& group, std::string name, std::string description, bool reported = true);
   Distribution(const Distribution&) = delete;
   Distribution& operator=(const Distribution&) = delete;
 

@@ -10,6 +10,8 @@ const ParamTable<TrafficParams>& traffic_param_table() {
          "saturated: always one frame of its own waiting; poisson: exponential gaps at "
          "load_bps; on_off: load peak_load_bps during on-periods; script: frames at given times")
         .text("to", &TrafficParams::to, "destination: a station name or \"broadcast\"")
+        .boolean("enabled", &TrafficParams::enabled,
+                 "false: the source exists but sends nothing (handy in sweeps)")
         .structured("frame_bytes",
                     "N | {\"uniform\": [lo, hi]} | {\"mix\": [{\"bytes\": N, \"weight\": W}, ...]}",
                     "1518", "frame size DA..FCS in bytes, 64 .. the MAC's max_frame_bytes")

@@ -17,6 +17,7 @@ struct ScriptEntry {
 // One traffic source of a station: what it sends, to whom, and when.
 struct TrafficParams {
   std::string pattern = "saturated";
+  bool enabled = true;
   std::string to;  // a station name or "broadcast"
   FrameSizeSpec frame_bytes;
   double load_bps = 0;       // poisson: offered load, DA..FCS bits per second

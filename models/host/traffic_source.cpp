@@ -51,6 +51,7 @@ TrafficSource::Pattern TrafficSource::pattern_of(const std::string& name) {
 }
 
 void TrafficSource::start_of_simulation() {
+  if (!params_.enabled) return;  // due_ps_ stays kForeverPs
   // The first event is at start_ns (or at the first script time after it).
   due_ps_ = params_.start_ns * kPsPerNs;
   if (pattern_ == Pattern::script) {

@@ -17,7 +17,13 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
       bit_ps_(bit_time_ps(config.rate_mbps)),
       ifg_ps_(params.ifg_bits * bit_time_ps(config.rate_mbps)),
       filter_{config.address, params.max_frame_bytes, params.promiscuous, params.accept_multicast},
+      half_duplex_(params.duplex == "half"),
+      slot_ps_(params.slot_time_bits * bit_time_ps(config.rate_mbps)),
+      ifg_part1_ps_(params.ifg_part1_bits * bit_time_ps(config.rate_mbps)),
+      jam_ps_(params.jam_bits * bit_time_ps(config.rate_mbps)),
+      burst_limit_ps_(params.burst_limit_bits * bit_time_ps(config.rate_mbps)),
       queue_(static_cast<std::size_t>(params.tx_queue_frames)),
+      backoff_rng_(context.rng_for(this->name())),
       stats_(context.stats, this->name()),
       frames_transmitted_ok_(stats_, "frames_transmitted_ok", "frames",
                              "frames transmitted completely, MAC Control frames included"),
@@ -60,7 +66,37 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
       tx_queue_drops_(stats_, "tx_queue_drops", "frames",
                       "frames refused by a full transmit queue or too long to send"),
       tx_busy_ps_(stats_, "tx_busy_time", "ps",
-                  "time spent sending preamble, SFD and frames that completed") {
+                  "time spent sending preamble, SFD and frames that completed"),
+      attempts_started_(stats_, "transmission_attempts", "attempts",
+                        "transmissions begun, retries included (half duplex)", half_duplex_),
+      collisions_(stats_, "collisions", "collisions", "collisions met by our transmissions",
+                  half_duplex_),
+      single_collision_frames_(stats_, "single_collision_frames", "frames",
+                               "frames sent after exactly one collision (Clause 30)", half_duplex_),
+      multiple_collision_frames_(stats_, "multiple_collision_frames", "frames",
+                                 "frames sent after more than one collision (Clause 30)",
+                                 half_duplex_),
+      late_collisions_(stats_, "late_collisions", "collisions",
+                       "collisions detected later than slotTime after the first preamble bit, or "
+                       "after the first frame of a burst (Clause 30)",
+                       half_duplex_),
+      frames_aborted_excessive_collisions_(
+          stats_, "frames_aborted_excessive_collisions", "frames",
+          "frames dropped after attempt_limit attempts (Clause 30)", half_duplex_),
+      frames_aborted_late_collision_(stats_, "frames_aborted_late_collision", "frames",
+                                     "frames dropped because of a late collision (never retried "
+                                     "at 1000 Mb/s)",
+                                     half_duplex_),
+      deferred_transmissions_(stats_, "deferred_transmissions", "frames",
+                              "frames whose first attempt waited for carrier (Clause 30)",
+                              half_duplex_),
+      bursts_(stats_, "bursts", "bursts", "frame bursts begun (frame_bursting)", half_duplex_),
+      frames_in_bursts_(stats_, "frames_in_bursts", "frames",
+                        "frames sent successfully inside bursts, the first included", half_duplex_),
+      access_delay_(stats_, "access_delay",
+                    "from a frame becoming the head of the line to the first bit of its successful "
+                    "transmission",
+                    half_duplex_) {
   const Picoseconds bit = bit_ps_;
   stats_.formula("tx_frame_rate", "frames/s", "frames_transmitted_ok per simulated second",
                  [this](const StatContext& c) {
@@ -108,9 +144,15 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
                    return 8.0 * static_cast<double>(octets_received_ok_.value()) * c.per_second();
                  });
 
-  SC_METHOD(tx_process);
-  sensitive << kick_;
-  dont_initialize();
+  if (half_duplex_) {
+    SC_METHOD(hd_process);
+    sensitive << kick_ << hd_wake_;
+    dont_initialize();
+  } else {
+    SC_METHOD(tx_process);
+    sensitive << kick_;
+    dont_initialize();
+  }
   SC_METHOD(pause_refresh_process);
   sensitive << refresh_;
   dont_initialize();

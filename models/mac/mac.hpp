@@ -19,6 +19,7 @@
 // (GMII byte lanes), PAUSE frames sent while a PAUSE frame is in flight being merged, other
 // MAC Control opcodes (counted as unsupported), or the IPG shrinkage allowed at 10 Gb/s (DIC).
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -54,13 +55,25 @@ class FullDuplexPort {
   virtual void carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds tx_end_ps) = 0;
 };
 
-enum class MacTxState : unsigned { idle = 0, transmitting = 1, interframe_gap = 2, paused = 3 };
+// The transmit side's state; paused is full duplex only, deferring..backoff half duplex only.
+enum class MacTxState : unsigned {
+  idle = 0,
+  transmitting = 1,
+  interframe_gap = 2,
+  paused = 3,
+  deferring = 4,
+  jamming = 5,
+  backoff = 6,
+  burst_fill = 7,
+};
 
 struct MacConfig {
   std::int64_t rate_mbps = 1000;
   MacAddress address;
   std::uint32_t station = 0;  // 1-based station number, for MAC Control frame ids
 };
+
+class SharedMedium;
 
 class Mac : public sc_core::sc_module {
  public:
@@ -98,6 +111,28 @@ class Mac : public sc_core::sc_module {
   // Wake at every frame start too, so trace_* values change exactly on their edges.
   void enable_exact_trace() { exact_trace_ = true; }
 
+  // Half duplex: this MAC is station `index` of a collision domain (mac.duplex = "half").
+  void attach_medium(SharedMedium* medium, std::size_t index);
+  bool half_duplex() const { return half_duplex_; }
+  // From the medium: another station's signal reaches us at `at` (>= now).
+  void on_signal_arrival(Picoseconds at, Picoseconds now);
+  // From the medium: a transmission's end has just become known.
+  void on_medium_closed(Picoseconds now);
+  // Statistics the collision domain aggregates.
+  std::uint64_t frame_octets_transmitted() const { return frame_octets_transmitted_.value(); }
+  std::uint64_t attempts_made() const { return attempts_started_.value(); }
+  std::uint64_t bursts() const { return bursts_.value(); }
+  std::uint64_t frames_in_bursts() const { return frames_in_bursts_.value(); }
+  Picoseconds slot_time_ps() const { return slot_ps_; }
+  // The earliest instant this MAC's deference may still look back to: its waiting frame's ready
+  // time, or `now` when no frame is waiting.
+  Picoseconds deference_origin(Picoseconds now) const {
+    return state_ == MacTxState::deferring || state_ == MacTxState::backoff
+               ? std::min(now, ready_ps_)
+               : now;
+  }
+  Picoseconds max_gap_ps() const { return ifg_ps_ + ifg_part1_ps_; }
+
   const MacAddress& address() const { return config_.address; }
   std::int64_t rate_mbps() const { return config_.rate_mbps; }
   const MacParams& params() const { return params_; }
@@ -113,6 +148,7 @@ class Mac : public sc_core::sc_module {
   const unsigned& trace_tx_state() const { return tx_state_value_; }
   const bool& trace_transmitting() const { return transmitting_; }
   const bool& trace_paused() const { return paused_; }
+  const bool& trace_collision() const { return collision_; }
 
  private:
   void tx_process();
@@ -122,6 +158,18 @@ class Mac : public sc_core::sc_module {
   void decide(Picoseconds now);
   void commit(FramePtr frame, Picoseconds now);
   void set_state(MacTxState state, Picoseconds at);
+
+  // Half duplex (mac_half_duplex.cpp).
+  void hd_process();
+  void hd_next_frame(Picoseconds now);
+  void hd_try(Picoseconds now);
+  void hd_start(Picoseconds now, bool in_burst);
+  void hd_frame_done(Picoseconds now);
+  void hd_collision(Picoseconds at);
+  void hd_jam_done(Picoseconds now);
+  void hd_drop(std::string_view reason, Counter& counter, Picoseconds now);
+  void hd_wake(Picoseconds at, Picoseconds now);
+  Picoseconds hd_wire_bits(std::size_t frame_bytes, bool first_of_transmission) const;
   void drop(FramePtr frame, std::string_view reason);
   void handle_mac_control(const Frame& frame, Picoseconds now);
 
@@ -131,6 +179,11 @@ class Mac : public sc_core::sc_module {
   const Picoseconds bit_ps_;
   const Picoseconds ifg_ps_;
   const RxFilter filter_;
+  const bool half_duplex_;
+  const Picoseconds slot_ps_;
+  const Picoseconds ifg_part1_ps_;
+  const Picoseconds jam_ps_;
+  const Picoseconds burst_limit_ps_;
 
   TxQueue queue_;
   MacClient* client_ = nullptr;
@@ -143,6 +196,35 @@ class Mac : public sc_core::sc_module {
   bool transmitting_ = false;
   bool paused_ = false;
   bool exact_trace_ = false;
+  bool collision_ = false;
+
+  // Half duplex state: the frame at the head of the line, its attempt, deference and burst.
+  SharedMedium* medium_ = nullptr;
+  std::size_t station_index_ = 0;
+  RngStream backoff_rng_;
+  FramePtr hol_;                         // the frame being sent (taken from the queue)
+  Picoseconds hol_since_ps_ = 0;         // when it became the head of the line
+  Picoseconds ready_ps_ = 0;             // from when it may go (after backoff)
+  std::int64_t attempts_ = 0;            // attempts made for hol_
+  std::int64_t collisions_seen_ = 0;     // collisions hol_ met
+  bool first_attempt_deferred_ = false;  // hol_'s first attempt waited for carrier
+  bool waiting_for_close_ = false;
+  Picoseconds attempt_start_ps_ = 0;  // first preamble bit of the current transmission
+  Picoseconds frame_start_ps_ = 0;    // first preamble bit of the current frame
+  Picoseconds frame_end_ps_ = 0;      // its last bit, extension included
+  Picoseconds data_end_ps_ = 0;       // its last FCS bit
+  Picoseconds fill_end_ps_ = 0;       // burst fill: when the next frame starts
+  Picoseconds collision_at_ps_ = kForeverPs;
+  Picoseconds jam_end_ps_ = 0;
+  Picoseconds backoff_end_ps_ = 0;
+  Picoseconds wake_at_ps_ = kForeverPs;  // pending wake of hd_process
+  bool bursting_ = false;
+  bool first_of_transmission_ = true;  // the current frame opened its transmission
+  bool late_ = false;                  // the collision being jammed was late
+  bool jam_in_fill_ = false;           // ... and hit a burst's fill, not a frame
+  std::int64_t burst_frames_ = 0;      // frames sent in the current burst
+  Picoseconds burst_start_ps_ = 0;
+  sc_core::sc_event hd_wake_;
   FramePtr in_flight_;  // committed to or on the wire
   Picoseconds tx_start_ps_ = 0;
   Picoseconds tx_end_ps_ = 0;
@@ -180,6 +262,17 @@ class Mac : public sc_core::sc_module {
   Counter unsupported_opcodes_received_;
   Counter tx_queue_drops_;
   Counter tx_busy_ps_;
+  Counter attempts_started_;
+  Counter collisions_;
+  Counter single_collision_frames_;
+  Counter multiple_collision_frames_;
+  Counter late_collisions_;
+  Counter frames_aborted_excessive_collisions_;
+  Counter frames_aborted_late_collision_;
+  Counter deferred_transmissions_;
+  Counter bursts_;
+  Counter frames_in_bursts_;
+  Distribution access_delay_;
 };
 
 }  // namespace gbesim

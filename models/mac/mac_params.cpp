@@ -7,10 +7,12 @@ namespace gbesim {
 const ParamTable<MacParams>& mac_param_table() {
   static const ParamTable<MacParams> table = [] {
     ParamTable<MacParams> t("mac", "IEEE 802.3 Clause 4 MAC with Clause 31 PAUSE flow control");
-    t.integer("max_frame_bytes", &MacParams::max_frame_bytes, "bytes", kMaxBasicFrameBytes,
-              kMaxJumboFrameBytes,
-              "largest DA..FCS frame accepted and sent (1518 per 802.3; up to 16128 for jumbo); "
-              "a VLAN-tagged frame may be 4 bytes longer")
+    t.choice("duplex", &MacParams::duplex, {"full", "half"},
+             "full: a point-to-point link; half: CSMA/CD on a collision domain (10/100/1000 Mb/s)")
+        .integer("max_frame_bytes", &MacParams::max_frame_bytes, "bytes", kMaxBasicFrameBytes,
+                 kMaxJumboFrameBytes,
+                 "largest DA..FCS frame accepted and sent (1518 per 802.3; up to 16128 for jumbo); "
+                 "a VLAN-tagged frame may be 4 bytes longer")
         .integer("ifg_bits", &MacParams::ifg_bits, "bit times", 0, 1'000'000,
                  "inter-frame gap; 96 per 802.3 4.4.2, smaller values are non-standard")
         .boolean("promiscuous", &MacParams::promiscuous,
@@ -31,7 +33,29 @@ const ParamTable<MacParams>& mac_param_table() {
                  "pause_time sent in XOFF frames; refreshed at half time while above xon")
         .boolean("pause_send_xon", &MacParams::pause_send_xon,
                  "send PAUSE(0) when the backlog falls to pause_xon_bytes instead of letting the "
-                 "pause time run out");
+                 "pause time run out")
+        .integer("ifg_part1_bits", &MacParams::ifg_part1_bits, "bit times", 0, 1'000'000,
+                 "half duplex: carrier in this first part of the gap restarts it (4.2.3.2.1)")
+        .integer("slot_time_bits", &MacParams::slot_time_bits, "bit times", 0, 1'000'000,
+                 "half duplex: slotTime, the backoff quantum and collision window; 0 = the "
+                 "rate's (512 at 10/100 Mb/s, 4096 at 1000 Mb/s)")
+        .boolean("carrier_extension", &MacParams::carrier_extension,
+                 "half duplex: extend a transmission's first frame to slotTime bits (needed at "
+                 "1000 Mb/s; off shows why)")
+        .boolean("frame_bursting", &MacParams::frame_bursting,
+                 "half duplex at 1000 Mb/s: send queued frames in a burst without deferring")
+        .integer("burst_limit_bits", &MacParams::burst_limit_bits, "bit times", 1, 1LL << 40,
+                 "frame bursting: a frame may start while fewer than this many bit times have "
+                 "passed since the burst began (65 536 per 802.3)")
+        .integer("attempt_limit", &MacParams::attempt_limit, "attempts", 1, 1024,
+                 "half duplex: attempts before a frame is dropped (16 per 802.3)")
+        .integer("backoff_limit", &MacParams::backoff_limit, "", 0, 62,
+                 "half duplex: the backoff range stops doubling after this many attempts (10)")
+        .integer("jam_bits", &MacParams::jam_bits, "bit times", 1, 1'000'000,
+                 "half duplex: jam sent after a collision is detected (32 per 802.3)")
+        .boolean("retry_late_collisions", &MacParams::retry_late_collisions,
+                 "half duplex at 10/100 Mb/s: retry a frame after a late collision (at "
+                 "1000 Mb/s it is never retried)");
     return t;
   }();
   return table;

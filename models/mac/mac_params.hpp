@@ -9,8 +9,19 @@ namespace gbesim {
 
 // Parameters of one IEEE 802.3 Clause 4 MAC with its Clause 31 MAC Control (PAUSE).
 struct MacParams {
+  std::string duplex = "full";
   std::int64_t max_frame_bytes = 1518;
   std::int64_t ifg_bits = 96;
+  // Half duplex (CSMA/CD).
+  std::int64_t ifg_part1_bits = 64;
+  std::int64_t slot_time_bits = 0;  // 0: the rate's slotTime; resolved by the loader
+  bool carrier_extension = true;
+  bool frame_bursting = false;
+  std::int64_t burst_limit_bits = 65536;
+  std::int64_t attempt_limit = 16;
+  std::int64_t backoff_limit = 10;
+  std::int64_t jam_bits = 32;
+  bool retry_late_collisions = true;
   bool promiscuous = false;
   bool accept_multicast = true;
   std::int64_t tx_queue_frames = 256;

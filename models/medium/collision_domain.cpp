@@ -29,8 +29,9 @@ Picoseconds CollisionDomain::current_start(std::size_t station) const {
   return h[h.size() - 1].start;
 }
 
-std::vector<CollisionDomain::Interval> CollisionDomain::seen_at(std::size_t station) const {
-  std::vector<Interval> out;
+const std::vector<CollisionDomain::Interval>& CollisionDomain::seen_at(std::size_t station) const {
+  std::vector<Interval>& out = scratch_;
+  out.clear();
   for (std::size_t i = 0; i < history_.size(); ++i) {
     const Picoseconds d = i == station ? 0 : delay_[i][station];
     const auto& h = history_[i];
@@ -50,12 +51,8 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
                                                               Picoseconds part1_ps) const {
   // Busy periods at this station: signals (and own transmissions) merged where they overlap or
   // touch, in time order.
-  struct Period {
-    Picoseconds start;
-    Picoseconds end;
-    bool own;
-  };
-  std::vector<Period> periods;
+  std::vector<Period>& periods = periods_;
+  periods.clear();
   for (const Interval& iv : seen_at(station)) {
     if (!periods.empty() && iv.arrive <= periods.back().end) {
       periods.back().end = std::max(periods.back().end, iv.leave);
@@ -120,11 +117,9 @@ bool CollisionDomain::clear_reception(std::size_t sender, std::size_t receiver, 
   return true;
 }
 
-void CollisionDomain::prune(Picoseconds now, Picoseconds keep_ps) {
+void CollisionDomain::prune(Picoseconds horizon) {
   for (auto& h : history_) {
-    // Keep the last transmission always: deference needs the most recent busy period.
-    while (h.size() > 1 && h.front().stop != kForeverPs &&
-           h.front().stop + max_delay_ + keep_ps < now)
+    while (!h.empty() && h.front().stop != kForeverPs && h.front().stop + max_delay_ < horizon)
       h.pop_front();
   }
 }

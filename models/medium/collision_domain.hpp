@@ -52,8 +52,10 @@ class CollisionDomain {
   bool clear_reception(std::size_t sender, std::size_t receiver, Picoseconds from,
                        Picoseconds to) const;
 
-  // Forgets transmissions that ended more than `keep_ps` before `now` plus the largest delay.
-  void prune(Picoseconds now, Picoseconds keep_ps);
+  // Forgets transmissions whose signal had left every station before `horizon`: callers pass
+  // the earliest instant any deference still has to look back to (the oldest waiting frame's
+  // ready time) less the gap.
+  void prune(Picoseconds horizon);
 
  private:
   struct Transmission {
@@ -65,12 +67,20 @@ class CollisionDomain {
     Picoseconds leave;  // kForeverPs while open
     bool own;
   };
-  // Every signal as seen at `station` (its own transmissions included, marked own).
-  std::vector<Interval> seen_at(std::size_t station) const;
+  // Every signal as seen at `station` (its own transmissions included, marked own), into
+  // scratch_ (reused between calls: the queries run on every decision).
+  const std::vector<Interval>& seen_at(std::size_t station) const;
 
   std::vector<std::vector<Picoseconds>> delay_;
   Picoseconds max_delay_ = 0;
   std::vector<RingQueue<Transmission>> history_;
+  mutable std::vector<Interval> scratch_;
+  struct Period {
+    Picoseconds start;
+    Picoseconds end;
+    bool own;
+  };
+  mutable std::vector<Period> periods_;
 };
 
 }  // namespace gbesim

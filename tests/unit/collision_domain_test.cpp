@@ -101,7 +101,7 @@ TEST(CollisionDomain, PruningKeepsWhatDeferenceStillNeeds) {
     c.begin(1, t);
     c.end(1, t + 500);
   }
-  c.prune(100000, kIfg);
+  c.prune(99600 - kIfg);  // the oldest waiting frame is ready at 99600
   EXPECT_EQ(release(c, 0, 99600), 99505 + kIfg);
   EXPECT_EQ(release(c, 0, 200000), 200000);
 }

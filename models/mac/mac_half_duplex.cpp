@@ -1,0 +1,296 @@
+// The half-duplex transmit side of the Clause 4 MAC: CSMA/CD with carrier extension and frame
+// bursting, following the procedural model of 802.3 4.2.7-4.2.10 (TransmitLinkMgmt, Deference,
+// WatchForCollision, BackOff, BurstTimer). docs/mac.md lists the rules and the choices made.
+//
+// One process (hd_process) runs at each instant something happens to this station: a frame
+// ready, deference over, a collision reaching us, a frame, jam or backoff ending. Deference is
+// computed from the signal history (CollisionDomain::deference_release) and re-checked at the
+// instant it ends, so a station that is only deferring costs one activation per busy period of
+// the medium, not one per frame of someone else's burst.
+
+#include <algorithm>
+
+#include "models/common/speed_modes.hpp"
+#include "models/mac/mac.hpp"
+#include "models/medium/shared_medium.hpp"
+
+namespace gbesim {
+
+void Mac::attach_medium(SharedMedium* medium, std::size_t index) {
+  medium_ = medium;
+  station_index_ = index;
+}
+
+Picoseconds Mac::hd_wire_bits(std::size_t frame_bytes, bool first_of_transmission) const {
+  // Carrier extension pads the first frame of a transmission to slotTime bits, DA to the end of
+  // the extension (4.2.3.4); later frames of a burst need none.
+  const Picoseconds slot_bits = slot_ps_ / bit_ps_;
+  Picoseconds bits = 8 * static_cast<Picoseconds>(frame_bytes);
+  if (first_of_transmission && params_.carrier_extension && bits < slot_bits) bits = slot_bits;
+  return bits;
+}
+
+void Mac::hd_wake(Picoseconds at, Picoseconds now) {
+  // An earlier pending wake stays; hd_process re-arms from the state when it comes.
+  if (at >= wake_at_ps_) return;
+  wake_at_ps_ = at;
+  hd_wake_.notify(to_sc_time(at - now));
+}
+
+void Mac::on_signal_arrival(Picoseconds at, Picoseconds now) {
+  const bool sending = state_ == MacTxState::transmitting || state_ == MacTxState::burst_fill;
+  if (!sending || at >= collision_at_ps_) return;
+  const Picoseconds phase_end = state_ == MacTxState::transmitting ? frame_end_ps_ : fill_end_ps_;
+  if (at >= phase_end) return;  // our signal is gone (or this phase is over) by then
+  collision_at_ps_ = at;
+  hd_wake(at, now);
+}
+
+void Mac::on_medium_closed(Picoseconds now) {
+  if (state_ != MacTxState::deferring || !waiting_for_close_) return;
+  waiting_for_close_ = false;
+  const auto release =
+      medium_->domain().deference_release(station_index_, ready_ps_, ifg_ps_, ifg_part1_ps_);
+  if (!release) {
+    waiting_for_close_ = true;
+    medium_->wait_for_close(station_index_);
+  } else {
+    hd_wake(std::max(*release, now), now);
+  }
+}
+
+void Mac::hd_process() {
+  ++context_.activations;
+  const Picoseconds now = now_ps();
+  if (wake_at_ps_ <= now) wake_at_ps_ = kForeverPs;  // this is that wake
+  settle_station(now);
+  switch (state_) {
+    case MacTxState::idle:
+      if (!hol_) hd_next_frame(now);
+      if (hol_) hd_try(now);
+      return;
+    case MacTxState::deferring:
+      if (!waiting_for_close_) hd_try(now);
+      return;
+    case MacTxState::backoff:
+      if (now >= backoff_end_ps_) {
+        set_state(MacTxState::deferring, now);
+        hd_try(now);
+      } else {
+        hd_wake(backoff_end_ps_, now);
+      }
+      return;
+    case MacTxState::transmitting:
+      if (collision_at_ps_ <= now && collision_at_ps_ < frame_end_ps_) {
+        hd_collision(collision_at_ps_);
+      } else if (now >= frame_end_ps_) {
+        hd_frame_done(now);
+      } else {
+        hd_wake(std::min(collision_at_ps_, frame_end_ps_), now);
+      }
+      return;
+    case MacTxState::burst_fill:
+      if (collision_at_ps_ <= now && collision_at_ps_ < fill_end_ps_) {
+        hd_collision(collision_at_ps_);
+      } else if (now >= fill_end_ps_) {
+        medium_->account_success(0, 0, fill_end_ps_ - frame_end_ps_);
+        hd_start(now, true);
+      } else {
+        hd_wake(std::min(collision_at_ps_, fill_end_ps_), now);
+      }
+      return;
+    case MacTxState::jamming:
+      if (now >= jam_end_ps_) {
+        hd_jam_done(now);
+      } else {
+        hd_wake(jam_end_ps_, now);
+      }
+      return;
+    case MacTxState::interframe_gap:
+    case MacTxState::paused:
+      return;  // full duplex only
+  }
+}
+
+void Mac::hd_next_frame(Picoseconds now) {
+  hol_.reset();
+  if (queue_.empty()) return;
+  hol_ = queue_.pop();
+  hol_since_ps_ = now;
+  ready_ps_ = now;
+  attempts_ = 0;
+  collisions_seen_ = 0;
+}
+
+void Mac::hd_try(Picoseconds now) {
+  const auto release =
+      medium_->domain().deference_release(station_index_, ready_ps_, ifg_ps_, ifg_part1_ps_);
+  if (!release) {
+    // The busy period's end is not known yet: its sender will tell the medium.
+    set_state(MacTxState::deferring, now);
+    waiting_for_close_ = true;
+    medium_->wait_for_close(station_index_);
+    return;
+  }
+  if (*release > now) {
+    set_state(MacTxState::deferring, now);
+    hd_wake(*release, now);
+    return;
+  }
+  hd_start(now, false);
+}
+
+void Mac::hd_start(Picoseconds now, bool in_burst) {
+  const CollisionDomain& domain = medium_->domain();
+  if (!in_burst) {
+    // A new transmission: the burst timer starts with its first preamble bit (BurstTimer).
+    if (attempts_ == 0 && now > ready_ps_ &&
+        domain.first_signal_from(station_index_, ready_ps_) < now)
+      ++deferred_transmissions_;
+    attempt_start_ps_ = now;
+    first_of_transmission_ = true;
+    bursting_ = params_.frame_bursting;
+    burst_start_ps_ = now;
+    medium_->begin(station_index_, now);
+    if (bursting_) events({EventKind::burst_start, now, hol_.get()});
+  } else {
+    first_of_transmission_ = false;
+  }
+  ++attempts_;
+  ++attempts_started_;
+  frame_start_ps_ = now;
+  data_end_ps_ = now + (kPreambleSfdBits + 8 * static_cast<Picoseconds>(hol_->size())) * bit_ps_;
+  frame_end_ps_ =
+      now + (kPreambleSfdBits + hd_wire_bits(hol_->size(), first_of_transmission_)) * bit_ps_;
+  // A signal already here, or arriving at this very instant, collides at once.
+  collision_at_ps_ = domain.first_signal_from(station_index_, now);
+  waiting_for_close_ = false;
+  set_state(MacTxState::transmitting, now);
+  events({EventKind::tx_start, now, hol_.get()});
+  hd_wake(std::min(collision_at_ps_, frame_end_ps_), now);
+}
+
+void Mac::hd_frame_done(Picoseconds now) {
+  FramePtr frame = std::move(hol_);
+  const std::size_t size = frame->size();
+  ++frames_transmitted_ok_;
+  frame_octets_transmitted_ += size;
+  octets_transmitted_ok_ += client_octets(frame->bytes);
+  tx_busy_ps_ += static_cast<std::uint64_t>(now - frame_start_ps_);
+  const MacAddress da = destination_of(frame->bytes);
+  if (da.is_broadcast()) {
+    ++broadcast_frames_transmitted_ok_;
+  } else if (da.is_multicast()) {
+    ++multicast_frames_transmitted_ok_;
+  }
+  if (collisions_seen_ == 1) ++single_collision_frames_;
+  if (collisions_seen_ > 1) ++multiple_collision_frames_;
+  access_delay_.record(frame_start_ps_ - hol_since_ps_);
+  medium_->account_success(kPreambleSfdBits * bit_ps_,
+                           data_end_ps_ - frame_start_ps_ - kPreambleSfdBits * bit_ps_,
+                           frame_end_ps_ - data_end_ps_);
+  if (bursting_) {
+    ++frames_in_bursts_;
+    if (first_of_transmission_) {
+      ++bursts_;
+      burst_frames_ = 0;
+    }
+    ++burst_frames_;
+  }
+  events({EventKind::tx_end, now, frame.get()});
+  medium_->deliver(station_index_, std::move(frame), frame_start_ps_, frame_end_ps_);
+
+  hd_next_frame(now);
+  // A burst goes on without deferring while the next frame would start before burstLimit bit
+  // times have passed since the burst began; the gap is filled with extension. With nothing
+  // queued the burst ends here (no trailing fill: 802.3 permits either).
+  if (bursting_ && hol_ && now + ifg_ps_ < burst_start_ps_ + burst_limit_ps_) {
+    fill_end_ps_ = now + ifg_ps_;
+    collision_at_ps_ = medium_->domain().first_signal_from(station_index_, now);
+    set_state(MacTxState::burst_fill, now);
+    hd_wake(std::min(collision_at_ps_, fill_end_ps_), now);
+    return;
+  }
+  if (bursting_) {
+    events({EventKind::burst_end, now, nullptr, {}, burst_frames_});
+    bursting_ = false;
+  }
+  medium_->end(station_index_, now);
+  if (hol_) {
+    hd_try(now);
+  } else {
+    set_state(MacTxState::idle, now);
+  }
+}
+
+void Mac::hd_collision(Picoseconds at) {
+  const bool in_fill = state_ == MacTxState::burst_fill;
+  // Late: more than slotTime after the transmission's first preamble bit, or anywhere after the
+  // first frame of a burst (WatchForCollision).
+  late_ = in_fill || !first_of_transmission_ || at - attempt_start_ps_ > slot_ps_;
+  collision_ = true;
+  ++collisions_;
+  if (!in_fill) ++collisions_seen_;
+  if (late_) ++late_collisions_;
+  events({EventKind::collision, at, in_fill ? nullptr : hol_.get(), late_ ? "late" : ""});
+  if (late_) events({EventKind::late_collision, at, in_fill ? nullptr : hol_.get()});
+  // Finish the preamble and SFD if still in them, then jam from the moment of detection.
+  const Picoseconds from =
+      in_fill ? at : std::max(at, frame_start_ps_ + kPreambleSfdBits * bit_ps_);
+  jam_end_ps_ = from + jam_ps_;
+  if (bursting_) {
+    events({EventKind::burst_end, at, nullptr, "collision"});
+    bursting_ = false;
+  }
+  jam_in_fill_ = in_fill;
+  set_state(MacTxState::jamming, at);
+  hd_wake(jam_end_ps_, at);
+}
+
+void Mac::hd_jam_done(Picoseconds now) {
+  medium_->end(station_index_, now);
+  collision_ = false;
+  events({EventKind::jam_end, now, jam_in_fill_ ? nullptr : hol_.get()});
+  if (jam_in_fill_) {
+    // The frame before the fill was delivered; the next one has not been tried yet.
+    ready_ps_ = now;
+    attempts_ = 0;
+    hd_try(now);
+    return;
+  }
+  const bool no_retry = late_ && (config_.rate_mbps >= 1000 || !params_.retry_late_collisions);
+  if (no_retry) {
+    hd_drop("late_collision", frames_aborted_late_collision_, now);
+    return;
+  }
+  if (attempts_ >= params_.attempt_limit) {
+    hd_drop("excessive_collisions", frames_aborted_excessive_collisions_, now);
+    return;
+  }
+  // Truncated binary exponential backoff: r uniform on [0, 2^min(attempts, backoffLimit)).
+  const auto range = std::uint64_t{1} << std::min(attempts_, params_.backoff_limit);
+  const auto slots = static_cast<std::int64_t>(backoff_rng_.uniform_below(range));
+  events({EventKind::backoff, now, hol_.get(), {}, slots});
+  backoff_end_ps_ = now + slots * slot_ps_;
+  ready_ps_ = backoff_end_ps_;
+  if (backoff_end_ps_ <= now) {
+    set_state(MacTxState::deferring, now);
+    hd_try(now);
+  } else {
+    set_state(MacTxState::backoff, now);
+    hd_wake(backoff_end_ps_, now);
+  }
+}
+
+void Mac::hd_drop(std::string_view reason, Counter& counter, Picoseconds now) {
+  ++counter;
+  events({EventKind::drop, now, hol_.get(), reason});
+  hd_next_frame(now);
+  if (hol_) {
+    hd_try(now);
+  } else {
+    set_state(MacTxState::idle, now);
+  }
+}
+
+}  // namespace gbesim

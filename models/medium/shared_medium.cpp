@@ -1,0 +1,231 @@
+#include "models/medium/shared_medium.hpp"
+
+#include <algorithm>
+
+#include "models/mac/mac.hpp"
+
+namespace gbesim {
+
+MediumPort::MediumPort(sc_core::sc_module_name name, SharedMedium& medium, std::size_t index,
+                       SimContext& context)
+    : sc_module(name), medium_(medium), index_(index), context_(context) {
+  SC_METHOD(deliver_process);
+  sensitive << arrival_;
+  dont_initialize();
+  SC_METHOD(carrier_process);
+  sensitive << carrier_edge_;
+  dont_initialize();
+}
+
+void MediumPort::schedule(FramePtr frame, std::size_t sender, Picoseconds from, Picoseconds at,
+                          Picoseconds now) {
+  // Intact frames reach a station in order; only a frame that is going to be found damaged can
+  // be overtaken, so the insertion is almost always at the back.
+  auto it = pending_.end();
+  while (it != pending_.begin() && std::prev(it)->at > at) --it;
+  const bool first = it == pending_.begin();
+  pending_.insert(it, {std::move(frame), sender, from, at});
+  due_ps_ = pending_.front().at;
+  if (first) arrival_.notify(to_sc_time(at - now));
+}
+
+void MediumPort::settle(Picoseconds now) {
+  while (!pending_.empty() && pending_.front().at <= now) {
+    Pending p = std::move(pending_.front());
+    pending_.pop_front();
+    due_ps_ = pending_.empty() ? kForeverPs : pending_.front().at;
+    if (!medium_.domain().clear_reception(p.sender, index_, p.from, p.at)) {
+      // Something else was on the wire here during the frame: what arrives is damaged. The
+      // receiver finds out the way hardware does, from the FCS.
+      p.frame->bytes.back() ^= 0x01;
+    }
+    if (receiver_ != nullptr) receiver_->receive(std::move(p.frame), now);
+  }
+}
+
+void MediumPort::deliver_process() {
+  ++context_.activations;
+  const Picoseconds now = now_ps();
+  if (receiver_ != nullptr) {
+    receiver_->settle_station(now);
+  } else {
+    settle(now);
+  }
+  if (!pending_.empty()) arrival_.notify(to_sc_time(pending_.front().at - now));
+}
+
+void MediumPort::add_carrier_edge(Picoseconds at, int change) {
+  auto it = carrier_edges_.end();
+  while (it != carrier_edges_.begin() && std::prev(it)->first > at) --it;
+  carrier_edges_.insert(it, {at, change});
+  carrier_edge_.notify(to_sc_time(carrier_edges_.front().first - now_ps()));
+}
+
+void MediumPort::carrier_process() {
+  ++context_.activations;
+  const Picoseconds now = now_ps();
+  while (!carrier_edges_.empty() && carrier_edges_.front().first <= now) {
+    signals_present_ += carrier_edges_.front().second;
+    carrier_edges_.pop_front();
+  }
+  carrier_ = signals_present_ > 0;
+  if (!carrier_edges_.empty()) carrier_edge_.notify(to_sc_time(carrier_edges_.front().first - now));
+}
+
+SharedMedium::SharedMedium(sc_core::sc_module_name name,
+                           std::vector<std::vector<Picoseconds>> delay_ps,
+                           const std::vector<std::string>& station_names, std::int64_t rate_mbps,
+                           SimContext& context)
+    : sc_module(name),
+      domain_(std::move(delay_ps)),
+      context_(context),
+      bit_ps_(bit_time_ps(rate_mbps)),
+      waiting_for_close_(domain_.size(), false),
+      stats_(context.stats, this->name()),
+      transmissions_(stats_, "transmissions", "transmissions",
+                     "transmissions begun (attempts and bursts), successful or not"),
+      preamble_ps_(stats_, "preamble_time", "ps", "preamble and SFD of successful frames"),
+      frame_ps_(stats_, "frame_time", "ps", "DA..FCS bits of successful frames"),
+      extension_ps_(stats_, "extension_time", "ps",
+                    "carrier extension and the extension filling gaps inside bursts") {
+  for (std::size_t i = 0; i < domain_.size(); ++i) {
+    const std::string port = "to_" + station_names[i];
+    ports_.push_back(std::make_unique<MediumPort>(port.c_str(), *this, i, context));
+  }
+  auto busy = [this](const StatContext& c) {
+    const Picoseconds end = open_ > 0 ? c.elapsed_ps : std::min(period_end_, c.elapsed_ps);
+    return static_cast<double>(busy_closed_ps_) + static_cast<double>(end - period_start_);
+  };
+  auto share = [](double ps, const StatContext& c) {
+    return ps / static_cast<double>(c.elapsed_ps);
+  };
+  stats_.formula("busy_time", "ps", "time at least one station transmitted (any signal)", busy);
+  stats_.formula("frame_share", "fraction", "share of time carrying DA..FCS bits of good frames",
+                 [this, share](const StatContext& c) {
+                   return share(static_cast<double>(frame_ps_.value()), c);
+                 });
+  stats_.formula("preamble_share", "fraction", "share of time carrying preamble and SFD",
+                 [this, share](const StatContext& c) {
+                   return share(static_cast<double>(preamble_ps_.value()), c);
+                 });
+  stats_.formula("extension_share", "fraction",
+                 "share of time carrying carrier extension (and burst fill)",
+                 [this, share](const StatContext& c) {
+                   return share(static_cast<double>(extension_ps_.value()), c);
+                 });
+  stats_.formula("collision_share", "fraction",
+                 "share of busy time not carrying a successful frame: collided attempts, jam, "
+                 "and any transmission still in progress at the end",
+                 [this, busy, share](const StatContext& c) {
+                   const double good = static_cast<double>(
+                       frame_ps_.value() + preamble_ps_.value() + extension_ps_.value());
+                   return share(std::max(0.0, busy(c) - good), c);
+                 });
+  stats_.formula("idle_share", "fraction", "share of time no station transmitted",
+                 [busy, share](const StatContext& c) {
+                   return share(static_cast<double>(c.elapsed_ps) - busy(c), c);
+                 });
+  stats_.formula("throughput", "bit/s", "DA..FCS bits of successful frames per second",
+                 [this](const StatContext& c) {
+                   return static_cast<double>(frame_ps_.value()) / static_cast<double>(bit_ps_) *
+                          c.per_second();
+                 });
+  stats_.formula("efficiency", "fraction", "DA..FCS bits of successful frames over capacity",
+                 [this, share](const StatContext& c) {
+                   return share(static_cast<double>(frame_ps_.value()), c);
+                 });
+}
+
+std::size_t SharedMedium::attach(Mac& mac) {
+  const std::size_t index = macs_.size();
+  macs_.push_back(&mac);
+  address_keys_.push_back(address_key(mac.address().octets.data()));
+  promiscuous_.push_back(mac.params().promiscuous);
+  ports_[index]->attach(&mac);
+  return index;
+}
+
+void SharedMedium::enable_carrier_trace() {
+  carrier_trace_ = true;
+  for (auto& p : ports_) p->enable_carrier_trace();
+}
+
+void SharedMedium::begin(std::size_t station, Picoseconds now) {
+  domain_.begin(station, now);
+  ++transmissions_;
+  if (open_ == 0 && now > period_end_) {
+    busy_closed_ps_ += static_cast<std::uint64_t>(period_end_ - period_start_);
+    period_start_ = now;
+    period_end_ = now;
+  }
+  ++open_;
+  for (std::size_t k = 0; k < macs_.size(); ++k) {
+    if (k == station) continue;
+    const Picoseconds arrival = now + domain_.delay(station, k);
+    macs_[k]->on_signal_arrival(arrival, now);
+    if (carrier_trace_) ports_[k]->add_carrier_edge(arrival, +1);
+  }
+}
+
+void SharedMedium::end(std::size_t station, Picoseconds now) {
+  domain_.end(station, now);
+  --open_;
+  period_end_ = std::max(period_end_, now);
+  if (carrier_trace_) {
+    for (std::size_t k = 0; k < macs_.size(); ++k)
+      if (k != station) ports_[k]->add_carrier_edge(now + domain_.delay(station, k), -1);
+  }
+  for (std::size_t k = 0; k < macs_.size(); ++k) {
+    if (!waiting_for_close_[k]) continue;
+    waiting_for_close_[k] = false;
+    macs_[k]->on_medium_closed(now);
+  }
+  // Forget what can no longer matter to anyone's deference: signals gone before the oldest
+  // instant a waiting frame (or a frame queued from now on) looks back to, less a gap.
+  if (++ends_since_prune_ >= 16) {
+    ends_since_prune_ = 0;
+    Picoseconds horizon = now;
+    Picoseconds gap = 0;
+    for (const Mac* m : macs_) {
+      horizon = std::min(horizon, m->deference_origin(now));
+      gap = std::max(gap, m->max_gap_ps());
+    }
+    domain_.prune(horizon - gap);
+  }
+}
+
+void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,
+                           Picoseconds last_bit) {
+  const std::uint64_t da = address_key(frame->bytes.data());
+  const bool group = (frame->bytes[0] & 1U) != 0;
+  std::vector<std::size_t>& to = recipients_;
+  to.clear();
+  for (std::size_t k = 0; k < macs_.size(); ++k) {
+    if (k == station) continue;
+    if (group || address_keys_[k] == da || promiscuous_[k]) to.push_back(k);
+  }
+  for (std::size_t n = 0; n < to.size(); ++n) {
+    const std::size_t k = to[n];
+    FramePtr copy;
+    if (n + 1 == to.size()) {
+      copy = std::move(frame);
+    } else {
+      copy = context_.frames.acquire();
+      copy->id = frame->id;
+      copy->queued_ps = frame->queued_ps;
+      copy->flow = frame->flow;
+      copy->bytes = frame->bytes;
+    }
+    const Picoseconds d = domain_.delay(station, k);
+    ports_[k]->schedule(std::move(copy), station, first_bit + d, last_bit + d, last_bit);
+  }
+}
+
+void SharedMedium::account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
+                                   Picoseconds extension_ps) {
+  preamble_ps_ += static_cast<std::uint64_t>(preamble_ps);
+  frame_ps_ += static_cast<std::uint64_t>(frame_ps);
+  extension_ps_ += static_cast<std::uint64_t>(extension_ps);
+}
+
+}  // namespace gbesim

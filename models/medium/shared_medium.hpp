@@ -1,0 +1,130 @@
+#pragma once
+// A half-duplex collision domain: N stations, a one-way propagation delay for every ordered pair
+// (given as a matrix, or derived from cable lengths to a central repeater). Each station's
+// transmission reaches every other station after that pair's delay; a station that is
+// transmitting when another signal reaches it detects a collision at that instant; a station
+// that wants to transmit defers to the signals that have reached it (802.3 4.2.3.2).
+//
+// Fidelity: exact to the picosecond. A repeater is modelled by its effect on timing: a signal
+// entering at one port leaves every other port after the repeater delay, so a collision shows at
+// each station exactly when the second signal (or the repeater's jam, which starts then) reaches
+// it. Does not model: the repeater's own minimum jam length (collision enforcement), signal
+// levels, or errors other than collisions.
+//
+// Frames that arrive intact (no other signal at the receiver during them, and the receiver not
+// transmitting) are handed to the addressed station (every other station for group addresses,
+// and promiscuous stations too) at the instant their last bit, or extension, arrives.
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "models/common/frame.hpp"
+#include "models/common/settle.hpp"
+#include "models/common/sim_context.hpp"
+#include "models/common/stats.hpp"
+#include "models/mac/frame_checks.hpp"
+#include "models/medium/collision_domain.hpp"
+
+namespace gbesim {
+
+class Mac;
+class SharedMedium;
+
+// Deliveries to one station; its settle() hands over every frame that has arrived by then.
+class MediumPort : public sc_core::sc_module, public Settleable {
+ public:
+  SC_HAS_PROCESS(MediumPort);
+  MediumPort(sc_core::sc_module_name name, SharedMedium& medium, std::size_t index,
+             SimContext& context);
+
+  void attach(Mac* receiver) { receiver_ = receiver; }
+  // A frame from `sender` whose first bit reaches this station at `from` and whose last bit
+  // (or extension) at `at`.
+  void schedule(FramePtr frame, std::size_t sender, Picoseconds from, Picoseconds at,
+                Picoseconds now);
+  void settle(Picoseconds now) override;
+
+  // Carrier at this station (another station's signal present), for VCD traces.
+  void enable_carrier_trace() { carrier_trace_ = true; }
+  void add_carrier_edge(Picoseconds at, int change);
+  const bool& trace_carrier() const { return carrier_; }
+
+ private:
+  void deliver_process();
+  void carrier_process();
+
+  struct Pending {
+    FramePtr frame;
+    std::size_t sender;
+    Picoseconds from;
+    Picoseconds at;
+  };
+  SharedMedium& medium_;
+  const std::size_t index_;
+  SimContext& context_;
+  Mac* receiver_ = nullptr;
+  std::deque<Pending> pending_;  // in arrival order
+  sc_core::sc_event arrival_;
+  bool carrier_trace_ = false;
+  bool carrier_ = false;
+  int signals_present_ = 0;
+  std::deque<std::pair<Picoseconds, int>> carrier_edges_;
+  sc_core::sc_event carrier_edge_;
+};
+
+class SharedMedium : public sc_core::sc_module {
+ public:
+  // delay_ps[i][k]: one-way delay from station i to station k, in attach order.
+  SharedMedium(sc_core::sc_module_name name, std::vector<std::vector<Picoseconds>> delay_ps,
+               const std::vector<std::string>& station_names, std::int64_t rate_mbps,
+               SimContext& context);
+
+  // Stations attach in the order of the delay matrix; returns the station's index.
+  std::size_t attach(Mac& mac);
+  const CollisionDomain& domain() const { return domain_; }
+  MediumPort& port(std::size_t index) { return *ports_[index]; }
+  std::size_t size() const { return macs_.size(); }
+
+  // From the MACs, at the instant it happens.
+  void begin(std::size_t station, Picoseconds now);
+  void end(std::size_t station, Picoseconds now);
+  // Station `station` wants Mac::on_medium_closed at the next end of any transmission.
+  void wait_for_close(std::size_t station) { waiting_for_close_[station] = true; }
+  // A frame `station` sent successfully: [first_bit, last_bit) on the wire at the sender, last_bit
+  // including any extension.
+  void deliver(std::size_t station, FramePtr frame, Picoseconds first_bit, Picoseconds last_bit);
+  // The channel's use, in bit time sent by successful transmissions.
+  void account_success(Picoseconds preamble_ps, Picoseconds frame_ps, Picoseconds extension_ps);
+  void enable_carrier_trace();
+
+ private:
+  CollisionDomain domain_;
+  SimContext& context_;
+  const Picoseconds bit_ps_;
+  std::vector<Mac*> macs_;
+  std::vector<std::uint64_t> address_keys_;
+  std::vector<bool> promiscuous_;
+  std::vector<std::size_t> recipients_;
+  std::vector<std::unique_ptr<MediumPort>> ports_;
+  std::vector<bool> waiting_for_close_;
+  bool carrier_trace_ = false;
+  std::uint64_t ends_since_prune_ = 0;
+  // Busy periods from the transmitters' side: union of [start, stop) over all stations.
+  int open_ = 0;
+  Picoseconds period_start_ = 0;
+  Picoseconds period_end_ = 0;
+  std::uint64_t busy_closed_ps_ = 0;
+
+  StatGroup stats_;
+  Counter transmissions_;
+  Counter preamble_ps_;
+  Counter frame_ps_;
+  Counter extension_ps_;
+};
+
+}  // namespace gbesim

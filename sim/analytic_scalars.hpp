@@ -1,0 +1,20 @@
+#pragma once
+// Analytic references written beside the simulated values (component "analysis" in
+// scalars.csv), when the scenario is one the closed forms describe:
+//  - exactly one enabled traffic source, saturated with a fixed frame size: the single-sender
+//    timeline (analysis/half_duplex) in the sender's mode -- efficiency, frame rate, frames per
+//    burst -- and the simulated efficiency minus it;
+//  - two or more enabled saturated sources of one fixed size, all on one collision domain: the
+//    Metcalfe-Boggs efficiency for that many stations and the domain's efficiency minus it.
+
+#include <vector>
+
+#include "models/common/stats.hpp"
+#include "scenarios/scenario_config.hpp"
+
+namespace gbesim {
+
+std::vector<Scalar> analytic_scalars(const ScenarioConfig& config,
+                                     const std::vector<Scalar>& simulated);
+
+}  // namespace gbesim

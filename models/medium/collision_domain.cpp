@@ -61,10 +61,12 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
       periods.push_back({iv.arrive, iv.leave, iv.own});
     }
   }
-  // The most recent busy period that had begun before t0 (one arriving at t0 is not sensed).
-  std::size_t p = periods.size();
-  for (std::size_t i = 0; i < periods.size() && periods[i].start < t0; ++i) p = i;
-  if (p == periods.size()) return t0;
+  // Follow the Deference process from the oldest busy period kept, cycle by cycle: a busy
+  // period, its gap, deferring off, until carrier is next present. Carrier that arrives in a gap
+  // where it is ignored starts a new cycle only once the gap has ended. A signal arriving at t0
+  // itself is not sensed by a decision at t0.
+  if (periods.empty() || periods.front().start >= t0) return t0;
+  std::size_t p = 0;
   for (;;) {
     if (periods[p].end == kForeverPs) return std::nullopt;
     const Picoseconds off = periods[p].end;

@@ -58,6 +58,9 @@ TEST(CollisionDomain, CarrierInTheSecondPartOfTheGapIsIgnored) {
   c.begin(2, 564);  // exactly at the end of part 1: part 2
   c.end(2, 900);
   EXPECT_EQ(release(c, 0, 300), 596);
+  // A frame that comes just as the gap ends goes then: the carrier that arrived in the ignored
+  // part starts a new deference only after the gap has ended.
+  EXPECT_EQ(release(c, 0, 596), 596);
   // A frame that comes after the gap ended, while that carrier is still on, defers to it.
   EXPECT_EQ(release(c, 0, 700), 996);
 }

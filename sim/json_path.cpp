@@ -6,6 +6,8 @@
 
 namespace gbesim {
 
+static constexpr std::size_t kEveryIndexToken = static_cast<std::size_t>(-1);
+
 std::vector<PathToken> parse_json_path(const std::string& path) {
   std::vector<PathToken> tokens;
   std::size_t i = 0;
@@ -18,6 +20,17 @@ std::vector<PathToken> parse_json_path(const std::string& path) {
       const std::size_t close = path.find(']', i);
       if (close == std::string::npos) fail("'[' without ']'");
       const std::string digits = path.substr(i + 1, close - i - 1);
+      if (digits == "*") {
+        tokens.emplace_back(kEveryIndexToken);
+        i = close + 1;
+        if (i < path.size() && path[i] != '.' && path[i] != '[')
+          fail("expected '.' or '[' after ']' at position " + std::to_string(i));
+        if (i < path.size() && path[i] == '.') {
+          ++i;
+          if (i == path.size()) fail("ends with '.'");
+        }
+        continue;
+      }
       if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
         fail("array index must be a non-negative integer, got [" + digits + "]");
       if (digits.size() > 9) fail("array index [" + digits + "] is too large");
@@ -48,7 +61,8 @@ std::string format_json_path(const std::vector<PathToken>& tokens) {
   std::string out;
   for (const auto& t : tokens) {
     if (std::holds_alternative<std::size_t>(t)) {
-      out += "[" + std::to_string(std::get<std::size_t>(t)) + "]";
+      const std::size_t i = std::get<std::size_t>(t);
+      out += i == kEveryIndexToken ? std::string("[*]") : "[" + std::to_string(i) + "]";
     } else {
       if (!out.empty()) out += ".";
       out += std::get<std::string>(t);
@@ -65,33 +79,78 @@ std::string index_path(const std::string& parent, std::size_t index) {
   return parent + "[" + std::to_string(index) + "]";
 }
 
+namespace {
+
+constexpr std::size_t kEveryIndex = static_cast<std::size_t>(-1);
+
+bool is_wildcard(const PathToken& t) {
+  return std::holds_alternative<std::size_t>(t) ? std::get<std::size_t>(t) == kEveryIndex
+                                                : std::get<std::string>(t) == "*";
+}
+
+// Sets the value at tokens[k..] below `node`. Outside wildcards, missing objects on the way are
+// created; below a wildcard only existing elements are visited. Returns how many were set.
+std::size_t set_below(Json& node, const std::vector<PathToken>& tokens, std::size_t k,
+                      const Json& value, bool under_wildcard, const std::string& path,
+                      std::vector<PathToken>& walked) {
+  if (k == tokens.size()) {
+    node = value;
+    return 1;
+  }
+  const bool last = k + 1 == tokens.size();
+  const auto& t = tokens[k];
+  const std::string here = walked.empty() ? "the top level" : format_json_path(walked);
+  auto descend = [&](Json& child, const PathToken& step) {
+    walked.push_back(step);
+    const std::size_t n =
+        set_below(child, tokens, k + 1, value, under_wildcard || is_wildcard(t), path, walked);
+    walked.pop_back();
+    return n;
+  };
+  if (is_wildcard(t)) {
+    std::size_t n = 0;
+    if (node.is_object()) {
+      for (auto& item : node.items()) n += descend(item.value(), PathToken(item.key()));
+    } else if (node.is_array()) {
+      for (std::size_t i = 0; i < node.size(); ++i) n += descend(node[i], PathToken(i));
+    } else if (!under_wildcard) {
+      throw std::invalid_argument(path + ": " + here + " is neither an object nor an array");
+    }
+    if (n == 0 && !under_wildcard)
+      throw std::invalid_argument(path + ": nothing under " + here +
+                                  " matches the rest of the path");
+    return n;
+  }
+  if (std::holds_alternative<std::size_t>(t)) {
+    const std::size_t i = std::get<std::size_t>(t);
+    if (!node.is_array() || i >= node.size()) {
+      if (under_wildcard) return 0;
+      if (!node.is_array()) throw std::invalid_argument(path + ": " + here + " is not an array");
+      throw std::invalid_argument(path + ": " + here + " has " + std::to_string(node.size()) +
+                                  " elements, no [" + std::to_string(i) + "]");
+    }
+    return descend(node[i], t);
+  }
+  const std::string& key = std::get<std::string>(t);
+  if (!node.is_object()) {
+    if (under_wildcard) return 0;
+    throw std::invalid_argument(path + ": " + here + " is not an object");
+  }
+  if (!node.contains(key) && !last) {
+    if (under_wildcard) return 0;
+    if (std::holds_alternative<std::size_t>(tokens[k + 1]))
+      throw std::invalid_argument(path + ": " + here + " has no array \"" + key + "\"");
+    node[key] = Json::object();
+  }
+  return descend(node[key], t);
+}
+
+}  // namespace
+
 void set_json_path(Json& document, const std::string& path, const Json& value) {
   const auto tokens = parse_json_path(path);
-  Json* node = &document;
   std::vector<PathToken> walked;
-  for (std::size_t k = 0; k < tokens.size(); ++k) {
-    const bool last = k + 1 == tokens.size();
-    const auto& t = tokens[k];
-    const std::string here = walked.empty() ? "the top level" : format_json_path(walked);
-    if (std::holds_alternative<std::size_t>(t)) {
-      const std::size_t i = std::get<std::size_t>(t);
-      if (!node->is_array()) throw std::invalid_argument(path + ": " + here + " is not an array");
-      if (i >= node->size())
-        throw std::invalid_argument(path + ": " + here + " has " + std::to_string(node->size()) +
-                                    " elements, no [" + std::to_string(i) + "]");
-      node = &(*node)[i];
-    } else {
-      const std::string& key = std::get<std::string>(t);
-      if (!node->is_object()) throw std::invalid_argument(path + ": " + here + " is not an object");
-      if (!node->contains(key) && !last && std::holds_alternative<std::size_t>(tokens[k + 1])) {
-        throw std::invalid_argument(path + ": " + here + " has no array \"" + key + "\"");
-      }
-      node = &(*node)[key];
-      if (node->is_null() && !last) *node = Json::object();
-    }
-    walked.push_back(t);
-  }
-  *node = value;
+  set_below(document, tokens, 0, value, false, path, walked);
 }
 
 Json parse_override_value(const std::string& text) {

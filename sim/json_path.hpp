@@ -1,6 +1,9 @@
 #pragma once
 // Paths into a scenario document, in the one syntax used by error messages, --set and sweeps:
 // dot-separated keys with [i] for array elements, e.g. stations.a.traffic[0].frame_bytes.
+// In --set and sweeps, "*" (a key) and [*] (an index) match every element that has the rest of
+// the path: stations.*.traffic[0].frame_bytes sets the first source of every station that has
+// one.
 
 #include <cstddef>
 #include <string>
@@ -22,7 +25,8 @@ std::string child_path(const std::string& parent, const std::string& key);
 std::string index_path(const std::string& parent, std::size_t index);
 
 // Sets the value at `path`, creating missing objects on the way (the strict loader then judges
-// every key); array elements must exist. Throws std::invalid_argument with a message for people.
+// every key); array elements must exist; below a wildcard only existing elements are visited.
+// Throws std::invalid_argument with a message for people.
 void set_json_path(Json& document, const std::string& path, const Json& value);
 
 // A --set or sweep value: JSON if it parses as JSON, otherwise a plain string.

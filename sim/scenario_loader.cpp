@@ -18,6 +18,10 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Reading JSON text
 
+std::string value_text(const Json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
 std::string describe_value(const Json& v) {
   std::string text = v.dump();
   if (text.size() > 40) text = text.substr(0, 37) + "...";
@@ -861,9 +865,14 @@ SweepPlan read_sweep(const Json& doc, Diagnostics& d) {
   }
   for (const auto& item : sweep.items()) {
     const std::string at = "sweep[\"" + item.key() + "\"]";
+    const Json& values = item.value();
+    if (!values.is_array() || values.empty()) {
+      d.error(at, "expected a non-empty array of values, got " + describe_value(values));
+      continue;
+    }
     SweepAxis axis;
-    bool paths_ok = true;
-    for (std::string p : split_commas(item.key())) {
+    axis.name = item.key();
+    auto check_path = [&](std::string p, const std::string& where) -> std::optional<std::string> {
       p.erase(0, p.find_first_not_of(' '));
       p.erase(p.find_last_not_of(' ') + 1);
       try {
@@ -871,22 +880,65 @@ SweepPlan read_sweep(const Json& doc, Diagnostics& d) {
         static const std::vector<std::string> fixed = {"seed", "replications", "name",
                                                        "description", "sweep"};
         if (tokens.size() == 1 && std::find(fixed.begin(), fixed.end(), p) != fixed.end()) {
-          d.error(at, "\"" + p + "\" cannot be swept (replications and --seed vary the seed)");
-          paths_ok = false;
-        } else {
-          axis.paths.push_back(p);
+          d.error(where, "\"" + p + "\" cannot be swept (replications and --seed vary the seed)");
+          return std::nullopt;
         }
+        return p;
       } catch (const std::invalid_argument& e) {
-        d.error(at, e.what());
+        d.error(where, e.what());
+        return std::nullopt;
+      }
+    };
+    const bool variants = std::all_of(values.begin(), values.end(), [](const Json& v) {
+      return v.is_object() && v.contains("label") && v.contains("set");
+    });
+    if (variants) {
+      // {"label": L, "set": {"<path>": value, ...}}: the key only names the column.
+      bool ok = true;
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        const std::string where = index_path(at, i);
+        const Json& v = values[i];
+        for (const auto& field : v.items())
+          if (field.key() != "label" && field.key() != "set") {
+            d.error(child_path(where, field.key()), "unknown key" +
+                                                        suggestion(field.key(), {"label", "set"}) +
+                                                        " (known here: label, set)");
+            ok = false;
+          }
+        if (!v["label"].is_string() && !v["label"].is_number()) {
+          d.error(child_path(where, "label"),
+                  "expected a string or number, got " + describe_value(v["label"]));
+          ok = false;
+        }
+        if (!v["set"].is_object() || v["set"].empty()) {
+          d.error(child_path(where, "set"),
+                  "expected an object {\"<path>\": value, ...}, got " + describe_value(v["set"]));
+          ok = false;
+          continue;
+        }
+        std::vector<std::pair<std::string, Json>> assignments;
+        for (const auto& a : v["set"].items()) {
+          if (auto p = check_path(a.key(), child_path(where, "set"))) {
+            assignments.emplace_back(*p, a.value());
+          } else {
+            ok = false;
+          }
+        }
+        axis.labels.push_back(value_text(v["label"]));
+        axis.sets.push_back(std::move(assignments));
+      }
+      if (ok) plan.axes.push_back(std::move(axis));
+      continue;
+    }
+    bool paths_ok = true;
+    for (const std::string& piece : split_commas(item.key())) {
+      if (auto p = check_path(piece, at)) {
+        axis.paths.push_back(*p);
+      } else {
         paths_ok = false;
       }
     }
     if (!paths_ok) continue;
-    const Json& values = item.value();
-    if (!values.is_array() || values.empty()) {
-      d.error(at, "expected a non-empty array of values, got " + describe_value(values));
-      continue;
-    }
     for (std::size_t i = 0; i < values.size(); ++i) {
       if (axis.paths.size() == 1) {
         axis.values.push_back({values[i]});
@@ -903,7 +955,7 @@ SweepPlan read_sweep(const Json& doc, Diagnostics& d) {
   }
   // The size is checked before anything multiplies it out.
   double runs = static_cast<double>(plan.replications);
-  for (const auto& a : plan.axes) runs *= static_cast<double>(a.values.size());
+  for (const auto& a : plan.axes) runs *= static_cast<double>(a.steps());
   if (runs > static_cast<double>(kMaxSweepRuns)) {
     d.error("sweep",
             fmt::format("the sweep has {:.4g} runs (points x replications); the limit is {}", runs,
@@ -1030,26 +1082,57 @@ std::string read_file(const std::string& file) {
 
 std::size_t SweepPlan::point_count() const {
   std::size_t n = 1;
-  for (const auto& a : axes) n *= a.values.size();
+  for (const auto& a : axes) n *= a.steps();
   return n;
 }
 
-std::vector<std::pair<std::string, Json>> SweepPlan::point(std::size_t k) const {
+namespace {
+std::vector<std::size_t> step_indices(const std::vector<SweepAxis>& axes, std::size_t k) {
   std::vector<std::size_t> index(axes.size());
   for (std::size_t i = axes.size(); i-- > 0;) {
-    index[i] = k % axes[i].values.size();
-    k /= axes[i].values.size();
+    index[i] = k % axes[i].steps();
+    k /= axes[i].steps();
   }
+  return index;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, Json>> SweepPlan::point(std::size_t k) const {
+  const auto index = step_indices(axes, k);
   std::vector<std::pair<std::string, Json>> out;
-  for (std::size_t i = 0; i < axes.size(); ++i)
-    for (std::size_t p = 0; p < axes[i].paths.size(); ++p)
-      out.emplace_back(axes[i].paths[p], axes[i].values[index[i]][p]);
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i].variant()) {
+      for (const auto& assignment : axes[i].sets[index[i]]) out.push_back(assignment);
+    } else {
+      for (std::size_t p = 0; p < axes[i].paths.size(); ++p)
+        out.emplace_back(axes[i].paths[p], axes[i].values[index[i]][p]);
+    }
+  }
   return out;
 }
 
-std::vector<std::string> SweepPlan::swept_paths() const {
+std::vector<std::string> SweepPlan::columns() const {
   std::vector<std::string> out;
-  for (const auto& a : axes) out.insert(out.end(), a.paths.begin(), a.paths.end());
+  for (const auto& a : axes) {
+    if (a.variant()) {
+      out.push_back(a.name);
+    } else {
+      out.insert(out.end(), a.paths.begin(), a.paths.end());
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> SweepPlan::point_labels(std::size_t k) const {
+  const auto index = step_indices(axes, k);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i].variant()) {
+      out.push_back(axes[i].labels[index[i]]);
+    } else {
+      for (const auto& v : axes[i].values[index[i]]) out.push_back(value_text(v));
+    }
+  }
   return out;
 }
 

@@ -14,10 +14,16 @@
 
 namespace gbesim {
 
-// One sweep axis: one path, or several paths varied together ("zipped").
+// One sweep axis: one path, several paths varied together ("zipped"), or labelled variants,
+// each setting any paths it likes: {"label": L, "set": {"<path>": value, ...}}.
 struct SweepAxis {
-  std::vector<std::string> paths;
-  std::vector<std::vector<Json>> values;  // values[i][p]: value of paths[p] at step i
+  std::string name;                       // the key as written
+  std::vector<std::string> paths;         // path axes
+  std::vector<std::vector<Json>> values;  // path axes: values[i][p] is paths[p] at step i
+  std::vector<std::string> labels;        // variant axes
+  std::vector<std::vector<std::pair<std::string, Json>>> sets;  // variant axes, in order
+  bool variant() const { return !labels.empty(); }
+  std::size_t steps() const { return variant() ? labels.size() : values.size(); }
 };
 
 inline constexpr std::size_t kMaxSweepRuns = 100000;
@@ -31,7 +37,10 @@ struct SweepPlan {
   std::size_t run_count() const { return point_count() * static_cast<std::size_t>(replications); }
   // The path=value assignments of point k, in axis order.
   std::vector<std::pair<std::string, Json>> point(std::size_t k) const;
-  std::vector<std::string> swept_paths() const;
+  // What names a point in points.csv and summary.csv: a column per swept path, one per variant
+  // axis; and point k's entries (values as text, or the variant's label).
+  std::vector<std::string> columns() const;
+  std::vector<std::string> point_labels(std::size_t k) const;
   std::size_t point_of_run(std::size_t run) const { return run / replications; }
   std::int64_t replication_of_run(std::size_t run) const {
     return static_cast<std::int64_t>(run % replications);

@@ -26,10 +26,6 @@ extern char** environ;
 namespace gbesim {
 namespace {
 
-std::string value_text(const Json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
 std::filesystem::path run_dir(const std::filesystem::path& dir, std::size_t run) {
   return dir / "runs" / std::to_string(run);
 }
@@ -122,8 +118,10 @@ void print_list(const SweepPlan& plan) {
   fmt::print("{:>5} {:>6} {:>5} {:>12}  values\n", "run", "point", "rep", "seed");
   for (std::size_t k = 0; k < plan.run_count(); ++k) {
     std::string values;
-    for (const auto& [path, v] : plan.point(plan.point_of_run(k)))
-      values += (values.empty() ? "" : "  ") + path + "=" + v.dump();
+    const auto columns = plan.columns();
+    const auto labels = plan.point_labels(plan.point_of_run(k));
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      values += (values.empty() ? "" : "  ") + columns[c] + "=" + labels[c];
     fmt::print("{:>5} {:>6} {:>5} {:>12}  {}\n", k, plan.point_of_run(k),
                plan.replication_of_run(k), plan.seed_of_run(k), values);
   }
@@ -234,12 +232,12 @@ int run_sweep(const SweepOptions& options) {
     r.point = plan.point_of_run(k);
     r.replication = plan.replication_of_run(k);
     r.seed = plan.seed_of_run(k);
-    for (const auto& [path, v] : plan.point(r.point)) r.swept_values.push_back(value_text(v));
+    r.swept_values = plan.point_labels(r.point);
     r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
     records.push_back(std::move(r));
   }
-  write_file_atomically(dir / "points.csv", points_csv(plan.swept_paths(), records));
-  write_file_atomically(dir / "summary.csv", summary_csv(plan.swept_paths(), records));
+  write_file_atomically(dir / "points.csv", points_csv(plan.columns(), records));
+  write_file_atomically(dir / "summary.csv", summary_csv(plan.columns(), records));
 
   if (!options.quiet) {
     fmt::print("sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, runs/)\n",

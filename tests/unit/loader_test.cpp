@@ -248,5 +248,76 @@ TEST(Loader, OnOffPeriodsHaveAOneNanosecondFloor) {
   EXPECT_CONTAINS(e, "stations.a.traffic[0].on_ns: expected a number in 1 .. 1e+15 ns");
 }
 
+TEST(Loader, WildcardsSetEveryElementThatHasTheRestOfThePath) {
+  Json doc = Json::parse(kValid);
+  doc["stations"]["c"] = {{"traffic", Json::array({{{"pattern", "saturated"}, {"to", "b"}}})}};
+  doc["links"] = Json::array({Json{{"between", {"a", "b"}}}});
+  LoadOptions o;
+  o.sets = {"stations.*.traffic[0].frame_bytes=128", "stations.c.traffic[*].to=broadcast"};
+  doc["collision_domains"] =
+      Json::array({Json{{"stations", {"c", "d"}}, {"delay_ns", {{0, 1}, {1, 0}}}}});
+  doc["stations"]["d"] = Json::object();
+  doc["mac"] = {{"duplex", "half"}};
+  const auto s = load_scenario_text(doc.dump(), "ok.json", o);
+  EXPECT_EQ(s.config.find_station("a")->traffic[0].frame_bytes.fixed_bytes, 128);
+  EXPECT_EQ(s.config.find_station("c")->traffic[0].frame_bytes.fixed_bytes, 128);
+  EXPECT_EQ(s.config.find_station("c")->traffic[0].to, "broadcast");
+  EXPECT_TRUE(s.config.find_station("b")->traffic.empty());  // b has no traffic[0]: untouched
+  o.sets = {"links[*].nothing_here.x=1"};
+  EXPECT_CONTAINS(error_of(doc.dump(), o), "nothing under links matches the rest of the path");
+}
+
+TEST(Loader, VariantAxesSetSeveralPathsUnderOneLabel) {
+  Json doc = Json::parse(kValid);
+  doc["sweep"] = Json::parse(R"({"mode": [
+      {"label": "fd", "set": {"mac.ifg_bits": 96}},
+      {"label": "short gap", "set": {"mac.ifg_bits": 64, "links[0].cable_m": 1}}],
+    "rate_mbps": [100, 1000]})");
+  LoadOptions o;
+  o.run = 2;  // variant 1 ("short gap"), rate 100
+  const auto s = load_scenario_text(doc.dump(), "v.json", o);
+  EXPECT_EQ(s.plan.point_count(), 4u);
+  EXPECT_EQ(s.plan.columns(), (std::vector<std::string>{"mode", "rate_mbps"}));
+  EXPECT_EQ(s.plan.point_labels(2), (std::vector<std::string>{"short gap", "100"}));
+  EXPECT_EQ(s.config.stations[0].mac.ifg_bits, 64);
+  EXPECT_EQ(s.config.links[0].params.cable_m, 1.0);
+  EXPECT_EQ(s.config.run.rate_mbps, 100);
+  doc["sweep"] = Json::parse(R"({"mode": [{"label": "x", "set": {"seed": 3}}]})");
+  EXPECT_CONTAINS(error_of(doc.dump()), "\"seed\" cannot be swept");
+}
+
+TEST(Loader, CollisionDomainsAreCheckedLikeEverythingElse) {
+  Json doc = Json::parse(kValid);
+  doc["links"] = Json::array();
+  doc["collision_domains"] = Json::parse(R"([{"stations": ["a", "b"], "cable_m": {"a": 10}}])");
+  auto e = error_of(doc.dump());
+  EXPECT_CONTAINS(e, "collision_domains[0].cable_m: missing the cable length of station \"b\"");
+  EXPECT_CONTAINS(e,
+                  "stations.a.mac.duplex: \"a\" is on collision_domains[0], a shared medium: "
+                  "set \"mac\": {\"duplex\": \"half\"}");
+  doc["mac"] = {{"duplex", "half"}};
+  doc["collision_domains"] = Json::parse(R"([{"stations": ["a", "b"], "cable_m": {"a": 10, "b": 20},
+                                            "delay_ns": [[0, 1], [1, 0]]}])");
+  EXPECT_CONTAINS(error_of(doc.dump()), "give either \"cable_m\"");
+  doc["collision_domains"] = Json::parse(R"([{"stations": ["a", "b"], "cable_m": {"a": 10, "b": 20},
+                                            "repeater_delay_ns": 976}])");
+  const auto s = load_scenario_text(doc.dump(), "ok.json");
+  // (10 + 20) m x 5 ns/m + 976 ns = 1126 ns both ways.
+  EXPECT_EQ(s.config.domains[0].delay_ps(5.0)[0][1], 1'126'000);
+  EXPECT_EQ(s.config.stations[0].mac.slot_time_bits, 4096);  // resolved for 1000 Mb/s
+  doc["rate_mbps"] = 10000;
+  EXPECT_CONTAINS(error_of(doc.dump()), "half duplex is not defined at 10000 Mb/s");
+  doc["rate_mbps"] = 100;
+  doc["mac"]["frame_bursting"] = true;
+  EXPECT_CONTAINS(error_of(doc.dump()), "frame bursting is defined at 1000 Mb/s only");
+}
+
+TEST(Loader, ADuplexMismatchOnALinkIsAnError) {
+  Json doc = Json::parse(kValid);
+  doc["stations"]["a"]["mac"] = {{"duplex", "half"}};
+  EXPECT_CONTAINS(error_of(doc.dump()),
+                  "links[0]: duplex mismatch: a is half duplex, b is full duplex");
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -37,6 +37,23 @@ struct Sender {
 
 }  // namespace
 
+std::vector<Scalar> network_totals(const std::vector<Scalar>& simulated) {
+  double tx = 0;
+  double payload = 0;
+  double delivered = 0;
+  for (const auto& s : simulated) {
+    const bool mac = s.component.size() > 4 && s.component.rfind(".mac") == s.component.size() - 4;
+    const bool sink =
+        s.component.size() > 5 && s.component.rfind(".sink") == s.component.size() - 5;
+    if (mac && s.name == "tx_throughput") tx += s.value;
+    if (mac && s.name == "tx_payload_throughput") payload += s.value;
+    if (sink && s.name == "throughput") delivered += s.value;
+  }
+  return {{"network", "tx_throughput", "bit/s", tx, false},
+          {"network", "tx_payload_throughput", "bit/s", payload, false},
+          {"network", "delivered_throughput", "bit/s", delivered, false}};
+}
+
 std::vector<Scalar> analytic_scalars(const ScenarioConfig& config,
                                      const std::vector<Scalar>& simulated) {
   std::vector<Scalar> out;

@@ -17,4 +17,8 @@ namespace gbesim {
 std::vector<Scalar> analytic_scalars(const ScenarioConfig& config,
                                      const std::vector<Scalar>& simulated);
 
+// Totals over every station (component "network"): DA..FCS bits and payload bits sent OK per
+// second, and DA..FCS bits delivered to the applications per second.
+std::vector<Scalar> network_totals(const std::vector<Scalar>& simulated);
+
 }  // namespace gbesim

@@ -76,6 +76,30 @@ std::string bench_scenario_json(int frame_bytes, int duration_ms) {
   return doc.dump(2) + "\n";
 }
 
+std::string bench_half_duplex_json(int stations, int duration_ms) {
+  Json doc;
+  doc["name"] = fmt::format("bench-hd-{}", stations);
+  doc["description"] =
+      "benchmark: saturated stations sharing a half-duplex 1000 Mb/s collision domain, 64-byte "
+      "frames, carrier extension and frame bursting";
+  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
+  doc["rate_mbps"] = 1000;
+  doc["mac"] = {{"duplex", "half"}, {"carrier_extension", true}, {"frame_bursting", true}};
+  Json names = Json::array();
+  Json cable = Json::object();
+  for (int i = 0; i < stations; ++i) {
+    const std::string name = fmt::format("s{}", i);
+    doc["stations"][name]["traffic"] =
+        Json::array({Json{{"pattern", "saturated"},
+                          {"to", fmt::format("s{}", (i + 1) % stations)},
+                          {"frame_bytes", 64}}});
+    names.push_back(name);
+    cable[name] = 10;
+  }
+  doc["collision_domains"] = Json::array({Json{{"stations", names}, {"cable_m", cable}}});
+  return doc.dump(2) + "\n";
+}
+
 int run_bench(const BenchOptions& options) {
   char pattern[] = "/tmp/gbesim-bench-XXXXXX";
   if (::mkdtemp(pattern) == nullptr)
@@ -85,25 +109,31 @@ int run_bench(const BenchOptions& options) {
     std::string label;
     int frame_bytes;
     int duration_ms;
+    int hd_stations;  // 0: the full-duplex pair
   };
   const std::vector<Case> cases = {
-      {"(a) 1518-byte frames, both directions", 1518, options.duration_ms},
-      {"(b) 64-byte frames, both directions", 64, options.duration_ms},
-      {"(b') 64-byte frames, 4x longer (memory check)", 64, 4 * options.duration_ms},
+      {"(a) FD, 1518-byte frames, both directions", 1518, options.duration_ms, 0},
+      {"(b) FD, 64-byte frames, both directions", 64, options.duration_ms, 0},
+      {"(b') FD, 64-byte frames, 4x longer (memory)", 64, 4 * options.duration_ms, 0},
+      {"(c) HD, 8 stations, 64 B, ext + bursting", 64, options.duration_ms, 8},
+      {"(d) HD, 32 stations, 64 B, ext + bursting", 64, options.duration_ms, 32},
   };
   fmt::print(
-      "gbesim bench: 2 stations, full duplex, 1000 Mb/s, 100 m, saturated; median of {} "
-      "runs per case\n",
+      "gbesim bench: 1000 Mb/s, saturated; FD = 2 stations on 100 m full duplex, HD = stations on "
+      "a "
+      "half-duplex collision domain (10 m each to a repeater); median of {} runs per case\n",
       options.runs);
   fmt::print("{:<48} {:>10} {:>14} {:>14} {:>10} {:>8}\n", "case", "x real", "events/s", "frames/s",
              "peak MiB", "frames");
   for (const auto& c : cases) {
     const auto scenario = tmp / fmt::format("fd-{}-{}.json", c.frame_bytes, c.duration_ms);
-    write_file_atomically(scenario, bench_scenario_json(c.frame_bytes, c.duration_ms));
+    write_file_atomically(scenario, c.hd_stations > 0
+                                        ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
+                                        : bench_scenario_json(c.frame_bytes, c.duration_ms));
     std::vector<double> rtf, aps, fps, rss, allocated;
     for (int i = 0; i < options.runs; ++i) {
-      const Sample s =
-          run_once(options.self, scenario, tmp / fmt::format("out-{}-{}", c.frame_bytes, i));
+      const Sample s = run_once(options.self, scenario,
+                                tmp / fmt::format("out-{}-{}-{}", c.hd_stations, c.frame_bytes, i));
       rtf.push_back(s.real_time_factor);
       aps.push_back(s.activations_per_second);
       fps.push_back(s.frames_per_second);

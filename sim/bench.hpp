@@ -16,5 +16,7 @@ int run_bench(const BenchOptions& options);
 
 // The benchmark scenario: two stations, full duplex, saturated both ways with fixed-size frames.
 std::string bench_scenario_json(int frame_bytes, int duration_ms);
+// Saturated stations on one half-duplex collision domain, 64-byte frames, extension + bursting.
+std::string bench_half_duplex_json(int stations, int duration_ms);
 
 }  // namespace gbesim

@@ -211,7 +211,9 @@ int run_simulation(const RunOptions& options) {
   StatContext stat_context;
   stat_context.elapsed_ps = std::max<Picoseconds>(outcome.simulated_ps, 1);
   std::vector<Scalar> scalars = context.stats.collect(stat_context);
+  const std::vector<Scalar> totals = network_totals(scalars);
   const std::vector<Scalar> analytic = analytic_scalars(scenario.config, scalars);
+  scalars.insert(scalars.end(), totals.begin(), totals.end());
   scalars.insert(scalars.end(), analytic.begin(), analytic.end());
 
   if (events) events->commit();

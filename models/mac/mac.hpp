@@ -132,6 +132,15 @@ class Mac : public sc_core::sc_module {
                : now;
   }
   Picoseconds max_gap_ps() const { return ifg_ps_ + ifg_part1_ps_; }
+  // Half duplex: time the frame (or burst fill) on the wire at `elapsed` has been sent without a
+  // collision so far; 0 when nothing unharmed is in progress.
+  Picoseconds clean_in_progress_ps(Picoseconds elapsed) const {
+    if (state_ == MacTxState::transmitting && collision_at_ps_ >= elapsed)
+      return elapsed - frame_start_ps_;
+    if (state_ == MacTxState::burst_fill && collision_at_ps_ >= elapsed)
+      return elapsed - frame_end_ps_;
+    return 0;
+  }
 
   const MacAddress& address() const { return config_.address; }
   std::int64_t rate_mbps() const { return config_.rate_mbps; }

@@ -1,6 +1,7 @@
 #include "models/medium/shared_medium.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/mac/mac.hpp"
 
@@ -113,13 +114,21 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                  [this, share](const StatContext& c) {
                    return share(static_cast<double>(extension_ps_.value()), c);
                  });
+  auto in_progress = [this](const StatContext& c) {
+    double ps = 0;
+    for (const Mac* m : macs_) ps += static_cast<double>(m->clean_in_progress_ps(c.elapsed_ps));
+    return ps;
+  };
+  stats_.formula("in_progress_share", "fraction",
+                 "share of time taken by a frame still on the wire, so far unharmed, at the end",
+                 [in_progress, share](const StatContext& c) { return share(in_progress(c), c); });
   stats_.formula("collision_share", "fraction",
-                 "share of busy time not carrying a successful frame: collided attempts, jam, "
-                 "and any transmission still in progress at the end",
-                 [this, busy, share](const StatContext& c) {
+                 "share of time on collided attempts and jam (busy time not carrying a "
+                 "successful frame, nor a frame still in progress)",
+                 [this, busy, share, in_progress](const StatContext& c) {
                    const double good = static_cast<double>(
                        frame_ps_.value() + preamble_ps_.value() + extension_ps_.value());
-                   return share(std::max(0.0, busy(c) - good), c);
+                   return share(std::max(0.0, busy(c) - good - in_progress(c)), c);
                  });
   stats_.formula("idle_share", "fraction", "share of time no station transmitted",
                  [busy, share](const StatContext& c) {
@@ -129,6 +138,36 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                  [this](const StatContext& c) {
                    return static_cast<double>(frame_ps_.value()) / static_cast<double>(bit_ps_) *
                           c.per_second();
+                 });
+  stats_.formula("bursts", "bursts", "frame bursts sent on the domain (first frame successful)",
+                 [this](const StatContext&) {
+                   double n = 0;
+                   for (const Mac* m : macs_) n += static_cast<double>(m->bursts());
+                   return n;
+                 });
+  stats_.formula("frames_per_burst", "frames", "mean frames per burst", [this](const StatContext&) {
+    double bursts = 0;
+    double frames = 0;
+    for (const Mac* m : macs_) {
+      bursts += static_cast<double>(m->bursts());
+      frames += static_cast<double>(m->frames_in_bursts());
+    }
+    return bursts > 0 ? frames / bursts : std::nan("");
+  });
+  stats_.formula("fairness", "index",
+                 "Jain's fairness index of DA..FCS bits sent, over the stations that tried to send",
+                 [this](const StatContext&) {
+                   double sum = 0;
+                   double squares = 0;
+                   double n = 0;
+                   for (const Mac* m : macs_) {
+                     if (m->attempts_made() == 0) continue;
+                     const double x = static_cast<double>(m->frame_octets_transmitted());
+                     sum += x;
+                     squares += x * x;
+                     n += 1;
+                   }
+                   return squares > 0 ? sum * sum / (n * squares) : std::nan("");
                  });
   stats_.formula("efficiency", "fraction", "DA..FCS bits of successful frames over capacity",
                  [this, share](const StatContext& c) {

@@ -41,6 +41,7 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
       const std::size_t index = medium.attach(mac);
       mac.attach_medium(&medium, index);
       mac.attach_incoming(&medium.port(index));
+      seats_.push_back({m, &medium, index});
     }
   };
   for (std::size_t i = 0; i < config.domains.size(); ++i) {
@@ -64,6 +65,15 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     towards_.emplace_back(l.b, &links_.back()->a_to_b());
     towards_.emplace_back(l.a, &links_.back()->b_to_a());
   }
+}
+
+SharedMedium* Network::medium_of(const std::string& station, std::size_t* index) const {
+  for (const auto& seat : seats_) {
+    if (seat.station != station) continue;
+    if (index != nullptr) *index = seat.index;
+    return seat.medium;
+  }
+  return nullptr;
 }
 
 Station* Network::find_station(const std::string& name) const {

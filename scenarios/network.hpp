@@ -48,12 +48,20 @@ class Network {
   Station* find_station(const std::string& name) const;
   // The link direction that delivers to the named station, or nullptr.
   LinkDirection* direction_towards(const std::string& station) const;
+  // The shared medium that carries the named half-duplex station, and its port, or nullptr.
+  SharedMedium* medium_of(const std::string& station, std::size_t* index) const;
 
  private:
   std::vector<std::unique_ptr<Station>> stations_;
   std::vector<std::unique_ptr<FullDuplexLink>> links_;
   std::vector<std::unique_ptr<SharedMedium>> media_;
   std::vector<std::pair<std::string, LinkDirection*>> towards_;
+  struct MediumSeat {
+    std::string station;
+    SharedMedium* medium;
+    std::size_t index;
+  };
+  std::vector<MediumSeat> seats_;
 };
 
 }  // namespace gbesim

@@ -73,12 +73,24 @@ VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
     const std::string s = station->basename();
     Mac& mac = station->mac();
     mac.enable_exact_trace();
-    sc_core::sc_trace(file_, mac.trace_tx_state(), s + ".tx_state", 2);
+    // tx_state values: see MacTxState (0 idle, 1 transmitting, 2 interframe_gap, 3 paused,
+    // 4 deferring, 5 jamming, 6 backoff, 7 burst_fill).
+    sc_core::sc_trace(file_, mac.trace_tx_state(), s + ".tx_state", 3);
     sc_core::sc_trace(file_, mac.trace_transmitting(), s + ".transmitting");
-    sc_core::sc_trace(file_, mac.trace_paused(), s + ".paused");
+    if (mac.half_duplex()) {
+      sc_core::sc_trace(file_, mac.trace_collision(), s + ".collision");
+    } else {
+      sc_core::sc_trace(file_, mac.trace_paused(), s + ".paused");
+    }
     if (LinkDirection* in = network.direction_towards(s)) {
       in->enable_carrier_trace();
       sc_core::sc_trace(file_, in->trace_carrier(), s + ".rx_carrier");
+    }
+    std::size_t index = 0;
+    if (SharedMedium* medium = network.medium_of(s, &index)) {
+      medium->port(index).enable_carrier_trace();
+      medium->enable_carrier_trace();
+      sc_core::sc_trace(file_, medium->port(index).trace_carrier(), s + ".carrier");
     }
   }
 }

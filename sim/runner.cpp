@@ -101,9 +101,11 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
   const auto plural = [](std::size_t n, const char* word) {
     return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
   };
+  std::string wiring = plural(network.links().size(), "full-duplex link");
+  if (!network.media().empty())
+    wiring += ", " + plural(network.media().size(), "half-duplex collision domain");
   fmt::print("{}: {}, {} at {} Mb/s; {} simulated in {:.3f} s wall ({:.3g}x real time){}\n",
-             run.name, plural(network.stations().size(), "station"),
-             plural(network.links().size(), "link"), run.rate_mbps,
+             run.name, plural(network.stations().size(), "station"), wiring, run.rate_mbps,
              format_duration_ps(outcome.simulated_ps), outcome.wall_seconds, rtf,
              outcome.interrupted ? " -- INTERRUPTED" : "");
   fmt::print("  {:<10} {:>12} {:>10} {:>12} {:>10} {:>14} {:>14} {:>8}\n", "station", "tx frames",
@@ -122,6 +124,15 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
         station->basename(), value(mac, "frames_transmitted_ok"), value(mac, "tx_throughput") / 1e6,
         value(mac, "frames_received_ok"), value(mac, "rx_throughput") / 1e6,
         value(sink, "latency_mean") / 1e3, value(sink, "latency_p99") / 1e3, drops);
+  }
+  for (const auto& medium : network.media()) {
+    const std::string m = medium->basename();
+    fmt::print(
+        "  {}: efficiency {:.4f}; time on frames {:.1f} %, preambles {:.1f} %, extension {:.1f} %, "
+        "collisions {:.1f} %, idle {:.1f} %; {:.0f} bursts\n",
+        m, value(m, "efficiency"), 100 * value(m, "frame_share"), 100 * value(m, "preamble_share"),
+        100 * value(m, "extension_share"), 100 * value(m, "collision_share"),
+        100 * value(m, "idle_share"), value(m, "bursts"));
   }
   fmt::print("results: {}/ (run.json, scalars.csv)\n", dir.string());
 }

@@ -231,7 +231,9 @@ void Mac::set_state(MacTxState state, Picoseconds at) {
   if (state == MacTxState::paused) paused_since_ps_ = at;
   state_ = state;
   tx_state_value_ = static_cast<unsigned>(state);
-  transmitting_ = state == MacTxState::transmitting;
+  // Our signal is on the wire: a frame, jam, or the extension filling a gap inside a burst.
+  transmitting_ = state == MacTxState::transmitting || state == MacTxState::jamming ||
+                  state == MacTxState::burst_fill;
   paused_ = state == MacTxState::paused;
   state_changed(state, at);
 }

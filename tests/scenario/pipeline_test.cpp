@@ -100,7 +100,7 @@ TEST(Pipeline, RunWritesRunJsonScalarsAndEveryTrace) {
   const std::string vcd = read_text(dir / "out/trace.vcd");
   EXPECT_NE(vcd.find("$timescale"), std::string::npos);
   EXPECT_NE(vcd.find("$scope module a $end"), std::string::npos);
-  EXPECT_NE(vcd.find("tx_state [1:0]"), std::string::npos);
+  EXPECT_NE(vcd.find("tx_state [2:0]"), std::string::npos);
   EXPECT_NE(vcd.find("rx_carrier"), std::string::npos);
   EXPECT_NE(vcd.find("$enddefinitions"), std::string::npos);
   EXPECT_NE(vcd.find("#864000"), std::string::npos);  // a's first frame ends here
@@ -118,6 +118,85 @@ TEST(Pipeline, RunWritesRunJsonScalarsAndEveryTrace) {
   // No temporary files are left behind.
   for (const auto& entry : std::filesystem::directory_iterator(dir / "out"))
     EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+}
+
+// Value changes of one VCD signal ("<scope>.<name>"), as (time, value) in file order.
+std::vector<std::pair<std::int64_t, std::string>> vcd_changes(const std::string& vcd,
+                                                              const std::string& signal) {
+  const auto dot = signal.find('.');
+  const std::string scope = signal.substr(0, dot);
+  const std::string name = signal.substr(dot + 1);
+  std::istringstream in(vcd);
+  std::string line;
+  std::string current_scope;
+  std::string id;
+  std::vector<std::pair<std::int64_t, std::string>> out;
+  std::int64_t now = 0;
+  bool in_body = false;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string x; words >> x;) w.push_back(x);
+    if (w.empty()) continue;
+    if (!in_body) {
+      if (w[0] == "$scope" && w.size() > 2) current_scope = w[2];
+      if (w[0] == "$var" && w.size() > 4 && current_scope == scope && w[4] == name) id = w[3];
+      if (w[0] == "$enddefinitions") in_body = true;
+      continue;
+    }
+    if (w[0][0] == '#') {
+      now = std::stoll(w[0].substr(1));
+    } else if (w[0][0] == 'b' && w.size() == 2 && w[1] == id) {
+      out.emplace_back(now, w[0].substr(1));
+    } else if (w.size() == 1 && w[0].size() > 1 && w[0].substr(1) == id) {
+      out.emplace_back(now, w[0].substr(0, 1));
+    }
+  }
+  return out;
+}
+
+// Half duplex, 1000 Mb/s, 20 m (100 ns): a and b both start a 64-byte frame at 0. Each hears the
+// other at 100 ns (after its 64 ns preamble), jams 32 bit times to 132 ns; the jam ends reach the
+// other side at 232 ns. Backoff draws: a waits 1 slot (4096 ns), b none, so b defers to 232 ns,
+// waits the 96 ns gap and sends from 328 ns for 4160 ns (64 + 448 bytes extension + preamble) to
+// 4488 ns. a's backoff ends at 4228 ns while b's carrier is present (428..4588 ns at a), so a
+// defers until 4588 ns and sends at 4684 ns.
+TEST(Pipeline, HalfDuplexVcdShowsCarrierCollisionAndMacStatePerStation) {
+  const auto dir = fresh_directory("hdvcd");
+  write_text(dir / "s.json", R"({
+    "name": "hd-vcd", "description": "two stations collide", "duration_ns": 20000,
+    "mac": {"duplex": "half"},
+    "stations": {
+      "a": {"traffic": [{"pattern": "script", "to": "b", "script": [{"at_ns": 0, "bytes": 64}]}]},
+      "b": {"traffic": [{"pattern": "script", "to": "a", "script": [{"at_ns": 0, "bytes": 64}]}]}
+    },
+    "links": [{"between": ["a", "b"], "cable_m": 20}]
+  })");
+  const auto r = run_gbesim({"run", "s.json", "--out", "out", "--trace", "vcd", "--quiet"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string vcd = read_text(dir / "out/trace.vcd");
+  using Changes = std::vector<std::pair<std::int64_t, std::string>>;
+  EXPECT_EQ(vcd_changes(vcd, "a.collision"), (Changes{{0, "0"}, {100'000, "1"}, {132'000, "0"}}));
+  EXPECT_EQ(vcd_changes(vcd, "b.collision"), (Changes{{0, "0"}, {100'000, "1"}, {132'000, "0"}}));
+  EXPECT_EQ(vcd_changes(vcd, "a.transmitting"),
+            (Changes{{0, "1"}, {132'000, "0"}, {4'684'000, "1"}, {8'844'000, "0"}}));
+  EXPECT_EQ(vcd_changes(vcd, "b.transmitting"),
+            (Changes{{0, "1"}, {132'000, "0"}, {328'000, "1"}, {4'488'000, "0"}}));
+  EXPECT_EQ(vcd_changes(vcd, "a.carrier"),
+            (Changes{{0, "0"}, {100'000, "1"}, {232'000, "0"}, {428'000, "1"}, {4'588'000, "0"}}));
+  EXPECT_EQ(
+      vcd_changes(vcd, "b.carrier"),
+      (Changes{{0, "0"}, {100'000, "1"}, {232'000, "0"}, {4'784'000, "1"}, {8'944'000, "0"}}));
+  // MacTxState: 1 transmitting, 5 jamming, 6 backoff, 4 deferring, 0 idle.
+  EXPECT_EQ(vcd_changes(vcd, "a.tx_state"), (Changes{{0, "1"},
+                                                     {100'000, "101"},
+                                                     {132'000, "110"},
+                                                     {4'228'000, "100"},
+                                                     {4'684'000, "1"},
+                                                     {8'844'000, "0"}}));
+  EXPECT_EQ(
+      vcd_changes(vcd, "b.tx_state"),
+      (Changes{{0, "1"}, {100'000, "101"}, {132'000, "100"}, {328'000, "1"}, {4'488'000, "0"}}));
 }
 
 TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {

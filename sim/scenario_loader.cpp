@@ -582,6 +582,10 @@ void check_duplex(ScenarioConfig& c, Diagnostics& d) {
     if (da != db)
       d.error(index_path("links", i), "duplex mismatch: " + l.a + " is " + da + " duplex, " + l.b +
                                           " is " + db + " duplex");
+    else if (da == "half" && l.params.ber > 0)
+      d.error(child_path(index_path("links", i), "ber"),
+              "bit errors are modelled on full-duplex links only; this link joins two half-duplex "
+              "MACs (a collision domain): use 0");
   }
   const auto mode = find_speed_mode(c.run.rate_mbps);
   for (auto& s : c.stations) {

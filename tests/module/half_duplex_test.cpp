@@ -87,6 +87,27 @@ TEST(HalfDuplex, ABurstFollowsTheValidationTimeline) {
   EXPECT_EQ(bursts[0].value, 93);
 }
 
+// 64-byte frames start at 0, 4256, 4928, 5600, ... ns into a burst. A frame may start while
+// fewer than burstLimit bit times have passed: with a limit of 5600 the frame that would start at
+// exactly 5600 ns may not (3 frames per burst); with 5601 it may (4 frames). One simulation per
+// process, so one limit per test.
+class BurstLimit : public ::testing::TestWithParam<std::pair<int, int>> {};
+
+TEST_P(BurstLimit, AFrameMayStartOnlyBeforeTheLimit) {
+  const auto [limit, frames] = GetParam();
+  SimFixture sim(pair(10, R"({"pattern": "saturated", "to": "b", "frame_bytes": 64})", "",
+                      R"("frame_bursting": true, "burst_limit_bits": )" + std::to_string(limit)));
+  sim.record_events();
+  sim.run_until(20'000'000);
+  const auto bursts = sim.events_of(EventKind::burst_end, "a.mac");
+  ASSERT_GE(bursts.size(), 1u) << limit;
+  EXPECT_EQ(bursts[0].value, frames) << limit;
+  EXPECT_EQ(bursts[0].time_ps, 4'160'000 + (frames - 1) * 672'000) << limit;
+}
+
+INSTANTIATE_TEST_SUITE_P(HalfDuplex, BurstLimit,
+                         ::testing::Values(std::pair{5600, 3}, std::pair{5601, 4}));
+
 TEST(HalfDuplex, SimultaneousStartsCollideJamAndBackOffWholeSlots) {
   // Both stations queue a 64-byte frame at 0 and start at once; with 100 ns between them each
   // hears the other at 100 ns (after its 64 ns of preamble), jams 32 bit times to 132 ns and
@@ -200,12 +221,9 @@ TEST_P(LateAt100, LateCollisionsAreRetriedAt100MbpsUnlessTurnedOff) {
 INSTANTIATE_TEST_SUITE_P(HalfDuplex, LateAt100, ::testing::Bool());
 
 TEST(HalfDuplex, ACollisionDuringTheExtensionIsANormalCollision) {
-  // a's 64-byte frame ends its data at 576 ns and its extension at 4160 ns. b starts at 1000 ns
-  // (a's signal reaches it at 10 ns, so b must be past deference: it is not -- so b's frame is
-  // made ready while a's carrier is already there and b defers). Use a second geometry: b
-  // queues at 5 ns, before a's signal arrives at 10 ns; b's signal reaches a at 15 ns, in a's
-  // preamble. For the extension case b is 1500 ns away and queues at 1499 ns: a hears b at
-  // 2999 ns, during a's extension, within the slot: not late, retried.
+  // a's 64-byte frame ends its data at 576 ns and its extension at 4160 ns. b is 1500 ns away and
+  // queues a frame at 1499 ns, just before a's signal reaches it, so it starts at once; a hears b
+  // at 2999 ns, during a's extension and within the slot: a normal collision, retried.
   SimFixture sim(
       pair(1500, R"({"pattern": "script", "to": "b", "script": [{"at_ns": 0, "bytes": 64}]})",
            R"({"pattern": "script", "to": "a", "script": [{"at_ns": 1499, "bytes": 64}]})"));
@@ -217,6 +235,37 @@ TEST(HalfDuplex, ACollisionDuringTheExtensionIsANormalCollision) {
   EXPECT_EQ(sim.events_of(EventKind::jam_end, "a.mac").at(0).time_ps, 3'031'000);
   EXPECT_EQ(sim.scalar("a.mac", "late_collisions"), 0);
   EXPECT_EQ(sim.scalar("a.mac", "frames_transmitted_ok"), 1);
+}
+
+TEST(HalfDuplex, ChannelSharesFollowTheSingleSenderTimeline) {
+  // One sender, 64-byte frames with extension: every 4256 ns carry 64 ns of preamble, 512 of
+  // frame, 3584 of extension and 96 of idle gap. Ten periods exactly.
+  SimFixture one(pair(10, R"({"pattern": "saturated", "to": "b", "frame_bytes": 64})", ""));
+  one.run_until(10 * 4'256'000);
+  EXPECT_DOUBLE_EQ(one.scalar("domain0", "preamble_share"), 64.0 / 4256);
+  EXPECT_DOUBLE_EQ(one.scalar("domain0", "frame_share"), 512.0 / 4256);
+  EXPECT_DOUBLE_EQ(one.scalar("domain0", "extension_share"), 3584.0 / 4256);
+  EXPECT_DOUBLE_EQ(one.scalar("domain0", "idle_share"), 96.0 / 4256);
+  EXPECT_EQ(one.scalar("domain0", "collision_share"), 0);
+  EXPECT_DOUBLE_EQ(one.scalar("domain0", "throughput"), 10 * 512 / 42'560e-9);
+}
+
+TEST(HalfDuplex, UnderContentionTheChannelSharesAddUpToOne) {
+  // Two saturated stations 300 ns apart collide; whatever the mix, the parts add up to the whole.
+  SimFixture two(pair(300, R"({"pattern": "saturated", "to": "b", "frame_bytes": 64})",
+                      R"({"pattern": "saturated", "to": "a", "frame_bytes": 64})", "", 1000,
+                      5'000'000));
+  two.run_until(5'000'000);
+  double sum = 0;
+  for (const char* share : {"preamble_share", "frame_share", "extension_share", "in_progress_share",
+                            "collision_share", "idle_share"})
+    sum += two.scalar("domain0", share);
+  EXPECT_NEAR(sum, 1.0, 1e-12);
+  EXPECT_GT(two.scalar("domain0", "collision_share"), 0);
+  EXPECT_GT(two.scalar("a.mac", "collisions"), 0);
+  const double a = two.scalar("a.mac", "frame_octets_transmitted_ok");
+  const double b = two.scalar("b.mac", "frame_octets_transmitted_ok");
+  EXPECT_DOUBLE_EQ(two.scalar("domain0", "fairness"), (a + b) * (a + b) / (2 * (a * a + b * b)));
 }
 
 TEST(HalfDuplex, ADeferringStationWaitsForTheBurstAndCostsNoEventPerFrame) {

@@ -317,6 +317,12 @@ TEST(Loader, ADuplexMismatchOnALinkIsAnError) {
   doc["stations"]["a"]["mac"] = {{"duplex", "half"}};
   EXPECT_CONTAINS(error_of(doc.dump()),
                   "links[0]: duplex mismatch: a is half duplex, b is full duplex");
+  doc["mac"] = {{"duplex", "half"}};
+  doc["links"][0]["ber"] = 1e-9;
+  EXPECT_CONTAINS(error_of(doc.dump()),
+                  "links[0].ber: bit errors are modelled on full-duplex links only");
+  doc["links"][0]["ber"] = 0;
+  EXPECT_NO_THROW(load_scenario_text(doc.dump(), "ok.json"));
 }
 
 }  // namespace

@@ -114,7 +114,7 @@ int run_bench(const BenchOptions& options) {
   const std::vector<Case> cases = {
       {"(a) FD, 1518-byte frames, both directions", 1518, options.duration_ms, 0},
       {"(b) FD, 64-byte frames, both directions", 64, options.duration_ms, 0},
-      {"(b') FD, 64-byte frames, 4x longer (memory)", 64, 4 * options.duration_ms, 0},
+      {"(b') FD, 64-byte frames, 4x longer", 64, 4 * options.duration_ms, 0},
       {"(c) HD, 8 stations, 64 B, ext + bursting", 64, options.duration_ms, 8},
       {"(d) HD, 32 stations, 64 B, ext + bursting", 64, options.duration_ms, 32},
   };
@@ -123,7 +123,7 @@ int run_bench(const BenchOptions& options) {
       "a "
       "half-duplex collision domain (10 m each to a repeater); median of {} runs per case\n",
       options.runs);
-  fmt::print("{:<48} {:>10} {:>14} {:>14} {:>10} {:>8}\n", "case", "x real", "events/s", "frames/s",
+  fmt::print("{:<56} {:>10} {:>14} {:>14} {:>10} {:>8}\n", "case", "x real", "events/s", "frames/s",
              "peak MiB", "frames");
   for (const auto& c : cases) {
     const auto scenario = tmp / fmt::format("fd-{}-{}.json", c.frame_bytes, c.duration_ms);
@@ -140,7 +140,7 @@ int run_bench(const BenchOptions& options) {
       rss.push_back(s.peak_rss_mib);
       allocated.push_back(s.frames_allocated);
     }
-    fmt::print("{:<48} {:>10.2f} {:>14.3e} {:>14.3e} {:>10.1f} {:>8.0f}\n",
+    fmt::print("{:<56} {:>10.2f} {:>14.3e} {:>14.3e} {:>10.1f} {:>8.0f}\n",
                fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(aps),
                median(fps), median(rss), median(allocated));
   }

@@ -262,6 +262,11 @@ const bool kHaveVpclmul =
 
 }  // namespace
 
+std::uint32_t crc32_register_update(std::uint32_t reg, const std::uint8_t* data,
+                                    std::size_t length) {
+  return update_tables(reg, data, length);
+}
+
 std::uint32_t crc32_portable(const std::uint8_t* data, std::size_t length) {
   return ~update_tables(0xFFFFFFFFU, data, length);
 }

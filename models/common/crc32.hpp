@@ -16,6 +16,12 @@ std::uint32_t crc32(const std::uint8_t* data, std::size_t length);
 // processors without PCLMULQDQ.
 std::uint32_t crc32_portable(const std::uint8_t* data, std::size_t length);
 
+// The CRC register advanced over bytes (table-driven; no preset, no final complement):
+// crc32(d) == ~crc32_register_update(0xFFFFFFFF, d). For messages of one length the update is
+// linear over GF(2): update(r, a ^ b) == update(r, a) ^ update(0, b), which FrameBuilder uses.
+std::uint32_t crc32_register_update(std::uint32_t reg, const std::uint8_t* data,
+                                    std::size_t length);
+
 // Appends nothing: writes the 4 FCS bytes of data[0..length) at data[length..length+4).
 void write_fcs(std::uint8_t* data, std::size_t length);
 

@@ -21,8 +21,11 @@ std::size_t client_bytes_for_frame_size(const FrameHeader& header, std::size_t f
   return frame_bytes - kFcsBytes - header_bytes(header);
 }
 
-void build_frame(Frame& frame, const FrameHeader& header, std::size_t client_bytes,
-                 std::uint64_t sequence) {
+namespace {
+
+// Header and client data (pattern, sequence, pad); the FCS bytes are left for the caller.
+void write_body(Frame& frame, const FrameHeader& header, std::size_t client_bytes,
+                std::uint64_t sequence) {
   const std::size_t data_bytes = std::max(client_bytes, min_client_data_bytes(header));
   const std::size_t head = header_bytes(header);
   auto& b = frame.bytes;
@@ -45,15 +48,43 @@ void build_frame(Frame& frame, const FrameHeader& header, std::size_t client_byt
     return p;
   }();
   std::uint8_t* data = b.data() + at;
-  for (std::size_t i = 0; i < client_bytes && i < 8; ++i)
-    data[i] = static_cast<std::uint8_t>(sequence >> (56 - 8 * i));
-  for (std::size_t i = 8; i < client_bytes;) {
-    const std::size_t run = std::min(client_bytes - i, kPattern.size() - i % kPattern.size());
+  const std::size_t pattern_bytes = client_bytes > 8 ? client_bytes - 8 : 0;
+  for (std::size_t i = 0; i < pattern_bytes;) {
+    const std::size_t run = std::min(pattern_bytes - i, kPattern.size() - i % kPattern.size());
     std::memcpy(data + i, kPattern.data() + i % kPattern.size(), run);
     i += run;
   }
+  for (std::size_t i = pattern_bytes; i < client_bytes; ++i)
+    data[i] = static_cast<std::uint8_t>(sequence >> (8 * (client_bytes - 1 - i)));
   if (data_bytes > client_bytes) std::memset(data + client_bytes, 0, data_bytes - client_bytes);
-  write_fcs(b.data(), b.size() - kFcsBytes);
+}
+
+void store_fcs(std::uint8_t* at, std::uint32_t fcs) {
+  for (int i = 0; i < 4; ++i) at[i] = static_cast<std::uint8_t>(fcs >> (8 * i));
+}
+
+}  // namespace
+
+void build_frame(Frame& frame, const FrameHeader& header, std::size_t client_bytes,
+                 std::uint64_t sequence) {
+  write_body(frame, header, client_bytes, sequence);
+  write_fcs(frame.bytes.data(), frame.bytes.size() - kFcsBytes);
+}
+
+void FrameBuilder::build(Frame& frame, std::size_t client_bytes, std::uint64_t sequence) {
+  if (client_bytes < std::max<std::size_t>(8, min_client_data_bytes(header_))) {
+    build_frame(frame, header_, client_bytes, sequence);
+    return;
+  }
+  write_body(frame, header_, client_bytes, 0);
+  const std::size_t body = frame.bytes.size() - kFcsBytes;
+  if (template_register_.size() <= body) template_register_.resize(body + 1, -1);
+  if (template_register_[body] < 0) template_register_[body] = ~crc32(frame.bytes.data(), body);
+  std::uint8_t* seq = frame.bytes.data() + body - 8;
+  for (int i = 0; i < 8; ++i) seq[i] = static_cast<std::uint8_t>(sequence >> (56 - 8 * i));
+  const auto reg =
+      static_cast<std::uint32_t>(template_register_[body]) ^ crc32_register_update(0, seq, 8);
+  store_fcs(frame.bytes.data() + body, ~reg);
 }
 
 void FrameRecycler::operator()(Frame* frame) const {

@@ -4,6 +4,18 @@
 #include <cmath>
 
 namespace gbesim {
+namespace {
+
+FrameHeader header_for(const TrafficParams& params, const SourceConfig& config, const Mac& mac) {
+  FrameHeader h;
+  h.destination = config.destination;
+  h.source = mac.address();
+  if (params.vlan_id >= 0)
+    h.vlan_tci = static_cast<std::uint16_t>(params.vlan_pcp << 13 | params.vlan_id);
+  return h;
+}
+
+}  // namespace
 
 TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& params,
                              const SourceConfig& config, Mac& mac, SimContext& context)
@@ -14,6 +26,7 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
       mac_(mac),
       context_(context),
       rng_(context.rng_for(this->name())),
+      builder_(header_for(params, config, mac)),
       script_(params.script),
       stats_(context.stats, this->name()),
       frames_generated_(stats_, "frames_generated", "frames", "frames offered to the MAC"),
@@ -24,10 +37,6 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
                  [this](const StatContext& c) {
                    return 8.0 * static_cast<double>(octets_generated_.value()) * c.per_second();
                  });
-  header_.destination = config.destination;
-  header_.source = mac.address();
-  if (params.vlan_id >= 0)
-    header_.vlan_tci = static_cast<std::uint16_t>(params.vlan_pcp << 13 | params.vlan_id);
   std::stable_sort(script_.begin(), script_.end(),
                    [](const ScriptEntry& a, const ScriptEntry& b) { return a.at_ns < b.at_ns; });
 
@@ -79,8 +88,9 @@ bool TrafficSource::emit(std::int64_t bytes) {
   FramePtr frame = context_.frames.acquire();
   frame->flow = config_.flow;
   frame->id = config_.flow * kFrameIdCreator + sequence_ + 1;
-  build_frame(*frame, header_,
-              client_bytes_for_frame_size(header_, static_cast<std::size_t>(bytes)), ++sequence_);
+  builder_.build(*frame,
+                 client_bytes_for_frame_size(builder_.header(), static_cast<std::size_t>(bytes)),
+                 ++sequence_);
   ++frames_generated_;
   octets_generated_ += frame->size();
   if (!mac_.enqueue(std::move(frame))) {

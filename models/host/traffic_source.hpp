@@ -60,7 +60,7 @@ class TrafficSource : public sc_core::sc_module, public Settleable {
   Mac& mac_;
   SimContext& context_;
   RngStream rng_;
-  FrameHeader header_;
+  FrameBuilder builder_;
   std::uint64_t sequence_ = 0;
   std::size_t own_in_queue_ = 0;  // saturated
   bool on_ = false;               // on_off

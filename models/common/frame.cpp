@@ -76,15 +76,38 @@ void FrameBuilder::build(Frame& frame, std::size_t client_bytes, std::uint64_t s
     build_frame(frame, header_, client_bytes, sequence);
     return;
   }
-  write_body(frame, header_, client_bytes, 0);
+  const Template* t = find_template(client_bytes);
+  std::uint32_t template_register;
+  if (t != nullptr) {
+    frame.bytes.resize(t->bytes.size());
+    std::memcpy(frame.bytes.data(), t->bytes.data(), t->bytes.size());
+    template_register = t->crc_register;
+  } else {
+    write_body(frame, header_, client_bytes, 0);
+    template_register = ~crc32(frame.bytes.data(), frame.bytes.size() - kFcsBytes);
+  }
   const std::size_t body = frame.bytes.size() - kFcsBytes;
-  if (template_register_.size() <= body) template_register_.resize(body + 1, -1);
-  if (template_register_[body] < 0) template_register_[body] = ~crc32(frame.bytes.data(), body);
   std::uint8_t* seq = frame.bytes.data() + body - 8;
   for (int i = 0; i < 8; ++i) seq[i] = static_cast<std::uint8_t>(sequence >> (56 - 8 * i));
-  const auto reg =
-      static_cast<std::uint32_t>(template_register_[body]) ^ crc32_register_update(0, seq, 8);
+  const std::uint32_t reg = template_register ^ crc32_register_update(0, seq, 8);
   store_fcs(frame.bytes.data() + body, ~reg);
+}
+
+const FrameBuilder::Template* FrameBuilder::find_template(std::size_t client_bytes) {
+  if (last_ < templates_.size() && templates_[last_].client_bytes == client_bytes)
+    return &templates_[last_];
+  for (std::size_t i = 0; i < templates_.size(); ++i) {
+    if (templates_[i].client_bytes != client_bytes) continue;
+    last_ = i;
+    return &templates_[i];
+  }
+  if (templates_.size() >= kMaxTemplates) return nullptr;  // many sizes: build each one in full
+  Frame scratch;
+  write_body(scratch, header_, client_bytes, 0);
+  const std::uint32_t reg = ~crc32(scratch.bytes.data(), scratch.bytes.size() - kFcsBytes);
+  templates_.push_back({client_bytes, std::move(scratch.bytes), reg});
+  last_ = templates_.size() - 1;
+  return &templates_[last_];
 }
 
 void FrameRecycler::operator()(Frame* frame) const {

@@ -58,9 +58,10 @@ void build_frame(Frame& frame, const FrameHeader& header, std::size_t client_byt
                  std::uint64_t sequence);
 
 // Builds the same bytes as build_frame for one header, faster: frames of one size differ only in
-// the 8 sequence bytes just before the FCS, and the CRC register is linear in the message, so the
-// FCS is the register of the size's template (sequence 0, computed once per size) XOR the
-// register of the 8 sequence bytes alone. Padded frames fall back to build_frame.
+// the 8 sequence bytes just before the FCS, and the CRC register is linear in the message, so a
+// frame is a copy of its size's template (sequence 0, built once) with the sequence written in,
+// and its FCS the template's CRC register XOR the register of the 8 sequence bytes alone. Up to
+// kMaxTemplates sizes are kept; other sizes are built in full. Padded frames use build_frame.
 class FrameBuilder {
  public:
   explicit FrameBuilder(FrameHeader header) : header_(std::move(header)) {}
@@ -68,8 +69,17 @@ class FrameBuilder {
   void build(Frame& frame, std::size_t client_bytes, std::uint64_t sequence);
 
  private:
+  struct Template {
+    std::size_t client_bytes;
+    std::vector<std::uint8_t> bytes;  // DA..FCS with sequence 0 (FCS bytes unset)
+    std::uint32_t crc_register;       // over DA..data, before the final complement
+  };
+  static constexpr std::size_t kMaxTemplates = 64;
+  const Template* find_template(std::size_t client_bytes);
+
   FrameHeader header_;
-  std::vector<std::int64_t> template_register_;  // by frame size; -1: not computed yet
+  std::vector<Template> templates_;
+  std::size_t last_ = 0;
 };
 
 // The client data size that makes a DA..FCS frame of exactly frame_bytes (>= 64) with this header.

@@ -65,8 +65,11 @@ TEST(Frame, TheBuilderMakesTheSameBytesAsBuildFrame) {
   for (const bool tagged : {false, true}) {
     FrameBuilder builder(header(tagged));
     for (int i = 0; i < 2000; ++i) {
-      // Sizes repeat (the template cache is reused) and include padded and tiny client data.
-      const std::size_t client = i % 7 == 0 ? next() % 12 : 30 + next() % 1500;
+      // A few sizes recur (templates are reused), many do not (more than the builder keeps), and
+      // some client data is padded or shorter than the sequence.
+      const std::size_t client = i % 7 == 0   ? next() % 12
+                                 : i % 2 == 0 ? 46 + next() % 10
+                                              : 30 + next() % 1500;
       const std::uint64_t sequence = i % 5 == 0 ? next() : next() % 1000;
       Frame fast;
       Frame slow;

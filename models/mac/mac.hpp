@@ -122,6 +122,12 @@ class Mac : public sc_core::sc_module {
   std::uint64_t frame_octets_transmitted() const { return frame_octets_transmitted_.value(); }
   std::uint64_t attempts_made() const { return attempts_started_.value(); }
   std::uint64_t bursts() const { return bursts_.value(); }
+  std::uint64_t frames_transmitted_ok() const { return frames_transmitted_ok_.value(); }
+  std::uint64_t octets_transmitted_ok() const { return octets_transmitted_ok_.value(); }
+  std::uint64_t collisions() const { return collisions_.value(); }
+  std::uint64_t excessive_collision_drops() const {
+    return frames_aborted_excessive_collisions_.value();
+  }
   std::uint64_t frames_in_bursts() const { return frames_in_bursts_.value(); }
   Picoseconds slot_time_ps() const { return slot_ps_; }
   // The earliest instant this MAC's deference may still look back to: its waiting frame's ready

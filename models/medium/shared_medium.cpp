@@ -139,6 +139,25 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                    return static_cast<double>(frame_ps_.value()) / static_cast<double>(bit_ps_) *
                           c.per_second();
                  });
+  auto total = [this](std::uint64_t (Mac::*counter)() const) {
+    double n = 0;
+    for (const Mac* m : macs_) n += static_cast<double>((m->*counter)());
+    return n;
+  };
+  stats_.formula("payload_throughput", "bit/s",
+                 "MAC client data bits (payload and pad) of successful frames per second",
+                 [total](const StatContext& c) {
+                   return 8.0 * total(&Mac::octets_transmitted_ok) * c.per_second();
+                 });
+  stats_.formula("collisions_per_frame", "collisions/frame",
+                 "collisions met by all stations per frame sent successfully",
+                 [total](const StatContext&) {
+                   const double frames = total(&Mac::frames_transmitted_ok);
+                   return frames > 0 ? total(&Mac::collisions) / frames : std::nan("");
+                 });
+  stats_.formula("excessive_collision_drops", "frames",
+                 "frames dropped after attempt_limit collisions, all stations",
+                 [total](const StatContext&) { return total(&Mac::excessive_collision_drops); });
   stats_.formula("bursts", "bursts", "frame bursts sent on the domain (first frame successful)",
                  [this](const StatContext&) {
                    double n = 0;

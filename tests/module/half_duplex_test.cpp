@@ -248,6 +248,8 @@ TEST(HalfDuplex, ChannelSharesFollowTheSingleSenderTimeline) {
   EXPECT_DOUBLE_EQ(one.scalar("domain0", "idle_share"), 96.0 / 4256);
   EXPECT_EQ(one.scalar("domain0", "collision_share"), 0);
   EXPECT_DOUBLE_EQ(one.scalar("domain0", "throughput"), 10 * 512 / 42'560e-9);
+  EXPECT_DOUBLE_EQ(one.scalar("domain0", "payload_throughput"), 10 * 46 * 8 / 42'560e-9);
+  EXPECT_EQ(one.scalar("domain0", "collisions_per_frame"), 0);
 }
 
 TEST(HalfDuplex, UnderContentionTheChannelSharesAddUpToOne) {
@@ -266,6 +268,10 @@ TEST(HalfDuplex, UnderContentionTheChannelSharesAddUpToOne) {
   const double a = two.scalar("a.mac", "frame_octets_transmitted_ok");
   const double b = two.scalar("b.mac", "frame_octets_transmitted_ok");
   EXPECT_DOUBLE_EQ(two.scalar("domain0", "fairness"), (a + b) * (a + b) / (2 * (a * a + b * b)));
+  EXPECT_DOUBLE_EQ(two.scalar("domain0", "collisions_per_frame"),
+                   (two.scalar("a.mac", "collisions") + two.scalar("b.mac", "collisions")) /
+                       (two.scalar("a.mac", "frames_transmitted_ok") +
+                        two.scalar("b.mac", "frames_transmitted_ok")));
 }
 
 TEST(HalfDuplex, ADeferringStationWaitsForTheBurstAndCostsNoEventPerFrame) {

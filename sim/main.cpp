@@ -16,6 +16,7 @@
 #include "sim/params_command.hpp"
 #include "sim/runner.hpp"
 #include "sim/sweep.hpp"
+#include "sim/topology_command.hpp"
 
 namespace {
 
@@ -67,6 +68,13 @@ int cli(int argc, char** argv) {
 
   auto* params_cmd = app.add_subcommand("params", "list every model parameter");
 
+  TopologyOptions topology;
+  auto* topology_cmd = app.add_subcommand(
+      "topology", "check a cabling plant's collision domains (exit 0 pass, 1 fail, 2 bad input)");
+  topology_cmd->add_option("file", topology.file, "topology JSON file")->required();
+  topology_cmd->add_option("--out", topology.out_dir, "output directory (default results/<name>)");
+  topology_cmd->add_flag("--quiet", topology.quiet, "write the files, print nothing");
+
   BenchOptions bench;
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed and memory");
   bench_cmd->add_option("--runs", bench.runs, "runs per case; the median is reported")
@@ -95,6 +103,7 @@ int cli(int argc, char** argv) {
       sweep.self = self_path(argv[0]);
       return run_sweep(sweep);
     }
+    if (topology_cmd->parsed()) return run_topology(topology);
     if (params_cmd->parsed()) {
       fmt::print("{}", params_text());
       return 0;

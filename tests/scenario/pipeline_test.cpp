@@ -322,6 +322,37 @@ TEST(Pipeline, BadInputExitsWith2AndWritesNothing) {
   EXPECT_EQ(bad_flag.exit_code, 2);
 }
 
+TEST(Pipeline, TopologyReportsVerdictsByExitCodeAndWritesGraphvizThatRenders) {
+  const auto dir = fresh_directory("topology");
+  const std::string source = GBESIM_SOURCE_DIR;
+  const auto pass = run_gbesim(
+      {"topology", source + "/scenarios/topologies/two-class-ii-hubs.json", "--out", "pass"}, dir);
+  EXPECT_EQ(pass.exit_code, 0) << pass.output;
+  EXPECT_NE(pass.output.find("worst path: a - b, PDV 511.96 of 512 BT: margin 0.04 BT"),
+            std::string::npos)
+      << pass.output;
+  EXPECT_EQ(read_text(dir / "pass/topology.txt").find("topology two-class-ii-hubs"), 0u);
+  const auto fail = run_gbesim(
+      {"topology", source + "/scenarios/topologies/gigabit-repeater.json", "--out", "fail"}, dir);
+  EXPECT_EQ(fail.exit_code, 1) << fail.output;
+  EXPECT_NE(fail.output.find("c - d"), std::string::npos);
+  const auto csv = read_csv(dir / "fail/topology_pairs.csv");
+  ASSERT_EQ(csv.size(), 7u);  // header + 3 pairs in each of the 2 domains
+  EXPECT_EQ(csv[0][9], "pdv_bt");
+  if (run_command("command -v dot").exit_code == 0) {
+    const auto render = run_command("dot -Tsvg " + (dir / "fail/topology.dot").string() + " -o " +
+                                    (dir / "fail/topology.svg").string());
+    EXPECT_EQ(render.exit_code, 0) << render.output;
+    EXPECT_NE(read_text(dir / "fail/topology.svg").find("<svg"), std::string::npos);
+  }
+  write_text(dir / "bad.json", R"({"name": "bad", "nodes": {"a": {"kind": "dte"}}, "cables": []})");
+  const auto bad = run_gbesim({"topology", "bad.json", "--out", "bad"}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("bad.json: nodes.a: \"a\" has no cables"), std::string::npos)
+      << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+}
+
 TEST(Pipeline, ParamsListsEveryParameterWithUnitDefaultAndDoc) {
   const auto r = run_gbesim({"params"});
   ASSERT_EQ(r.exit_code, 0);

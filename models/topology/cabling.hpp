@@ -1,0 +1,106 @@
+#pragma once
+// A cabling plant as a graph (Boost.Graph): stations (DTEs), repeaters, switches and media
+// converters joined by cable segments. Switches bound collision domains: each switch port is an
+// end station of the domain on its side. For every collision domain the analysis finds the path
+// between every pair of end stations (Dijkstra over delay weights), its IEEE path delay value
+//   PDV = sum of cable delays + sum of repeater (and converter) delays + DTE-pair delay + margin,
+// the worst pair, the margin against the budget (in bit times and in metres of cable) and the
+// repeater-count rules, and reports structural problems (repeater loops, stations that reach no
+// one, speeds that cannot meet) with the node or cable they concern. Pure C++: no SystemC.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/topology/delay_table.hpp"
+
+namespace gbesim {
+
+enum class NodeKind { dte, repeater, bridge, converter };  // bridge: a switch or bridge
+const char* node_kind_name(NodeKind k);                    // "dte", "repeater", "switch", ...
+
+struct CablingNode {
+  std::string name;
+  NodeKind kind = NodeKind::dte;
+  // DTE: its PHY type for the DTE-pair delay ("tx" or "t4" at 100 Mb/s; empty = the speed's
+  // default). Repeater: its class ("class_i", "class_ii", "class_ii_t4" at 100 Mb/s, "gigabit"
+  // at 1000, "ten" at 10).
+  std::string type;
+  std::int64_t rate_mbps = 0;  // 0: from its repeaters, or the plant's default
+  // Round-trip delay in bit times, replacing the table's: a repeater's or converter's own delay,
+  // or a DTE's share of the DTE-pair delay (the pair is then the sum of both ends' shares).
+  std::optional<double> delay_bt;
+};
+
+struct Cable {
+  std::string a;
+  std::string b;
+  std::string medium = "cat5";
+  double length_m = 0;
+};
+
+struct CablingPlant {
+  std::string name;
+  std::int64_t rate_mbps = 100;     // domains without repeaters or explicit speeds
+  double margin_bt = 0;             // added to every PDV (802.3 allows up to the budget's max)
+  std::optional<double> budget_bt;  // replaces the speed's budget (a "what if")
+  std::vector<CablingNode> nodes;
+  std::vector<Cable> cables;
+  DelayTable table = DelayTable::standard();
+
+  const CablingNode* find(const std::string& name) const;
+};
+
+// A problem found in the plant; `where` is "nodes.<name>" or "cables[<i>]" (a JSON path of the
+// topology block), or empty for the plant as a whole.
+struct TopologyProblem {
+  std::string where;
+  std::string message;
+};
+
+struct PathReport {
+  std::string from;
+  std::string to;
+  std::vector<std::string> path;    // node names, from .. to (switch ports as "<switch>")
+  std::vector<std::size_t> cables;  // cable indices along the path
+  double cable_m = 0;
+  double cable_bt = 0;
+  double devices_bt = 0;  // repeaters and converters
+  double dte_pair_bt = 0;
+  double margin_bt = 0;
+  double pdv_bt = 0;
+  bool pdv_known = true;  // false when a delay is not in the table (10 Mb/s devices)
+  int repeaters = 0;
+  std::string rule_problem;  // empty when the repeater rules hold
+  bool pass = true;
+};
+
+struct DomainReport {
+  std::int64_t rate_mbps = 100;
+  double budget_bt = 0;
+  std::vector<std::string> stations;   // end stations: DTEs and switch ports ("sw[to x]")
+  std::vector<std::string> repeaters;  // repeaters and converters
+  std::vector<std::size_t> cables;
+  std::vector<PathReport> pairs;
+  std::optional<std::size_t> worst;  // index into pairs
+  double margin_bt = 0;              // budget - worst PDV
+  double margin_m = 0;               // the same in metres of the worst path's main medium
+  std::string margin_medium;
+  bool pass = true;
+  std::vector<std::string> notes;  // unconfirmed rows used, stations reaching no one, ...
+};
+
+struct TopologyReport {
+  std::vector<DomainReport> domains;
+  std::vector<TopologyProblem> problems;  // errors: the report is not valid while any exist
+  bool pass() const;
+};
+
+TopologyReport analyse_topology(const CablingPlant& plant);
+
+// Graphviz DOT of the plant: one cluster per collision domain, each cable labelled with its length
+// and medium, the worst path of every domain drawn thick and red (green when it passes).
+std::string topology_dot(const CablingPlant& plant, const TopologyReport& report);
+
+}  // namespace gbesim

@@ -1,0 +1,265 @@
+// Collision domains from a cabling graph: path delay values against the worked examples of
+// ../shared/reference/validation.md section 3, the repeater rules, loops, domains split at
+// switches, and the loader's errors for bad input.
+
+#include <gtest/gtest.h>
+
+#include "sim/diagnostics.hpp"
+#include "sim/topology_loader.hpp"
+
+namespace gbesim {
+namespace {
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+LoadedTopology load(const std::string& text) {
+  return load_topology_text(text, "t.json");
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    load(text);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// a - h1 - h2 - b with the given lengths; c hangs off h1 by 20 m.
+std::string two_hubs(double a_m, double link_m, double b_m) {
+  return R"({"name": "t", "rate_mbps": 100,
+    "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},
+              "h1": {"kind": "repeater", "class": "class_ii"},
+              "h2": {"kind": "repeater", "class": "class_ii"}},
+    "cables": [{"between": ["a", "h1"], "medium": "cat5", "length_m": )" +
+         std::to_string(a_m) + R"(},
+               {"between": ["h1", "h2"], "medium": "cat5", "length_m": )" +
+         std::to_string(link_m) + R"(},
+               {"between": ["h2", "b"], "medium": "cat5", "length_m": )" +
+         std::to_string(b_m) + R"(},
+               {"between": ["c", "h1"], "medium": "cat5", "length_m": 20}]})";
+}
+
+TEST(Topology, TwoClassIIRepeatersAndTwoHundredFiveMetresGive511_96) {
+  // validation.md 3: 205 x 1.112 + 2 x 92 + 100 = 511.96 <= 512: legal.
+  const auto t = load(two_hubs(100, 5, 100));
+  ASSERT_EQ(t.report.domains.size(), 1u);
+  const DomainReport& d = t.report.domains[0];
+  EXPECT_EQ(d.rate_mbps, 100);
+  EXPECT_EQ(d.budget_bt, 512);
+  ASSERT_TRUE(d.worst);
+  const PathReport& w = d.pairs[*d.worst];
+  EXPECT_EQ(w.from, "a");
+  EXPECT_EQ(w.to, "b");
+  EXPECT_EQ(w.path, (std::vector<std::string>{"a", "h1", "h2", "b"}));
+  EXPECT_NEAR(w.cable_bt, 227.96, 1e-9);
+  EXPECT_NEAR(w.devices_bt, 184, 1e-9);
+  EXPECT_NEAR(w.dte_pair_bt, 100, 1e-9);
+  EXPECT_NEAR(w.pdv_bt, 511.96, 1e-9);
+  EXPECT_EQ(w.repeaters, 2);
+  EXPECT_TRUE(d.pass);
+  EXPECT_NEAR(d.margin_bt, 0.04, 1e-9);
+  EXPECT_NEAR(d.margin_m, 0.04 / 1.112, 1e-9);  // the legal diameter is 205.04 m
+  EXPECT_TRUE(t.report.pass());
+}
+
+TEST(Topology, OneMoreTenthOfAMetreFailsAt100Mbps) {
+  const auto t = load(two_hubs(100, 5.1, 100));
+  const DomainReport& d = t.report.domains[0];
+  EXPECT_NEAR(d.pairs[*d.worst].pdv_bt, 512.0712, 1e-9);
+  EXPECT_FALSE(d.pass);
+  EXPECT_FALSE(t.report.pass());
+}
+
+TEST(Topology, AMarginTermIsAddedToEveryPath) {
+  std::string text = two_hubs(100, 5, 100);
+  text.insert(text.find("\"rate_mbps\""), "\"margin_bt\": 4, ");
+  const DomainReport& d = load(text).report.domains[0];
+  EXPECT_NEAR(d.pairs[*d.worst].pdv_bt, 515.96, 1e-9);
+  EXPECT_FALSE(d.pass);
+}
+
+std::string gigabit(double a_m, double b_m, int repeaters = 1) {
+  std::string nodes = R"("a": {"kind": "dte"}, "b": {"kind": "dte"},
+                        "r1": {"kind": "repeater", "class": "gigabit"})";
+  std::string cables =
+      R"({"between": ["a", "r1"], "medium": "cat5", "length_m": )" + std::to_string(a_m) + "}";
+  if (repeaters == 2) {
+    nodes += R"(, "r2": {"kind": "repeater", "class": "gigabit"})";
+    cables += R"(, {"between": ["r1", "r2"], "medium": "cat5", "length_m": 1},
+                 {"between": ["r2", "b"], "medium": "cat5", "length_m": )" +
+              std::to_string(b_m) + "}";
+  } else {
+    cables +=
+        R"(, {"between": ["r1", "b"], "medium": "cat5", "length_m": )" + std::to_string(b_m) + "}";
+  }
+  return R"({"name": "g", "rate_mbps": 1000, "nodes": {)" + nodes + R"(}, "cables": [)" + cables +
+         "]}";
+}
+
+TEST(Topology, OneGigabitRepeaterAndTwoHundredMetresGive4064) {
+  // validation.md 3: 864 + 200 x 11.12 + 976 = 4064 <= 4096.
+  const DomainReport d = load(gigabit(100, 100)).report.domains[0];
+  EXPECT_NEAR(d.pairs[*d.worst].pdv_bt, 4064, 1e-9);
+  EXPECT_TRUE(d.pass);
+  EXPECT_NEAR(d.margin_bt, 32, 1e-9);
+  // The gigabit rows are recalled values: the report says so.
+  bool flagged = false;
+  for (const auto& n : d.notes) flagged = flagged || n.find("UNCONFIRMED") != std::string::npos;
+  EXPECT_TRUE(flagged);
+}
+
+TEST(Topology, TwoHundredTenMetresFailAtAGigabit) {
+  const DomainReport d = load(gigabit(110, 100)).report.domains[0];
+  EXPECT_NEAR(d.pairs[*d.worst].pdv_bt, 864 + 210 * 11.12 + 976, 1e-9);
+  EXPECT_FALSE(d.pass);
+}
+
+TEST(Topology, TwoRepeatersBetweenGigabitStationsBreakTheRepeaterRule) {
+  // Short cables: the PDV alone would pass, the one-repeater rule does not.
+  const DomainReport d = load(gigabit(1, 1, 2)).report.domains[0];
+  const PathReport& w = d.pairs[*d.worst];
+  EXPECT_EQ(w.repeaters, 2);
+  EXPECT_LT(w.pdv_bt, 4096);
+  EXPECT_CONTAINS(w.rule_problem, "2 repeaters between two stations");
+  EXPECT_FALSE(w.pass);
+  EXPECT_FALSE(d.pass);
+}
+
+TEST(Topology, ClassIRepeatersStandAlone) {
+  std::string text = two_hubs(10, 1, 10);
+  text.replace(text.find("class_ii"), 8, "class_i");  // h1 becomes Class I, h2 stays Class II
+  const DomainReport d = load(text).report.domains[0];
+  EXPECT_CONTAINS(d.pairs[*d.worst].rule_problem, "Class I repeater must be the only repeater");
+  EXPECT_FALSE(d.pass);
+}
+
+TEST(Topology, FiveRepeatersBreakTheFiveFourThreeRuleAt10Mbps) {
+  for (int repeaters : {4, 5}) {
+    std::string nodes = R"("a": {"kind": "dte"}, "b": {"kind": "dte"})";
+    std::string cables;
+    std::string previous = "a";
+    for (int i = 0; i < repeaters; ++i) {
+      const std::string r = "r" + std::to_string(i);
+      nodes += ", \"" + r + R"(": {"kind": "repeater", "class": "ten"})";
+      cables += R"({"between": [")" + previous + "\", \"" + r + R"("], "length_m": 100}, )";
+      previous = r;
+    }
+    cables += R"({"between": [")" + previous + R"(", "b"], "length_m": 100})";
+    const auto t = load(R"({"name": "ten", "rate_mbps": 10, "nodes": {)" + nodes +
+                        R"(}, "cables": [)" + cables + "]}");
+    const DomainReport& d = t.report.domains[0];
+    const PathReport& w = d.pairs[*d.worst];
+    EXPECT_FALSE(w.pdv_known);  // 10 Mb/s device delays are not in the table
+    EXPECT_EQ(w.repeaters, repeaters);
+    EXPECT_EQ(d.pass, repeaters == 4) << repeaters;
+    if (repeaters == 5) {
+      EXPECT_CONTAINS(w.rule_problem, "5-4-3 rule");
+    }
+  }
+}
+
+TEST(Topology, SwitchesSplitCollisionDomainsAndTheirPortsAreStations) {
+  const auto t = load(R"({"name": "s", "rate_mbps": 100,
+    "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},
+              "h": {"kind": "repeater", "class": "class_ii"}, "sw": {"kind": "switch"}},
+    "cables": [{"between": ["a", "h"], "length_m": 10}, {"between": ["b", "h"], "length_m": 10},
+               {"between": ["h", "sw"], "length_m": 10}, {"between": ["sw", "c"], "length_m": 90}]})");
+  ASSERT_EQ(t.report.domains.size(), 2u);
+  std::vector<std::vector<std::string>> stations;
+  for (const auto& d : t.report.domains) stations.push_back(d.stations);
+  EXPECT_EQ(stations[0], (std::vector<std::string>{"a", "b", "sw:h"}));
+  EXPECT_EQ(stations[1], (std::vector<std::string>{"c", "sw:c"}));
+  EXPECT_EQ(t.report.domains[0].pairs.size(), 3u);
+  // The switch-to-c domain is a point-to-point link: 90 m x 1.112 + a DTE pair.
+  const DomainReport& link = t.report.domains[1];
+  EXPECT_NEAR(link.pairs[0].pdv_bt, 90 * 1.112 + 100, 1e-9);
+}
+
+TEST(Topology, ALoopIsAnErrorNamingIt) {
+  const std::string e = error_of(R"({"name": "l", "rate_mbps": 100,
+    "nodes": {"a": {"kind": "dte"}, "h1": {"kind": "repeater", "class": "class_ii"},
+              "h2": {"kind": "repeater", "class": "class_ii"},
+              "h3": {"kind": "repeater", "class": "class_ii"}},
+    "cables": [{"between": ["a", "h1"], "length_m": 1}, {"between": ["h1", "h2"], "length_m": 1},
+               {"between": ["h2", "h3"], "length_m": 1}, {"between": ["h3", "h1"], "length_m": 1}]})");
+  EXPECT_CONTAINS(e, "loop in a collision domain: h1 - h2 - h3 - h1");
+  // Two cables between the same repeaters are a loop too.
+  const std::string twice = error_of(R"({"name": "l", "rate_mbps": 100,
+    "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"},
+              "h1": {"kind": "repeater", "class": "class_ii"},
+              "h2": {"kind": "repeater", "class": "class_ii"}},
+    "cables": [{"between": ["a", "h1"], "length_m": 1}, {"between": ["h1", "h2"], "length_m": 1},
+               {"between": ["h2", "h1"], "length_m": 2}, {"between": ["h2", "b"], "length_m": 1}]})");
+  EXPECT_CONTAINS(twice, "loop in a collision domain: h1 - h2 - h1");
+}
+
+TEST(Topology, BadInputGetsClearErrors) {
+  const std::string base = two_hubs(100, 5, 100);
+  auto with = [&base](const std::string& from, const std::string& to) {
+    std::string s = base;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  EXPECT_CONTAINS(error_of(with("\"medium\": \"cat5\", \"length_m\": 5",
+                                "\"medium\": \"cat55\", \"length_m\": 5")),
+                  "t.json: cables[1].medium: expected one of");
+  EXPECT_CONTAINS(error_of(with("\"medium\": \"cat5\", \"length_m\": 5",
+                                "\"medium\": \"cat55\", \"length_m\": 5")),
+                  "did you mean");
+  EXPECT_CONTAINS(error_of(with("\"length_m\": 5.0", "\"length_m\": -3")),
+                  "cables[1].length_m: expected a number in 0 .. 100000 m, got -3");
+  EXPECT_CONTAINS(error_of(with("\"c\": {\"kind\": \"dte\"}",
+                                "\"c\": {\"kind\": \"dte\"}, \"lonely\": {\"kind\": \"dte\"}")),
+                  "nodes.lonely: \"lonely\" has no cables");
+  EXPECT_CONTAINS(error_of(with("[\"h2\", \"b\"]", "[\"h2\", \"bb\"]")),
+                  "cables[2].between[1]: no node \"bb\"; did you mean \"b\"?");
+  EXPECT_CONTAINS(error_of(with("\"kind\": \"repeater\", \"class\": \"class_ii\"",
+                                "\"kind\": \"repeater\", \"clas\": \"class_ii\"")),
+                  "nodes.h1.clas: unknown key; did you mean \"class\"?");
+  EXPECT_CONTAINS(error_of(with("\"kind\": \"dte\"", "\"kind\": \"station\"")),
+                  "nodes.a.kind: expected one of dte, repeater, switch, converter");
+  EXPECT_CONTAINS(error_of(with("\"rate_mbps\": 100", "\"rate_mbps\": 10000")),
+                  "rate_mbps: expected 10, 100 or 1000");
+  EXPECT_CONTAINS(error_of("{\"name\": \"x\", \"nodes\": {}"), "malformed JSON at line 1");
+}
+
+TEST(Topology, AStationBetweenRepeatersOfTwoSpeedsIsAnError) {
+  const std::string e = error_of(R"({"name": "m",
+    "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},
+              "h": {"kind": "repeater", "class": "class_ii"},
+              "g": {"kind": "repeater", "class": "gigabit"}},
+    "cables": [{"between": ["a", "h"], "length_m": 10}, {"between": ["a", "g"], "length_m": 10},
+               {"between": ["b", "h"], "length_m": 10}, {"between": ["c", "g"], "length_m": 10}]})");
+  EXPECT_CONTAINS(e, "nodes.a: a station has one port, but \"a\" has 2 cables");
+  EXPECT_CONTAINS(e, "a repeater cannot join speeds; put a switch between them");
+}
+
+TEST(Topology, UserMediaAndConverterDelaysEnterThePathDelay) {
+  const auto t = load(R"({"name": "u", "rate_mbps": 100,
+    "media": {"old_fibre": {"round_trip_bt_per_m": {"100": 1.25}, "source": "test"}},
+    "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"},
+              "mc": {"kind": "converter", "delay_bt": 20}},
+    "cables": [{"between": ["a", "mc"], "medium": "cat5", "length_m": 100},
+               {"between": ["mc", "b"], "medium": "old_fibre", "length_m": 200}]})");
+  const DomainReport& d = t.report.domains[0];
+  EXPECT_NEAR(d.pairs[0].pdv_bt, 100 * 1.112 + 20 + 200 * 1.25 + 100, 1e-9);
+  EXPECT_EQ(d.pairs[0].repeaters, 0);  // a converter is not a repeater
+  EXPECT_EQ(d.margin_medium, "old_fibre");
+  EXPECT_CONTAINS(error_of(R"({"name": "u", "rate_mbps": 100,
+    "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "mc": {"kind": "converter"}},
+    "cables": [{"between": ["a", "mc"], "length_m": 1}, {"between": ["mc", "b"], "length_m": 1}]})"),
+                  "nodes.mc: no delay is known for media converter \"mc\"");
+}
+
+TEST(Topology, TheDotFileDrawsTheWorstPath) {
+  const auto t = load(gigabit(110, 100));
+  const std::string dot = topology_dot(t.plant, t.report);
+  EXPECT_CONTAINS(dot, "graph \"g\" {");
+  EXPECT_CONTAINS(dot, "\"a\" -- \"r1\" [label=\"110 m cat5\", penwidth=3, color=red]");
+  EXPECT_CONTAINS(dot, "FAIL");
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -53,6 +53,10 @@ struct DomainConfig {
   std::vector<double> cable_m;  // per station, in order; empty when delay_ns is given
   double repeater_delay_ns = 0;
   std::vector<std::vector<double>> delay_ns;  // empty when cable_m is given
+  // Where it came from, for messages: "collision_domains[i]", or "topology domain i" for one
+  // derived from the scenario's topology block (which the resolved configuration writes instead).
+  std::string origin;
+  bool from_topology = false;
 
   // One-way delays in ps, [from][to].
   std::vector<std::vector<std::int64_t>> delay_ps(double ns_per_m) const;
@@ -64,6 +68,7 @@ struct ScenarioConfig {
   std::vector<StationConfig> stations;  // in file order
   std::vector<LinkConfig> links;
   std::vector<DomainConfig> domains;
+  std::string topology_json;  // the "topology" block as written, or empty
 
   const StationConfig* find_station(const std::string& name) const;
   // The stations `name` can reach: its link peer, or the rest of its collision domain.

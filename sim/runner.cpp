@@ -16,6 +16,7 @@
 #include "sim/diagnostics.hpp"
 #include "sim/observers.hpp"
 #include "sim/progress.hpp"
+#include "sim/topology_command.hpp"
 
 namespace gbesim {
 namespace {
@@ -138,10 +139,13 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
 }
 
 void remove_stale_outputs(const std::filesystem::path& dir, const std::set<std::string>& traces,
-                          const Network& network) {
+                          const Network& network, bool topology) {
   std::error_code ec;
   if (traces.count("events") == 0) std::filesystem::remove(dir / "events.csv", ec);
   if (traces.count("vcd") == 0) std::filesystem::remove(dir / "trace.vcd", ec);
+  if (!topology)
+    for (const char* f : {"topology.txt", "topology_pairs.csv", "topology.dot"})
+      std::filesystem::remove(dir / f, ec);
   if (traces.count("pcap") == 0) {
     for (const auto& s : network.stations())
       std::filesystem::remove(dir / (std::string(s->basename()) + ".pcap"), ec);
@@ -226,6 +230,28 @@ int run_simulation(const RunOptions& options) {
   const std::vector<Scalar> analytic = analytic_scalars(scenario.config, scalars);
   scalars.insert(scalars.end(), totals.begin(), totals.end());
   scalars.insert(scalars.end(), analytic.begin(), analytic.end());
+  if (!scenario.config.topology_json.empty()) {
+    // The plant's report beside the results, and each domain's worst path delay as scalars.
+    Diagnostics unused(scenario.file);
+    const LoadedTopology t =
+        read_topology_block(Json::parse(scenario.config.topology_json), scenario.file, "topology",
+                            scenario.config.run.rate_mbps, unused);
+    write_file_atomically(dir / "topology.txt", topology_report_text(t));
+    write_file_atomically(dir / "topology_pairs.csv", topology_pairs_csv(t.report));
+    write_file_atomically(dir / "topology.dot", topology_dot(t.plant, t.report));
+    for (std::size_t i = 0; i < t.report.domains.size(); ++i) {
+      const DomainReport& dom = t.report.domains[i];
+      if (!dom.worst) continue;
+      const std::string component = "topology.domain" + std::to_string(i);
+      const PathReport& w = dom.pairs[*dom.worst];
+      scalars.push_back({component, "worst_pdv", "bit times", w.pdv_bt, false});
+      scalars.push_back({component, "budget", "bit times", dom.budget_bt, false});
+      scalars.push_back({component, "margin", "bit times", dom.margin_bt, false});
+      scalars.push_back({component, "margin_cable", "m", dom.margin_m, false});
+      scalars.push_back({component, "worst_path_cable", "m", w.cable_m, false});
+      scalars.push_back({component, "pass", "bool", dom.pass ? 1.0 : 0.0, true});
+    }
+  }
 
   if (events) events->commit();
   if (pcaps) pcaps->commit();
@@ -264,7 +290,7 @@ int run_simulation(const RunOptions& options) {
   run["peak_rss_kib"] = peak_rss_kib();
   run["config"] = scenario.resolved;
   write_file_atomically(dir / "run.json", run.dump(2) + "\n");
-  remove_stale_outputs(dir, options.traces, network);
+  remove_stale_outputs(dir, options.traces, network, !scenario.config.topology_json.empty());
 
   if (!options.quiet) print_summary(scenario, network, scalars, outcome, dir);
   return outcome.interrupted ? 130 : 0;

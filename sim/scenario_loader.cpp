@@ -12,6 +12,7 @@
 #include "models/common/speed_modes.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
+#include "sim/topology_loader.hpp"
 
 namespace gbesim {
 namespace {
@@ -342,7 +343,7 @@ TrafficParams read_traffic(const Json& obj, const std::string& path, Diagnostics
 
 const std::vector<std::string>& top_level_blocks() {
   static const std::vector<std::string> keys = {
-      "mac", "sink", "media", "stations", "links", "collision_domains", "sweep"};
+      "mac", "sink", "media", "stations", "links", "collision_domains", "topology", "sweep"};
   return keys;
 }
 
@@ -490,7 +491,75 @@ void read_domains(const Json& doc, ScenarioConfig& c, const std::vector<std::str
         }
       }
     }
+    dom.origin = path;
     c.domains.push_back(std::move(dom));
+  }
+}
+
+// A cabling plant (the topology file format, docs/topology.md) as the scenario's collision
+// domains: every DTE is a station, and each pair's one-way delay is half its path delay value
+// without the margin (cables, repeaters and both stations' PHY delays), so the simulated round
+// trip is the PDV arithmetic's.
+void read_topology(const Json& doc, ScenarioConfig& c,
+                   const std::vector<std::string>& station_names, std::set<std::string>& attached,
+                   Diagnostics& d) {
+  if (!doc.contains("topology")) return;
+  const LoadedTopology t =
+      read_topology_block(doc["topology"], d.file(), "topology", c.run.rate_mbps, d);
+  if (!d.empty()) return;
+  c.topology_json = doc["topology"].dump();
+  const double bit_ns = 1000.0 / static_cast<double>(c.run.rate_mbps);
+  for (std::size_t i = 0; i < t.report.domains.size(); ++i) {
+    const DomainReport& dom = t.report.domains[i];
+    const std::string origin = "topology domain " + std::to_string(i);
+    if (dom.rate_mbps != c.run.rate_mbps) {
+      d.error("topology", origin + " runs at " + std::to_string(dom.rate_mbps) +
+                              " Mb/s, the scenario at " + std::to_string(c.run.rate_mbps) +
+                              " (rate_mbps)");
+      continue;
+    }
+    DomainConfig out;
+    out.origin = origin;
+    out.from_topology = true;
+    for (const auto& s : dom.stations) {
+      const CablingNode* node = t.plant.find(s);
+      if (node == nullptr || node->kind != NodeKind::dte) continue;  // a switch port
+      const std::string where = child_path("topology.nodes", s);
+      if (c.find_station(s) == nullptr) {
+        d.error(where, "no station \"" + s + "\"" + suggestion(s, station_names) +
+                           ": every station (dte) of a scenario's topology is a station of the "
+                           "scenario");
+      } else if (!attached.insert(s).second) {
+        d.error(where,
+                "station \"" + s + "\" is already on a link or domain; a station has one port");
+      }
+      out.stations.push_back(s);
+    }
+    if (out.stations.size() < 2) {
+      if (out.stations.size() == 1)
+        d.error(child_path("topology.nodes", out.stations[0]),
+                "station \"" + out.stations[0] +
+                    "\" has no other station in its collision domain (switches are not "
+                    "simulated yet)");
+      continue;
+    }
+    const std::size_t n = out.stations.size();
+    out.delay_ns.assign(n, std::vector<double>(n, 0.0));
+    for (const PathReport& p : dom.pairs) {
+      const auto a = std::find(out.stations.begin(), out.stations.end(), p.from);
+      const auto b = std::find(out.stations.begin(), out.stations.end(), p.to);
+      if (a == out.stations.end() || b == out.stations.end()) continue;
+      if (!p.pdv_known) {
+        d.error("topology", origin + ": the path delay of " + p.from + " - " + p.to +
+                                " is not known (a device delay is not in the table at this "
+                                "speed); give \"delay_bt\" for its repeaters and stations");
+        continue;
+      }
+      const double one_way_ns = (p.pdv_bt - p.margin_bt) / 2 * bit_ns;
+      out.delay_ns[a - out.stations.begin()][b - out.stations.begin()] = one_way_ns;
+      out.delay_ns[b - out.stations.begin()][a - out.stations.begin()] = one_way_ns;
+    }
+    c.domains.push_back(std::move(out));
   }
 }
 
@@ -506,8 +575,8 @@ void check_duplex(ScenarioConfig& c, Diagnostics& d) {
       if (c.find_station(name) == nullptr) continue;
       if (station(name).mac.duplex != "half")
         d.error(child_path(child_path("stations", name), "mac.duplex"),
-                "\"" + name + "\" is on collision_domains[" + std::to_string(i) +
-                    "], a shared medium: set \"mac\": {\"duplex\": \"half\"} (at the top "
+                "\"" + name + "\" is on " + c.domains[i].origin +
+                    ", a shared medium: set \"mac\": {\"duplex\": \"half\"} (at the top "
                     "level, or for the station)");
     }
   }
@@ -714,11 +783,13 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
     }
   }
   read_domains(doc, c, station_names, media_names, linked, d);
+  read_topology(doc, c, station_names, linked, d);
   for (const auto& s : c.stations)
     if (linked.count(s.name) == 0)
-      d.error(child_path("stations", s.name),
-              "station is not on any link or collision domain; add it to \"links\" or "
-              "\"collision_domains\"");
+      d.error(
+          child_path("stations", s.name),
+          "station is not on any link or collision domain; add it to \"links\", \"topology\" or "
+          "\"collision_domains\"");
   check_duplex(c, d);
 
   // Traffic destinations and frame sizes against the MACs.
@@ -1168,6 +1239,7 @@ Json resolved_json(const ScenarioConfig& config) {
   if (!config.domains.empty()) {
     Json domains = Json::array();
     for (const auto& dom : config.domains) {
+      if (dom.from_topology) continue;
       Json d;
       d["stations"] = dom.stations;
       if (dom.delay_ns.empty()) {
@@ -1182,8 +1254,9 @@ Json resolved_json(const ScenarioConfig& config) {
       }
       domains.push_back(d);
     }
-    out["collision_domains"] = domains;
+    if (!domains.empty()) out["collision_domains"] = domains;
   }
+  if (!config.topology_json.empty()) out["topology"] = Json::parse(config.topology_json);
   return out;
 }
 

@@ -253,9 +253,10 @@ void read_cables(const Json& cables, Reader& r, CablingPlant& plant,
 }
 
 LoadedTopology read(const Json& doc, const std::string& file, const std::string& prefix,
-                    Diagnostics& d) {
+                    std::int64_t default_rate, Diagnostics& d) {
   LoadedTopology out;
   out.file = file;
+  out.plant.rate_mbps = default_rate;
   Reader r(d, prefix);
   if (!doc.is_object()) {
     r.error("", "expected a JSON object, got " + describe_value(doc));
@@ -312,19 +313,17 @@ LoadedTopology read(const Json& doc, const std::string& file, const std::string&
 
 }  // namespace
 
-LoadedTopology load_topology_json(const Json& block, const std::string& file,
-                                  const std::string& path) {
-  Diagnostics d(file);
-  LoadedTopology out = read(block, file, path, d);
-  d.throw_if_any();
-  return out;
+LoadedTopology read_topology_block(const Json& block, const std::string& file,
+                                   const std::string& path, std::int64_t default_rate,
+                                   Diagnostics& d) {
+  return read(block, file, path, default_rate, d);
 }
 
 LoadedTopology load_topology_text(const std::string& text, const std::string& file) {
   Diagnostics d(file);
   const Json doc = parse_document(text, d);
   d.throw_if_any();
-  LoadedTopology out = read(doc, file, "", d);
+  LoadedTopology out = read(doc, file, "", 100, d);
   d.throw_if_any();
   return out;
 }

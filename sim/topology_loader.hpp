@@ -33,8 +33,11 @@ struct LoadedTopology {
 // Reads and analyses; throws ScenarioError on bad input or structural problems.
 LoadedTopology load_topology(const std::string& file);
 LoadedTopology load_topology_text(const std::string& text, const std::string& file);
-// The same from a block already parsed (a scenario's "topology"); `path` prefixes error paths.
-LoadedTopology load_topology_json(const Json& block, const std::string& file,
-                                  const std::string& path);
+// The same from a block already parsed (a scenario's "topology"): errors go to `d` under `path`;
+// `default_rate` is the speed of domains nothing in the block fixes.
+class Diagnostics;
+LoadedTopology read_topology_block(const Json& block, const std::string& file,
+                                   const std::string& path, std::int64_t default_rate,
+                                   Diagnostics& d);
 
 }  // namespace gbesim

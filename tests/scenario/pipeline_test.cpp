@@ -353,6 +353,60 @@ TEST(Pipeline, TopologyReportsVerdictsByExitCodeAndWritesGraphvizThatRenders) {
   EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
 }
 
+// A scenario's half-duplex delays from a cabling plant: a and b 100 m from a gigabit repeater,
+// PDV 864 + 200 x 11.12 + 976 = 4064 BT, so the one-way delay is 2032 ns; a 64-byte frame with
+// its extension lasts 4160 ns, so b has it at 6192 ns. c sits behind a switch: its own domain.
+TEST(Pipeline, AScenarioTakesItsCollisionDomainsFromATopology) {
+  const auto dir = fresh_directory("topology-run");
+  write_text(dir / "s.json", R"({
+    "name": "plant", "description": "delays from the cabling", "duration_ns": 20000,
+    "mac": {"duplex": "half"},
+    "stations": {
+      "a": {"traffic": [{"pattern": "script", "to": "b", "script": [{"at_ns": 0, "bytes": 64}]}]},
+      "b": {}, "c": {}, "d": {}
+    },
+    "topology": {
+      "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},
+                "d": {"kind": "dte"}, "r1": {"kind": "repeater", "class": "gigabit"},
+                "sw": {"kind": "switch"}, "r2": {"kind": "repeater", "class": "gigabit"}},
+      "cables": [{"between": ["a", "r1"], "length_m": 100}, {"between": ["b", "r1"], "length_m": 100},
+                 {"between": ["r1", "sw"], "length_m": 10}, {"between": ["sw", "r2"], "length_m": 1},
+                 {"between": ["c", "r2"], "length_m": 5}, {"between": ["d", "r2"], "length_m": 5}]
+    }
+  })");
+  const auto r = run_gbesim({"run", "s.json", "--out", "out", "--trace", "events"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("2 half-duplex collision domains"), std::string::npos) << r.output;
+  bool received = false;
+  for (const auto& row : read_csv(dir / "out/events.csv"))
+    if (row.size() > 2 && row[1] == "b.mac" && row[2] == "rx_ok") {
+      EXPECT_EQ(row[0], "6192000");
+      received = true;
+    }
+  EXPECT_TRUE(received);
+  EXPECT_EQ(scalar_of(dir / "out/scalars.csv", "topology.domain0", "worst_pdv"), "4064");
+  EXPECT_EQ(scalar_of(dir / "out/scalars.csv", "topology.domain0", "pass"), "1");
+  EXPECT_EQ(read_text(dir / "out/topology.txt").find("topology"), 0u);
+  // run.json's resolved configuration keeps the topology block (and loads again).
+  const Json run = Json::parse(read_text(dir / "out/run.json"));
+  EXPECT_TRUE(run["config"].contains("topology"));
+  EXPECT_FALSE(run["config"].contains("collision_domains"));
+  write_text(dir / "again.json", run["config"].dump());
+  EXPECT_EQ(run_gbesim({"run", "again.json", "--out", "again", "--quiet"}, dir).exit_code, 0);
+  EXPECT_EQ(read_text(dir / "again/scalars.csv"), read_text(dir / "out/scalars.csv"));
+
+  // A DTE of the plant that is not a station of the scenario is an error with a suggestion.
+  std::string text = read_text(dir / "s.json");
+  text.replace(text.find("\"d\": {\"kind\""), 3, "\"dd\"");
+  text.replace(text.find("[\"d\", \"r2\"]"), 11, "[\"dd\", \"r2\"]");
+  write_text(dir / "bad.json", text);
+  const auto bad = run_gbesim({"run", "bad.json", "--out", "bad"}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("topology.nodes.dd: no station \"dd\"; did you mean \"d\"?"),
+            std::string::npos)
+      << bad.output;
+}
+
 TEST(Pipeline, ParamsListsEveryParameterWithUnitDefaultAndDoc) {
   const auto r = run_gbesim({"params"});
   ASSERT_EQ(r.exit_code, 0);

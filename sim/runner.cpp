@@ -249,6 +249,7 @@ int run_simulation(const RunOptions& options) {
       scalars.push_back({component, "margin", "bit times", dom.margin_bt, false});
       scalars.push_back({component, "margin_cable", "m", dom.margin_m, false});
       scalars.push_back({component, "worst_path_cable", "m", w.cable_m, false});
+      scalars.push_back({component, "max_legal_path_cable", "m", w.cable_m + dom.margin_m, false});
       scalars.push_back({component, "pass", "bool", dom.pass ? 1.0 : 0.0, true});
     }
   }

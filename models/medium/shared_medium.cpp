@@ -155,6 +155,16 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                    const double frames = total(&Mac::frames_transmitted_ok);
                    return frames > 0 ? total(&Mac::collisions) / frames : std::nan("");
                  });
+  stats_.formula("late_collisions_per_1000_frames", "collisions",
+                 "late collisions met by all stations per 1000 frames sent successfully",
+                 [total](const StatContext&) {
+                   const double frames = total(&Mac::frames_transmitted_ok);
+                   return frames > 0 ? 1000.0 * total(&Mac::late_collisions) / frames
+                                     : std::nan("");
+                 });
+  stats_.formula("late_collision_drops", "frames",
+                 "frames dropped after a late collision (never retried at 1000 Mb/s), all stations",
+                 [total](const StatContext&) { return total(&Mac::late_collision_drops); });
   stats_.formula("excessive_collision_drops", "frames",
                  "frames dropped after attempt_limit collisions, all stations",
                  [total](const StatContext&) { return total(&Mac::excessive_collision_drops); });

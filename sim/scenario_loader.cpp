@@ -275,7 +275,7 @@ std::vector<ScriptEntry> read_script(const Json& v, const std::string& path, Dia
 // Which traffic keys each pattern uses, beyond the common ones.
 const std::vector<std::string>& pattern_keys(const std::string& pattern) {
   static const std::vector<std::string> saturated = {"frame_bytes"};
-  static const std::vector<std::string> poisson = {"frame_bytes", "load_bps"};
+  static const std::vector<std::string> poisson = {"frame_bytes", "load_bps", "load"};
   static const std::vector<std::string> on_off = {"frame_bytes", "peak_load_bps", "on_ns", "off_ns",
                                                   "periods"};
   static const std::vector<std::string> script = {"script"};
@@ -301,7 +301,9 @@ std::string patterns_using(const std::string& key) {
   return out;
 }
 
-TrafficParams read_traffic(const Json& obj, const std::string& path, Diagnostics& d) {
+// line_bps converts a load given as a fraction of the line rate.
+TrafficParams read_traffic(const Json& obj, const std::string& path, double line_bps,
+                           Diagnostics& d) {
   TrafficParams t;
   read_table(obj, path, traffic_param_table(), t, d);
   if (!obj.is_object()) return t;
@@ -323,8 +325,14 @@ TrafficParams read_traffic(const Json& obj, const std::string& path, Diagnostics
   }
   if (obj.contains("script")) t.script = read_script(obj["script"], child_path(path, "script"), d);
 
+  if (t.load > 0 && obj.contains("load_bps"))
+    d.error(child_path(path, "load"),
+            "give load (a fraction of the line rate) or load_bps, not both");
+  else if (t.load > 0)
+    t.load_bps = t.load * line_bps;
+  t.load = 0;  // from here on the load is load_bps
   if (t.pattern == "poisson" && !(t.load_bps > 0))
-    d.error(child_path(path, "load_bps"), "pattern \"poisson\" needs load_bps > 0");
+    d.error(child_path(path, "load_bps"), "pattern \"poisson\" needs load_bps > 0 (or load > 0)");
   if (t.pattern == "on_off") {
     if (!(t.peak_load_bps > 0))
       d.error(child_path(path, "peak_load_bps"), "pattern \"on_off\" needs peak_load_bps > 0");
@@ -710,7 +718,8 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
             continue;
           }
           for (std::size_t i = 0; i < field.value().size(); ++i)
-            s.traffic.push_back(read_traffic(field.value()[i], index_path(at, i), d));
+            s.traffic.push_back(read_traffic(field.value()[i], index_path(at, i),
+                                             1e6 * static_cast<double>(c.run.rate_mbps), d));
         } else {
           d.error(at, "unknown key" + suggestion(key, station_keys) +
                           " (known here: " + key_list(station_keys) + ")");
@@ -922,7 +931,8 @@ SweepPlan read_sweep(const Json& doc, Diagnostics& d) {
                   "expected a string or number, got " + describe_value(v["label"]));
           ok = false;
         }
-        if (!v["set"].is_object() || v["set"].empty()) {
+        // An empty set is the scenario as written: a baseline variant.
+        if (!v["set"].is_object()) {
           d.error(child_path(where, "set"),
                   "expected an object {\"<path>\": value, ...}, got " + describe_value(v["set"]));
           ok = false;
@@ -1212,6 +1222,7 @@ Json resolved_json(const ScenarioConfig& config) {
       std::vector<std::string> keys = common_traffic_keys();
       const auto& own = pattern_keys(t.pattern);
       keys.insert(keys.end(), own.begin(), own.end());
+      keys.erase(std::remove(keys.begin(), keys.end(), "load"), keys.end());  // now load_bps
       Json source = table_json(traffic_param_table(), t, keys);
       if (t.pattern == "script") {
         Json script = Json::array();

@@ -17,6 +17,9 @@ const ParamTable<TrafficParams>& traffic_param_table() {
                     "1518", "frame size DA..FCS in bytes, 64 .. the MAC's max_frame_bytes")
         .real("load_bps", &TrafficParams::load_bps, "bit/s", 0, 1e12,
               "poisson: offered load counted in DA..FCS bits")
+        .real("load", &TrafficParams::load, "fraction", 0, 1000,
+              "poisson: offered load as a fraction of the line rate (rate_mbps), instead of "
+              "load_bps")
         .real("peak_load_bps", &TrafficParams::peak_load_bps, "bit/s", 0, 1e12,
               "on_off: load while on, frames evenly spaced")
         .real("on_ns", &TrafficParams::on_ns, "ns", 1, 1e15, "on_off: on-period (mean or fixed)")

@@ -21,6 +21,7 @@ struct TrafficParams {
   std::string to;  // a station name or "broadcast"
   FrameSizeSpec frame_bytes;
   double load_bps = 0;       // poisson: offered load, DA..FCS bits per second
+  double load = 0;           // poisson: the same as a fraction of the line rate (loader converts)
   double peak_load_bps = 0;  // on_off: rate while on
   double on_ns = 1000;       // on_off: mean (or fixed) on-period
   double off_ns = 1000;      // on_off: mean (or fixed) off-period

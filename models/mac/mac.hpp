@@ -130,6 +130,7 @@ class Mac : public sc_core::sc_module {
   }
   std::uint64_t late_collisions() const { return late_collisions_.value(); }
   std::uint64_t late_collision_drops() const { return frames_aborted_late_collision_.value(); }
+  std::uint64_t frame_check_sequence_errors() const { return frame_check_sequence_errors_.value(); }
   std::uint64_t frames_in_bursts() const { return frames_in_bursts_.value(); }
   Picoseconds slot_time_ps() const { return slot_ps_; }
   // The earliest instant this MAC's deference may still look back to: its waiting frame's ready

@@ -156,11 +156,27 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                    return frames > 0 ? total(&Mac::collisions) / frames : std::nan("");
                  });
   stats_.formula("late_collisions_per_1000_frames", "collisions",
-                 "late collisions met by all stations per 1000 frames sent successfully",
+                 "late collisions met by all stations per 1000 transmission attempts",
                  [total](const StatContext&) {
-                   const double frames = total(&Mac::frames_transmitted_ok);
-                   return frames > 0 ? 1000.0 * total(&Mac::late_collisions) / frames
-                                     : std::nan("");
+                   const double attempts = total(&Mac::attempts_made);
+                   return attempts > 0 ? 1000.0 * total(&Mac::late_collisions) / attempts
+                                       : std::nan("");
+                 });
+  stats_.formula("unnoticed_collision_losses", "frames",
+                 "frames their sender counted as sent that reached the receiver damaged: the "
+                 "colliding signal arrived after the sender had stopped (receivers' FCS errors)",
+                 [total](const StatContext&) { return total(&Mac::frame_check_sequence_errors); });
+  stats_.formula("collision_losses_per_1000_frames", "frames",
+                 "frames lost to collisions (late-collision and excessive-collision drops, "
+                 "unnoticed losses) per 1000 frames the stations finished with",
+                 [total](const StatContext&) {
+                   const double lost = total(&Mac::late_collision_drops) +
+                                       total(&Mac::excessive_collision_drops) +
+                                       total(&Mac::frame_check_sequence_errors);
+                   const double finished = total(&Mac::frames_transmitted_ok) +
+                                           total(&Mac::late_collision_drops) +
+                                           total(&Mac::excessive_collision_drops);
+                   return finished > 0 ? 1000.0 * lost / finished : std::nan("");
                  });
   stats_.formula("late_collision_drops", "frames",
                  "frames dropped after a late collision (never retried at 1000 Mb/s), all stations",

@@ -248,6 +248,37 @@ TEST(Loader, OnOffPeriodsHaveAOneNanosecondFloor) {
   EXPECT_CONTAINS(e, "stations.a.traffic[0].on_ns: expected a number in 1 .. 1e+15 ns");
 }
 
+TEST(Loader, APoissonLoadMayBeAFractionOfTheLineRate) {
+  Json doc = Json::parse(
+      with("stations.a.traffic[0]", R"({"pattern": "poisson", "to": "b", "load": 0.25})"));
+  doc["rate_mbps"] = 100;
+  const auto s = load_scenario_text(doc.dump(), "ok.json");
+  EXPECT_EQ(s.config.stations[0].traffic[0].load_bps, 25e6);
+  // The resolved configuration carries load_bps only, and loads to the same thing.
+  const Json& resolved = s.resolved["stations"]["a"]["traffic"][0];
+  EXPECT_EQ(resolved["load_bps"], 25e6);
+  EXPECT_FALSE(resolved.contains("load"));
+  EXPECT_EQ(load_scenario_text(s.resolved.dump(), "again.json").resolved, s.resolved);
+  EXPECT_CONTAINS(
+      error_of(with("stations.a.traffic[0]",
+                    R"({"pattern": "poisson", "to": "b", "load": 0.5, "load_bps": 1e6})")),
+      "stations.a.traffic[0].load: give load (a fraction of the line rate) or "
+      "load_bps, not both");
+  EXPECT_CONTAINS(error_of(with("stations.a.traffic[0].load", "0.5")),
+                  "stations.a.traffic[0].load: applies only to pattern poisson");
+}
+
+TEST(Loader, AVariantWithAnEmptySetIsTheScenarioAsWritten) {
+  Json doc = Json::parse(kValid);
+  doc["sweep"] = Json::parse(R"({"mode": [{"label": "as written", "set": {}},
+                                          {"label": "short gap", "set": {"mac.ifg_bits": 64}}]})");
+  const auto s = load_scenario_text(doc.dump(), "v.json");
+  EXPECT_EQ(s.plan.point_count(), 2u);
+  EXPECT_EQ(s.config.stations[0].mac.ifg_bits, 96);
+  doc["sweep"] = Json::parse(R"({"mode": [{"label": "x", "set": []}]})");
+  EXPECT_CONTAINS(error_of(doc.dump()), "sweep[\"mode\"][0].set: expected an object");
+}
+
 TEST(Loader, WildcardsSetEveryElementThatHasTheRestOfThePath) {
   Json doc = Json::parse(kValid);
   doc["stations"]["c"] = {{"traffic", Json::array({{{"pattern", "saturated"}, {"to", "b"}}})}};

@@ -407,6 +407,18 @@ TEST(Pipeline, AScenarioTakesItsCollisionDomainsFromATopology) {
       << bad.output;
 }
 
+// Every built-in scenario, at every point of its sweep, loads (--list validates them all).
+TEST(Pipeline, EveryBuiltInScenarioValidatesAtEveryPoint) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "scenarios")) {
+    if (entry.path().extension() != ".json") continue;
+    const auto r = run_gbesim({"sweep", entry.path().string(), "--list"});
+    EXPECT_EQ(r.exit_code, 0) << entry.path() << "\n" << r.output;
+    ++count;
+  }
+  EXPECT_GE(count, 5);
+}
+
 TEST(Pipeline, ParamsListsEveryParameterWithUnitDefaultAndDoc) {
   const auto r = run_gbesim({"params"});
   ASSERT_EQ(r.exit_code, 0);

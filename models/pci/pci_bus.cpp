@@ -1,0 +1,560 @@
+#include "models/pci/pci_bus.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace gbesim {
+
+namespace {
+
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::int64_t kAdbBytes = 128;  // PCI-X allowable disconnect boundary
+
+std::int64_t devsel_clocks(const std::string& devsel) {
+  if (devsel == "medium") return 2;
+  if (devsel == "slow") return 3;
+  return 1;
+}
+
+std::int64_t round_up(std::int64_t x, std::int64_t to) {
+  return (x + to - 1) / to * to;
+}
+
+}  // namespace
+
+bool is_read(PciCommand c) {
+  return c == PciCommand::memory_read || c == PciCommand::memory_read_line ||
+         c == PciCommand::memory_read_multiple;
+}
+
+const char* to_string(PciCommand c) {
+  switch (c) {
+    case PciCommand::memory_read:
+      return "memory_read";
+    case PciCommand::memory_read_line:
+      return "memory_read_line";
+    case PciCommand::memory_read_multiple:
+      return "memory_read_multiple";
+    case PciCommand::memory_write:
+      return "memory_write";
+    case PciCommand::memory_write_invalidate:
+      return "memory_write_invalidate";
+  }
+  return "?";
+}
+
+const char* to_string(PciEnding e) {
+  switch (e) {
+    case PciEnding::complete:
+      return "complete";
+    case PciEnding::disconnect:
+      return "disconnect";
+    case PciEnding::latency_timer:
+      return "latency_timer";
+    case PciEnding::retry:
+      return "retry";
+    case PciEnding::split_response:
+      return "split_response";
+  }
+  return "?";
+}
+
+PciBus::PciBus(const PciBusParams& params, StatRegistry& stats, const std::string& component)
+    : params_(params),
+      registry_(stats),
+      period_ps_(pci_clock_period_ps(params.clock_mhz)),
+      holder_(kNone),
+      rr_last_(kNone),
+      stats_(stats, component),
+      address_clocks_(stats_, "address_clocks", "clocks",
+                      "clocks in address phases (with dual-address and PCI-X attribute clocks)"),
+      wait_clocks_(stats_, "wait_clocks", "clocks",
+                   "clocks waiting on DEVSEL#, the target's initial latency, subsequent wait "
+                   "states, a posted-write buffer, or before a Retry / Split Response"),
+      data_clocks_(stats_, "data_clocks", "clocks", "clocks in which a data phase completed"),
+      turnaround_clocks_(stats_, "turnaround_clocks", "clocks",
+                         "turnaround clocks: after every transaction, and on reads between the "
+                         "address and the data"),
+      transactions_(stats_, "transactions", "transactions", "transactions, of every ending"),
+      retries_(stats_, "retries", "transactions", "transactions ended by Retry (no data)"),
+      disconnects_(stats_, "disconnects", "transactions",
+                   "transactions the target disconnected at a boundary"),
+      latency_timer_stops_(stats_, "latency_timer_stops", "transactions",
+                           "bursts ended by the master latency timer with GNT# removed"),
+      split_responses_(stats_, "split_responses", "transactions",
+                       "PCI-X read requests answered with a Split Response"),
+      bytes_read_(stats_, "bytes_read", "bytes",
+                  "bytes read: target -> master, incl. PCI-X split completions"),
+      bytes_written_(stats_, "bytes_written", "bytes", "bytes written: master -> target") {
+  const char* bins[] = {"transactions_0_phases",        "transactions_1_phase",
+                        "transactions_2_to_4_phases",   "transactions_5_to_16_phases",
+                        "transactions_17_to_64_phases", "transactions_65_plus_phases"};
+  for (const char* b : bins)
+    length_bins_.emplace_back(stats_, b, "transactions", "transactions by data phases");
+  auto elapsed_clocks = [this](const StatContext& c) {
+    return static_cast<double>(c.elapsed_ps / period_ps_);
+  };
+  auto busy = [this]() {
+    return static_cast<double>(address_clocks_.value() + wait_clocks_.value() +
+                               data_clocks_.value() + turnaround_clocks_.value());
+  };
+  stats_.formula("elapsed_clocks", "clocks", "bus clocks in the run", elapsed_clocks);
+  stats_.formula("idle_clocks", "clocks", "clocks with no transaction (incl. arbitration)",
+                 [elapsed_clocks, busy](const StatContext& c) {
+                   return std::max(0.0, elapsed_clocks(c) - busy());
+                 });
+  stats_.formula(
+      "utilisation", "fraction", "share of clocks not idle",
+      [elapsed_clocks, busy](const StatContext& c) { return busy() / elapsed_clocks(c); });
+  stats_.formula("data_share", "fraction", "share of clocks completing a data phase",
+                 [this, elapsed_clocks](const StatContext& c) {
+                   return static_cast<double>(data_clocks_.value()) / elapsed_clocks(c);
+                 });
+  stats_.formula("peak_mbps", "MB/s", "theoretical peak: width x clock (10^6 bytes/s)",
+                 [this](const StatContext&) {
+                   return static_cast<double>(width_bytes()) * 1e6 /
+                          static_cast<double>(period_ps_);
+                 });
+  stats_.formula("read_mbps", "MB/s", "bytes read per second (10^6 bytes/s)",
+                 [this](const StatContext& c) {
+                   return static_cast<double>(bytes_read_.value()) * c.per_second() / 1e6;
+                 });
+  stats_.formula("write_mbps", "MB/s", "bytes written per second (10^6 bytes/s)",
+                 [this](const StatContext& c) {
+                   return static_cast<double>(bytes_written_.value()) * c.per_second() / 1e6;
+                 });
+  stats_.formula("data_phases_mean", "phases", "mean data phases per transaction with data",
+                 [this](const StatContext&) { return phases_.mean(); });
+  stats_.formula("data_phases_p50", "phases", "median data phases per transaction with data",
+                 [this](const StatContext&) { return static_cast<double>(phases_.quantile(0.5)); });
+  stats_.formula("data_phases_max", "phases", "longest transaction",
+                 [this](const StatContext&) { return static_cast<double>(phases_.max()); });
+}
+
+std::size_t PciBus::add_target(const std::string& name, const PciTargetParams& params) {
+  Target t;
+  t.name = name;
+  t.params = params;
+  t.devsel_clocks = devsel_clocks(params.devsel);
+  if (params.memory_write_mbps > 0) t.ps_per_byte = round_to_ps(1e6 / params.memory_write_mbps);
+  targets_.push_back(t);
+  const std::size_t index = targets_.size() - 1;
+  if (pcix() && params.split_read_bytes > 0) {
+    PciMasterParams completer;
+    completer.width_bits = params_.width_bits;
+    targets_[index].completer = add_master(name + ".completer", completer, nullptr);
+    masters_[targets_[index].completer].completer_for = static_cast<std::int64_t>(index);
+  }
+  return index;
+}
+
+std::size_t PciBus::add_master(const std::string& name, const PciMasterParams& params,
+                               PciMasterClient* client) {
+  Master m;
+  m.name = name;
+  m.params = params;
+  m.client = client;
+  master_groups_.emplace_back(registry_, stats_.component() + "." + name);
+  StatGroup& g = master_groups_.back();
+  master_counters_.emplace_back(g, "transactions", "transactions", "transactions it mastered");
+  m.transactions = &master_counters_.back();
+  master_counters_.emplace_back(g, "bytes_read", "bytes", "bytes it read");
+  m.bytes_read = &master_counters_.back();
+  master_counters_.emplace_back(g, "bytes_written", "bytes", "bytes it wrote");
+  m.bytes_written = &master_counters_.back();
+  master_counters_.emplace_back(g, "retries", "transactions", "its transactions ended by Retry");
+  m.retries = &master_counters_.back();
+  const Counter* read = m.bytes_read;
+  const Counter* written = m.bytes_written;
+  g.formula("read_mbps", "MB/s", "bytes it read per second (10^6 bytes/s)",
+            [read](const StatContext& c) {
+              return static_cast<double>(read->value()) * c.per_second() / 1e6;
+            });
+  g.formula("write_mbps", "MB/s", "bytes it wrote per second (10^6 bytes/s)",
+            [written](const StatContext& c) {
+              return static_cast<double>(written->value()) * c.per_second() / 1e6;
+            });
+  masters_.push_back(std::move(m));
+  return masters_.size() - 1;
+}
+
+void PciBus::request(std::size_t master, const PciRequest& r, Picoseconds now) {
+  if (r.bytes <= 0) return;
+  Pending p;
+  p.request = r;
+  p.id = next_id_++;
+  p.visible = edge_after(now);
+  masters_[master].queue.push_back(p);
+  if (active_) {
+    if (master == a_.t.master) a_.owner_wants_more = true;
+    cut_at_latency_timer(a_);
+  }
+}
+
+bool PciBus::idle() const {
+  if (active_) return false;
+  for (const Master& m : masters_)
+    if (!m.queue.empty() || !m.awaiting.empty() || !m.completions.empty()) return false;
+  return true;
+}
+
+std::int64_t PciBus::ready_edge(std::size_t m) const {
+  const Master& x = masters_[m];
+  if (x.completer_for >= 0) {
+    if (x.completions.empty()) return -1;
+    return std::max(x.completions.front().ready, x.not_before);
+  }
+  if (x.queue.empty()) return -1;
+  const Pending& p = x.queue.front();
+  const Target& t = targets_[p.request.target];
+  if (pcix() && is_read(p.request.command) && t.params.split_read_bytes > 0 &&
+      x.outstanding >= x.params.max_outstanding_splits)
+    return -1;
+  return std::max(p.visible, x.not_before);
+}
+
+std::size_t PciBus::arbitrate(std::int64_t edge, std::size_t holder, std::size_t rr_last,
+                              std::size_t owner_if_requesting) const {
+  const std::size_t n = masters_.size();
+  auto requesting = [&](std::size_t m) {
+    if (active_ && m == a_.t.master) return m == owner_if_requesting;
+    return requesting_by(m, edge);
+  };
+  if (params_.arbiter == "fixed_priority") {
+    std::size_t best = kNone;
+    for (std::size_t m = 0; m < n; ++m)
+      if (requesting(m) &&
+          (best == kNone || masters_[m].params.priority < masters_[best].params.priority))
+        best = m;
+    if (best != kNone) return best;
+  } else {
+    // Rotating priority: the masters after the last one granted, that one last. Before anyone
+    // has been granted, master 0 comes first.
+    const std::size_t from = rr_last == kNone ? n - 1 : rr_last;
+    for (std::size_t i = 1; i <= n; ++i) {
+      const std::size_t m = (from + i) % n;
+      if (requesting(m)) return m;
+    }
+  }
+  return params_.parking == "last" ? holder : kNone;
+}
+
+std::int64_t PciBus::gnt_removed_edge(const Active& a) const {
+  const std::size_t owner = a.t.master;
+  const std::int64_t s = a.t.start_clock;
+  std::vector<std::int64_t> edges;
+  for (std::size_t m = 0; m < masters_.size(); ++m) {
+    if (m == owner) continue;
+    const std::int64_t r = ready_edge(m);
+    if (r >= 0) edges.push_back(std::max(s, r));
+  }
+  std::sort(edges.begin(), edges.end());
+  for (std::int64_t j : edges) {
+    const std::size_t w = arbitrate(j, owner, owner, a.owner_wants_more ? owner : kNone);
+    if (w != owner && w != kNone) return j + 1;
+  }
+  return -1;
+}
+
+void PciBus::cut_at_latency_timer(Active& a) const {
+  if (a.uncut_phases == 0) return;
+  a.last = static_cast<std::size_t>(a.uncut_phases - 1);
+  const std::int64_t g = gnt_removed_edge(a);
+  if (g < 0) return;
+  const std::int64_t term =
+      std::max(a.t.start_clock + masters_[a.t.master].params.latency_timer_clocks, g);
+  std::size_t i = 0;
+  while (i < a.last && a.edges[i] <= term) ++i;
+  // Memory Write and Invalidate finishes its cache line; PCI-X stops only at a 128-byte boundary.
+  std::int64_t boundary = 0;
+  if (a.t.command == PciCommand::memory_write_invalidate)
+    boundary = targets_[a.t.target].params.cache_line_bytes;
+  if (pcix()) boundary = std::max(boundary, kAdbBytes);
+  if (boundary > 0) {
+    std::int64_t done = 0;
+    for (std::size_t k = 0; k <= i; ++k) done += a.phase_bytes[k];
+    while (i < a.last && (a.address0 + done) % boundary != 0) done += a.phase_bytes[++i];
+  }
+  a.last = i;
+}
+
+void PciBus::decide(std::int64_t edge) {
+  holder_ = arbitrate(edge - 1, holder_, rr_last_, kNone);
+  decided_through_ = edge;
+  if (holder_ != kNone && requesting_by(holder_, edge)) start(holder_, edge);
+}
+
+void PciBus::start(std::size_t m, std::int64_t s) {
+  Master& x = masters_[m];
+  rr_last_ = m;
+  Active a;
+  a.t.master = m;
+  a.t.start_clock = s;
+  const std::int64_t width = std::min(params_.width_bits, x.params.width_bits) / 8;
+  std::int64_t address_clocks = x.params.dual_address_cycle ? 2 : 1;
+  if (pcix()) ++address_clocks;  // the attribute phase
+  a.t.address_clocks = address_clocks;
+  std::int64_t bytes = 0;
+  std::int64_t first_edge = 0;
+  std::int64_t subsequent_wait = 0;
+  const Target* posted = nullptr;
+  PciEnding uncut_ending = PciEnding::complete;
+
+  if (x.completer_for >= 0) {
+    // PCI-X split completion: the target returns read data to the requester, which decodes it
+    // at speed A; a completion is written in one burst.
+    const Completion& c = x.completions.front();
+    a.t.target = static_cast<std::size_t>(x.completer_for);
+    a.t.command = PciCommand::memory_write;
+    a.t.split_completion = true;
+    a.address0 = c.address;
+    bytes = c.bytes;
+    first_edge = s + address_clocks + 1 + 1;
+    a.owner_wants_more = x.completions.size() > 1;
+  } else {
+    Pending& p = x.queue.front();
+    const Target& t = targets_[p.request.target];
+    const bool read = is_read(p.request.command);
+    a.t.target = p.request.target;
+    a.t.command = p.request.command;
+    const std::int64_t done =
+        pcix() && read && t.params.split_read_bytes > 0 ? p.requested : p.moved;
+    const std::int64_t remaining = p.request.bytes - done;
+    const std::uint64_t address = p.request.address + static_cast<std::uint64_t>(done);
+    a.address0 = address;
+    a.owner_wants_more = x.queue.size() > 1;
+    const std::int64_t line = t.params.cache_line_bytes;
+    if (a.t.command == PciCommand::memory_write_invalidate &&
+        (static_cast<std::int64_t>(address % static_cast<std::uint64_t>(line)) != 0 ||
+         remaining % line != 0))
+      a.t.command = PciCommand::memory_write;  // not whole lines: an ordinary write
+
+    if (pcix() && read && t.params.split_read_bytes > 0) {
+      // Split Response: the target takes the request and will complete it as a master.
+      a.t.ending = PciEnding::split_response;
+      a.t.end_clock = s + address_clocks + t.devsel_clocks + 1;
+      a.split_chunk = std::min(remaining, t.params.split_read_bytes);
+      a.owner_wants_more = a.owner_wants_more || remaining > a.split_chunk;
+      a_ = a;
+      active_ = true;
+      return;
+    }
+    bool delayed_served = false;
+    if (!pcix() && read && t.params.read_latency_clocks > 16) {
+      // Delayed transaction: the first attempt is retried while the target fetches; a retry
+      // after the data has arrived is served at the fastest timing.
+      if (p.delayed_ready < 0) p.delayed_ready = s + t.params.read_latency_clocks;
+      if (s < p.delayed_ready) {
+        a.t.ending = PciEnding::retry;
+        a.t.end_clock = s + address_clocks + t.devsel_clocks;
+        a.owner_wants_more = true;
+        a_ = a;
+        active_ = true;
+        return;
+      }
+      delayed_served = true;
+    }
+    if (pcix()) {
+      // Registered protocol: the target decodes (A/B/C) after the attribute phase; latencies
+      // beyond the minimum add initial wait states.
+      const std::int64_t extra = read
+                                     ? std::max<std::int64_t>(0, t.params.read_latency_clocks - 2)
+                                     : std::max<std::int64_t>(0, t.params.write_latency_clocks - 1);
+      first_edge = s + address_clocks + t.devsel_clocks + (read ? 2 : 1) + extra;
+    } else {
+      // Target initial latency, FRAME# to the first TRDY#: at least DEVSEL#, and 2 on a read
+      // (the AD turnaround).
+      const std::int64_t latency =
+          read ? std::max({delayed_served ? 2 : t.params.read_latency_clocks, t.devsel_clocks,
+                           std::int64_t{2}})
+               : std::max({t.params.write_latency_clocks, t.devsel_clocks, std::int64_t{1}});
+      first_edge = s + address_clocks + latency;
+    }
+    if (!pcix()) subsequent_wait = t.params.subsequent_wait_clocks;
+
+    // How far the target goes before it disconnects.
+    std::int64_t limit = remaining;
+    if (read) {
+      std::int64_t end;
+      if (a.t.command == PciCommand::memory_read_multiple)
+        end = round_up(static_cast<std::int64_t>(address) + t.params.prefetch_bytes, line);
+      else
+        end = (static_cast<std::int64_t>(address) / line + 1) * line;
+      limit = std::min(limit, end - static_cast<std::int64_t>(address));
+    } else if (t.params.write_disconnect_bytes > 0) {
+      const std::int64_t b = t.params.write_disconnect_bytes;
+      limit = std::min(limit, (static_cast<std::int64_t>(address) / b + 1) * b -
+                                  static_cast<std::int64_t>(address));
+    }
+    if (limit < remaining) uncut_ending = PciEnding::disconnect;
+    bytes = limit;
+    a.owner_wants_more = a.owner_wants_more || limit < remaining;
+    if (!read && t.params.posted_write_bytes > 0) posted = &t;
+  }
+
+  // The data phases: the first may be partial (address not aligned to the width), so may the
+  // last.
+  std::int64_t edge = first_edge;
+  std::uint64_t at = a.address0;
+  Picoseconds drained = posted ? posted->drained_ps : 0;
+  while (bytes > 0) {
+    const std::int64_t offset = static_cast<std::int64_t>(at % static_cast<std::uint64_t>(width));
+    const std::int64_t n = std::min(width - offset, bytes);
+    if (!a.edges.empty()) edge += 1 + subsequent_wait;
+    if (posted) {
+      // Room for n bytes once the buffer has drained to capacity - n.
+      const Picoseconds room_at =
+          drained - (posted->params.posted_write_bytes - n) * posted->ps_per_byte;
+      edge = std::max(edge, edge_at_or_after(room_at));
+      drained = std::max(drained, time_of(edge)) + n * posted->ps_per_byte;
+    }
+    a.edges.push_back(edge);
+    a.phase_bytes.push_back(n);
+    a.drained_after.push_back(drained);
+    bytes -= n;
+    at += static_cast<std::uint64_t>(n);
+  }
+  a.uncut_phases = static_cast<std::int64_t>(a.edges.size());
+  a.uncut_ending = uncut_ending;
+  a_ = a;
+  active_ = true;
+  cut_at_latency_timer(a_);
+}
+
+void PciBus::finish() {
+  active_ = false;
+  Active a = a_;
+  PciTransaction& t = a.t;
+  Master& x = masters_[t.master];
+  const bool read = is_read(t.command) && !t.split_completion;
+  if (t.ending != PciEnding::retry && t.ending != PciEnding::split_response) {
+    t.data_phases = static_cast<std::int64_t>(a.last) + 1;
+    t.end_clock = a.edges[a.last];
+    for (std::size_t i = 0; i <= a.last; ++i) t.bytes += a.phase_bytes[i];
+    t.ending = a.last + 1 < a.edges.size() ? PciEnding::latency_timer : a.uncut_ending;
+  }
+  // Clock accounting: [start, end) plus the turnaround clock after it.
+  const std::int64_t read_turnaround = read && t.data_phases > 0 ? 1 : 0;
+  t.turnaround_clocks = 1 + read_turnaround;
+  t.wait_clocks = t.end_clock - t.start_clock - t.address_clocks - t.data_phases - read_turnaround;
+  bus_free_edge_ = t.end_clock + 1;
+  holder_ = t.master;
+  count(t);
+  ++*x.transactions;
+  const Picoseconds at = time_of(t.end_clock);
+
+  // State first, then the masters' callbacks (which may request more).
+  std::vector<std::pair<std::size_t, PciRequest>> done;
+  std::vector<std::pair<std::size_t, std::pair<PciRequest, std::int64_t>>> progress;
+  if (t.split_completion) {
+    const Completion c = x.completions.front();
+    x.completions.pop_front();
+    Master& r = masters_[c.requester];
+    --r.outstanding;
+    *r.bytes_read += static_cast<std::uint64_t>(c.bytes);
+    for (std::size_t i = 0; i < r.awaiting.size(); ++i) {
+      Pending& p = r.awaiting[i];
+      if (p.id != c.id) continue;
+      p.moved += c.bytes;
+      progress.push_back({c.requester, {p.request, c.bytes}});
+      if (p.moved == p.request.bytes) {
+        done.push_back({c.requester, p.request});
+        r.awaiting.erase(r.awaiting.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      break;
+    }
+    for (Pending& p : r.queue) {
+      if (p.id != c.id) continue;
+      p.moved += c.bytes;
+      progress.push_back({c.requester, {p.request, c.bytes}});
+      break;
+    }
+    if (!r.queue.empty())
+      r.queue.front().visible = std::max(r.queue.front().visible, t.end_clock + 1);
+  } else if (t.ending == PciEnding::retry) {
+    x.not_before = t.end_clock + x.params.retry_backoff_clocks;
+    ++*x.retries;
+  } else if (t.ending == PciEnding::split_response) {
+    Pending& p = x.queue.front();
+    const Target& target = targets_[p.request.target];
+    Completion c;
+    c.requester = t.master;
+    c.id = p.id;
+    c.bytes = a.split_chunk;
+    c.address = a.address0;
+    c.ready = t.end_clock + target.params.read_latency_clocks;
+    masters_[target.completer].completions.push_back(c);
+    p.requested += a.split_chunk;
+    ++x.outstanding;
+    if (p.requested == p.request.bytes) {
+      x.awaiting.push_back(p);
+      x.queue.pop_front();
+    }
+  } else {
+    Pending& p = x.queue.front();
+    p.moved += t.bytes;
+    p.delayed_ready = -1;
+    if (read)
+      *x.bytes_read += static_cast<std::uint64_t>(t.bytes);
+    else
+      *x.bytes_written += static_cast<std::uint64_t>(t.bytes);
+    if (!read && targets_[t.target].params.posted_write_bytes > 0)
+      targets_[t.target].drained_ps = a.drained_after[a.last];
+    progress.push_back({t.master, {p.request, t.bytes}});
+    if (p.moved == p.request.bytes) {
+      done.push_back({t.master, p.request});
+      x.queue.pop_front();
+    } else {
+      p.visible = std::max(p.visible, t.end_clock + 1);
+    }
+  }
+  on_transaction(t);
+  for (const auto& [m, pr] : progress)
+    if (masters_[m].client) masters_[m].client->pci_progress(pr.first, pr.second, at);
+  for (const auto& [m, r] : done)
+    if (masters_[m].client) masters_[m].client->pci_done(r, at);
+}
+
+void PciBus::count(const PciTransaction& t) {
+  ++transactions_;
+  address_clocks_ += static_cast<std::uint64_t>(t.address_clocks);
+  wait_clocks_ += static_cast<std::uint64_t>(t.wait_clocks);
+  data_clocks_ += static_cast<std::uint64_t>(t.data_phases);
+  turnaround_clocks_ += static_cast<std::uint64_t>(t.turnaround_clocks);
+  if (t.ending == PciEnding::retry) ++retries_;
+  if (t.ending == PciEnding::disconnect) ++disconnects_;
+  if (t.ending == PciEnding::latency_timer) ++latency_timer_stops_;
+  if (t.ending == PciEnding::split_response) ++split_responses_;
+  if (is_read(t.command) || t.split_completion)
+    bytes_read_ += static_cast<std::uint64_t>(t.bytes);
+  else
+    bytes_written_ += static_cast<std::uint64_t>(t.bytes);
+  const std::int64_t n = t.data_phases;
+  if (n > 0) phases_.record(n);
+  const std::size_t bin = n == 0 ? 0 : n == 1 ? 1 : n <= 4 ? 2 : n <= 16 ? 3 : n <= 64 ? 4 : 5;
+  ++length_bins_[bin];
+}
+
+Picoseconds PciBus::next_event_ps() const {
+  if (active_) return time_of(a_.edges.empty() ? a_.t.end_clock : a_.edges[a_.last]);
+  std::int64_t first = -1;
+  for (std::size_t m = 0; m < masters_.size(); ++m) {
+    const std::int64_t r = ready_edge(m);
+    if (r >= 0 && (first < 0 || r < first)) first = r;
+  }
+  if (first < 0) return kForeverPs;
+  return time_of(std::max({bus_free_edge_, decided_through_ + 1, first}));
+}
+
+void PciBus::advance(Picoseconds now) {
+  while (true) {
+    const Picoseconds t = next_event_ps();
+    if (t > now) return;
+    if (active_)
+      finish();
+    else
+      decide(t / period_ps_);
+  }
+}
+
+}  // namespace gbesim

@@ -1,0 +1,211 @@
+#pragma once
+// A PCI / PCI-X bus segment: central arbiter, masters and targets, transactions timed to the bus
+// clock edge. Pure logic (no SystemC): PciBusModule (pci_bus_module.hpp) is its timing shell.
+//
+// Models (conventional PCI 2.2): per-master REQ#/GNT# with a round-robin or fixed-priority
+// arbiter, hidden arbitration (the next master is granted during the current transaction and
+// starts after one idle clock), bus parking; a transaction = address phase (+1 clock for a
+// dual-address cycle), DEVSEL# (fast/medium/slow), the target's initial latency, data phases
+// with subsequent wait states, one turnaround clock; 64-bit transfers; Memory Read / Read Line /
+// Read Multiple with the target disconnecting at the cache-line / prefetch boundary, Memory Write
+// (optionally disconnected at an address boundary, throttled by a posted-write buffer that drains
+// at a memory rate) and Memory Write and Invalidate (whole lines, even after the latency timer);
+// the master latency timer; Retry and delayed reads for targets slower than 16 clocks.
+// PCI-X 1.0: attribute phase, decode A/B/C, no subsequent wait states, latency-timer ends only at
+// 128-byte disconnect boundaries, split reads completed by the target as a master.
+//
+// Time: clock edge k is at k x period ps (edge 0 at time 0). A request made at time t is first
+// sampled at the first edge strictly after t (setup), so what happens at an edge never depends on
+// the order in which simulation processes run at that instant.
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "models/common/histogram.hpp"
+#include "models/common/hook.hpp"
+#include "models/common/stats.hpp"
+#include "models/common/time.hpp"
+#include "models/pci/pci_params.hpp"
+
+namespace gbesim {
+
+enum class PciCommand {
+  memory_read,
+  memory_read_line,
+  memory_read_multiple,
+  memory_write,
+  memory_write_invalidate,
+};
+bool is_read(PciCommand c);
+const char* to_string(PciCommand c);
+
+struct PciRequest {
+  std::size_t target = 0;
+  PciCommand command = PciCommand::memory_write;
+  std::uint64_t address = 0;
+  std::int64_t bytes = 0;
+  std::uint64_t tag = 0;  // the master's own reference, handed back
+};
+
+// The master's side of the bus.
+class PciMasterClient {
+ public:
+  virtual ~PciMasterClient() = default;
+  // The request's last byte has moved (a read: it is in the master; a write: the target has
+  // it). `at` is the clock edge of the last data phase.
+  virtual void pci_done(const PciRequest& request, Picoseconds at) = 0;
+  // Bytes of the request moved by one transaction (or split completion), at its last edge.
+  virtual void pci_progress(const PciRequest&, std::int64_t /*bytes*/, Picoseconds /*at*/) {}
+};
+
+enum class PciEnding {
+  complete,        // the master had no more to move in this request
+  disconnect,      // the target stopped at its boundary (prefetch, cache line, address)
+  latency_timer,   // the latency timer expired with GNT# removed
+  retry,           // the target stopped before any data (delayed read not ready)
+  split_response,  // PCI-X: the target will complete the read later
+};
+const char* to_string(PciEnding e);
+
+// What one transaction did; clocks are edge numbers.
+struct PciTransaction {
+  std::size_t master = 0;
+  std::size_t target = 0;
+  PciCommand command = PciCommand::memory_write;
+  bool split_completion = false;  // the target returning split-read data as a master
+  std::int64_t start_clock = 0;   // the address phase is clock [start, start + 1)
+  std::int64_t end_clock = 0;     // the edge at which the last data phase (or the stop) completes
+  std::int64_t data_phases = 0;
+  std::int64_t bytes = 0;
+  std::int64_t address_clocks = 0, wait_clocks = 0, turnaround_clocks = 0;
+  PciEnding ending = PciEnding::complete;
+};
+
+class PciBus {
+ public:
+  PciBus(const PciBusParams& params, StatRegistry& stats, const std::string& component);
+  PciBus(const PciBus&) = delete;
+  PciBus& operator=(const PciBus&) = delete;
+
+  std::size_t add_target(const std::string& name, const PciTargetParams& params);
+  std::size_t add_master(const std::string& name, const PciMasterParams& params,
+                         PciMasterClient* client);
+
+  // The master asks for a transfer at time now; requests of one master are served in order
+  // (PCI-X split reads may overlap).
+  void request(std::size_t master, const PciRequest& r, Picoseconds now);
+
+  // Event-driven stepping: the next instant the bus has something to do (kForeverPs if none),
+  // and doing everything due at or before now.
+  Picoseconds next_event_ps() const;
+  void advance(Picoseconds now);
+
+  Picoseconds period_ps() const { return period_ps_; }
+  std::int64_t width_bytes() const { return params_.width_bits / 8; }
+  const PciBusParams& params() const { return params_; }
+  std::size_t master_count() const { return masters_.size(); }
+  const std::string& master_name(std::size_t m) const { return masters_[m].name; }
+  bool idle() const;  // nothing in progress nor pending
+
+  Hook<const PciTransaction&> on_transaction;
+
+ private:
+  struct Pending {
+    PciRequest request;
+    std::uint64_t id = 0;
+    std::int64_t moved = 0;           // bytes transferred
+    std::int64_t requested = 0;       // PCI-X split reads: bytes asked for so far
+    std::int64_t visible = 0;         // first edge at which this work can be sampled
+    std::int64_t delayed_ready = -1;  // delayed read: edge from which the target has the data
+  };
+  struct Completion {  // PCI-X: split-read data the target returns as a master
+    std::size_t requester = 0;
+    std::uint64_t id = 0;
+    std::int64_t bytes = 0;
+    std::uint64_t address = 0;
+    std::int64_t ready = 0;  // edge
+  };
+  struct Master {
+    std::string name;
+    PciMasterParams params;
+    PciMasterClient* client = nullptr;
+    std::deque<Pending> queue;
+    std::vector<Pending> awaiting;    // split reads fully requested, completions outstanding
+    std::int64_t outstanding = 0;     // split chunks in flight
+    std::int64_t not_before = 0;      // REQ# held off until this edge (after a Retry)
+    std::int64_t completer_for = -1;  // >= 0: the completer of this target's split reads
+    std::deque<Completion> completions;
+    Counter* transactions = nullptr;
+    Counter* bytes_read = nullptr;
+    Counter* bytes_written = nullptr;
+    Counter* retries = nullptr;
+  };
+  struct Target {
+    std::string name;
+    PciTargetParams params;
+    std::int64_t devsel_clocks = 1;
+    Picoseconds ps_per_byte = 0;  // posted-write drain
+    Picoseconds drained_ps = 0;   // when the posted-write buffer will be empty
+    std::size_t completer = 0;    // its completer master (PCI-X split reads)
+  };
+  struct Active {
+    PciTransaction t;
+    std::vector<std::int64_t> edges;  // completion edge of each possible data phase
+    std::vector<std::int64_t> phase_bytes;
+    std::vector<Picoseconds> drained_after;  // posted-write state after each phase
+    std::size_t last = 0;                    // index of the last data phase (after truncation)
+    std::int64_t uncut_phases = 0;
+    PciEnding uncut_ending = PciEnding::complete;
+    std::uint64_t address0 = 0;     // address of the first data phase
+    std::int64_t split_chunk = 0;   // PCI-X split request: bytes asked for
+    bool owner_wants_more = false;  // REQ# kept asserted for more work
+  };
+
+  std::int64_t edge_after(Picoseconds t) const { return t / period_ps_ + 1; }
+  std::int64_t edge_at_or_after(Picoseconds t) const { return (t + period_ps_ - 1) / period_ps_; }
+  Picoseconds time_of(std::int64_t edge) const { return edge * period_ps_; }
+  bool pcix() const { return params_.mode == "pcix"; }
+
+  // Work the master can start (its first edge), or -1 if it has none it may start.
+  std::int64_t ready_edge(std::size_t m) const;
+  bool requesting_by(std::size_t m, std::int64_t edge) const {
+    const std::int64_t r = ready_edge(m);
+    return r >= 0 && r <= edge;
+  }
+  // The arbiter's choice from the REQ# lines sampled at `edge`; `holder` when nobody requests
+  // and the bus parks.
+  std::size_t arbitrate(std::int64_t edge, std::size_t holder, std::size_t rr_last,
+                        std::size_t owner_if_requesting) const;
+  // First edge at which the owner samples GNT# removed, or -1.
+  std::int64_t gnt_removed_edge(const Active& a) const;
+  void cut_at_latency_timer(Active& a) const;
+  void decide(std::int64_t edge);
+  void start(std::size_t m, std::int64_t s);
+  void finish();
+  void count(const PciTransaction& t);
+
+  PciBusParams params_;
+  StatRegistry& registry_;
+  Picoseconds period_ps_;
+  std::vector<Master> masters_;
+  std::vector<Target> targets_;
+  bool active_ = false;
+  Active a_;
+  std::int64_t bus_free_edge_ = 0;     // first edge a new FRAME# may be driven
+  std::int64_t decided_through_ = -1;  // last edge decide() has looked at
+  std::size_t holder_;                 // GNT# as sampled at decided_through_ (npos: none)
+  std::size_t rr_last_;                // the round-robin pointer: last master granted (npos: none)
+  std::uint64_t next_id_ = 1;
+
+  StatGroup stats_;
+  Counter address_clocks_, wait_clocks_, data_clocks_, turnaround_clocks_, transactions_, retries_,
+      disconnects_, latency_timer_stops_, split_responses_, bytes_read_, bytes_written_;
+  Histogram phases_;                 // data phases per transaction
+  std::deque<Counter> length_bins_;  // transactions by data phases: 0, 1, 2-4, 5-16, 17-64, 65+
+  std::deque<Counter> master_counters_;
+  std::deque<StatGroup> master_groups_;
+};
+
+}  // namespace gbesim

@@ -1,0 +1,96 @@
+#include "models/pci/pci_params.hpp"
+
+namespace gbesim {
+
+const ParamTable<PciBusParams>& pci_bus_param_table() {
+  static const ParamTable<PciBusParams> table = [] {
+    ParamTable<PciBusParams> t("pci.bus", "a PCI or PCI-X bus segment: width, clock, arbiter");
+    t.choice("mode", &PciBusParams::mode, {"pci", "pcix"},
+             "pci: conventional PCI 2.2 (wait states, Retry, delayed reads); pcix: PCI-X 1.0 "
+             "(attribute phase, split transactions)")
+        .integer("width_bits", &PciBusParams::width_bits, "bits", 32, 64,
+                 "AD bus width: 32 or 64 (REQ64#/ACK64#: 8 bytes per data phase)")
+        .integer("clock_mhz", &PciBusParams::clock_mhz, "MHz", 33, 133,
+                 "bus clock: 33 or 66 (pci); 66, 100 or 133 (pcix); 33 means 33.33 MHz")
+        .choice("arbiter", &PciBusParams::arbiter, {"round_robin", "fixed_priority"},
+                "central arbiter policy")
+        .choice("parking", &PciBusParams::parking, {"last", "none"},
+                "with no request pending GNT# stays with the last master (it starts without "
+                "arbitration), or is removed");
+    return t;
+  }();
+  return table;
+}
+
+Picoseconds pci_clock_period_ps(std::int64_t clock_mhz) {
+  switch (clock_mhz) {
+    case 33:
+      return 30'000;
+    case 66:
+      return 15'000;
+    case 100:
+      return 10'000;
+    case 133:
+      return 7'500;
+    default:
+      return 0;
+  }
+}
+
+const ParamTable<PciTargetParams>& pci_target_param_table() {
+  static const ParamTable<PciTargetParams> table = [] {
+    ParamTable<PciTargetParams> t("pci.target", "a bus target: the host bridge, a device");
+    t.choice("devsel", &PciTargetParams::devsel, {"fast", "medium", "slow"},
+             "DEVSEL# timing: 1, 2 or 3 clocks after the address phase (PCI-X decode A, B, C)")
+        .integer("read_latency_clocks", &PciTargetParams::read_latency_clocks, "clocks", 1, 1000,
+                 "target initial latency of a read, FRAME# to the first TRDY# (at least 2 and "
+                 "the DEVSEL# clock); above 16 on conventional PCI the target retries and "
+                 "completes the read as a delayed transaction")
+        .integer("write_latency_clocks", &PciTargetParams::write_latency_clocks, "clocks", 1, 16,
+                 "target initial latency of a write (at least the DEVSEL# clock)")
+        .integer("subsequent_wait_clocks", &PciTargetParams::subsequent_wait_clocks, "clocks", 0, 7,
+                 "wait states before each data phase after the first (conventional PCI)")
+        .integer("cache_line_bytes", &PciTargetParams::cache_line_bytes, "bytes", 8, 256,
+                 "cache line: Memory Read and Memory Read Line are served to its end, Memory "
+                 "Write and Invalidate moves whole lines")
+        .integer("prefetch_bytes", &PciTargetParams::prefetch_bytes, "bytes", 8, 1 << 20,
+                 "Memory Read Multiple: bytes streamed from the start address (rounded up to a "
+                 "cache-line end) before the target disconnects")
+        .integer("write_disconnect_bytes", &PciTargetParams::write_disconnect_bytes, "bytes", 0,
+                 1 << 20, "writes disconnect at multiples of this address boundary; 0 = never")
+        .integer("posted_write_bytes", &PciTargetParams::posted_write_bytes, "bytes", 0, 1 << 20,
+                 "posted-write buffer; when it is full the target inserts wait states; 0 = no "
+                 "limit")
+        .real("memory_write_mbps", &PciTargetParams::memory_write_mbps, "MB/s", 0, 1e6,
+              "rate at which posted writes drain to memory (10^6 bytes/s); 0 = instantly")
+        .integer("split_read_bytes", &PciTargetParams::split_read_bytes, "bytes", 0, 4096,
+                 "PCI-X: reads become split transactions, completed in chunks of up to this many "
+                 "bytes after read_latency_clocks; 0 = immediate reads");
+    return t;
+  }();
+  return table;
+}
+
+const ParamTable<PciMasterParams>& pci_master_param_table() {
+  static const ParamTable<PciMasterParams> table = [] {
+    ParamTable<PciMasterParams> t("pci.master", "a bus master (initiator)");
+    t.integer("width_bits", &PciMasterParams::width_bits, "bits", 32, 64,
+              "the master's data path: 32 or 64")
+        .integer("latency_timer_clocks", &PciMasterParams::latency_timer_clocks, "clocks", 0, 248,
+                 "master latency timer (multiple of 8): once expired with GNT# removed the burst "
+                 "ends with the data phase in progress")
+        .integer("priority", &PciMasterParams::priority, "", 0, 255,
+                 "fixed_priority arbiter: lower is served first")
+        .boolean("dual_address_cycle", &PciMasterParams::dual_address_cycle,
+                 "64-bit addresses above 4 GB: every transaction has a second address clock")
+        .integer("retry_backoff_clocks", &PciMasterParams::retry_backoff_clocks, "clocks", 1, 64,
+                 "after a Retry the master requests again this many clocks after the bus is "
+                 "released")
+        .integer("max_outstanding_splits", &PciMasterParams::max_outstanding_splits, "", 1, 32,
+                 "PCI-X: split read requests the master keeps in flight");
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace gbesim

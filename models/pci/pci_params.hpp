@@ -1,0 +1,64 @@
+#pragma once
+// Parameters of the PCI / PCI-X bus model: the bus itself, its targets (the host bridge in front
+// of memory, a NIC's registers) and its masters (a NIC's DMA engine, the host bridge doing PIO, a
+// disk controller). Each is one plain struct declared once in its param table.
+
+#include <cstdint>
+#include <string>
+
+#include "models/common/param_table.hpp"
+#include "models/common/time.hpp"
+
+namespace gbesim {
+
+struct PciBusParams {
+  std::string mode = "pci";  // pci (conventional, PCI 2.2) or pcix (PCI-X 1.0)
+  std::int64_t width_bits = 32;
+  std::int64_t clock_mhz = 33;          // 33 and 66 (pci); 66, 100 and 133 (pcix)
+  std::string arbiter = "round_robin";  // or fixed_priority (by each master's priority)
+  std::string parking = "last";         // GNT# stays with the last master, or "none"
+};
+
+const ParamTable<PciBusParams>& pci_bus_param_table();
+
+// The clock period in ps: 33 -> 30 000 (33.33 MHz), 66 -> 15 000 (66.67), 100 -> 10 000,
+// 133 -> 7 500 (133.33). Zero for a clock the table does not know.
+Picoseconds pci_clock_period_ps(std::int64_t clock_mhz);
+
+struct PciTargetParams {
+  std::string devsel = "fast";              // fast, medium, slow: DEVSEL# 1, 2, 3 clocks after
+                                            // the address (PCI-X: decode A, B, C)
+  std::int64_t read_latency_clocks = 2;     // target initial latency of a read: FRAME# to the
+                                            // first TRDY#; above 16 (pci) the target answers
+                                            // with a delayed transaction (Retry)
+  std::int64_t write_latency_clocks = 1;    // the same for a write
+  std::int64_t subsequent_wait_clocks = 0;  // wait states before every later data phase (pci)
+  std::int64_t cache_line_bytes = 64;
+  std::int64_t prefetch_bytes = 64;         // Memory Read Multiple: data the target streams
+                                            // from the start address before it disconnects
+                                            // (rounded up to a cache-line end)
+  std::int64_t write_disconnect_bytes = 0;  // disconnect writes at multiples of this address
+                                            // boundary; 0 = never
+  std::int64_t posted_write_bytes = 0;      // posted-write buffer; 0 = writes are not posted
+                                            // (accepted at the bus rate)
+  double memory_write_mbps = 0;             // the posted-write buffer drains at this rate
+                                            // (MB/s = 10^6 bytes/s)
+  std::int64_t split_read_bytes = 0;        // pcix: reads are split transactions completed by
+                                            // this target in chunks of up to this many bytes;
+                                            // 0 = immediate reads
+};
+
+const ParamTable<PciTargetParams>& pci_target_param_table();
+
+struct PciMasterParams {
+  std::int64_t width_bits = 32;  // a 32-bit card in a 64-bit slot moves 4 bytes
+  std::int64_t latency_timer_clocks = 64;
+  std::int64_t priority = 0;                // fixed_priority: lower wins
+  bool dual_address_cycle = false;          // 64-bit addresses: one more address clock
+  std::int64_t retry_backoff_clocks = 2;    // REQ# held off this long after a Retry
+  std::int64_t max_outstanding_splits = 4;  // pcix: split reads in flight at once
+};
+
+const ParamTable<PciMasterParams>& pci_master_param_table();
+
+}  // namespace gbesim

@@ -1,0 +1,410 @@
+// The PCI bus model's timing, clock by clock, against the protocol (PCI 2.2 as summarised in
+// ../shared/reference/standards.md section D) and the closed form in analysis/pci_cycles. The
+// bus engine is plain C++; these tests step it directly (tests/module/pci_bus_module_test.cpp
+// runs it under the SystemC kernel).
+
+#include "models/pci/pci_bus.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+#include "analysis/pci_cycles.hpp"
+
+namespace gbesim {
+namespace {
+
+constexpr Picoseconds kP33 = 30'000;
+
+struct Client : PciMasterClient {
+  std::vector<std::pair<std::uint64_t, Picoseconds>> done;
+  void pci_done(const PciRequest& r, Picoseconds at) override { done.push_back({r.tag, at}); }
+};
+
+struct Bench {
+  explicit Bench(PciBusParams p = {}) : bus(p, stats, "pci") {
+    bus.on_transaction.connect([this](const PciTransaction& t) { log.push_back(t); });
+  }
+  std::size_t master(const std::string& name, PciMasterParams p = {}) {
+    clients.push_back(std::make_unique<Client>());
+    return bus.add_master(name, p, clients.back().get());
+  }
+  void run_until(Picoseconds t) { bus.advance(t); }
+  void run() {
+    while (bus.next_event_ps() < kForeverPs) bus.advance(bus.next_event_ps());
+  }
+  double scalar(const std::string& name) const {
+    StatContext c;
+    c.elapsed_ps = std::max<Picoseconds>(last_edge() * bus.period_ps(), 1);
+    for (const auto& s : stats.collect(c))
+      if (s.component == "pci" && s.name == name) return s.value;
+    ADD_FAILURE() << "no scalar " << name;
+    return -1;
+  }
+  std::int64_t last_edge() const { return log.empty() ? 0 : log.back().end_clock + 1; }
+
+  StatRegistry stats;
+  PciBus bus;
+  std::vector<std::unique_ptr<Client>> clients;
+  std::vector<PciTransaction> log;
+};
+
+PciRequest req(std::size_t target, PciCommand c, std::int64_t bytes, std::uint64_t address = 0,
+               std::uint64_t tag = 0) {
+  PciRequest r;
+  r.target = target;
+  r.command = c;
+  r.bytes = bytes;
+  r.address = address;
+  r.tag = tag;
+  return r;
+}
+
+// A request at t = 0 is sampled at edge 1; the arbiter grants at edge 1 and the master sees
+// GNT# at edge 2: the address phase is clock [2, 3). A zero-wait write of 16 data phases
+// (64 bytes, 32-bit) with fast DEVSEL: first data at edge 2 + 1 + 1 = 4, last at 19; the bus is
+// free again at 20 (one turnaround clock): N + 2 = 18 clocks.
+TEST(PciBus, AZeroWaitWriteBurstTakesNPlusTwoClocks) {
+  Bench b;
+  const auto bridge = b.bus.add_target("bridge", {});
+  const auto m = b.master("nic");
+  b.bus.request(m, req(bridge, PciCommand::memory_write, 64), 0);
+  b.run();
+  ASSERT_EQ(b.log.size(), 1u);
+  const PciTransaction& t = b.log[0];
+  EXPECT_EQ(t.start_clock, 2);
+  EXPECT_EQ(t.data_phases, 16);
+  EXPECT_EQ(t.end_clock, 19);
+  EXPECT_EQ(t.address_clocks, 1);
+  EXPECT_EQ(t.wait_clocks, 0);
+  EXPECT_EQ(t.turnaround_clocks, 1);
+  EXPECT_EQ(t.ending, PciEnding::complete);
+  ASSERT_EQ(b.clients[0]->done.size(), 1u);
+  EXPECT_EQ(b.clients[0]->done[0].second, 19 * kP33);
+  PciTransactionShape s;
+  s.data_phases = 16;
+  EXPECT_EQ(t.end_clock + 1 - t.start_clock, pci_transaction_clocks(s));
+  EXPECT_EQ(pci_transaction_clocks(s), 18);
+}
+
+// Reads: address, AD turnaround, then data: N + 3 clocks with zero waits; a target initial
+// latency of 8 clocks puts the first data at FRAME# + 8 + 1; 3 subsequent wait states stretch
+// every later data phase to 4 clocks.
+TEST(PciBus, ReadsPayTheTurnaroundTheInitialLatencyAndTheWaitStates) {
+  // A target answering in 1 clock still cannot drive AD before the turnaround: 2.
+  for (auto [latency, wait] : {std::pair{1, 0}, {2, 0}, {8, 0}, {8, 3}}) {
+    const int x = std::max(latency, 2);
+    Bench b;
+    PciTargetParams tp;
+    tp.read_latency_clocks = latency;
+    tp.subsequent_wait_clocks = wait;
+    tp.prefetch_bytes = 4096;
+    const auto bridge = b.bus.add_target("bridge", tp);
+    const auto m = b.master("nic");
+    b.bus.request(m, req(bridge, PciCommand::memory_read_multiple, 128), 0);
+    b.run();
+    ASSERT_EQ(b.log.size(), 1u);
+    const PciTransaction& t = b.log[0];
+    EXPECT_EQ(t.data_phases, 32);
+    EXPECT_EQ(t.end_clock, 2 + 1 + x + 31 * (1 + wait)) << latency << "/" << wait;
+    EXPECT_EQ(t.turnaround_clocks, 2);
+    EXPECT_EQ(t.wait_clocks, x - 2 + 31 * wait);
+    PciTransactionShape s;
+    s.read = true;
+    s.latency_clocks = latency;
+    s.subsequent_wait_clocks = wait;
+    s.data_phases = 32;
+    EXPECT_EQ(t.end_clock + 1 - t.start_clock, pci_transaction_clocks(s));
+  }
+}
+
+TEST(PciBus, MediumAndSlowDevselAndADualAddressCycleAddClocks) {
+  for (auto [devsel, clocks] : {std::pair{"fast", 1}, {"medium", 2}, {"slow", 3}}) {
+    for (bool dac : {false, true}) {
+      Bench b;
+      PciTargetParams tp;
+      tp.devsel = devsel;
+      const auto bridge = b.bus.add_target("bridge", tp);
+      PciMasterParams mp;
+      mp.dual_address_cycle = dac;
+      const auto m = b.master("nic", mp);
+      b.bus.request(m, req(bridge, PciCommand::memory_write, 16), 0);
+      b.run();
+      const PciTransaction& t = b.log.at(0);
+      EXPECT_EQ(t.end_clock, 2 + (dac ? 2 : 1) + clocks + 3) << devsel << dac;
+      EXPECT_EQ(t.wait_clocks, clocks - 1);
+    }
+  }
+}
+
+// 64-bit transfers: 8 bytes per data phase when bus and master are both 64 bits wide; a 32-bit
+// card in a 64-bit slot still moves 4.
+TEST(PciBus, SixtyFourBitTransfersHalveTheDataPhases) {
+  for (auto [bus_bits, master_bits, phases] :
+       {std::tuple{32, 32, 128}, {64, 64, 64}, {64, 32, 128}}) {
+    PciBusParams bp;
+    bp.width_bits = bus_bits;
+    Bench b(bp);
+    const auto bridge = b.bus.add_target("bridge", {});
+    PciMasterParams mp;
+    mp.width_bits = master_bits;
+    const auto m = b.master("nic", mp);
+    b.bus.request(m, req(bridge, PciCommand::memory_write, 512), 0);
+    b.run();
+    EXPECT_EQ(b.log.at(0).data_phases, phases);
+    EXPECT_EQ(b.log.at(0).end_clock, 2 + 1 + 1 + phases - 1);
+  }
+  // An unaligned start costs a partial first phase: 8 bytes at offset 4 on 64 bits are 2 phases.
+  EXPECT_EQ(pci_data_phases(4, 8, 8), 2);
+  EXPECT_EQ(pci_data_phases(0, 8, 8), 1);
+}
+
+// The master keeps the bus: parked, its next transaction starts right after the turnaround
+// clock without arbitration; with parking "none" it must ask again (one more clock).
+TEST(PciBus, AParkedMasterStartsWithoutArbitration) {
+  for (const char* parking : {"last", "none"}) {
+    PciBusParams bp;
+    bp.parking = parking;
+    Bench b(bp);
+    const auto bridge = b.bus.add_target("bridge", {});
+    const auto m = b.master("nic");
+    b.bus.request(m, req(bridge, PciCommand::memory_write, 16, 0, 1), 0);
+    b.run();
+    b.bus.request(m, req(bridge, PciCommand::memory_write, 16, 0, 2), 7 * kP33);
+    b.run();
+    ASSERT_EQ(b.log.size(), 2u);
+    EXPECT_EQ(b.log[0].end_clock, 7);
+    // Asked at edge 7: sampled at 8. Parked: FRAME# at 8; not parked: GNT# at 9.
+    EXPECT_EQ(b.log[1].start_clock, std::string(parking) == "last" ? 8 : 9) << parking;
+  }
+}
+
+// Three masters: a (priority 2) holds the bus with a long burst, b asks at edge 5, c at edge 10.
+// b's request takes GNT# from a (seen at edge 6), so a's timer (16 clocks) ends its burst with
+// the data phase in progress at edge 18: the 16th, at 19. Round robin then serves the masters
+// after a in turn (b, c); fixed priority serves c (priority 0) before b (1).
+TEST(PciBus, MastersAreServedInTheArbitersOrder) {
+  for (const char* policy : {"round_robin", "fixed_priority"}) {
+    PciBusParams bp;
+    bp.arbiter = policy;
+    Bench b(bp);
+    const auto bridge = b.bus.add_target("bridge", {});
+    PciMasterParams p;
+    p.latency_timer_clocks = 16;
+    p.priority = 2;
+    const auto ma = b.master("a", p);
+    p.priority = 1;
+    const auto mb = b.master("b", p);
+    p.priority = 0;
+    const auto mc = b.master("c", p);
+    b.bus.request(ma, req(bridge, PciCommand::memory_write, 1024), 0);
+    b.run_until(4 * kP33);
+    b.bus.request(mb, req(bridge, PciCommand::memory_write, 64), 4 * kP33);
+    b.run_until(9 * kP33);
+    b.bus.request(mc, req(bridge, PciCommand::memory_write, 64), 9 * kP33);
+    b.run();
+    std::string order;
+    for (const auto& t : b.log) order += b.bus.master_name(t.master);
+    EXPECT_EQ(order, std::string(policy) == "round_robin" ? "abca" : "acba") << policy;
+    EXPECT_EQ(b.log[0].data_phases, 16);
+    EXPECT_EQ(b.log[0].ending, PciEnding::latency_timer);
+    EXPECT_EQ(b.log[0].end_clock, 19);
+    EXPECT_EQ(b.log[1].start_clock, 20);  // granted during a's burst: one turnaround clock
+    EXPECT_EQ(b.log[3].data_phases, 256 - 16);
+  }
+}
+
+// Latency timer: it only ends the burst once GNT# is removed. Another master asking late cuts
+// the burst at the data phase in progress when the owner sees GNT# go.
+TEST(PciBus, LatencyTimerExpiryCutsABurstAtTheRightClock) {
+  Bench b;
+  const auto bridge = b.bus.add_target("bridge", {});
+  PciMasterParams a;
+  a.latency_timer_clocks = 16;
+  const auto ma = b.master("a", a);
+  const auto mc = b.master("c");
+  b.bus.request(ma, req(bridge, PciCommand::memory_write, 1024), 0);  // 256 phases from 2
+  // c asks at edge 40: sampled at 41, GNT# moves; a sees it removed at 42 (timer long expired)
+  // and the phase completing after 42 is its last: data phases end at 4, 5, ... so 43 is the
+  // 40th.
+  b.run_until(40 * kP33);
+  b.bus.request(mc, req(bridge, PciCommand::memory_write, 4), 40 * kP33);
+  b.run();
+  ASSERT_GE(b.log.size(), 3u);
+  EXPECT_EQ(b.log[0].end_clock, 43);
+  EXPECT_EQ(b.log[0].data_phases, 40);
+  EXPECT_EQ(b.log[0].ending, PciEnding::latency_timer);
+  EXPECT_EQ(b.bus.master_name(b.log[1].master), "c");
+  EXPECT_EQ(b.log[1].start_clock, 44);
+  // a resumes where it stopped and finishes the remaining 216 phases.
+  EXPECT_EQ(b.log[2].data_phases, 216);
+  EXPECT_EQ(b.log[2].ending, PciEnding::complete);
+
+  // Alone on the bus, the same burst is never cut.
+  Bench alone;
+  const auto br = alone.bus.add_target("bridge", {});
+  const auto m = alone.master("a", a);
+  alone.bus.request(m, req(br, PciCommand::memory_write, 1024), 0);
+  alone.run();
+  ASSERT_EQ(alone.log.size(), 1u);
+  EXPECT_EQ(alone.log[0].data_phases, 256);
+}
+
+// Memory Write and Invalidate finishes its cache line even when the timer says stop. With an
+// 8-clock timer and another master asking at once, an ordinary write stops after the phase in
+// progress at edge 10 (the 8th, 32 bytes); MWI goes on to the end of the 64-byte line.
+TEST(PciBus, MemoryWriteAndInvalidateFinishesTheCacheLine) {
+  for (auto [command, phases] :
+       {std::pair{PciCommand::memory_write, 8}, {PciCommand::memory_write_invalidate, 16}}) {
+    Bench b;
+    PciTargetParams tp;
+    tp.cache_line_bytes = 64;
+    const auto bridge = b.bus.add_target("bridge", tp);
+    PciMasterParams a;
+    a.latency_timer_clocks = 8;
+    const auto ma = b.master("a", a);
+    const auto mc = b.master("c");
+    b.bus.request(ma, req(bridge, command, 1024), 0);
+    b.run_until(2 * kP33);
+    b.bus.request(mc, req(bridge, PciCommand::memory_write, 4), 2 * kP33);
+    b.run();
+    ASSERT_GE(b.log.size(), 2u);
+    EXPECT_EQ(b.log[0].command, command);
+    EXPECT_EQ(b.log[0].data_phases, phases) << to_string(command);
+    EXPECT_EQ(b.log[0].ending, PciEnding::latency_timer);
+  }
+}
+
+// Targets disconnect at their boundary: Memory Read Multiple after the prefetch (rounded up to
+// a cache line), Memory Read / Read Line at the end of the cache line; each continuation is a
+// new transaction paying the latency again.
+TEST(PciBus, TargetsDisconnectAtThePrefetchAndCacheLineBoundaries) {
+  for (auto [command, per] : {std::pair{PciCommand::memory_read_multiple, 128},
+                              {PciCommand::memory_read_line, 64},
+                              {PciCommand::memory_read, 64}}) {
+    Bench b;
+    PciTargetParams tp;
+    tp.cache_line_bytes = 64;
+    tp.prefetch_bytes = 100;  // rounds up to 128
+    tp.read_latency_clocks = 6;
+    const auto bridge = b.bus.add_target("bridge", tp);
+    const auto m = b.master("nic");
+    b.bus.request(m, req(bridge, command, 512), 0);
+    b.run();
+    ASSERT_EQ(b.log.size(), static_cast<std::size_t>(512 / per)) << to_string(command);
+    for (std::size_t i = 0; i < b.log.size(); ++i) {
+      EXPECT_EQ(b.log[i].data_phases, per / 4);
+      EXPECT_EQ(b.log[i].ending,
+                i + 1 < b.log.size() ? PciEnding::disconnect : PciEnding::complete);
+      if (i > 0) {
+        EXPECT_EQ(b.log[i].start_clock, b.log[i - 1].end_clock + 1);  // parked
+      }
+      EXPECT_EQ(b.log[i].end_clock - b.log[i].start_clock, 1 + 6 + per / 4 - 1);
+    }
+    ASSERT_EQ(b.clients[0]->done.size(), 1u);
+  }
+}
+
+// A posted-write buffer of 64 bytes draining at one byte per clock (33.33 MB/s at 33 MHz):
+// phase k (4 bytes) is accepted at edge s + 1 + k while the buffer has room (k <= 21), then
+// only every 4 clocks: at s + 4k - 62. So 100 phases end at s + 338.
+TEST(PciBus, APostedWriteBufferThrottlesWritesToTheMemoryRate) {
+  Bench b;
+  PciTargetParams tp;
+  tp.posted_write_bytes = 64;
+  tp.memory_write_mbps = 1e6 / 30'000.0;  // 30 000 ps per byte
+  const auto bridge = b.bus.add_target("bridge", tp);
+  const auto m = b.master("nic");
+  b.bus.request(m, req(bridge, PciCommand::memory_write, 400), 0);
+  b.run();
+  ASSERT_EQ(b.log.size(), 1u);
+  const std::int64_t s = b.log[0].start_clock;
+  EXPECT_EQ(b.log[0].end_clock, s + 4 * 100 - 62);
+  EXPECT_EQ(b.log[0].wait_clocks, (s + 338) - s - 1 - 100);
+}
+
+// A read slower than 16 clocks becomes a delayed transaction: Retry at the DEVSEL# clock, the
+// master asks again retry_backoff_clocks later, and the attempt made once the data is there
+// (20 clocks after the first) gets it at the fastest timing.
+TEST(PciBus, ASlowReadIsRetriedUntilTheDelayedReadCompletes) {
+  Bench b;
+  PciTargetParams tp;
+  tp.read_latency_clocks = 20;
+  const auto bridge = b.bus.add_target("bridge", tp);
+  const auto m = b.master("nic");
+  b.bus.request(m, req(bridge, PciCommand::memory_read_line, 64), 0);
+  b.run();
+  // Attempts every 1 (address) + 1 (DEVSEL#, STOP#) + 2 (backoff) = 4 clocks from 2: at
+  // 2, 6, 10, 14, 18 retried, at 22 (>= 2 + 20) served: data at 22 + 3, 16 phases to 40.
+  ASSERT_EQ(b.log.size(), 6u);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(b.log[i].ending, PciEnding::retry);
+    EXPECT_EQ(b.log[i].start_clock, 2 + 4 * i);
+    EXPECT_EQ(b.log[i].end_clock, 4 + 4 * i);
+  }
+  EXPECT_EQ(b.log[5].start_clock, 22);
+  EXPECT_EQ(b.log[5].end_clock, 40);
+  EXPECT_EQ(b.scalar("retries"), 5);
+}
+
+// PCI-X 64-bit/133 MHz: a 512-byte read from a bridge with split reads. The request: address,
+// attribute, decode A, Split Response: ends at s + 4. The bridge has the data 30 clocks later
+// and, as a master, arbitrates (its REQ# sampled at s + 34, granted, FRAME# at s + 35) and writes
+// the completion: address, attribute, decode, then 64 data phases: s + 35 + 4 + 63.
+TEST(PciBus, PciXSplitReadTiming) {
+  PciBusParams bp;
+  bp.mode = "pcix";
+  bp.width_bits = 64;
+  bp.clock_mhz = 133;
+  Bench b(bp);
+  PciTargetParams tp;
+  tp.split_read_bytes = 512;
+  tp.read_latency_clocks = 30;
+  const auto bridge = b.bus.add_target("bridge", tp);
+  PciMasterParams mp;
+  mp.width_bits = 64;
+  const auto m = b.master("nic", mp);
+  b.bus.request(m, req(bridge, PciCommand::memory_read_multiple, 512, 0, 9), 0);
+  b.run();
+  ASSERT_EQ(b.log.size(), 2u);
+  const std::int64_t s = b.log[0].start_clock;
+  EXPECT_EQ(b.log[0].ending, PciEnding::split_response);
+  EXPECT_EQ(b.log[0].end_clock, s + 4);
+  EXPECT_TRUE(b.log[1].split_completion);
+  EXPECT_EQ(b.log[1].start_clock, s + 35);
+  EXPECT_EQ(b.log[1].data_phases, 64);
+  EXPECT_EQ(b.log[1].end_clock, s + 35 + 4 + 63);
+  ASSERT_EQ(b.clients[0]->done.size(), 1u);
+  EXPECT_EQ(b.clients[0]->done[0].second, (s + 102) * 7'500);
+  EXPECT_EQ(b.scalar("bytes_read"), 512);
+}
+
+// Every clock is accounted for once, and nothing beats the theoretical peak.
+TEST(PciBus, ClocksAddUpAndNothingExceedsThePeak) {
+  Bench b;
+  PciTargetParams tp;
+  tp.read_latency_clocks = 9;
+  tp.prefetch_bytes = 256;
+  const auto bridge = b.bus.add_target("bridge", tp);
+  const auto m1 = b.master("a");
+  const auto m2 = b.master("c");
+  for (int i = 0; i < 50; ++i) {
+    b.bus.request(m1, req(bridge, PciCommand::memory_write, 1518), 0);
+    b.bus.request(m2, req(bridge, PciCommand::memory_read_multiple, 1518), 0);
+  }
+  b.run();
+  const double sum = b.scalar("address_clocks") + b.scalar("wait_clocks") +
+                     b.scalar("data_clocks") + b.scalar("turnaround_clocks") +
+                     b.scalar("idle_clocks");
+  EXPECT_EQ(sum, b.scalar("elapsed_clocks"));
+  EXPECT_EQ(b.scalar("bytes_read"), 50 * 1518);
+  EXPECT_EQ(b.scalar("bytes_written"), 50 * 1518);
+  EXPECT_LE(b.scalar("read_mbps") + b.scalar("write_mbps"), b.scalar("peak_mbps"));
+  EXPECT_NEAR(b.scalar("peak_mbps"), 133.333, 0.001);
+  EXPECT_LE(b.scalar("utilisation"), 1.0);
+  EXPECT_EQ(b.clients[0]->done.size() + b.clients[1]->done.size(), 100u);
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -15,7 +15,17 @@ Station::Station(sc_core::sc_module_name name, const StationConfig& config, std:
   }
 }
 
+Host::Host(sc_core::sc_module_name name, const HostConfig& config, SimContext& context)
+    : sc_module(name), config_(config), pci_("pci", config.pci, context) {
+  const std::size_t bridge = pci_.bus().add_target("bridge", config.bridge);
+  for (const auto& m : config.dma)
+    dma_.push_back(
+        std::make_unique<DmaMaster>(m.name.c_str(), m.traffic, m.master, bridge, pci_, context));
+}
+
 Network::Network(const ScenarioConfig& config, SimContext& context) {
+  for (const auto& h : config.hosts)
+    hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, context));
   std::uint32_t flow = 1;
   for (const auto& s : config.stations) {
     std::vector<SourceConfig> sources;

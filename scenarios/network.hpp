@@ -18,6 +18,8 @@
 #include "models/mac/mac.hpp"
 #include "models/medium/full_duplex_link.hpp"
 #include "models/medium/shared_medium.hpp"
+#include "models/pci/dma_master.hpp"
+#include "models/pci/pci_bus_module.hpp"
 #include "scenarios/scenario_config.hpp"
 
 namespace gbesim {
@@ -38,6 +40,19 @@ class Station : public sc_core::sc_module {
   std::vector<std::unique_ptr<TrafficSource>> sources_;
 };
 
+// A host: its PCI bus ("pci") with the host bridge as target 0, and the DMA masters on it.
+class Host : public sc_core::sc_module {
+ public:
+  Host(sc_core::sc_module_name name, const HostConfig& config, SimContext& context);
+  PciBusModule& pci() { return pci_; }
+  const HostConfig& config() const { return config_; }
+
+ private:
+  HostConfig config_;
+  PciBusModule pci_;
+  std::vector<std::unique_ptr<DmaMaster>> dma_;
+};
+
 class Network {
  public:
   Network(const ScenarioConfig& config, SimContext& context);
@@ -45,6 +60,7 @@ class Network {
   const std::vector<std::unique_ptr<Station>>& stations() const { return stations_; }
   const std::vector<std::unique_ptr<FullDuplexLink>>& links() const { return links_; }
   const std::vector<std::unique_ptr<SharedMedium>>& media() const { return media_; }
+  const std::vector<std::unique_ptr<Host>>& hosts() const { return hosts_; }
   Station* find_station(const std::string& name) const;
   // The link direction that delivers to the named station, or nullptr.
   LinkDirection* direction_towards(const std::string& station) const;
@@ -55,6 +71,7 @@ class Network {
   std::vector<std::unique_ptr<Station>> stations_;
   std::vector<std::unique_ptr<FullDuplexLink>> links_;
   std::vector<std::unique_ptr<SharedMedium>> media_;
+  std::vector<std::unique_ptr<Host>> hosts_;
   std::vector<std::pair<std::string, LinkDirection*>> towards_;
   struct MediumSeat {
     std::string station;

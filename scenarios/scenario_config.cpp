@@ -71,6 +71,10 @@ std::vector<ParamTableInfo> all_param_tables() {
       describe(traffic_param_table(), "stations.<name>.traffic[i]"),
       describe(link_param_table(), "links[i]  (plus \"between\": [station, station])"),
       describe(medium_param_table(), "media.<medium name>"),
+      describe(pci_bus_param_table(), "hosts.<name>.pci"),
+      describe(pci_target_param_table(), "hosts.<name>.bridge"),
+      describe(dma_traffic_param_table(), "hosts.<name>.dma.<master name>"),
+      describe(pci_master_param_table(), "hosts.<name>.dma.<master name>.master"),
   };
 }
 

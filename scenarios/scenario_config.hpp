@@ -15,6 +15,7 @@
 #include "models/mac/mac_params.hpp"
 #include "models/medium/link_params.hpp"
 #include "models/medium/media.hpp"
+#include "models/pci/pci_params.hpp"
 
 namespace gbesim {
 
@@ -62,13 +63,29 @@ struct DomainConfig {
   std::vector<std::vector<std::int64_t>> delay_ps(double ns_per_m) const;
 };
 
+// A generic DMA master on a host's bus (a disk controller and the like).
+struct DmaMasterConfig {
+  std::string name;
+  PciMasterParams master;
+  DmaTrafficParams traffic;
+};
+
+// A host: for now its PCI bus, the host bridge in front of memory, and DMA masters on the bus.
+struct HostConfig {
+  std::string name;
+  PciBusParams pci;
+  PciTargetParams bridge;
+  std::vector<DmaMasterConfig> dma;
+};
+
 struct ScenarioConfig {
   RunParams run;
   std::map<std::string, MediumParams> media;
   std::vector<StationConfig> stations;  // in file order
   std::vector<LinkConfig> links;
   std::vector<DomainConfig> domains;
-  std::string topology_json;  // the "topology" block as written, or empty
+  std::string topology_json;      // the "topology" block as written, or empty
+  std::vector<HostConfig> hosts;  // in file order
 
   const StationConfig* find_station(const std::string& name) const;
   // The stations `name` can reach: its link peer, or the rest of its collision domain.

@@ -105,6 +105,7 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
   std::string wiring = plural(network.links().size(), "full-duplex link");
   if (!network.media().empty())
     wiring += ", " + plural(network.media().size(), "half-duplex collision domain");
+  if (!network.hosts().empty()) wiring += ", " + plural(network.hosts().size(), "host");
   fmt::print("{}: {}, {} at {} Mb/s; {} simulated in {:.3f} s wall ({:.3g}x real time){}\n",
              run.name, plural(network.stations().size(), "station"), wiring, run.rate_mbps,
              format_duration_ps(outcome.simulated_ps), outcome.wall_seconds, rtf,
@@ -134,6 +135,16 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
         m, value(m, "efficiency"), 100 * value(m, "frame_share"), 100 * value(m, "preamble_share"),
         100 * value(m, "extension_share"), 100 * value(m, "collision_share"),
         100 * value(m, "idle_share"), value(m, "bursts"));
+  }
+  for (const auto& host : network.hosts()) {
+    const std::string b = std::string(host->name()) + ".pci";
+    const PciBusParams& p = host->config().pci;
+    fmt::print(
+        "  {}: {} {}-bit {} MHz, peak {:.1f} MB/s; utilisation {:.1f} %, data {:.1f} %; read "
+        "{:.1f} MB/s, write {:.1f} MB/s; {:.0f} transactions, {:.1f} data phases each\n",
+        b, p.mode == "pcix" ? "PCI-X" : "PCI", p.width_bits, p.clock_mhz, value(b, "peak_mbps"),
+        100 * value(b, "utilisation"), 100 * value(b, "data_share"), value(b, "read_mbps"),
+        value(b, "write_mbps"), value(b, "transactions"), value(b, "data_phases_mean"));
   }
   fmt::print("results: {}/ (run.json, scalars.csv)\n", dir.string());
 }

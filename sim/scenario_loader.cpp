@@ -350,8 +350,9 @@ TrafficParams read_traffic(const Json& obj, const std::string& path, double line
 // The document
 
 const std::vector<std::string>& top_level_blocks() {
-  static const std::vector<std::string> keys = {
-      "mac", "sink", "media", "stations", "links", "collision_domains", "topology", "sweep"};
+  static const std::vector<std::string> keys = {"mac",      "sink",  "media",
+                                                "stations", "links", "collision_domains",
+                                                "topology", "hosts", "sweep"};
   return keys;
 }
 
@@ -622,6 +623,96 @@ void check_duplex(ScenarioConfig& c, Diagnostics& d) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Hosts: a PCI bus, its host bridge, DMA masters
+
+std::vector<HostConfig> read_hosts(const Json& v, Diagnostics& d) {
+  std::vector<HostConfig> hosts;
+  if (!v.is_object()) {
+    d.error("hosts",
+            "expected an object {\"<host name>\": {\"pci\": {...}, \"bridge\": {...}, "
+            "\"dma\": {...}}}, got " +
+                describe_value(v));
+    return hosts;
+  }
+  static const std::vector<std::string> host_keys = {"pci", "bridge", "dma"};
+  for (const auto& item : v.items()) {
+    const std::string path = child_path("hosts", item.key());
+    HostConfig h;
+    h.name = item.key();
+    if (!is_identifier(h.name))
+      d.error(path, "host names are identifiers (letters, digits, _, not starting with a digit)");
+    const Json& body = item.value();
+    if (!body.is_object()) {
+      d.error(path, "expected an object with keys from: " + key_list(host_keys) + "; got " +
+                        describe_value(body));
+      continue;
+    }
+    for (const auto& field : body.items())
+      if (std::find(host_keys.begin(), host_keys.end(), field.key()) == host_keys.end())
+        d.error(child_path(path, field.key()), "unknown key" + suggestion(field.key(), host_keys) +
+                                                   " (known here: " + key_list(host_keys) + ")");
+    if (body.contains("pci"))
+      read_table(body["pci"], child_path(path, "pci"), pci_bus_param_table(), h.pci, d);
+    if (body.contains("bridge"))
+      read_table(body["bridge"], child_path(path, "bridge"), pci_target_param_table(), h.bridge, d);
+    const std::string pci = child_path(path, "pci");
+    if (h.pci.width_bits != 32 && h.pci.width_bits != 64)
+      d.error(child_path(pci, "width_bits"),
+              "a PCI bus is 32 or 64 bits wide, got " + std::to_string(h.pci.width_bits));
+    const bool pcix = h.pci.mode == "pcix";
+    const std::vector<std::int64_t> clocks =
+        pcix ? std::vector<std::int64_t>{66, 100, 133} : std::vector<std::int64_t>{33, 66};
+    if (std::find(clocks.begin(), clocks.end(), h.pci.clock_mhz) == clocks.end())
+      d.error(child_path(pci, "clock_mhz"),
+              std::string(pcix ? "PCI-X runs at 66, 100 or 133 MHz" : "PCI runs at 33 or 66 MHz") +
+                  ", got " + std::to_string(h.pci.clock_mhz));
+    const std::string bridge = child_path(path, "bridge");
+    const std::int64_t line = h.bridge.cache_line_bytes;
+    if ((line & (line - 1)) != 0)
+      d.error(child_path(bridge, "cache_line_bytes"),
+              "a cache line is a power of two, got " + std::to_string(line));
+    if (!pcix && h.bridge.split_read_bytes > 0)
+      d.error(
+          child_path(bridge, "split_read_bytes"),
+          "split transactions are PCI-X only; this bus is \"pci\" (hosts." + h.name + ".pci.mode)");
+    if (body.contains("dma")) {
+      const Json& dma = body["dma"];
+      const std::string dpath = child_path(path, "dma");
+      if (!dma.is_object()) {
+        d.error(dpath, "expected an object {\"<master name>\": {...}}, got " + describe_value(dma));
+      } else {
+        for (const auto& m : dma.items()) {
+          const std::string mpath = child_path(dpath, m.key());
+          DmaMasterConfig c;
+          c.name = m.key();
+          if (!is_identifier(c.name))
+            d.error(mpath, "master names are identifiers (letters, digits, _)");
+          if (c.name == "pci") d.error(mpath, "\"pci\" is the bus's own name");
+          read_table(m.value(), mpath, dma_traffic_param_table(), c.traffic, d, {"master"});
+          if (m.value().is_object() && m.value().contains("master"))
+            read_table(m.value()["master"], child_path(mpath, "master"), pci_master_param_table(),
+                       c.master, d);
+          if (c.traffic.target != "bridge")
+            d.error(child_path(mpath, "target"), "no target \"" + c.traffic.target + "\"" +
+                                                     suggestion(c.traffic.target, {"bridge"}) +
+                                                     " (targets on this bus: bridge)");
+          if (c.master.width_bits != 32 && c.master.width_bits != 64)
+            d.error(child_path(child_path(mpath, "master"), "width_bits"),
+                    "a master is 32 or 64 bits wide, got " + std::to_string(c.master.width_bits));
+          if (c.master.latency_timer_clocks % 8 != 0)
+            d.error(child_path(child_path(mpath, "master"), "latency_timer_clocks"),
+                    "the latency timer counts in units of 8 clocks, got " +
+                        std::to_string(c.master.latency_timer_clocks));
+          h.dma.push_back(c);
+        }
+      }
+    }
+    hosts.push_back(h);
+  }
+  return hosts;
+}
+
 ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
   ScenarioConfig c;
   if (!doc.is_object()) {
@@ -667,9 +758,11 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
   if (doc.contains("sink")) read_table(doc["sink"], "sink", sink_param_table(), default_sink, d);
 
   // Stations.
+  if (doc.contains("hosts")) c.hosts = read_hosts(doc["hosts"], d);
   if (!doc.contains("stations")) {
-    d.error("", "missing \"stations\": {\"<name>\": {\"traffic\": [...]}, ...}");
-  } else if (!doc["stations"].is_object() || doc["stations"].empty()) {
+    if (!doc.contains("hosts"))
+      d.error("", "missing \"stations\": {\"<name>\": {\"traffic\": [...]}, ...}");
+  } else if (!doc["stations"].is_object() || (doc["stations"].empty() && c.hosts.empty())) {
     d.error("stations",
             "expected a non-empty object of stations, got " + describe_value(doc["stations"]));
   } else {
@@ -741,6 +834,10 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
         d.error(child_path("stations", c.stations[i].name),
                 "address " + c.stations[i].address.to_string() + " is also station " +
                     c.stations[j].name + "'s");
+
+  for (const auto& h : c.hosts)
+    if (c.find_station(h.name) != nullptr)
+      d.error(child_path("hosts", h.name), "\"" + h.name + "\" is also a station's name");
 
   // Links.
   std::vector<std::string> media_names;
@@ -1237,7 +1334,7 @@ Json resolved_json(const ScenarioConfig& config) {
     station["traffic"] = traffic;
     stations[s.name] = station;
   }
-  out["stations"] = stations;
+  if (!stations.empty() || config.hosts.empty()) out["stations"] = stations;
   Json links = Json::array();
   for (const auto& l : config.links) {
     Json link;
@@ -1268,6 +1365,23 @@ Json resolved_json(const ScenarioConfig& config) {
     if (!domains.empty()) out["collision_domains"] = domains;
   }
   if (!config.topology_json.empty()) out["topology"] = Json::parse(config.topology_json);
+  if (!config.hosts.empty()) {
+    Json hosts = Json::object();
+    for (const auto& h : config.hosts) {
+      Json host;
+      host["pci"] = table_json(pci_bus_param_table(), h.pci);
+      host["bridge"] = table_json(pci_target_param_table(), h.bridge);
+      Json dma = Json::object();
+      for (const auto& m : h.dma) {
+        Json master = table_json(dma_traffic_param_table(), m.traffic);
+        master["master"] = table_json(pci_master_param_table(), m.master);
+        dma[m.name] = master;
+      }
+      host["dma"] = dma;
+      hosts[h.name] = host;
+    }
+    out["hosts"] = hosts;
+  }
   return out;
 }
 

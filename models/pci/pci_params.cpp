@@ -93,4 +93,29 @@ const ParamTable<PciMasterParams>& pci_master_param_table() {
   return table;
 }
 
+const std::vector<std::string>& pci_command_names() {
+  static const std::vector<std::string> names = {"memory_read", "memory_read_line",
+                                                 "memory_read_multiple", "memory_write",
+                                                 "memory_write_invalidate"};
+  return names;
+}
+
+const ParamTable<DmaTrafficParams>& dma_traffic_param_table() {
+  static const ParamTable<DmaTrafficParams> table = [] {
+    ParamTable<DmaTrafficParams> t("pci.dma", "what a generic DMA master moves over the bus");
+    t.text("target", &DmaTrafficParams::target, "the target it reads or writes (\"bridge\")")
+        .choice("command", &DmaTrafficParams::command, pci_command_names(),
+                "the bus command of every request (reads: memory -> device)")
+        .integer("request_bytes", &DmaTrafficParams::request_bytes, "bytes", 4, 1 << 24,
+                 "bytes per request (one or more transactions)")
+        .real("rate_mbps", &DmaTrafficParams::rate_mbps, "MB/s", 0, 1e5,
+              "requests at this rate (10^6 bytes/s); 0 = back to back")
+        .integer("start_ns", &DmaTrafficParams::start_ns, "ns", 0, 1LL << 50, "first request")
+        .integer("max_outstanding", &DmaTrafficParams::max_outstanding, "requests", 1, 64,
+                 "requests waiting at the bus at most; beyond, the master falls behind");
+    return t;
+  }();
+  return table;
+}
+
 }  // namespace gbesim

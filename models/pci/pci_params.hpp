@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "models/common/param_table.hpp"
 #include "models/common/time.hpp"
@@ -60,5 +61,18 @@ struct PciMasterParams {
 };
 
 const ParamTable<PciMasterParams>& pci_master_param_table();
+
+// What a generic DMA master (a disk or another controller contending for the bus) moves.
+struct DmaTrafficParams {
+  std::string target = "bridge";
+  std::string command = "memory_write";
+  std::int64_t request_bytes = 4096;
+  double rate_mbps = 0;  // MB/s (10^6 bytes/s); 0 = back to back
+  std::int64_t start_ns = 0;
+  std::int64_t max_outstanding = 1;
+};
+
+const ParamTable<DmaTrafficParams>& dma_traffic_param_table();
+const std::vector<std::string>& pci_command_names();
 
 }  // namespace gbesim

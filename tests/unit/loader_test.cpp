@@ -279,6 +279,47 @@ TEST(Loader, AVariantWithAnEmptySetIsTheScenarioAsWritten) {
   EXPECT_CONTAINS(error_of(doc.dump()), "sweep[\"mode\"][0].set: expected an object");
 }
 
+TEST(Loader, HostsCarryAPciBusItsBridgeAndDmaMasters) {
+  const char* text = R"({"name": "bus", "description": "", "hosts": {"h": {
+      "pci": {"width_bits": 64, "clock_mhz": 66},
+      "bridge": {"read_latency_clocks": 9},
+      "dma": {"disk": {"command": "memory_read_multiple", "request_bytes": 512,
+                       "master": {"latency_timer_clocks": 32}}}}}})";
+  const auto s = load_scenario_text(text, "ok.json");
+  ASSERT_EQ(s.config.hosts.size(), 1u);
+  EXPECT_TRUE(s.config.stations.empty());
+  EXPECT_EQ(s.config.hosts[0].pci.width_bits, 64);
+  EXPECT_EQ(s.config.hosts[0].bridge.read_latency_clocks, 9);
+  ASSERT_EQ(s.config.hosts[0].dma.size(), 1u);
+  EXPECT_EQ(s.config.hosts[0].dma[0].master.latency_timer_clocks, 32);
+  EXPECT_EQ(load_scenario_text(s.resolved.dump(), "again.json").resolved, s.resolved);
+
+  Json doc = Json::parse(text);
+  auto error_with = [&](const std::string& path, const std::string& value) {
+    Json d = doc;
+    set_json_path(d, path, parse_override_value(value));
+    return error_of(d.dump());
+  };
+  EXPECT_CONTAINS(error_with("hosts.h.pci.clock_mhz", "100"),
+                  "hosts.h.pci.clock_mhz: PCI runs at 33 or 66 MHz, got 100");
+  EXPECT_CONTAINS(error_with("hosts.h.pci.width_bits", "48"),
+                  "hosts.h.pci.width_bits: a PCI bus is 32 or 64 bits wide, got 48");
+  EXPECT_CONTAINS(error_with("hosts.h.bridge.split_read_bytes", "512"),
+                  "hosts.h.bridge.split_read_bytes: split transactions are PCI-X only");
+  EXPECT_CONTAINS(error_with("hosts.h.dma.disk.target", "\"brige\""),
+                  "hosts.h.dma.disk.target: no target \"brige\"; did you mean \"bridge\"?");
+  EXPECT_CONTAINS(error_with("hosts.h.dma.disk.master.latency_timer_clocks", "30"),
+                  "the latency timer counts in units of 8 clocks, got 30");
+  EXPECT_CONTAINS(error_with("hosts.h.dma.disk.comand", "1"),
+                  "hosts.h.dma.disk.comand: unknown key; did you mean \"command\"?");
+  EXPECT_CONTAINS(error_with("hosts.h.pcii", "{}"),
+                  "hosts.h.pcii: unknown key; did you mean \"pci\"?");
+  EXPECT_CONTAINS(error_with("hosts.h.dma.disk.command", "\"memory_wrte\""),
+                  "hosts.h.dma.disk.command");
+  // No stations and no hosts: nothing to simulate.
+  EXPECT_CONTAINS(error_of(R"({"name": "x", "description": ""})"), "missing \"stations\"");
+}
+
 TEST(Loader, WildcardsSetEveryElementThatHasTheRestOfThePath) {
   Json doc = Json::parse(kValid);
   doc["stations"]["c"] = {{"traffic", Json::array({{{"pattern", "saturated"}, {"to", "b"}}})}};

@@ -1,0 +1,29 @@
+#include "models/pci/pci_bus_module.hpp"
+
+namespace gbesim {
+
+PciBusModule::PciBusModule(sc_core::sc_module_name name, const PciBusParams& params,
+                           SimContext& context)
+    : sc_module(name), context_(context), bus_(params, context.stats, std::string(this->name())) {
+  SC_THREAD(run);
+}
+
+void PciBusModule::request(std::size_t master, const PciRequest& r) {
+  bus_.request(master, r, now_ps());
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void PciBusModule::run() {
+  while (true) {
+    ++context_.activations;
+    const Picoseconds now = now_ps();
+    bus_.advance(now);
+    const Picoseconds next = bus_.next_event_ps();
+    if (next >= kForeverPs)
+      wait(wake_);
+    else
+      wait(to_sc_time(next - now), wake_);
+  }
+}
+
+}  // namespace gbesim

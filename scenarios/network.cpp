@@ -15,17 +15,21 @@ Station::Station(sc_core::sc_module_name name, const StationConfig& config, std:
   }
 }
 
-Host::Host(sc_core::sc_module_name name, const HostConfig& config, SimContext& context)
+Host::Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac, SimContext& context)
     : sc_module(name), config_(config), pci_("pci", config.pci, context) {
   const std::size_t bridge = pci_.bus().add_target("bridge", config.bridge);
+  if (config.has_nic && mac != nullptr) {
+    nic_ = std::make_unique<Nic>("nic", config.nic, config.nic_master, *mac, pci_, bridge, context);
+    PciMasterParams host;  // the host bridge mastering the driver's register accesses
+    host.width_bits = config.pci.width_bits;
+    driver_ = std::make_unique<NicDriver>("driver", config.cpu, host, *nic_, pci_, context);
+  }
   for (const auto& m : config.dma)
     dma_.push_back(
         std::make_unique<DmaMaster>(m.name.c_str(), m.traffic, m.master, bridge, pci_, context));
 }
 
 Network::Network(const ScenarioConfig& config, SimContext& context) {
-  for (const auto& h : config.hosts)
-    hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, context));
   std::uint32_t flow = 1;
   for (const auto& s : config.stations) {
     std::vector<SourceConfig> sources;
@@ -74,6 +78,11 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     links_.back()->connect(find_station(l.a)->mac(), find_station(l.b)->mac());
     towards_.emplace_back(l.b, &links_.back()->a_to_b());
     towards_.emplace_back(l.a, &links_.back()->b_to_a());
+  }
+
+  for (const auto& h : config.hosts) {
+    Mac* mac = h.has_nic ? &find_station(h.nic.station)->mac() : nullptr;
+    hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, mac, context));
   }
 }
 

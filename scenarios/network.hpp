@@ -18,6 +18,7 @@
 #include "models/mac/mac.hpp"
 #include "models/medium/full_duplex_link.hpp"
 #include "models/medium/shared_medium.hpp"
+#include "models/nic/nic.hpp"
 #include "models/pci/dma_master.hpp"
 #include "models/pci/pci_bus_module.hpp"
 #include "scenarios/scenario_config.hpp"
@@ -43,7 +44,8 @@ class Station : public sc_core::sc_module {
 // A host: its PCI bus ("pci") with the host bridge as target 0, and the DMA masters on it.
 class Host : public sc_core::sc_module {
  public:
-  Host(sc_core::sc_module_name name, const HostConfig& config, SimContext& context);
+  // mac: the served station's MAC when the host has a NIC.
+  Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac, SimContext& context);
   PciBusModule& pci() { return pci_; }
   const HostConfig& config() const { return config_; }
 
@@ -51,6 +53,8 @@ class Host : public sc_core::sc_module {
   HostConfig config_;
   PciBusModule pci_;
   std::vector<std::unique_ptr<DmaMaster>> dma_;
+  std::unique_ptr<Nic> nic_;
+  std::unique_ptr<NicDriver> driver_;
 };
 
 class Network {

@@ -74,7 +74,10 @@ std::vector<ParamTableInfo> all_param_tables() {
       describe(pci_bus_param_table(), "hosts.<name>.pci"),
       describe(pci_target_param_table(), "hosts.<name>.bridge"),
       describe(dma_traffic_param_table(), "hosts.<name>.dma.<master name>"),
-      describe(pci_master_param_table(), "hosts.<name>.dma.<master name>.master"),
+      describe(pci_master_param_table(),
+               "hosts.<name>.dma.<master name>.master, hosts.<name>.nic.master"),
+      describe(nic_param_table(), "hosts.<name>.nic"),
+      describe(cpu_param_table(), "hosts.<name>.cpu"),
   };
 }
 

@@ -15,6 +15,7 @@
 #include "models/mac/mac_params.hpp"
 #include "models/medium/link_params.hpp"
 #include "models/medium/media.hpp"
+#include "models/nic/nic_params.hpp"
 #include "models/pci/pci_params.hpp"
 
 namespace gbesim {
@@ -76,6 +77,10 @@ struct HostConfig {
   PciBusParams pci;
   PciTargetParams bridge;
   std::vector<DmaMasterConfig> dma;
+  bool has_nic = false;  // a NIC serving one of the scenario's stations, with its driver
+  NicParams nic;
+  PciMasterParams nic_master;
+  CpuParams cpu;
 };
 
 struct ScenarioConfig {

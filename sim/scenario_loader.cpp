@@ -635,7 +635,7 @@ std::vector<HostConfig> read_hosts(const Json& v, Diagnostics& d) {
                 describe_value(v));
     return hosts;
   }
-  static const std::vector<std::string> host_keys = {"pci", "bridge", "dma"};
+  static const std::vector<std::string> host_keys = {"pci", "bridge", "dma", "nic", "cpu"};
   for (const auto& item : v.items()) {
     const std::string path = child_path("hosts", item.key());
     HostConfig h;
@@ -656,6 +656,21 @@ std::vector<HostConfig> read_hosts(const Json& v, Diagnostics& d) {
       read_table(body["pci"], child_path(path, "pci"), pci_bus_param_table(), h.pci, d);
     if (body.contains("bridge"))
       read_table(body["bridge"], child_path(path, "bridge"), pci_target_param_table(), h.bridge, d);
+    if (body.contains("nic")) {
+      h.has_nic = true;
+      const std::string npath = child_path(path, "nic");
+      read_table(body["nic"], npath, nic_param_table(), h.nic, d, {"master"});
+      if (body["nic"].is_object() && body["nic"].contains("master"))
+        read_table(body["nic"]["master"], child_path(npath, "master"), pci_master_param_table(),
+                   h.nic_master, d);
+      if (!body["nic"].is_object() || !body["nic"].contains("station"))
+        d.error(npath, "missing \"station\": the station whose MAC the NIC serves");
+    }
+    if (body.contains("cpu")) {
+      if (!body.contains("nic"))
+        d.error(child_path(path, "cpu"), "CPU costs apply to a NIC's driver: this host has no nic");
+      read_table(body["cpu"], child_path(path, "cpu"), cpu_param_table(), h.cpu, d);
+    }
     const std::string pci = child_path(path, "pci");
     if (h.pci.width_bits != 32 && h.pci.width_bits != 64)
       d.error(child_path(pci, "width_bits"),
@@ -835,9 +850,27 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
                 "address " + c.stations[i].address.to_string() + " is also station " +
                     c.stations[j].name + "'s");
 
-  for (const auto& h : c.hosts)
+  std::set<std::string> served;
+  for (const auto& h : c.hosts) {
     if (c.find_station(h.name) != nullptr)
       d.error(child_path("hosts", h.name), "\"" + h.name + "\" is also a station's name");
+    if (!h.has_nic || h.nic.station.empty()) continue;
+    const std::string at = child_path(child_path(child_path("hosts", h.name), "nic"), "station");
+    const StationConfig* s = c.find_station(h.nic.station);
+    if (s == nullptr) {
+      d.error(at,
+              "no station \"" + h.nic.station + "\"" + suggestion(h.nic.station, station_names));
+      continue;
+    }
+    if (!served.insert(h.nic.station).second)
+      d.error(at, "station \"" + h.nic.station + "\" already has a NIC");
+    const std::int64_t largest = s->mac.max_frame_bytes + 4;  // with a VLAN tag
+    if (h.nic.buffer_bytes < largest)
+      d.error(child_path(child_path(child_path("hosts", h.name), "nic"), "buffer_bytes"),
+              "a receive buffer of " + std::to_string(h.nic.buffer_bytes) +
+                  " bytes cannot hold the station's largest frame (" + std::to_string(largest) +
+                  " bytes with a VLAN tag)");
+  }
 
   // Links.
   std::vector<std::string> media_names;
@@ -1378,6 +1411,12 @@ Json resolved_json(const ScenarioConfig& config) {
         dma[m.name] = master;
       }
       host["dma"] = dma;
+      if (h.has_nic) {
+        Json nic = table_json(nic_param_table(), h.nic);
+        nic["master"] = table_json(pci_master_param_table(), h.nic_master);
+        host["nic"] = nic;
+        host["cpu"] = table_json(cpu_param_table(), h.cpu);
+      }
       hosts[h.name] = host;
     }
     out["hosts"] = hosts;

@@ -1,0 +1,341 @@
+#include "models/nic/nic.hpp"
+
+#include <algorithm>
+
+#include "models/pci/dma_master.hpp"
+
+namespace gbesim {
+
+namespace {
+
+constexpr std::uint64_t kRingBase = 0x1000'0000;
+constexpr std::uint64_t kBufferBase = 0x2000'0000;
+constexpr std::uint64_t kIcr = 0x00C0;  // interrupt cause read (8254x register map)
+constexpr std::uint64_t kRdt = 0x2818;  // receive descriptor tail
+constexpr std::uint64_t kIcrTag = 1;
+constexpr std::uint64_t kTailTag = 2;  // | (descriptors << 8)
+
+}  // namespace
+
+Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterParams& master,
+         Mac& mac, PciBusModule& bus, std::size_t memory, SimContext& context)
+    : sc_module(name),
+      params_(params),
+      bus_(bus),
+      memory_(memory),
+      read_command_(pci_command_of(params.read_command)),
+      write_command_(pci_command_of(params.write_command)),
+      stats_(context.stats, std::string(this->name())),
+      arrived_(stats_, "frames_arrived", "frames", "frames the MAC accepted and passed to the NIC"),
+      fifo_overflow_(stats_, "rx_fifo_overflow", "frames",
+                     "frames dropped: no room in the receive FIFO (the bus fell behind)"),
+      no_descriptor_(stats_, "rx_no_descriptor", "frames",
+                     "frames dropped: no room in the FIFO while the NIC had no receive "
+                     "descriptor and the host had posted none"),
+      written_back_(stats_, "frames_to_host", "frames",
+                    "frames in host memory with their descriptor written back"),
+      taken_(stats_, "frames_taken", "frames", "frames the driver took from the ring"),
+      interrupts_(stats_, "interrupts", "interrupts", "interrupts raised"),
+      descriptor_fetches_(stats_, "descriptor_fetches", "requests", "descriptor fetch requests"),
+      writebacks_(stats_, "descriptor_writebacks", "requests", "descriptor write-back requests"),
+      data_requests_(stats_, "data_requests", "requests", "data DMA requests") {
+  master_ = bus.bus().add_master(basename(), master, this);
+  PciTargetParams registers;
+  registers.read_latency_clocks = params.register_read_latency_clocks;
+  registers.write_latency_clocks = 1;
+  registers_ = bus.bus().add_target(basename(), registers);
+  host_available_ = params.rx_ring_descriptors - 1;  // the driver posts the ring at start-up
+  const Counter* irqs = &interrupts_;
+  stats_.formula(
+      "interrupts_per_second", "1/s", "interrupts per second",
+      [irqs](const StatContext& c) { return static_cast<double>(irqs->value()) * c.per_second(); });
+  stats_.formula("frames_inside", "frames",
+                 "frames in the FIFO, written but not written back, or written back and not taken",
+                 [this](const StatContext&) { return static_cast<double>(frames_inside()); });
+  stats_.formula("rx_fifo_peak", "bytes", "highest receive FIFO occupancy",
+                 [this](const StatContext&) { return static_cast<double>(fifo_peak_); });
+  SC_METHOD(moderation_process);
+  sensitive << timer_;
+  dont_initialize();
+  mac.attach_client(this);
+}
+
+std::uint64_t Nic::frames_inside() const {
+  return fifo_.size() + done_.size() + visible_.size();
+}
+
+void Nic::mac_receive(FramePtr frame, Picoseconds now) {
+  ++arrived_;
+  const auto size = static_cast<std::int64_t>(frame->size());
+  if (fifo_used_ + size > params_.rx_fifo_bytes) {
+    if (cached_ == 0 && fetching_ == 0 && host_available_ == 0)
+      ++no_descriptor_;
+    else
+      ++fifo_overflow_;
+    return;
+  }
+  InFifo f;
+  f.r = {std::move(frame), now};
+  f.dma_bytes = size - (params_.strip_crc ? 4 : 0);
+  fifo_.push_back(std::move(f));
+  fifo_used_ += size;
+  fifo_peak_ = std::max(fifo_peak_, fifo_used_);
+  pump(now);
+}
+
+void Nic::issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes) {
+  PciRequest r;
+  r.target = memory_;
+  r.command = command;
+  r.address = address;
+  r.bytes = bytes;
+  r.tag = kind;
+  dma_busy_ = true;
+  dma_kind_ = kind;
+  dma_bytes_ = bytes;
+  bus_.request(master_, r);
+}
+
+void Nic::pump(Picoseconds) {
+  if (dma_busy_) return;
+  const std::int64_t ring = params_.rx_ring_descriptors;
+  const auto desc = params_.descriptor_bytes;
+  // Receive data, into the head frame's buffer.
+  if (!fifo_.empty()) {
+    InFifo& f = fifo_.front();
+    if (!f.has_descriptor && cached_ > 0) {
+      --cached_;
+      f.has_descriptor = true;
+    }
+    if (f.has_descriptor && f.issued < f.dma_bytes) {
+      const std::int64_t n = std::min(params_.max_burst_bytes, f.dma_bytes - f.issued);
+      const std::uint64_t address =
+          kBufferBase +
+          static_cast<std::uint64_t>((buffer_index_ % ring) * params_.buffer_bytes + f.issued);
+      f.issued += n;
+      ++data_requests_;
+      issue(rx_data, write_command_, address, n);
+      return;
+    }
+  }
+  // Descriptor write-back: a full group, or whatever is done once the FIFO is empty.
+  const auto done = static_cast<std::int64_t>(done_.size());
+  if (done >= params_.writeback_threshold || (done > 0 && fifo_.empty())) {
+    writing_back_ = done;
+    ++writebacks_;
+    issue(rx_writeback, PciCommand::memory_write,
+          kRingBase + static_cast<std::uint64_t>((writeback_index_ % ring) * desc), done * desc);
+    return;
+  }
+  // Descriptor fetch.
+  const std::int64_t held = cached_ + fetching_;
+  if (held <= params_.prefetch_threshold && host_available_ > 0 &&
+      held < params_.descriptor_cache) {
+    const std::int64_t n =
+        std::min({params_.prefetch_batch, host_available_, params_.descriptor_cache - held});
+    fetching_ = n;
+    host_available_ -= n;
+    ++descriptor_fetches_;
+    issue(rx_fetch, read_command_,
+          kRingBase + static_cast<std::uint64_t>((fetch_index_ % ring) * desc), n * desc);
+    fetch_index_ += n;
+  }
+}
+
+void Nic::pci_done(const PciRequest& request, Picoseconds at) {
+  dma_busy_ = false;
+  switch (request.tag) {
+    case rx_data: {
+      InFifo& f = fifo_.front();
+      f.done += request.bytes;
+      fifo_used_ -= request.bytes;
+      if (f.done == f.dma_bytes) {
+        fifo_used_ -= static_cast<std::int64_t>(f.r.frame->size()) - f.dma_bytes;
+        done_.push_back(std::move(f.r));
+        ++buffer_index_;
+        fifo_.pop_front();
+      }
+      break;
+    }
+    case rx_writeback: {
+      const std::int64_t n = writing_back_;
+      for (std::int64_t i = 0; i < n; ++i) visible_.push_back(std::move(done_[i]));
+      done_.erase(done_.begin(), done_.begin() + n);
+      writing_back_ = 0;
+      writeback_index_ += n;
+      written_back_ += static_cast<std::uint64_t>(n);
+      frames_visible(n, at);
+      break;
+    }
+    case rx_fetch:
+      cached_ += fetching_;
+      fetching_ = 0;
+      break;
+    default:
+      break;
+  }
+  pump(at);
+}
+
+std::vector<ReceivedFrame> Nic::take_received() {
+  std::vector<ReceivedFrame> out(std::make_move_iterator(visible_.begin()),
+                                 std::make_move_iterator(visible_.end()));
+  visible_.clear();
+  taken_ += out.size();
+  pending_frames_ = 0;
+  return out;
+}
+
+void Nic::give_descriptors(std::int64_t n, Picoseconds now) {
+  host_available_ += n;
+  pump(now);
+}
+
+void Nic::frames_visible(std::int64_t n, Picoseconds now) {
+  if (pending_frames_ == 0) first_pending_ps_ = now;
+  pending_frames_ += n;
+  last_frame_ps_ = now;
+  schedule_interrupt(now);
+}
+
+void Nic::interrupt_handled(Picoseconds now) {
+  irq_asserted_ = false;
+  schedule_interrupt(now);
+}
+
+void Nic::schedule_interrupt(Picoseconds now) {
+  if (irq_asserted_ || pending_frames_ == 0) return;
+  Picoseconds ready = first_pending_ps_;
+  if (params_.moderation == "coalesce") {
+    ready = pending_frames_ >= params_.coalesce_frames ? last_frame_ps_
+            : params_.coalesce_us > 0 ? first_pending_ps_ + params_.coalesce_us * kPsPerUs
+                                      : kForeverPs;
+  } else if (params_.moderation == "itr") {
+    if (params_.rdtr_1024ns > 0 || params_.radv_1024ns > 0) {
+      Picoseconds by_packet = kForeverPs;
+      Picoseconds absolute = kForeverPs;
+      if (params_.rdtr_1024ns > 0) by_packet = last_frame_ps_ + params_.rdtr_1024ns * 1'024'000;
+      if (params_.radv_1024ns > 0) absolute = first_pending_ps_ + params_.radv_1024ns * 1'024'000;
+      ready = std::min(by_packet, absolute);
+    }
+    ready = std::max(ready, last_irq_ps_ + params_.itr_256ns * 256'000);
+  }
+  if (ready >= kForeverPs) return;
+  fire_ps_ = std::max(ready, now);
+  timer_.cancel();
+  timer_.notify(to_sc_time(fire_ps_ - now));
+}
+
+void Nic::moderation_process() {
+  const Picoseconds now = now_ps();
+  if (irq_asserted_ || pending_frames_ == 0 || now < fire_ps_) return;
+  irq_asserted_ = true;
+  last_irq_ps_ = now;
+  ++interrupts_;
+  interrupt_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
+                     const PciMasterParams& master, Nic& nic, PciBusModule& bus,
+                     SimContext& context)
+    : sc_module(name),
+      cpu_(cpu),
+      nic_(nic),
+      bus_(bus),
+      stats_(context.stats, std::string(this->name())),
+      delivered_(stats_, "frames_delivered", "frames", "frames the stack has processed"),
+      octets_(stats_, "octets_delivered", "bytes", "their DA..FCS bytes"),
+      handler_runs_(stats_, "handler_runs", "interrupts", "interrupt handler runs"),
+      cpu_busy_ps_(stats_, "cpu_busy_time", "ps",
+                   "CPU time in the handler (incl. the stall on the cause-register read)"),
+      refills_(stats_, "refills", "descriptors", "receive buffers given back"),
+      latency_(stats_, "latency", "sender's enqueue to processed by the receiving stack") {
+  master_ = bus.bus().add_master(basename(), master, this);
+  const Counter* busy = &cpu_busy_ps_;
+  const Counter* octets = &octets_;
+  const Counter* runs = &handler_runs_;
+  const Counter* frames = &delivered_;
+  stats_.formula("frames_in_handler", "frames", "frames the handler holds at the end",
+                 [this](const StatContext&) { return static_cast<double>(in_handler_); });
+  stats_.formula("cpu_utilisation", "fraction", "share of the CPU the receive path takes",
+                 [busy](const StatContext& c) {
+                   return static_cast<double>(busy->value()) / static_cast<double>(c.elapsed_ps);
+                 });
+  stats_.formula("delivered_throughput", "bit/s", "DA..FCS bits processed per second",
+                 [octets](const StatContext& c) {
+                   return 8.0 * static_cast<double>(octets->value()) * c.per_second();
+                 });
+  stats_.formula("frames_per_interrupt", "frames", "frames processed per handler run",
+                 [frames, runs](const StatContext&) {
+                   return runs->value() ? static_cast<double>(frames->value()) /
+                                              static_cast<double>(runs->value())
+                                        : std::nan("");
+                 });
+  stats_.formula("pe_index", "(Mbit/s)/%", "delivered Mbit/s divided by CPU %",
+                 [busy, octets](const StatContext& c) {
+                   const double cpu = 100.0 * static_cast<double>(busy->value()) /
+                                      static_cast<double>(c.elapsed_ps);
+                   const double mbps =
+                       8.0 * static_cast<double>(octets->value()) * c.per_second() / 1e6;
+                   return cpu > 0 ? mbps / cpu : std::nan("");
+                 });
+  SC_THREAD(handler);
+}
+
+void NicDriver::pci_done(const PciRequest& request, Picoseconds at) {
+  if (request.tag == kIcrTag) {
+    icr_read_.notify(sc_core::SC_ZERO_TIME);
+  } else if ((request.tag & 0xFF) == kTailTag) {
+    nic_.give_descriptors(static_cast<std::int64_t>(request.tag >> 8), at);
+  }
+}
+
+void NicDriver::handler() {
+  while (true) {
+    wait(nic_.interrupt());
+    const Picoseconds start = now_ps();
+    ++handler_runs_;
+    if (cpu_.read_icr) {
+      PciRequest r;
+      r.target = nic_.register_target();
+      r.command = PciCommand::memory_read;
+      r.address = kIcr;
+      r.bytes = 4;
+      r.tag = kIcrTag;
+      bus_.request(master_, r);
+      wait(icr_read_);
+    }
+    std::vector<ReceivedFrame> frames = nic_.take_received();
+    in_handler_ = frames.size();
+    double cost_ns = cpu_.interrupt_ns;
+    for (const auto& f : frames)
+      cost_ns += cpu_.per_packet_ns + cpu_.per_byte_ns * static_cast<double>(f.frame->size());
+    cost_ns += cpu_.per_refill_ns * static_cast<double>(frames.size());
+    const Picoseconds cost = round_to_ps(cost_ns * 1000.0);
+    if (cost > 0) wait(to_sc_time(cost));
+    const Picoseconds now = now_ps();
+    for (const auto& f : frames) {
+      ++delivered_;
+      octets_ += f.frame->size();
+      latency_.record(now - f.frame->queued_ps);
+    }
+    in_handler_ = 0;
+    cpu_busy_ps_ += static_cast<std::uint64_t>(now - start);
+    if (!frames.empty()) {
+      // Hand the buffers back: a posted write of the tail register; the CPU does not wait.
+      refills_ += frames.size();
+      PciRequest w;
+      w.target = nic_.register_target();
+      w.command = PciCommand::memory_write;
+      w.address = kRdt;
+      w.bytes = 4;
+      w.tag = kTailTag | (static_cast<std::uint64_t>(frames.size()) << 8);
+      bus_.request(master_, w);
+    }
+    nic_.interrupt_handled(now);
+  }
+}
+
+}  // namespace gbesim

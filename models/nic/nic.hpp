@@ -1,0 +1,142 @@
+#pragma once
+// A NIC between a station's MAC and its host's PCI bus -- the receive path: receive FIFO,
+// on-chip descriptor cache filled from the host's ring in batches, data DMA in bursts, descriptor
+// write-back (each frame or in groups), interrupt moderation (Intel ITR + RDTR/RADV, count/time
+// coalescing, or none); and the host's driver: the interrupt handler reads the cause register
+// (PIO read), spends CPU time per interrupt, frame, byte and refilled buffer, and hands the
+// buffers back by writing the ring's tail register (a posted PIO write).
+//
+// The NIC is one bus master and keeps one DMA request at a time at the bus, choosing in order:
+// receive data (when a descriptor is at hand), a due descriptor write-back, a descriptor fetch.
+// A frame enters the FIFO whole at its last byte (store and forward, checked for room then) and
+// leaves it as its data bursts land in memory.
+// Does not model (yet): the transmit path, receive-early thresholds, checksum offload as a
+// separate engine, descriptor ring wrap-around costs, jumbo frames spanning several buffers.
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include <systemc>
+
+#include "models/common/sim_context.hpp"
+#include "models/common/stats.hpp"
+#include "models/mac/mac.hpp"
+#include "models/nic/nic_params.hpp"
+#include "models/pci/pci_bus_module.hpp"
+
+namespace gbesim {
+
+struct ReceivedFrame {
+  FramePtr frame;
+  Picoseconds arrived_ps = 0;  // last byte at the MAC
+};
+
+class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient {
+ public:
+  SC_HAS_PROCESS(Nic);
+  Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterParams& master,
+      Mac& mac, PciBusModule& bus, std::size_t memory, SimContext& context);
+
+  // MAC side.
+  void mac_receive(FramePtr frame, Picoseconds now) override;
+  void settle(Picoseconds) override {}
+  // Bus side.
+  void pci_done(const PciRequest& request, Picoseconds at) override;
+  std::size_t register_target() const { return registers_; }
+
+  // Driver side: the interrupt line, frames written back and not yet taken, buffers given back.
+  sc_core::sc_event& interrupt() { return interrupt_; }
+  std::vector<ReceivedFrame> take_received();
+  void give_descriptors(std::int64_t n, Picoseconds now);
+  void interrupt_handled(Picoseconds now);
+
+  // Conservation: every frame that reached the NIC is dropped (by reason), taken by the driver,
+  // or still inside (FIFO, written but not written back, written back but not taken).
+  std::uint64_t frames_arrived() const { return arrived_.value(); }
+  std::uint64_t frames_dropped() const { return fifo_overflow_.value() + no_descriptor_.value(); }
+  std::uint64_t frames_taken() const { return taken_.value(); }
+  std::uint64_t frames_inside() const;
+
+ private:
+  struct InFifo {
+    ReceivedFrame r;
+    std::int64_t dma_bytes = 0;  // to write to memory
+    std::int64_t done = 0;       // written so far
+    std::int64_t issued = 0;     // requested so far
+    bool has_descriptor = false;
+  };
+  enum Kind : std::uint64_t { rx_data = 1, rx_writeback = 2, rx_fetch = 3 };
+
+  void pump(Picoseconds now);
+  void issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes);
+  void frames_visible(std::int64_t n, Picoseconds now);
+  void schedule_interrupt(Picoseconds now);
+  void moderation_process();
+
+  const NicParams params_;
+  PciBusModule& bus_;
+  std::size_t master_;
+  std::size_t memory_;
+  std::size_t registers_;
+  PciCommand read_command_;
+  PciCommand write_command_;
+
+  std::deque<InFifo> fifo_;
+  std::int64_t fifo_used_ = 0;
+  std::int64_t cached_ = 0;           // descriptors on chip, free
+  std::int64_t fetching_ = 0;         // descriptors being fetched
+  std::int64_t host_available_ = 0;   // descriptors the driver has posted, not yet fetched
+  std::int64_t fetch_index_ = 0;      // ring position of the next fetch
+  std::int64_t writeback_index_ = 0;  // ring position of the next write-back
+  std::int64_t buffer_index_ = 0;     // ring position of the next frame's buffer
+  std::vector<ReceivedFrame> done_;   // written, waiting for write-back
+  std::int64_t writing_back_ = 0;
+  std::deque<ReceivedFrame> visible_;  // written back, waiting for the driver
+  bool dma_busy_ = false;
+  Kind dma_kind_ = rx_data;
+  std::int64_t dma_bytes_ = 0;
+
+  // Interrupt moderation.
+  bool irq_asserted_ = false;
+  std::int64_t pending_frames_ = 0;
+  Picoseconds first_pending_ps_ = 0;
+  Picoseconds last_frame_ps_ = 0;
+  Picoseconds last_irq_ps_ = -kForeverPs;
+  Picoseconds fire_ps_ = kForeverPs;
+  sc_core::sc_event timer_;
+  sc_core::sc_event interrupt_;
+
+  StatGroup stats_;
+  Counter arrived_, fifo_overflow_, no_descriptor_, written_back_, taken_, interrupts_,
+      descriptor_fetches_, writebacks_, data_requests_;
+  std::int64_t fifo_peak_ = 0;
+};
+
+// The host's side of the receive path: the interrupt handler on the host CPU.
+class NicDriver : public sc_core::sc_module, public PciMasterClient {
+ public:
+  SC_HAS_PROCESS(NicDriver);
+  NicDriver(sc_core::sc_module_name name, const CpuParams& cpu, const PciMasterParams& master,
+            Nic& nic, PciBusModule& bus, SimContext& context);
+
+  void pci_done(const PciRequest& request, Picoseconds at) override;
+  std::uint64_t frames_delivered() const { return delivered_.value(); }
+  std::uint64_t frames_in_handler() const { return in_handler_; }
+
+ private:
+  void handler();
+
+  const CpuParams cpu_;
+  Nic& nic_;
+  PciBusModule& bus_;
+  std::size_t master_;
+  sc_core::sc_event icr_read_;
+  std::uint64_t in_handler_ = 0;
+
+  StatGroup stats_;
+  Counter delivered_, octets_, handler_runs_, cpu_busy_ps_, refills_;
+  Distribution latency_;
+};
+
+}  // namespace gbesim

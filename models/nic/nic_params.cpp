@@ -1,0 +1,72 @@
+#include "models/nic/nic_params.hpp"
+
+#include "models/pci/pci_params.hpp"
+
+namespace gbesim {
+
+const ParamTable<NicParams>& nic_param_table() {
+  static const ParamTable<NicParams> table = [] {
+    ParamTable<NicParams> t("nic", "a NIC between a station's MAC and its host's PCI bus");
+    t.text("station", &NicParams::station, "the station whose MAC it serves")
+        .integer("rx_fifo_bytes", &NicParams::rx_fifo_bytes, "bytes", 2048, 1 << 24,
+                 "receive FIFO (packet buffer share)")
+        .integer("tx_fifo_bytes", &NicParams::tx_fifo_bytes, "bytes", 2048, 1 << 24,
+                 "transmit FIFO")
+        .integer("rx_ring_descriptors", &NicParams::rx_ring_descriptors, "descriptors", 8, 65536,
+                 "receive descriptor ring in host memory")
+        .integer("descriptor_bytes", &NicParams::descriptor_bytes, "bytes", 8, 64, "one descriptor")
+        .integer("buffer_bytes", &NicParams::buffer_bytes, "bytes", 256, 65536,
+                 "host receive buffer per descriptor (a frame must fit)")
+        .integer("descriptor_cache", &NicParams::descriptor_cache, "descriptors", 1, 4096,
+                 "receive descriptors the NIC holds on chip")
+        .integer("prefetch_threshold", &NicParams::prefetch_threshold, "descriptors", 0, 4096,
+                 "fetch descriptors when the cache holds at most this many")
+        .integer("prefetch_batch", &NicParams::prefetch_batch, "descriptors", 1, 4096,
+                 "descriptors per fetch, at most")
+        .integer("writeback_threshold", &NicParams::writeback_threshold, "descriptors", 1, 256,
+                 "write completed descriptors back in groups of this many (1: after each frame)")
+        .integer("max_burst_bytes", &NicParams::max_burst_bytes, "bytes", 4, 65536,
+                 "bytes per data DMA request")
+        .choice("read_command", &NicParams::read_command, pci_command_names(),
+                "bus command for descriptor and data reads")
+        .choice("write_command", &NicParams::write_command, pci_command_names(),
+                "bus command for data writes")
+        .boolean("strip_crc", &NicParams::strip_crc, "do not write the FCS to host memory")
+        .choice("moderation", &NicParams::moderation, {"itr", "coalesce", "none"},
+                "itr: Intel ITR interval + RDTR/RADV timers; coalesce: count/time; none")
+        .integer("itr_256ns", &NicParams::itr_256ns, "256 ns", 0, 65535,
+                 "itr: minimum interval between interrupts (interrupts/s <= 1e9 / (ITR x 256))")
+        .integer("rdtr_1024ns", &NicParams::rdtr_1024ns, "1.024 us", 0, 65535,
+                 "itr: receive delay timer, restarted by every frame (0 = none)")
+        .integer("radv_1024ns", &NicParams::radv_1024ns, "1.024 us", 0, 65535,
+                 "itr: receive absolute delay from the first frame (0 = none)")
+        .integer("coalesce_frames", &NicParams::coalesce_frames, "frames", 1, 4096,
+                 "coalesce: interrupt once this many frames are waiting")
+        .integer("coalesce_us", &NicParams::coalesce_us, "us", 0, 1'000'000,
+                 "coalesce: or this long after the first (0 = no timer)")
+        .integer("register_read_latency_clocks", &NicParams::register_read_latency_clocks, "clocks",
+                 2, 16, "the NIC's registers as a bus target: read latency");
+    return t;
+  }();
+  return table;
+}
+
+const ParamTable<CpuParams>& cpu_param_table() {
+  static const ParamTable<CpuParams> table = [] {
+    ParamTable<CpuParams> t("cpu", "the host CPU's costs for the NIC's driver and stack");
+    t.real("interrupt_ns", &CpuParams::interrupt_ns, "ns", 0, 1e9,
+           "per interrupt: entry, exit and the handler's fixed part")
+        .real("per_packet_ns", &CpuParams::per_packet_ns, "ns", 0, 1e9,
+              "per received frame: driver and protocol stack")
+        .real("per_byte_ns", &CpuParams::per_byte_ns, "ns", 0, 1e6,
+              "per received byte: copy, and checksum unless offloaded")
+        .real("per_refill_ns", &CpuParams::per_refill_ns, "ns", 0, 1e9,
+              "per receive buffer given back to the NIC")
+        .boolean("read_icr", &CpuParams::read_icr,
+                 "the handler first reads the interrupt cause register (a PIO read on the bus)");
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace gbesim

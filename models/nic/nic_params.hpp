@@ -1,0 +1,49 @@
+#pragma once
+// Parameters of a NIC's bus side: FIFOs, descriptor rings and caches, DMA bursts, descriptor
+// write-back and interrupt moderation; and of the host's driver costs.
+
+#include <cstdint>
+#include <string>
+
+#include "models/common/param_table.hpp"
+
+namespace gbesim {
+
+struct NicParams {
+  std::string station;  // the station whose MAC this NIC serves
+  std::int64_t rx_fifo_bytes = 49'152;
+  std::int64_t tx_fifo_bytes = 16'384;
+  std::int64_t rx_ring_descriptors = 256;
+  std::int64_t descriptor_bytes = 16;
+  std::int64_t buffer_bytes = 2048;      // host receive buffer per descriptor
+  std::int64_t descriptor_cache = 64;    // on-chip receive descriptors
+  std::int64_t prefetch_threshold = 16;  // fetch when the cache holds at most this many
+  std::int64_t prefetch_batch = 16;      // descriptors per fetch (at most)
+  std::int64_t writeback_threshold = 1;  // write back after this many done (1 = each frame)
+  std::int64_t max_burst_bytes = 256;    // data DMA request size
+  std::string read_command = "memory_read_multiple";
+  std::string write_command = "memory_write";
+  bool strip_crc = true;                          // the FCS is not written to host memory
+  std::string moderation = "itr";                 // itr (Intel: ITR + RDTR/RADV), coalesce, none
+  std::int64_t itr_256ns = 0;                     // minimum interrupt interval in 256 ns units
+  std::int64_t rdtr_1024ns = 0;                   // receive packet timer (restarted per frame)
+  std::int64_t radv_1024ns = 0;                   // receive absolute timer (from the first frame)
+  std::int64_t coalesce_frames = 1;               // coalesce: interrupt after this many frames
+  std::int64_t coalesce_us = 0;                   //   or this long after the first
+  std::int64_t register_read_latency_clocks = 4;  // the NIC as a bus target
+};
+
+const ParamTable<NicParams>& nic_param_table();
+
+// What the host's CPU spends. All costs in ns of CPU time.
+struct CpuParams {
+  double interrupt_ns = 0;   // entry + exit + the handler's fixed part
+  double per_packet_ns = 0;  // driver + protocol stack per received frame
+  double per_byte_ns = 0;    // copy (and checksum unless offloaded) per byte
+  double per_refill_ns = 0;  // allocate and post one receive buffer
+  bool read_icr = true;      // the handler reads the interrupt cause register (PIO read)
+};
+
+const ParamTable<CpuParams>& cpu_param_table();
+
+}  // namespace gbesim

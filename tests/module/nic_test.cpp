@@ -1,0 +1,90 @@
+// The NIC's receive path on a PCI bus with its driver: a peer saturates the link with 1518-byte
+// frames; depending on the bus, the bridge and the host, frames are delivered or dropped for a
+// named reason. Every run checks conservation: what reached the NIC was dropped, taken by the
+// driver, or is still inside; what the driver took was processed or is in its hands.
+
+#include <gtest/gtest.h>
+
+#include "tests/support/sim_fixture.hpp"
+
+namespace gbesim {
+namespace {
+
+std::string scenario(const std::string& bridge, const std::string& nic, const std::string& cpu,
+                     std::int64_t duration_ns = 20'000'000) {
+  return R"({"name": "t", "description": "", "duration_ns": )" + std::to_string(duration_ns) +
+         R"(, "stations": {"a": {},
+           "b": {"traffic": [{"pattern": "saturated", "to": "a", "frame_bytes": 1518}]}},
+         "links": [{"between": ["a", "b"], "cable_m": 10}],
+         "hosts": {"h": {"pci": {"width_bits": 32, "clock_mhz": 33},
+           "bridge": )" +
+         bridge + R"(, "nic": )" + nic + R"(, "cpu": )" + cpu + "}}}";
+}
+
+void expect_conservation(gbesim::testing::SimFixture& sim) {
+  const double arrived = sim.scalar("h.nic", "frames_arrived");
+  EXPECT_EQ(arrived, sim.scalar("a.mac", "frames_received_ok"));
+  EXPECT_EQ(arrived, sim.scalar("h.nic", "rx_fifo_overflow") +
+                         sim.scalar("h.nic", "rx_no_descriptor") +
+                         sim.scalar("h.nic", "frames_taken") + sim.scalar("h.nic", "frames_inside"));
+  EXPECT_EQ(sim.scalar("h.nic", "frames_taken"),
+            sim.scalar("h.driver", "frames_delivered") + sim.scalar("h.driver", "frames_in_handler"));
+}
+
+// A bridge and a host that keep up: no drops at wire speed, and the interrupt rate is held at
+// the ITR bound 1e9 / (488 x 256) = 8004.1/s (frames keep coming, so it sits at the bound).
+TEST(NicReceive, AtWireSpeedNothingIsLostAndInterruptsRespectTheItrBound) {
+  gbesim::testing::SimFixture sim(scenario(R"({"read_latency_clocks": 8})",
+                                           R"({"station": "a", "itr_256ns": 488})",
+                                           R"({"interrupt_ns": 2000, "per_packet_ns": 1000})"));
+  sim.run();
+  expect_conservation(sim);
+  EXPECT_EQ(sim.scalar("h.nic", "rx_fifo_overflow") + sim.scalar("h.nic", "rx_no_descriptor"), 0);
+  const double irqs = sim.scalar("h.nic", "interrupts_per_second");
+  EXPECT_LE(irqs, 1e9 / (488 * 256.0));
+  EXPECT_GT(irqs, 0.98 * 1e9 / (488 * 256.0));
+  EXPECT_GT(sim.scalar("h.driver", "frames_per_interrupt"), 9);
+  EXPECT_LE(sim.scalar("h.pci", "write_mbps"), sim.scalar("h.pci", "peak_mbps"));
+}
+
+// Memory that takes posted writes at only 50 MB/s throttles the bus below the wire's 123 MB/s:
+// the receive FIFO overflows, and what gets through is bounded by the drain rate.
+TEST(NicReceive, AThrottledBusOverflowsTheReceiveFifo) {
+  gbesim::testing::SimFixture sim(
+      scenario(R"({"posted_write_bytes": 64, "memory_write_mbps": 50})",
+               R"({"station": "a", "rx_fifo_bytes": 16384})", "{}"));
+  sim.run();
+  expect_conservation(sim);
+  EXPECT_GT(sim.scalar("h.nic", "rx_fifo_overflow"), 0);
+  EXPECT_EQ(sim.scalar("h.nic", "rx_no_descriptor"), 0);
+  EXPECT_LE(sim.scalar("h.nic", "rx_fifo_peak"), 16384);
+  const double bits = sim.scalar("h.driver", "delivered_throughput");
+  EXPECT_LE(bits, 8 * 50e6);
+  EXPECT_GT(bits, 0.9 * 8 * 50e6 * 1514 / 1518);
+}
+
+// A host too slow for the stream (100 us per frame): the driver cannot hand buffers back fast
+// enough, the ring runs dry, and the NIC drops for want of descriptors. The CPU is saturated.
+TEST(NicReceive, ASlowHostRunsTheRingDry) {
+  gbesim::testing::SimFixture sim(scenario("{}", R"({"station": "a", "rx_ring_descriptors": 64})",
+                                           R"({"per_packet_ns": 100000})"));
+  sim.run();
+  expect_conservation(sim);
+  EXPECT_GT(sim.scalar("h.nic", "rx_no_descriptor"), 0);
+  EXPECT_GT(sim.scalar("h.driver", "cpu_utilisation"), 0.95);
+  // 100 us per frame: at most 10,000 frames/s get through.
+  EXPECT_LE(sim.scalar("h.driver", "frames_delivered"), 0.02 * 10'000 + 1);
+}
+
+// Count coalescing: an interrupt once 8 frames are waiting.
+TEST(NicReceive, CountCoalescingWaitsForTheCount) {
+  gbesim::testing::SimFixture sim(
+      scenario("{}", R"({"station": "a", "moderation": "coalesce", "coalesce_frames": 8})", "{}"));
+  sim.run();
+  expect_conservation(sim);
+  EXPECT_GE(sim.scalar("h.driver", "frames_per_interrupt"), 8);
+  EXPECT_LT(sim.scalar("h.driver", "frames_per_interrupt"), 9);
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -24,11 +24,11 @@ std::string scenario(const std::string& bridge, const std::string& nic, const st
 void expect_conservation(gbesim::testing::SimFixture& sim) {
   const double arrived = sim.scalar("h.nic", "frames_arrived");
   EXPECT_EQ(arrived, sim.scalar("a.mac", "frames_received_ok"));
-  EXPECT_EQ(arrived, sim.scalar("h.nic", "rx_fifo_overflow") +
-                         sim.scalar("h.nic", "rx_no_descriptor") +
-                         sim.scalar("h.nic", "frames_taken") + sim.scalar("h.nic", "frames_inside"));
-  EXPECT_EQ(sim.scalar("h.nic", "frames_taken"),
-            sim.scalar("h.driver", "frames_delivered") + sim.scalar("h.driver", "frames_in_handler"));
+  EXPECT_EQ(arrived,
+            sim.scalar("h.nic", "rx_fifo_overflow") + sim.scalar("h.nic", "rx_no_descriptor") +
+                sim.scalar("h.nic", "frames_taken") + sim.scalar("h.nic", "frames_inside"));
+  EXPECT_EQ(sim.scalar("h.nic", "frames_taken"), sim.scalar("h.driver", "frames_delivered") +
+                                                     sim.scalar("h.driver", "frames_in_handler"));
 }
 
 // A bridge and a host that keep up: no drops at wire speed, and the interrupt rate is held at
@@ -50,9 +50,8 @@ TEST(NicReceive, AtWireSpeedNothingIsLostAndInterruptsRespectTheItrBound) {
 // Memory that takes posted writes at only 50 MB/s throttles the bus below the wire's 123 MB/s:
 // the receive FIFO overflows, and what gets through is bounded by the drain rate.
 TEST(NicReceive, AThrottledBusOverflowsTheReceiveFifo) {
-  gbesim::testing::SimFixture sim(
-      scenario(R"({"posted_write_bytes": 64, "memory_write_mbps": 50})",
-               R"({"station": "a", "rx_fifo_bytes": 16384})", "{}"));
+  gbesim::testing::SimFixture sim(scenario(R"({"posted_write_bytes": 64, "memory_write_mbps": 50})",
+                                           R"({"station": "a", "rx_fifo_bytes": 16384})", "{}"));
   sim.run();
   expect_conservation(sim);
   EXPECT_GT(sim.scalar("h.nic", "rx_fifo_overflow"), 0);

@@ -15,14 +15,16 @@ Station::Station(sc_core::sc_module_name name, const StationConfig& config, std:
   }
 }
 
-Host::Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac, SimContext& context)
+Host::Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac,
+           const FrameHeader& tx_header, SimContext& context)
     : sc_module(name), config_(config), pci_("pci", config.pci, context) {
   const std::size_t bridge = pci_.bus().add_target("bridge", config.bridge);
   if (config.has_nic && mac != nullptr) {
     nic_ = std::make_unique<Nic>("nic", config.nic, config.nic_master, *mac, pci_, bridge, context);
     PciMasterParams host;  // the host bridge mastering the driver's register accesses
     host.width_bits = config.pci.width_bits;
-    driver_ = std::make_unique<NicDriver>("driver", config.cpu, host, *nic_, pci_, context);
+    driver_ = std::make_unique<NicDriver>("driver", config.cpu, host, config.tx, tx_header,
+                                          config.nic.tx_ring_descriptors, *nic_, pci_, context);
   }
   for (const auto& m : config.dma)
     dma_.push_back(
@@ -82,7 +84,10 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
 
   for (const auto& h : config.hosts) {
     Mac* mac = h.has_nic ? &find_station(h.nic.station)->mac() : nullptr;
-    hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, mac, context));
+    FrameHeader header;
+    if (h.has_nic) header.source = config.find_station(h.nic.station)->address;
+    if (!h.tx.to.empty()) header.destination = config.find_station(h.tx.to)->address;
+    hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, mac, header, context));
   }
 }
 

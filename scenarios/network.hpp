@@ -45,7 +45,8 @@ class Station : public sc_core::sc_module {
 class Host : public sc_core::sc_module {
  public:
   // mac: the served station's MAC when the host has a NIC.
-  Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac, SimContext& context);
+  Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac,
+       const FrameHeader& tx_header, SimContext& context);
   PciBusModule& pci() { return pci_; }
   const HostConfig& config() const { return config_; }
 

@@ -78,6 +78,7 @@ std::vector<ParamTableInfo> all_param_tables() {
                "hosts.<name>.dma.<master name>.master, hosts.<name>.nic.master"),
       describe(nic_param_table(), "hosts.<name>.nic"),
       describe(cpu_param_table(), "hosts.<name>.cpu"),
+      describe(host_tx_param_table(), "hosts.<name>.tx"),
   };
 }
 

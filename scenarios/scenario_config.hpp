@@ -81,6 +81,7 @@ struct HostConfig {
   NicParams nic;
   PciMasterParams nic_master;
   CpuParams cpu;
+  HostTxParams tx;  // a bulk sender through the NIC, if tx.to is set
 };
 
 struct ScenarioConfig {

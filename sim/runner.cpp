@@ -150,13 +150,15 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
       const std::string d = std::string(host->name()) + ".driver";
       fmt::print(
           "  {}: {:.0f} frames in, {:.0f} dropped (FIFO overflow {:.0f}, no descriptor {:.0f}); "
-          "{:.0f} interrupts/s; host: {:.2f} Mb/s delivered, CPU {:.1f} %, {:.1f} frames per "
-          "interrupt, P/E {:.1f}\n",
+          "{:.0f} interrupts/s; host: {:.2f} Mb/s delivered, {:.2f} Mb/s sent, CPU {:.1f} %, "
+          "{:.1f} "
+          "frames per interrupt, P/E {:.1f}\n",
           n, value(n, "frames_arrived"),
           value(n, "rx_fifo_overflow") + value(n, "rx_no_descriptor"), value(n, "rx_fifo_overflow"),
           value(n, "rx_no_descriptor"), value(n, "interrupts_per_second"),
-          value(d, "delivered_throughput") / 1e6, 100 * value(d, "cpu_utilisation"),
-          value(d, "frames_per_interrupt"), value(d, "pe_index"));
+          value(d, "delivered_throughput") / 1e6, value(d, "sent_throughput") / 1e6,
+          100 * value(d, "cpu_utilisation"), value(d, "frames_per_interrupt"),
+          value(d, "pe_index"));
     }
   }
   fmt::print("results: {}/ (run.json, scalars.csv)\n", dir.string());

@@ -635,7 +635,7 @@ std::vector<HostConfig> read_hosts(const Json& v, Diagnostics& d) {
                 describe_value(v));
     return hosts;
   }
-  static const std::vector<std::string> host_keys = {"pci", "bridge", "dma", "nic", "cpu"};
+  static const std::vector<std::string> host_keys = {"pci", "bridge", "dma", "nic", "cpu", "tx"};
   for (const auto& item : v.items()) {
     const std::string path = child_path("hosts", item.key());
     HostConfig h;
@@ -665,6 +665,10 @@ std::vector<HostConfig> read_hosts(const Json& v, Diagnostics& d) {
                    h.nic_master, d);
       if (!body["nic"].is_object() || !body["nic"].contains("station"))
         d.error(npath, "missing \"station\": the station whose MAC the NIC serves");
+    }
+    if (body.contains("tx")) {
+      if (!body.contains("nic")) d.error(child_path(path, "tx"), "a sender needs the host's nic");
+      read_table(body["tx"], child_path(path, "tx"), host_tx_param_table(), h.tx, d);
     }
     if (body.contains("cpu")) {
       if (!body.contains("nic"))
@@ -861,6 +865,18 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
       d.error(at,
               "no station \"" + h.nic.station + "\"" + suggestion(h.nic.station, station_names));
       continue;
+    }
+    if (!h.tx.to.empty()) {
+      const std::string to = child_path(child_path(child_path("hosts", h.name), "tx"), "to");
+      if (c.find_station(h.tx.to) == nullptr)
+        d.error(to, "no station \"" + h.tx.to + "\"" + suggestion(h.tx.to, station_names));
+      else if (h.tx.to == h.nic.station)
+        d.error(to, "the NIC's own station; send to another");
+      else if (h.tx.frame_bytes > s->mac.max_frame_bytes)
+        d.error(child_path(child_path(child_path("hosts", h.name), "tx"), "frame_bytes"),
+                std::to_string(h.tx.frame_bytes) +
+                    "-byte frames exceed the station's max_frame_bytes (" +
+                    std::to_string(s->mac.max_frame_bytes) + ")");
     }
     if (!served.insert(h.nic.station).second)
       d.error(at, "station \"" + h.nic.station + "\" already has a NIC");
@@ -1416,6 +1432,7 @@ Json resolved_json(const ScenarioConfig& config) {
         nic["master"] = table_json(pci_master_param_table(), h.nic_master);
         host["nic"] = nic;
         host["cpu"] = table_json(cpu_param_table(), h.cpu);
+        if (!h.tx.to.empty()) host["tx"] = table_json(host_tx_param_table(), h.tx);
       }
       hosts[h.name] = host;
     }

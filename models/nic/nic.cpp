@@ -10,10 +10,14 @@ namespace {
 
 constexpr std::uint64_t kRingBase = 0x1000'0000;
 constexpr std::uint64_t kBufferBase = 0x2000'0000;
+constexpr std::uint64_t kTxRingBase = 0x3000'0000;
+constexpr std::uint64_t kTxBufferBase = 0x4000'0000;
 constexpr std::uint64_t kIcr = 0x00C0;  // interrupt cause read (8254x register map)
 constexpr std::uint64_t kRdt = 0x2818;  // receive descriptor tail
 constexpr std::uint64_t kIcrTag = 1;
-constexpr std::uint64_t kTailTag = 2;  // | (descriptors << 8)
+constexpr std::uint64_t kTailTag = 2;    // | (descriptors << 8)
+constexpr std::uint64_t kTxTailTag = 3;  // | (descriptors << 8)
+constexpr std::uint64_t kTdt = 0x3818;   // transmit descriptor tail
 
 }  // namespace
 
@@ -21,6 +25,7 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
          Mac& mac, PciBusModule& bus, std::size_t memory, SimContext& context)
     : sc_module(name),
       params_(params),
+      mac_(mac),
       bus_(bus),
       memory_(memory),
       read_command_(pci_command_of(params.read_command)),
@@ -38,7 +43,12 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
       interrupts_(stats_, "interrupts", "interrupts", "interrupts raised"),
       descriptor_fetches_(stats_, "descriptor_fetches", "requests", "descriptor fetch requests"),
       writebacks_(stats_, "descriptor_writebacks", "requests", "descriptor write-back requests"),
-      data_requests_(stats_, "data_requests", "requests", "data DMA requests") {
+      data_requests_(stats_, "data_requests", "requests", "data DMA requests"),
+      tx_to_mac_(stats_, "tx_frames_to_mac", "frames",
+                 "frames read from the host and handed to the MAC"),
+      tx_refused_(stats_, "tx_mac_refused", "frames", "frames the MAC's queue refused"),
+      tx_done_(stats_, "tx_frames_done", "frames", "transmit descriptors written back"),
+      tx_reclaimed_(stats_, "tx_reclaimed", "frames", "transmit descriptors the driver reclaimed") {
   master_ = bus.bus().add_master(basename(), master, this);
   PciTargetParams registers;
   registers.read_latency_clocks = params.register_read_latency_clocks;
@@ -58,6 +68,83 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   sensitive << timer_;
   dont_initialize();
   mac.attach_client(this);
+  mac.events.connect([this](const Event& e) {
+    if (e.frame == nullptr || e.frame->flow != kNicTxFlow) return;
+    if (e.kind == EventKind::tx_end || e.kind == EventKind::drop) tx_finished(*e.frame, e.time_ps);
+  });
+}
+
+std::uint64_t Nic::tx_frames_inside() const {
+  return tx_ring_.size() + (tx_read_ ? 1 : 0) +
+         static_cast<std::uint64_t>(tx_in_mac_ + tx_sent_ + tx_completed_);
+}
+
+void Nic::give_tx_descriptors(std::int64_t n, Picoseconds now) {
+  tx_host_available_ += n;
+  pump(now);
+}
+
+std::int64_t Nic::take_tx_completed() {
+  const std::int64_t n = tx_completed_;
+  tx_completed_ = 0;
+  tx_reclaimed_ += static_cast<std::uint64_t>(n);
+  return n;
+}
+
+void Nic::tx_finished(const Frame& frame, Picoseconds now) {
+  tx_fifo_used_ -= static_cast<std::int64_t>(frame.size());
+  --tx_in_mac_;
+  ++tx_sent_;
+  pump(now);
+}
+
+bool Nic::pump_tx() {
+  const std::int64_t ring = params_.tx_ring_descriptors;
+  const auto desc = params_.descriptor_bytes;
+  // Status write-back of sent frames: a group, or whatever is done once nothing else is moving.
+  if (tx_sent_ >= params_.writeback_threshold || (tx_sent_ > 0 && tx_in_mac_ == 0)) {
+    tx_writing_back_ = tx_sent_;
+    ++writebacks_;
+    issue(tx_writeback, PciCommand::memory_write,
+          kTxRingBase + static_cast<std::uint64_t>((tx_writeback_index_ % ring) * desc),
+          tx_sent_ * desc);
+    return true;
+  }
+  // Frame data into the FIFO, a burst at a time while it has room.
+  if (!tx_read_ && tx_cached_ > 0 && !tx_ring_.empty()) {
+    tx_read_ = TxRead{std::move(tx_ring_.front())};
+    tx_ring_.pop_front();
+    --tx_cached_;
+  }
+  if (tx_read_) {
+    const auto size = static_cast<std::int64_t>(tx_read_->frame->size());
+    const std::int64_t n = std::min(params_.max_burst_bytes, size - tx_read_->issued);
+    if (n > 0 && tx_fifo_used_ + n <= params_.tx_fifo_bytes) {
+      const std::uint64_t address =
+          kTxBufferBase + static_cast<std::uint64_t>(
+                              (tx_buffer_index_ % ring) * params_.buffer_bytes + tx_read_->issued);
+      tx_read_->issued += n;
+      tx_fifo_used_ += n;
+      ++data_requests_;
+      issue(tx_data, read_command_, address, n);
+      return true;
+    }
+  }
+  // Descriptor fetch.
+  const std::int64_t held = tx_cached_ + tx_fetching_;
+  if (held <= params_.prefetch_threshold && tx_host_available_ > 0 &&
+      held < params_.descriptor_cache) {
+    const std::int64_t n =
+        std::min({params_.prefetch_batch, tx_host_available_, params_.descriptor_cache - held});
+    tx_fetching_ = n;
+    tx_host_available_ -= n;
+    ++descriptor_fetches_;
+    issue(tx_fetch, read_command_,
+          kTxRingBase + static_cast<std::uint64_t>((tx_fetch_index_ % ring) * desc), n * desc);
+    tx_fetch_index_ += n;
+    return true;
+  }
+  return false;
 }
 
 std::uint64_t Nic::frames_inside() const {
@@ -139,7 +226,9 @@ void Nic::pump(Picoseconds) {
     issue(rx_fetch, read_command_,
           kRingBase + static_cast<std::uint64_t>((fetch_index_ % ring) * desc), n * desc);
     fetch_index_ += n;
+    return;
   }
+  pump_tx();
 }
 
 void Nic::pci_done(const PciRequest& request, Picoseconds at) {
@@ -170,6 +259,35 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
     case rx_fetch:
       cached_ += fetching_;
       fetching_ = 0;
+      break;
+    case tx_data: {
+      tx_read_->done += request.bytes;
+      if (tx_read_->done == static_cast<std::int64_t>(tx_read_->frame->size())) {
+        ++tx_buffer_index_;
+        ++tx_to_mac_;
+        ++tx_in_mac_;
+        FramePtr frame = std::move(tx_read_->frame);
+        tx_read_.reset();
+        frame->queued_ps = at;
+        // A refused frame comes back through the MAC's drop event: its descriptor completes
+        // (with an error status) like a sent one.
+        if (!mac_.enqueue(std::move(frame))) ++tx_refused_;
+      }
+      break;
+    }
+    case tx_writeback: {
+      const std::int64_t n = tx_writing_back_;
+      tx_sent_ -= n;
+      tx_writing_back_ = 0;
+      tx_writeback_index_ += n;
+      tx_completed_ += n;
+      tx_done_ += static_cast<std::uint64_t>(n);
+      frames_visible(n, at);
+      break;
+    }
+    case tx_fetch:
+      tx_cached_ += tx_fetching_;
+      tx_fetching_ = 0;
       break;
     default:
       break;
@@ -238,10 +356,15 @@ void Nic::moderation_process() {
 // ---------------------------------------------------------------------------------------------
 
 NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
-                     const PciMasterParams& master, Nic& nic, PciBusModule& bus,
+                     const PciMasterParams& master, const HostTxParams& tx,
+                     const FrameHeader& header, std::int64_t tx_ring, Nic& nic, PciBusModule& bus,
                      SimContext& context)
     : sc_module(name),
       cpu_(cpu),
+      tx_(tx),
+      builder_(header),
+      tx_ring_(tx_ring),
+      context_(context),
       nic_(nic),
       bus_(bus),
       stats_(context.stats, std::string(this->name())),
@@ -251,12 +374,20 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
       cpu_busy_ps_(stats_, "cpu_busy_time", "ps",
                    "CPU time in the handler (incl. the stall on the cause-register read)"),
       refills_(stats_, "refills", "descriptors", "receive buffers given back"),
+      tx_posted_(stats_, "tx_frames_posted", "frames", "frames the sender put in the ring"),
+      tx_reclaimed_(stats_, "tx_frames_sent", "frames",
+                    "sent frames whose descriptors the driver reclaimed"),
       latency_(stats_, "latency", "sender's enqueue to processed by the receiving stack") {
   master_ = bus.bus().add_master(basename(), master, this);
   const Counter* busy = &cpu_busy_ps_;
   const Counter* octets = &octets_;
   const Counter* runs = &handler_runs_;
   const Counter* frames = &delivered_;
+  stats_.formula(
+      "tx_frames_inside", "frames",
+      "posted frames not yet reclaimed: in the ring, the FIFO, the MAC, or awaiting "
+      "write-back or reclaim",
+      [this](const StatContext&) { return static_cast<double>(nic_.tx_frames_inside()); });
   stats_.formula("frames_in_handler", "frames", "frames the handler holds at the end",
                  [this](const StatContext&) { return static_cast<double>(in_handler_); });
   stats_.formula("cpu_utilisation", "fraction", "share of the CPU the receive path takes",
@@ -267,18 +398,26 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
                  [octets](const StatContext& c) {
                    return 8.0 * static_cast<double>(octets->value()) * c.per_second();
                  });
+  const Counter* sent = &tx_reclaimed_;
+  const double tx_bits = 8.0 * static_cast<double>(tx.frame_bytes);
+  stats_.formula("sent_throughput", "bit/s", "DA..FCS bits of frames sent and reclaimed per second",
+                 [sent, tx_bits](const StatContext& c) {
+                   return tx_bits * static_cast<double>(sent->value()) * c.per_second();
+                 });
   stats_.formula("frames_per_interrupt", "frames", "frames processed per handler run",
                  [frames, runs](const StatContext&) {
                    return runs->value() ? static_cast<double>(frames->value()) /
                                               static_cast<double>(runs->value())
                                         : std::nan("");
                  });
-  stats_.formula("pe_index", "(Mbit/s)/%", "delivered Mbit/s divided by CPU %",
-                 [busy, octets](const StatContext& c) {
+  stats_.formula("pe_index", "(Mbit/s)/%",
+                 "Mbit/s delivered plus sent, divided by CPU % (the 2003 review's P/E index)",
+                 [busy, octets, sent, tx_bits](const StatContext& c) {
                    const double cpu = 100.0 * static_cast<double>(busy->value()) /
                                       static_cast<double>(c.elapsed_ps);
-                   const double mbps =
-                       8.0 * static_cast<double>(octets->value()) * c.per_second() / 1e6;
+                   const double mbps = (8.0 * static_cast<double>(octets->value()) +
+                                        tx_bits * static_cast<double>(sent->value())) *
+                                       c.per_second() / 1e6;
                    return cpu > 0 ? mbps / cpu : std::nan("");
                  });
   SC_THREAD(handler);
@@ -289,10 +428,46 @@ void NicDriver::pci_done(const PciRequest& request, Picoseconds at) {
     icr_read_.notify(sc_core::SC_ZERO_TIME);
   } else if ((request.tag & 0xFF) == kTailTag) {
     nic_.give_descriptors(static_cast<std::int64_t>(request.tag >> 8), at);
+  } else if ((request.tag & 0xFF) == kTxTailTag) {
+    nic_.give_tx_descriptors(static_cast<std::int64_t>(request.tag >> 8), at);
   }
 }
 
+double NicDriver::tx_cost_ns(std::int64_t frames) const {
+  return static_cast<double>(frames) *
+         (cpu_.per_packet_ns + cpu_.per_byte_ns * static_cast<double>(tx_.frame_bytes));
+}
+
+void NicDriver::post_tx(std::int64_t frames) {
+  for (std::int64_t i = 0; i < frames; ++i) {
+    FramePtr frame = context_.frames.acquire();
+    frame->flow = kNicTxFlow;
+    frame->id = kNicTxFlow * kFrameIdCreator + tx_sequence_ + 1;
+    builder_.build(
+        *frame,
+        client_bytes_for_frame_size(builder_.header(), static_cast<std::size_t>(tx_.frame_bytes)),
+        ++tx_sequence_);
+    frame->queued_ps = now_ps();
+    nic_.post_tx(std::move(frame));
+  }
+  tx_posted_ += static_cast<std::uint64_t>(frames);
+  PciRequest w;
+  w.target = nic_.register_target();
+  w.command = PciCommand::memory_write;
+  w.address = kTdt;
+  w.bytes = 4;
+  w.tag = kTxTailTag | (static_cast<std::uint64_t>(frames) << 8);
+  bus_.request(master_, w);
+}
+
 void NicDriver::handler() {
+  if (!tx_.to.empty()) {
+    // The sender fills the ring at start-up.
+    const Picoseconds cost = round_to_ps(tx_cost_ns(tx_ring_ - 1) * 1000.0);
+    if (cost > 0) wait(to_sc_time(cost));
+    cpu_busy_ps_ += static_cast<std::uint64_t>(cost);
+    post_tx(tx_ring_ - 1);
+  }
   while (true) {
     wait(nic_.interrupt());
     const Picoseconds start = now_ps();
@@ -308,8 +483,11 @@ void NicDriver::handler() {
       wait(icr_read_);
     }
     std::vector<ReceivedFrame> frames = nic_.take_received();
+    const std::int64_t reclaimed = nic_.take_tx_completed();
+    tx_reclaimed_ += static_cast<std::uint64_t>(reclaimed);
     in_handler_ = frames.size();
     double cost_ns = cpu_.interrupt_ns;
+    if (!tx_.to.empty()) cost_ns += tx_cost_ns(reclaimed);  // refill the ring as it drains
     for (const auto& f : frames)
       cost_ns += cpu_.per_packet_ns + cpu_.per_byte_ns * static_cast<double>(f.frame->size());
     cost_ns += cpu_.per_refill_ns * static_cast<double>(frames.size());
@@ -334,6 +512,7 @@ void NicDriver::handler() {
       w.tag = kTailTag | (static_cast<std::uint64_t>(frames.size()) << 8);
       bus_.request(master_, w);
     }
+    if (!tx_.to.empty() && reclaimed > 0) post_tx(reclaimed);
     nic_.interrupt_handled(now);
   }
 }

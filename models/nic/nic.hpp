@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include <systemc>
@@ -26,6 +27,9 @@
 #include "models/pci/pci_bus_module.hpp"
 
 namespace gbesim {
+
+// The flow number of frames a host sends through its NIC (traffic sources use 1, 2, ...).
+inline constexpr std::uint32_t kNicTxFlow = 0xFFFF;
 
 struct ReceivedFrame {
   FramePtr frame;
@@ -44,6 +48,15 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   // Bus side.
   void pci_done(const PciRequest& request, Picoseconds at) override;
   std::size_t register_target() const { return registers_; }
+
+  // Transmit: the driver places a frame in host memory behind the next descriptor (post_tx),
+  // then makes descriptors visible with a tail write (give_tx_descriptors, when it lands). The
+  // NIC fetches descriptors, reads each frame into its FIFO and hands it whole to the MAC; once
+  // the MAC has sent it, its descriptor is written back and the driver reclaims it.
+  void post_tx(FramePtr frame) { tx_ring_.push_back(std::move(frame)); }
+  void give_tx_descriptors(std::int64_t n, Picoseconds now);
+  std::int64_t take_tx_completed();
+  std::uint64_t tx_frames_inside() const;
 
   // Driver side: the interrupt line, frames written back and not yet taken, buffers given back.
   sc_core::sc_event& interrupt() { return interrupt_; }
@@ -66,15 +79,30 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
     std::int64_t issued = 0;     // requested so far
     bool has_descriptor = false;
   };
-  enum Kind : std::uint64_t { rx_data = 1, rx_writeback = 2, rx_fetch = 3 };
+  enum Kind : std::uint64_t {
+    rx_data = 1,
+    rx_writeback = 2,
+    rx_fetch = 3,
+    tx_data = 4,
+    tx_writeback = 5,
+    tx_fetch = 6
+  };
+  struct TxRead {
+    FramePtr frame;
+    std::int64_t issued = 0;
+    std::int64_t done = 0;
+  };
 
   void pump(Picoseconds now);
   void issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes);
   void frames_visible(std::int64_t n, Picoseconds now);
   void schedule_interrupt(Picoseconds now);
   void moderation_process();
+  bool pump_tx();
+  void tx_finished(const Frame& frame, Picoseconds now);
 
   const NicParams params_;
+  Mac& mac_;
   PciBusModule& bus_;
   std::size_t master_;
   std::size_t memory_;
@@ -93,6 +121,20 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   std::vector<ReceivedFrame> done_;   // written, waiting for write-back
   std::int64_t writing_back_ = 0;
   std::deque<ReceivedFrame> visible_;  // written back, waiting for the driver
+  // Transmit state.
+  std::deque<FramePtr> tx_ring_;        // frames posted by the driver, not yet read
+  std::int64_t tx_host_available_ = 0;  // of those: visible (tail written), not fetched
+  std::int64_t tx_cached_ = 0;          // fetched descriptors whose frame is not yet read
+  std::int64_t tx_fetching_ = 0;
+  std::int64_t tx_fetch_index_ = 0;
+  std::int64_t tx_writeback_index_ = 0;
+  std::int64_t tx_buffer_index_ = 0;
+  std::optional<TxRead> tx_read_;
+  std::int64_t tx_fifo_used_ = 0;
+  std::int64_t tx_in_mac_ = 0;  // handed to the MAC, not yet sent
+  std::int64_t tx_sent_ = 0;    // sent, descriptor not yet written back
+  std::int64_t tx_writing_back_ = 0;
+  std::int64_t tx_completed_ = 0;  // written back, not yet reclaimed
   bool dma_busy_ = false;
   Kind dma_kind_ = rx_data;
   std::int64_t dma_bytes_ = 0;
@@ -109,7 +151,8 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
 
   StatGroup stats_;
   Counter arrived_, fifo_overflow_, no_descriptor_, written_back_, taken_, interrupts_,
-      descriptor_fetches_, writebacks_, data_requests_;
+      descriptor_fetches_, writebacks_, data_requests_, tx_to_mac_, tx_refused_, tx_done_,
+      tx_reclaimed_;
   std::int64_t fifo_peak_ = 0;
 };
 
@@ -117,8 +160,10 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
 class NicDriver : public sc_core::sc_module, public PciMasterClient {
  public:
   SC_HAS_PROCESS(NicDriver);
+  // tx: the bulk sender (header: our address and the destination's), if tx.to is set.
   NicDriver(sc_core::sc_module_name name, const CpuParams& cpu, const PciMasterParams& master,
-            Nic& nic, PciBusModule& bus, SimContext& context);
+            const HostTxParams& tx, const FrameHeader& header, std::int64_t tx_ring, Nic& nic,
+            PciBusModule& bus, SimContext& context);
 
   void pci_done(const PciRequest& request, Picoseconds at) override;
   std::uint64_t frames_delivered() const { return delivered_.value(); }
@@ -126,8 +171,15 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
 
  private:
   void handler();
+  double tx_cost_ns(std::int64_t frames) const;
+  void post_tx(std::int64_t frames);  // builds and posts frames, then writes the tail
 
   const CpuParams cpu_;
+  const HostTxParams tx_;
+  FrameBuilder builder_;
+  std::int64_t tx_ring_;
+  std::uint64_t tx_sequence_ = 0;
+  SimContext& context_;
   Nic& nic_;
   PciBusModule& bus_;
   std::size_t master_;
@@ -135,7 +187,7 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
   std::uint64_t in_handler_ = 0;
 
   StatGroup stats_;
-  Counter delivered_, octets_, handler_runs_, cpu_busy_ps_, refills_;
+  Counter delivered_, octets_, handler_runs_, cpu_busy_ps_, refills_, tx_posted_, tx_reclaimed_;
   Distribution latency_;
 };
 

@@ -14,6 +14,8 @@ const ParamTable<NicParams>& nic_param_table() {
                  "transmit FIFO")
         .integer("rx_ring_descriptors", &NicParams::rx_ring_descriptors, "descriptors", 8, 65536,
                  "receive descriptor ring in host memory")
+        .integer("tx_ring_descriptors", &NicParams::tx_ring_descriptors, "descriptors", 8, 65536,
+                 "transmit descriptor ring in host memory")
         .integer("descriptor_bytes", &NicParams::descriptor_bytes, "bytes", 8, 64, "one descriptor")
         .integer("buffer_bytes", &NicParams::buffer_bytes, "bytes", 256, 65536,
                  "host receive buffer per descriptor (a frame must fit)")
@@ -64,6 +66,17 @@ const ParamTable<CpuParams>& cpu_param_table() {
               "per receive buffer given back to the NIC")
         .boolean("read_icr", &CpuParams::read_icr,
                  "the handler first reads the interrupt cause register (a PIO read on the bus)");
+    return t;
+  }();
+  return table;
+}
+
+const ParamTable<HostTxParams>& host_tx_param_table() {
+  static const ParamTable<HostTxParams> table = [] {
+    ParamTable<HostTxParams> t("tx", "a bulk sender on the host, through its NIC");
+    t.text("to", &HostTxParams::to, "the destination station")
+        .integer("frame_bytes", &HostTxParams::frame_bytes, "bytes", 64, 16'128,
+                 "DA..FCS bytes of every frame");
     return t;
   }();
   return table;

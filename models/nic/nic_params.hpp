@@ -14,6 +14,7 @@ struct NicParams {
   std::int64_t rx_fifo_bytes = 49'152;
   std::int64_t tx_fifo_bytes = 16'384;
   std::int64_t rx_ring_descriptors = 256;
+  std::int64_t tx_ring_descriptors = 256;
   std::int64_t descriptor_bytes = 16;
   std::int64_t buffer_bytes = 2048;      // host receive buffer per descriptor
   std::int64_t descriptor_cache = 64;    // on-chip receive descriptors
@@ -45,5 +46,13 @@ struct CpuParams {
 };
 
 const ParamTable<CpuParams>& cpu_param_table();
+
+// A bulk sender on the host: keeps the NIC's transmit ring full of frames to one station.
+struct HostTxParams {
+  std::string to;  // destination station; empty = no sending
+  std::int64_t frame_bytes = 1518;
+};
+
+const ParamTable<HostTxParams>& host_tx_param_table();
 
 }  // namespace gbesim

@@ -31,6 +31,10 @@ class Diagnostics {
  public:
   explicit Diagnostics(std::string file) : file_(std::move(file)) {}
   void error(std::string path, std::string message);
+  // An error in another file this one refers to (e.g. a NIC profile).
+  void error_in(std::string file, std::string path, std::string message) {
+    items_.push_back({std::move(file), std::move(path), std::move(message)});
+  }
   bool empty() const { return items_.empty(); }
   // Throws ScenarioError if any error was recorded.
   void throw_if_any() const;

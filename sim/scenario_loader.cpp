@@ -12,6 +12,7 @@
 #include "models/common/speed_modes.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
+#include "sim/nic_profiles.hpp"
 #include "sim/topology_loader.hpp"
 
 namespace gbesim {
@@ -624,6 +625,94 @@ void check_duplex(ScenarioConfig& c, Diagnostics& d) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// NIC profiles
+
+// Applies a profile's values to nic and master. `ref` is a built-in profile's name or a path
+// ending in .json (relative to the scenario's directory); errors in the profile name its file.
+void apply_nic_profile(const Json& ref, const std::string& at, NicParams& nic,
+                       PciMasterParams& master, Diagnostics& d) {
+  std::vector<std::string> names;
+  for (const auto& [name, text] : builtin_nic_profiles()) names.push_back(name);
+  if (!ref.is_string()) {
+    d.error(at, "expected a profile name (" + key_list(names) + ") or a .json file, got " +
+                    describe_value(ref));
+    return;
+  }
+  const std::string r = ref.get<std::string>();
+  std::string file;
+  std::string text;
+  const bool is_file = r.size() > 5 && r.compare(r.size() - 5, 5, ".json") == 0;
+  if (is_file) {
+    std::filesystem::path p(r);
+    if (p.is_relative()) p = std::filesystem::path(d.file()).parent_path() / p;
+    file = p.string();
+    std::ifstream in(p);
+    if (!in) {
+      d.error(at, "cannot read the profile file " + file);
+      return;
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    text = s.str();
+  } else {
+    for (const auto& [name, body] : builtin_nic_profiles())
+      if (name == r) text = body;
+    if (text.empty()) {
+      d.error(at, "no NIC profile \"" + r + "\"" + suggestion(r, names) +
+                      " (built in: " + key_list(names) + "; or give a .json file)");
+      return;
+    }
+    file = "profile " + r;
+  }
+  Diagnostics pd(file);
+  const Json doc = parse_document(text, pd);
+  if (!pd.empty() || !doc.is_object()) {
+    d.error_in(file, "", "not a NIC profile: expected a JSON object");
+    return;
+  }
+  static const std::vector<std::string> keys = {"name", "description", "nic", "master"};
+  for (const auto& item : doc.items())
+    if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
+      d.error_in(
+          file, item.key(),
+          "unknown key" + suggestion(item.key(), keys) + " (known here: " + key_list(keys) + ")");
+  // Each field: {"value": ..., "source": "..."}; the values go through the parameter tables.
+  auto values_of = [&](const char* block) {
+    Json values = Json::object();
+    if (!doc.contains(block)) return values;
+    const Json& b = doc[block];
+    if (!b.is_object()) {
+      d.error_in(file, block, "expected an object of fields, got " + describe_value(b));
+      return values;
+    }
+    for (const auto& f : b.items()) {
+      const std::string path = child_path(block, f.key());
+      const Json& v = f.value();
+      if (!v.is_object() || !v.contains("value") || !v.contains("source") ||
+          !v["source"].is_string() || v["source"].get<std::string>().empty() || v.size() != 2) {
+        d.error_in(file, path,
+                   "expected {\"value\": ..., \"source\": \"where it comes from, or "
+                   "assumption\"}, got " +
+                       describe_value(v));
+        continue;
+      }
+      values[f.key()] = v["value"];
+    }
+    return values;
+  };
+  Diagnostics fields(file);
+  const Json n = values_of("nic");
+  const Json m = values_of("master");
+  read_table(n, "nic", nic_param_table(), nic, fields);
+  read_table(m, "master", pci_master_param_table(), master, fields);
+  try {
+    fields.throw_if_any();
+  } catch (const ScenarioError& e) {
+    for (const auto& item : e.diagnostics()) d.error_in(item.file, item.path, item.message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Hosts: a PCI bus, its host bridge, DMA masters
 
 std::vector<HostConfig> read_hosts(const Json& v, Diagnostics& d) {
@@ -659,7 +748,10 @@ std::vector<HostConfig> read_hosts(const Json& v, Diagnostics& d) {
     if (body.contains("nic")) {
       h.has_nic = true;
       const std::string npath = child_path(path, "nic");
-      read_table(body["nic"], npath, nic_param_table(), h.nic, d, {"master"});
+      if (body["nic"].is_object() && body["nic"].contains("profile"))
+        apply_nic_profile(body["nic"]["profile"], child_path(npath, "profile"), h.nic, h.nic_master,
+                          d);
+      read_table(body["nic"], npath, nic_param_table(), h.nic, d, {"master", "profile"});
       if (body["nic"].is_object() && body["nic"].contains("master"))
         read_table(body["nic"]["master"], child_path(npath, "master"), pci_master_param_table(),
                    h.nic_master, d);

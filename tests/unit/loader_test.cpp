@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "sim/diagnostics.hpp"
+#include "sim/nic_profiles.hpp"
 
 namespace gbesim {
 namespace {
@@ -318,6 +322,63 @@ TEST(Loader, HostsCarryAPciBusItsBridgeAndDmaMasters) {
                   "hosts.h.dma.disk.command");
   // No stations and no hosts: nothing to simulate.
   EXPECT_CONTAINS(error_of(R"({"name": "x", "description": ""})"), "missing \"stations\"");
+}
+
+std::string with_nic(const std::string& nic) {
+  return std::string(R"({"name": "n", "description": "", "stations": {"a": {}, "b": {}},
+      "links": [{"between": ["a", "b"]}],
+      "hosts": {"h": {"nic": )") +
+         nic + "}}}";
+}
+
+TEST(Loader, EveryBuiltInNicProfileLoadsWithASourcePerField) {
+  const auto& profiles = builtin_nic_profiles();
+  ASSERT_EQ(profiles.size(), 5u);
+  for (const auto& [name, text] : profiles) {
+    const auto s =
+        load_scenario_text(with_nic(R"({"station": "a", "profile": ")" + name + "\"}"), "ok.json");
+    const Json doc = Json::parse(text);
+    EXPECT_EQ(doc["name"], name);
+    for (const char* block : {"nic", "master"})
+      for (const auto& f : doc[block].items())
+        EXPECT_FALSE(f.value()["source"].get<std::string>().empty()) << name << " " << f.key();
+    // The profile's values are in the resolved configuration.
+    EXPECT_EQ(s.config.hosts[0].nic.rx_fifo_bytes, doc["nic"]["rx_fifo_bytes"]["value"]) << name;
+    EXPECT_EQ(s.config.hosts[0].nic_master.width_bits, doc["master"]["width_bits"]["value"]);
+  }
+  const auto intel = load_scenario_text(
+      with_nic(R"({"station": "a", "profile": "intel-82540em", "rx_fifo_bytes": 40960})"),
+      "ok.json");
+  EXPECT_EQ(intel.config.hosts[0].nic.rx_fifo_bytes, 40960);  // the scenario overrides
+  EXPECT_EQ(intel.config.hosts[0].nic.tx_fifo_bytes, 16384);
+  EXPECT_EQ(intel.config.hosts[0].nic.itr_256ns, 488);
+  EXPECT_CONTAINS(error_of(with_nic(R"({"station": "a", "profile": "intel-82540"})")),
+                  "hosts.h.nic.profile: no NIC profile \"intel-82540\"; did you mean "
+                  "\"intel-82540em\"?");
+}
+
+TEST(Loader, AUserNicProfileIsCheckedLikeAScenario) {
+  const auto dir = std::filesystem::temp_directory_path() / "gbesim-profile-test";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream(dir / "mine.json") << R"({"name": "mine", "nic": {
+        "rx_fifo_bytes": {"value": 8192, "source": "datasheet p. 3"},
+        "tx_fifo_byts": {"value": 8192, "source": "datasheet p. 3"},
+        "max_burst_bytes": {"value": 128}}})";
+  }
+  const std::string scenario = (dir / "s.json").string();
+  { std::ofstream(scenario) << with_nic(R"({"station": "a", "profile": "mine.json"})"); }
+  std::string e;
+  try {
+    load_scenario(scenario);
+  } catch (const ScenarioError& x) {
+    e = x.what();
+  }
+  EXPECT_CONTAINS(e, (dir / "mine.json").string() +
+                         ": nic.tx_fifo_byts: unknown key; did you "
+                         "mean \"tx_fifo_bytes\"?");
+  EXPECT_CONTAINS(e, "nic.max_burst_bytes: expected {\"value\": ..., \"source\"");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Loader, WildcardsSetEveryElementThatHasTheRestOfThePath) {

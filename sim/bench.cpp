@@ -100,6 +100,24 @@ std::string bench_half_duplex_json(int stations, int duration_ms) {
   return doc.dump(2) + "\n";
 }
 
+std::string bench_nic_rx_json(int frame_bytes, int duration_ms) {
+  Json doc;
+  doc["name"] = fmt::format("bench-nic-rx-{}", frame_bytes);
+  doc["description"] =
+      "benchmark: Intel 82540EM receiving at line rate on 32-bit/33 MHz PCI, with its driver";
+  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
+  doc["rate_mbps"] = 1000;
+  doc["stations"]["a"] = Json::object();
+  doc["stations"]["b"]["traffic"] =
+      Json::array({Json{{"pattern", "saturated"}, {"to", "a"}, {"frame_bytes", frame_bytes}}});
+  doc["links"] = Json::array({Json{{"between", {"a", "b"}}, {"cable_m", 100}}});
+  doc["hosts"]["h"] = {{"pci", {{"width_bits", 32}, {"clock_mhz", 33}}},
+                       {"bridge", {{"read_latency_clocks", 8}}},
+                       {"nic", {{"station", "a"}, {"profile", "intel-82540em"}}},
+                       {"cpu", {{"interrupt_ns", 2000}, {"per_packet_ns", 1000}}}};
+  return doc.dump(2) + "\n";
+}
+
 int run_bench(const BenchOptions& options) {
   char pattern[] = "/tmp/gbesim-bench-XXXXXX";
   if (::mkdtemp(pattern) == nullptr)
@@ -109,7 +127,8 @@ int run_bench(const BenchOptions& options) {
     std::string label;
     int frame_bytes;
     int duration_ms;
-    int hd_stations;  // 0: the full-duplex pair
+    int hd_stations;   // 0: the full-duplex pair
+    bool nic = false;  // the NIC receive case instead
   };
   const std::vector<Case> cases = {
       {"(a) FD, 1518-byte frames, both directions", 1518, options.duration_ms, 0},
@@ -117,6 +136,8 @@ int run_bench(const BenchOptions& options) {
       {"(b') FD, 64-byte frames, 4x longer", 64, 4 * options.duration_ms, 0},
       {"(c) HD, 8 stations, 64 B, ext + bursting", 64, options.duration_ms, 8},
       {"(d) HD, 32 stations, 64 B, ext + bursting", 64, options.duration_ms, 32},
+      {"(e) 82540EM rx on PCI 32/33, 1518 B at line rate", 1518, options.duration_ms, 0, true},
+      {"(f) 82540EM rx on PCI 32/33, 64 B at line rate", 64, options.duration_ms, 0, true},
   };
   fmt::print(
       "gbesim bench: 1000 Mb/s, saturated; FD = 2 stations on 100 m full duplex, HD = stations on "
@@ -126,14 +147,17 @@ int run_bench(const BenchOptions& options) {
   fmt::print("{:<56} {:>10} {:>14} {:>14} {:>10} {:>8}\n", "case", "x real", "events/s", "frames/s",
              "peak MiB", "frames");
   for (const auto& c : cases) {
-    const auto scenario = tmp / fmt::format("fd-{}-{}.json", c.frame_bytes, c.duration_ms);
-    write_file_atomically(scenario, c.hd_stations > 0
+    const auto scenario = tmp / fmt::format("{}-{}-{}-{}.json", c.nic ? "nic" : "fd", c.hd_stations,
+                                            c.frame_bytes, c.duration_ms);
+    write_file_atomically(scenario, c.nic ? bench_nic_rx_json(c.frame_bytes, c.duration_ms)
+                                    : c.hd_stations > 0
                                         ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
                                         : bench_scenario_json(c.frame_bytes, c.duration_ms));
     std::vector<double> rtf, aps, fps, rss, allocated;
     for (int i = 0; i < options.runs; ++i) {
-      const Sample s = run_once(options.self, scenario,
-                                tmp / fmt::format("out-{}-{}-{}", c.hd_stations, c.frame_bytes, i));
+      const Sample s =
+          run_once(options.self, scenario,
+                   tmp / fmt::format("out-{}-{}-{}-{}", c.nic, c.hd_stations, c.frame_bytes, i));
       rtf.push_back(s.real_time_factor);
       aps.push_back(s.activations_per_second);
       fps.push_back(s.frames_per_second);

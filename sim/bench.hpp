@@ -18,5 +18,7 @@ int run_bench(const BenchOptions& options);
 std::string bench_scenario_json(int frame_bytes, int duration_ms);
 // Saturated stations on one half-duplex collision domain, 64-byte frames, extension + bursting.
 std::string bench_half_duplex_json(int stations, int duration_ms);
+// The NIC receive case: an Intel 82540EM on PCI 32/33 receiving at line rate.
+std::string bench_nic_rx_json(int frame_bytes, int duration_ms);
 
 }  // namespace gbesim

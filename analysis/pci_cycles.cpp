@@ -24,3 +24,71 @@ std::int64_t pci_data_phases(std::uint64_t address, std::int64_t bytes, std::int
 }
 
 }  // namespace gbesim
+
+namespace gbesim {
+
+namespace {
+
+// Clocks to read `bytes` from the bridge at `address`, split where the bridge disconnects.
+double read_clocks(const NicPathShape& s, std::uint64_t address, std::int64_t bytes) {
+  double clocks = 0;
+  const std::int64_t line = s.cache_line_bytes;
+  while (bytes > 0) {
+    const auto a = static_cast<std::int64_t>(address);
+    const std::int64_t end =
+        s.read_multiple ? (a + s.prefetch_bytes + line - 1) / line * line : (a / line + 1) * line;
+    const std::int64_t n = std::min(bytes, end - a);
+    PciTransactionShape t;
+    t.pcix = s.pcix;
+    t.read = true;
+    t.dual_address = s.dual_address;
+    t.devsel_clocks = s.bridge_devsel_clocks;
+    t.latency_clocks = s.bridge_read_latency_clocks;
+    t.subsequent_wait_clocks = s.bridge_wait_clocks;
+    t.data_phases = pci_data_phases(address, n, s.width_bytes);
+    clocks += static_cast<double>(pci_transaction_clocks(t));
+    address += static_cast<std::uint64_t>(n);
+    bytes -= n;
+  }
+  return clocks;
+}
+
+double write_clocks(const NicPathShape& s, std::uint64_t address, std::int64_t bytes,
+                    std::int64_t latency, std::int64_t devsel) {
+  PciTransactionShape t;
+  t.pcix = s.pcix;
+  t.dual_address = s.dual_address;
+  t.devsel_clocks = devsel;
+  t.latency_clocks = latency;
+  t.subsequent_wait_clocks = s.bridge_wait_clocks;
+  t.data_phases = pci_data_phases(address, bytes, s.width_bytes);
+  return static_cast<double>(pci_transaction_clocks(t));
+}
+
+}  // namespace
+
+NicPathClocks nic_clocks_per_frame(const NicPathShape& s) {
+  NicPathClocks c;
+  const std::int64_t bytes = s.transmit ? s.frame_bytes : s.frame_bytes - (s.strip_crc ? 4 : 0);
+  for (std::int64_t done = 0; done < bytes; done += s.burst_bytes) {
+    const std::int64_t n = std::min(s.burst_bytes, bytes - done);
+    c.data += s.transmit ? read_clocks(s, static_cast<std::uint64_t>(done), n)
+                         : write_clocks(s, static_cast<std::uint64_t>(done), n,
+                                        s.bridge_write_latency_clocks, s.bridge_devsel_clocks);
+  }
+  c.fetch =
+      read_clocks(s, 0, s.fetch_batch * s.descriptor_bytes) / static_cast<double>(s.fetch_batch);
+  c.writeback = write_clocks(s, 0, s.writeback_group * s.descriptor_bytes,
+                             s.bridge_write_latency_clocks, s.bridge_devsel_clocks) /
+                static_cast<double>(s.writeback_group);
+  PciTransactionShape icr;
+  icr.pcix = s.pcix;
+  icr.read = true;
+  icr.latency_clocks = s.register_read_latency_clocks;
+  const double per_interrupt = (s.read_icr ? static_cast<double>(pci_transaction_clocks(icr)) : 0) +
+                               write_clocks(s, 0, 4, 1, 1);
+  c.registers = per_interrupt / std::max(1.0, s.frames_per_interrupt);
+  return c;
+}
+
+}  // namespace gbesim

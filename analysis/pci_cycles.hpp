@@ -30,3 +30,51 @@ std::int64_t pci_transaction_clocks(const PciTransactionShape& s);
 std::int64_t pci_data_phases(std::uint64_t address, std::int64_t bytes, std::int64_t width_bytes);
 
 }  // namespace gbesim
+
+namespace gbesim {
+
+// The bus clocks one frame costs a NIC's receive or transmit path on a saturated bus, summed
+// over its transactions (each from analysis of pci_transaction_clocks; arbitration is hidden
+// and a parked master adds no idle clock, so back to back these are the only clocks):
+//   data      - the frame in requests of `burst` bytes (receive: writes without the FCS if
+//               stripped; transmit: reads, split at the bridge's prefetch or cache-line
+//               boundary, each part paying the read latency);
+//   fetch     - one read of fetch_batch descriptors, shared by fetch_batch frames;
+//   writeback - one write of writeback_group descriptors, shared by as many frames;
+//   registers - the driver's cause-register read (if read_icr) and tail write, shared by the
+//               frames handled per interrupt (taken from the simulation).
+// Not counted: latency-timer cuts, waits for a full posted-write buffer, retries.
+struct NicPathShape {
+  bool transmit = false;
+  bool pcix = false;
+  std::int64_t width_bytes = 4;
+  bool dual_address = false;
+  std::int64_t bridge_devsel_clocks = 1;
+  std::int64_t bridge_read_latency_clocks = 2;
+  std::int64_t bridge_write_latency_clocks = 1;
+  std::int64_t bridge_wait_clocks = 0;
+  std::int64_t cache_line_bytes = 64;
+  std::int64_t prefetch_bytes = 64;
+  bool read_multiple = true;  // Memory Read Multiple (prefetch) or Read / Read Line (to line end)
+  std::int64_t register_read_latency_clocks = 4;
+  std::int64_t frame_bytes = 1518;
+  bool strip_crc = true;
+  std::int64_t burst_bytes = 256;
+  std::int64_t descriptor_bytes = 16;
+  std::int64_t fetch_batch = 16;
+  std::int64_t writeback_group = 1;
+  double frames_per_interrupt = 1;
+  bool read_icr = true;
+};
+
+struct NicPathClocks {
+  double data = 0;
+  double fetch = 0;
+  double writeback = 0;
+  double registers = 0;
+  double total() const { return data + fetch + writeback + registers; }
+};
+
+NicPathClocks nic_clocks_per_frame(const NicPathShape& s);
+
+}  // namespace gbesim

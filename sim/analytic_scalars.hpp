@@ -17,6 +17,14 @@ namespace gbesim {
 std::vector<Scalar> analytic_scalars(const ScenarioConfig& config,
                                      const std::vector<Scalar>& simulated);
 
+// For each host with a NIC whose path carries one fixed frame size (a peer sending saturated
+// fixed-size frames to the NIC's station: receive; the host's bulk sender: transmit), component
+// "analysis.<host>": the bus clocks per frame by part (analysis/pci_cycles), the bus ceiling and
+// the wire ceiling in DA..FCS bit/s, the predicted throughput (the smaller), whether the bus is
+// the bound, the predicted bus utilisation, and the simulated throughput minus the prediction.
+std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
+                                         const std::vector<Scalar>& simulated);
+
 // Totals over every station (component "network"): DA..FCS bits and payload bits sent OK per
 // second, and DA..FCS bits delivered to the applications per second.
 std::vector<Scalar> network_totals(const std::vector<Scalar>& simulated);

@@ -159,6 +159,20 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
           value(d, "delivered_throughput") / 1e6, value(d, "sent_throughput") / 1e6,
           100 * value(d, "cpu_utilisation"), value(d, "frames_per_interrupt"),
           value(d, "pe_index"));
+      const std::string a = "analysis." + std::string(host->name());
+      for (const char* dir : {"rx", "tx"}) {
+        const std::string pre = std::string(dir) + "_";
+        if (find_scalar(scalars, a, pre + "bus_clocks_per_frame") == nullptr) continue;
+        std::string bottleneck = "none of wire, bus, FIFO, CPU";
+        for (const char* b : {"wire", "bus", "fifo", "cpu"})
+          if (value(a, pre + "bottleneck_" + b) > 0) bottleneck = b;
+        fmt::print(
+            "  {} {}: {:.1f} bus clocks per frame; ceilings: bus {:.2f} Mb/s, wire {:.2f} Mb/s; "
+            "bottleneck: {}\n",
+            a, dir, value(a, pre + "bus_clocks_per_frame"),
+            value(a, pre + "bus_ceiling_throughput") / 1e6,
+            value(a, pre + "wire_ceiling_throughput") / 1e6, bottleneck);
+      }
     }
   }
   fmt::print("results: {}/ (run.json, scalars.csv)\n", dir.string());
@@ -253,7 +267,8 @@ int run_simulation(const RunOptions& options) {
   stat_context.elapsed_ps = std::max<Picoseconds>(outcome.simulated_ps, 1);
   std::vector<Scalar> scalars = context.stats.collect(stat_context);
   const std::vector<Scalar> totals = network_totals(scalars);
-  const std::vector<Scalar> analytic = analytic_scalars(scenario.config, scalars);
+  std::vector<Scalar> analytic = analytic_scalars(scenario.config, scalars);
+  for (auto& s : nic_analytic_scalars(scenario.config, scalars)) analytic.push_back(std::move(s));
   scalars.insert(scalars.end(), totals.begin(), totals.end());
   scalars.insert(scalars.end(), analytic.begin(), analytic.end());
   if (!scenario.config.topology_json.empty()) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/pci_cycles.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {
@@ -45,6 +46,15 @@ TEST(NicReceive, AtWireSpeedNothingIsLostAndInterruptsRespectTheItrBound) {
   EXPECT_GT(irqs, 0.98 * 1e9 / (488 * 256.0));
   EXPECT_GT(sim.scalar("h.driver", "frames_per_interrupt"), 9);
   EXPECT_LE(sim.scalar("h.pci", "write_mbps"), sim.scalar("h.pci", "peak_mbps"));
+  // Differential: the closed-form clocks per frame (analysis/pci_cycles) times the frame rate
+  // predict the bus's busy share.
+  NicPathShape s;
+  s.bridge_read_latency_clocks = 8;
+  s.frame_bytes = 1518;
+  s.frames_per_interrupt = sim.scalar("h.driver", "frames_per_interrupt");
+  const double frames_per_s = sim.scalar("h.nic", "frames_to_host") / 0.02;
+  const double predicted = frames_per_s * nic_clocks_per_frame(s).total() / (1e12 / 30'000.0);
+  EXPECT_NEAR(sim.scalar("h.pci", "utilisation"), predicted, 0.005);
 }
 
 // Memory that takes posted writes at only 50 MB/s throttles the bus below the wire's 123 MB/s:

@@ -46,87 +46,91 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
     if (!h.has_nic) continue;
     const std::string nic = h.name + ".nic";
     const std::string driver = h.name + ".driver";
-    NicPathShape s;
-    s.pcix = h.pci.mode == "pcix";
-    s.width_bytes = std::min(h.pci.width_bits, h.nic_master.width_bits) / 8;
-    s.dual_address = h.nic_master.dual_address_cycle;
-    s.bridge_devsel_clocks = h.bridge.devsel == "slow" ? 3 : h.bridge.devsel == "medium" ? 2 : 1;
-    s.bridge_read_latency_clocks = h.bridge.read_latency_clocks;
-    s.bridge_write_latency_clocks = h.bridge.write_latency_clocks;
-    s.bridge_wait_clocks = h.bridge.subsequent_wait_clocks;
-    s.cache_line_bytes = h.bridge.cache_line_bytes;
-    s.prefetch_bytes = h.bridge.prefetch_bytes;
-    s.read_multiple = h.nic.read_command == "memory_read_multiple";
-    s.register_read_latency_clocks = h.nic.register_read_latency_clocks;
-    s.strip_crc = h.nic.strip_crc;
-    s.burst_bytes = h.nic.max_burst_bytes;
-    s.descriptor_bytes = h.nic.descriptor_bytes;
-    s.fetch_batch = h.nic.prefetch_batch;
-    s.writeback_group = h.nic.writeback_threshold;
-    s.read_icr = h.cpu.read_icr;
-    // Which direction carries one fixed size.
-    std::int64_t bytes = 0;
-    if (!h.tx.to.empty()) {
-      s.transmit = true;
-      bytes = h.tx.frame_bytes;
-      const Scalar* done = find(simulated, nic, "tx_frames_done");
-      const Scalar* irqs = find(simulated, nic, "interrupts");
-      if (done && irqs && irqs->value > 0) s.frames_per_interrupt = done->value / irqs->value;
-    } else {
-      for (const auto& st : config.stations)
-        for (const auto& t : st.traffic)
-          if (t.enabled && t.to == h.nic.station && t.pattern == "saturated" &&
-              t.frame_bytes.kind == FrameSizeSpec::Kind::fixed)
-            bytes = t.frame_bytes.fixed_bytes;
-      if (const Scalar* f = find(simulated, driver, "frames_per_interrupt"))
-        if (f->value > 0) s.frames_per_interrupt = f->value;
+    NicPathShape base;
+    base.pcix = h.pci.mode == "pcix";
+    base.width_bytes = std::min(h.pci.width_bits, h.nic_master.width_bits) / 8;
+    base.dual_address = h.nic_master.dual_address_cycle;
+    base.bridge_devsel_clocks = h.bridge.devsel == "slow" ? 3 : h.bridge.devsel == "medium" ? 2 : 1;
+    base.bridge_read_latency_clocks = h.bridge.read_latency_clocks;
+    base.bridge_write_latency_clocks = h.bridge.write_latency_clocks;
+    base.bridge_wait_clocks = h.bridge.subsequent_wait_clocks;
+    base.cache_line_bytes = h.bridge.cache_line_bytes;
+    base.prefetch_bytes = h.bridge.prefetch_bytes;
+    base.read_multiple = h.nic.read_command == "memory_read_multiple";
+    base.register_read_latency_clocks = h.nic.register_read_latency_clocks;
+    base.strip_crc = h.nic.strip_crc;
+    base.burst_bytes = h.nic.max_burst_bytes;
+    base.descriptor_bytes = h.nic.descriptor_bytes;
+    base.fetch_batch = h.nic.prefetch_batch;
+    base.writeback_group = h.nic.writeback_threshold;
+    base.read_icr = h.cpu.read_icr;
+    for (const bool transmit : {false, true}) {
+      NicPathShape s = base;
+      s.transmit = transmit;
+      // Whether this direction carries one fixed size.
+      std::int64_t bytes = 0;
+      if (transmit) {
+        if (h.tx.to.empty()) continue;
+        bytes = h.tx.frame_bytes;
+        const Scalar* done = find(simulated, nic, "tx_frames_done");
+        const Scalar* irqs = find(simulated, nic, "interrupts");
+        if (done && irqs && irqs->value > 0) s.frames_per_interrupt = done->value / irqs->value;
+      } else {
+        for (const auto& st : config.stations)
+          for (const auto& t : st.traffic)
+            if (t.enabled && t.to == h.nic.station && t.pattern == "saturated" &&
+                t.frame_bytes.kind == FrameSizeSpec::Kind::fixed)
+              bytes = t.frame_bytes.fixed_bytes;
+        if (const Scalar* f = find(simulated, driver, "frames_per_interrupt"))
+          if (f->value > 0) s.frames_per_interrupt = f->value;
+      }
+      if (bytes == 0) continue;
+      s.frame_bytes = bytes;
+      const NicPathClocks c = nic_clocks_per_frame(s);
+      const double clock_hz = 1e12 / static_cast<double>(pci_clock_period_ps(h.pci.clock_mhz));
+      const double bits = 8.0 * static_cast<double>(bytes);
+      const double bus_fps = clock_hz / c.total();
+      const double wire_fps =
+          1e6 * static_cast<double>(config.run.rate_mbps) / (8.0 * static_cast<double>(bytes + 20));
+      const double fps = std::min(bus_fps, wire_fps);
+      const std::string a = "analysis." + h.name;
+      const std::string dir = s.transmit ? "tx_" : "rx_";
+      out.push_back({a, dir + "data_clocks_per_frame", "clocks", c.data, false});
+      out.push_back({a, dir + "descriptor_fetch_clocks_per_frame", "clocks", c.fetch, false});
+      out.push_back({a, dir + "writeback_clocks_per_frame", "clocks", c.writeback, false});
+      out.push_back({a, dir + "register_clocks_per_frame", "clocks", c.registers, false});
+      out.push_back({a, dir + "bus_clocks_per_frame", "clocks", c.total(), false});
+      out.push_back({a, dir + "bus_ceiling_throughput", "bit/s", bus_fps * bits, false});
+      out.push_back({a, dir + "wire_ceiling_throughput", "bit/s", wire_fps * bits, false});
+      out.push_back({a, dir + "predicted_throughput", "bit/s", fps * bits, false});
+      out.push_back({a, dir + "bus_bound", "bool", bus_fps < wire_fps ? 1.0 : 0.0, true});
+      out.push_back({a, dir + "predicted_bus_utilisation", "fraction",
+                     std::min(1.0, fps * c.total() / clock_hz), false});
+      const Scalar* sim =
+          find(simulated, driver, s.transmit ? "sent_throughput" : "delivered_throughput");
+      if (sim)
+        out.push_back({a, dir + "throughput_difference", "bit/s", sim->value - fps * bits, false});
+      // The bottleneck the simulation shows, first match: the CPU (the ring ran dry, or the CPU
+      // is saturated), the FIFO (it overflowed while the bus had time to spare), the bus (busy
+      // >= 95 % below the wire rate), the wire (>= 98 % of its ceiling).
+      auto value = [&](const std::string& component, const std::string& name) {
+        const Scalar* x = find(simulated, component, name);
+        return x ? x->value : 0.0;
+      };
+      const double got = sim ? sim->value : 0.0;
+      const double bus_busy = value(h.name + ".pci", "utilisation");
+      std::string bottleneck = "none";
+      if (value(nic, "rx_no_descriptor") > 0 || value(driver, "cpu_utilisation") >= 0.95)
+        bottleneck = "cpu";
+      else if (value(nic, "rx_fifo_overflow") > 0 && bus_busy < 0.95)
+        bottleneck = "fifo";
+      else if (bus_busy >= 0.95 && got < 0.98 * wire_fps * bits)
+        bottleneck = "bus";
+      else if (got >= 0.98 * wire_fps * bits)
+        bottleneck = "wire";
+      for (const char* b : {"wire", "bus", "fifo", "cpu"})
+        out.push_back({a, dir + "bottleneck_" + b, "bool", bottleneck == b ? 1.0 : 0.0, true});
     }
-    if (bytes == 0) continue;
-    s.frame_bytes = bytes;
-    const NicPathClocks c = nic_clocks_per_frame(s);
-    const double clock_hz = 1e12 / static_cast<double>(pci_clock_period_ps(h.pci.clock_mhz));
-    const double bits = 8.0 * static_cast<double>(bytes);
-    const double bus_fps = clock_hz / c.total();
-    const double wire_fps =
-        1e6 * static_cast<double>(config.run.rate_mbps) / (8.0 * static_cast<double>(bytes + 20));
-    const double fps = std::min(bus_fps, wire_fps);
-    const std::string a = "analysis." + h.name;
-    const std::string dir = s.transmit ? "tx_" : "rx_";
-    out.push_back({a, dir + "data_clocks_per_frame", "clocks", c.data, false});
-    out.push_back({a, dir + "descriptor_fetch_clocks_per_frame", "clocks", c.fetch, false});
-    out.push_back({a, dir + "writeback_clocks_per_frame", "clocks", c.writeback, false});
-    out.push_back({a, dir + "register_clocks_per_frame", "clocks", c.registers, false});
-    out.push_back({a, dir + "bus_clocks_per_frame", "clocks", c.total(), false});
-    out.push_back({a, dir + "bus_ceiling_throughput", "bit/s", bus_fps * bits, false});
-    out.push_back({a, dir + "wire_ceiling_throughput", "bit/s", wire_fps * bits, false});
-    out.push_back({a, dir + "predicted_throughput", "bit/s", fps * bits, false});
-    out.push_back({a, dir + "bus_bound", "bool", bus_fps < wire_fps ? 1.0 : 0.0, true});
-    out.push_back({a, dir + "predicted_bus_utilisation", "fraction",
-                   std::min(1.0, fps * c.total() / clock_hz), false});
-    const Scalar* sim =
-        find(simulated, driver, s.transmit ? "sent_throughput" : "delivered_throughput");
-    if (sim)
-      out.push_back({a, dir + "throughput_difference", "bit/s", sim->value - fps * bits, false});
-    // The bottleneck the simulation shows, first match: the CPU (the ring ran dry, or the CPU
-    // is saturated), the FIFO (it overflowed while the bus had time to spare), the bus (busy
-    // >= 95 % below the wire rate), the wire (>= 98 % of its ceiling).
-    auto value = [&](const std::string& component, const std::string& name) {
-      const Scalar* x = find(simulated, component, name);
-      return x ? x->value : 0.0;
-    };
-    const double got = sim ? sim->value : 0.0;
-    const double bus_busy = value(h.name + ".pci", "utilisation");
-    std::string bottleneck = "none";
-    if (value(nic, "rx_no_descriptor") > 0 || value(driver, "cpu_utilisation") >= 0.95)
-      bottleneck = "cpu";
-    else if (value(nic, "rx_fifo_overflow") > 0 && bus_busy < 0.95)
-      bottleneck = "fifo";
-    else if (bus_busy >= 0.95 && got < 0.98 * wire_fps * bits)
-      bottleneck = "bus";
-    else if (got >= 0.98 * wire_fps * bits)
-      bottleneck = "wire";
-    for (const char* b : {"wire", "bus", "fifo", "cpu"})
-      out.push_back({a, dir + "bottleneck_" + b, "bool", bottleneck == b ? 1.0 : 0.0, true});
   }
   return out;
 }

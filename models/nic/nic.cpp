@@ -179,14 +179,36 @@ void Nic::issue(Kind kind, PciCommand command, std::uint64_t address, std::int64
   r.tag = kind;
   dma_busy_ = true;
   dma_kind_ = kind;
+  last_was_rx_ = kind == rx_data || kind == rx_writeback || kind == rx_fetch;
   dma_bytes_ = bytes;
   bus_.request(master_, r);
 }
 
 void Nic::pump(Picoseconds) {
   if (dma_busy_) return;
+  // The receive and transmit engines take turns at the bus when both have work.
+  if (last_was_rx_) {
+    if (!pump_tx()) pump_rx();
+  } else {
+    if (!pump_rx()) pump_tx();
+  }
+}
+
+bool Nic::pump_rx() {
   const std::int64_t ring = params_.rx_ring_descriptors;
   const auto desc = params_.descriptor_bytes;
+  auto write_back = [&](std::int64_t n) {
+    writing_back_ = n;
+    ++writebacks_;
+    issue(rx_writeback, PciCommand::memory_write,
+          kRingBase + static_cast<std::uint64_t>((writeback_index_ % ring) * desc), n * desc);
+  };
+  // A due descriptor write-back (a full group) first: frames reach the host in order.
+  const auto done = static_cast<std::int64_t>(done_.size());
+  if (done >= params_.writeback_threshold) {
+    write_back(done);
+    return true;
+  }
   // Receive data, into the head frame's buffer.
   if (!fifo_.empty()) {
     InFifo& f = fifo_.front();
@@ -202,17 +224,8 @@ void Nic::pump(Picoseconds) {
       f.issued += n;
       ++data_requests_;
       issue(rx_data, write_command_, address, n);
-      return;
+      return true;
     }
-  }
-  // Descriptor write-back: a full group, or whatever is done once the FIFO is empty.
-  const auto done = static_cast<std::int64_t>(done_.size());
-  if (done >= params_.writeback_threshold || (done > 0 && fifo_.empty())) {
-    writing_back_ = done;
-    ++writebacks_;
-    issue(rx_writeback, PciCommand::memory_write,
-          kRingBase + static_cast<std::uint64_t>((writeback_index_ % ring) * desc), done * desc);
-    return;
   }
   // Descriptor fetch.
   const std::int64_t held = cached_ + fetching_;
@@ -226,9 +239,14 @@ void Nic::pump(Picoseconds) {
     issue(rx_fetch, read_command_,
           kRingBase + static_cast<std::uint64_t>((fetch_index_ % ring) * desc), n * desc);
     fetch_index_ += n;
-    return;
+    return true;
   }
-  pump_tx();
+  // A partial group once the FIFO is empty.
+  if (done > 0 && fifo_.empty()) {
+    write_back(done);
+    return true;
+  }
+  return false;
 }
 
 void Nic::pci_done(const PciRequest& request, Picoseconds at) {

@@ -6,8 +6,9 @@
 // (PIO read), spends CPU time per interrupt, frame, byte and refilled buffer, and hands the
 // buffers back by writing the ring's tail register (a posted PIO write).
 //
-// The NIC is one bus master and keeps one DMA request at a time at the bus, choosing in order:
-// receive data (when a descriptor is at hand), a due descriptor write-back, a descriptor fetch.
+// The NIC is one bus master and keeps one DMA request at a time at the bus; its receive and
+// transmit engines take turns when both have work. Receive chooses: a due descriptor write-back,
+// data (when a descriptor is at hand), a descriptor fetch, a partial write-back once idle.
 // A frame enters the FIFO whole at its last byte (store and forward, checked for room then) and
 // leaves it as its data bursts land in memory.
 // Does not model (yet): the transmit path, receive-early thresholds, checksum offload as a
@@ -98,6 +99,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   void frames_visible(std::int64_t n, Picoseconds now);
   void schedule_interrupt(Picoseconds now);
   void moderation_process();
+  bool pump_rx();
   bool pump_tx();
   void tx_finished(const Frame& frame, Picoseconds now);
 
@@ -136,6 +138,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   std::int64_t tx_writing_back_ = 0;
   std::int64_t tx_completed_ = 0;  // written back, not yet reclaimed
   bool dma_busy_ = false;
+  bool last_was_rx_ = false;
   Kind dma_kind_ = rx_data;
   std::int64_t dma_bytes_ = 0;
 

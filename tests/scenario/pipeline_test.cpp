@@ -419,6 +419,32 @@ TEST(Pipeline, EveryBuiltInScenarioValidatesAtEveryPoint) {
   EXPECT_GE(count, 5);
 }
 
+// pci-ceiling: at points where the bus or the wire is the bound, the simulated throughput lands
+// within 2 % below the closed-form prediction (analysis/pci_cycles) and never above it.
+TEST(Pipeline, PciCeilingPointsMeetTheClosedForm) {
+  const auto dir = fresh_directory("pci-ceiling");
+  const std::string scenario = (source_dir() / "scenarios/pci-ceiling.json").string();
+  // run = ((bus x 6 + frame size) x 5 + profile) x 3 + direction
+  const struct {
+    int run;
+    const char* direction;
+  } points[] = {{0, "rx"}, {76, "tx"}, {273, "rx"}, {448, "tx"}};
+  for (const auto& p : points) {
+    const std::string out = "p" + std::to_string(p.run);
+    const auto r = run_gbesim(
+        {"run", scenario, "--point", std::to_string(p.run), "--out", out, "--quiet"}, dir);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto scalars = dir / out / "scalars.csv";
+    const std::string d = p.direction;
+    const double simulated = std::stod(
+        scalar_of(scalars, "h.driver", d == "rx" ? "delivered_throughput" : "sent_throughput"));
+    const double predicted =
+        std::stod(scalar_of(scalars, "analysis.h", d + "_predicted_throughput"));
+    EXPECT_LE(simulated, predicted * 1.001) << p.run;
+    EXPECT_GE(simulated, predicted * 0.98) << p.run;
+  }
+}
+
 TEST(Pipeline, ParamsListsEveryParameterWithUnitDefaultAndDoc) {
   const auto r = run_gbesim({"params"});
   ASSERT_EQ(r.exit_code, 0);

@@ -130,21 +130,26 @@ bool Nic::pump_tx() {
       return true;
     }
   }
-  // Descriptor fetch.
-  const std::int64_t held = tx_cached_ + tx_fetching_;
-  if (held <= params_.prefetch_threshold && tx_host_available_ > 0 &&
-      held < params_.descriptor_cache) {
-    const std::int64_t n =
-        std::min({params_.prefetch_batch, tx_host_available_, params_.descriptor_cache - held});
-    tx_fetching_ = n;
-    tx_host_available_ -= n;
-    ++descriptor_fetches_;
-    issue(tx_fetch, read_command_,
-          kTxRingBase + static_cast<std::uint64_t>((tx_fetch_index_ % ring) * desc), n * desc);
-    tx_fetch_index_ += n;
-    return true;
-  }
-  return false;
+  return fetch_descriptors(tx_fetch, kTxRingBase, ring, tx_cached_, tx_fetching_,
+                           tx_host_available_, tx_fetch_index_);
+}
+
+bool Nic::fetch_descriptors(Kind kind, std::uint64_t ring_base, std::int64_t ring,
+                            std::int64_t cached, std::int64_t& fetching, std::int64_t& available,
+                            std::int64_t& index) {
+  const std::int64_t held = cached + fetching;
+  if (held > params_.prefetch_threshold || available == 0 || held >= params_.descriptor_cache)
+    return false;
+  const std::int64_t n =
+      std::min({params_.prefetch_batch, available, params_.descriptor_cache - held});
+  fetching = n;
+  available -= n;
+  ++descriptor_fetches_;
+  const auto desc = params_.descriptor_bytes;
+  issue(kind, read_command_, ring_base + static_cast<std::uint64_t>((index % ring) * desc),
+        n * desc);
+  index += n;
+  return true;
 }
 
 std::uint64_t Nic::frames_inside() const {
@@ -227,20 +232,9 @@ bool Nic::pump_rx() {
       return true;
     }
   }
-  // Descriptor fetch.
-  const std::int64_t held = cached_ + fetching_;
-  if (held <= params_.prefetch_threshold && host_available_ > 0 &&
-      held < params_.descriptor_cache) {
-    const std::int64_t n =
-        std::min({params_.prefetch_batch, host_available_, params_.descriptor_cache - held});
-    fetching_ = n;
-    host_available_ -= n;
-    ++descriptor_fetches_;
-    issue(rx_fetch, read_command_,
-          kRingBase + static_cast<std::uint64_t>((fetch_index_ % ring) * desc), n * desc);
-    fetch_index_ += n;
+  if (fetch_descriptors(rx_fetch, kRingBase, ring, cached_, fetching_, host_available_,
+                        fetch_index_))
     return true;
-  }
   // A partial group once the FIFO is empty.
   if (done > 0 && fifo_.empty()) {
     write_back(done);

@@ -100,6 +100,9 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   void schedule_interrupt(Picoseconds now);
   void moderation_process();
   bool pump_rx();
+  // Fetches a batch of descriptors if the cache is low and the host has posted some.
+  bool fetch_descriptors(Kind kind, std::uint64_t ring_base, std::int64_t ring, std::int64_t cached,
+                         std::int64_t& fetching, std::int64_t& available, std::int64_t& index);
   bool pump_tx();
   void tx_finished(const Frame& frame, Picoseconds now);
 

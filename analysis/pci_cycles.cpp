@@ -70,17 +70,27 @@ double write_clocks(const NicPathShape& s, std::uint64_t address, std::int64_t b
 NicPathClocks nic_clocks_per_frame(const NicPathShape& s) {
   NicPathClocks c;
   const std::int64_t bytes = s.transmit ? s.frame_bytes : s.frame_bytes - (s.strip_crc ? 4 : 0);
-  for (std::int64_t done = 0; done < bytes; done += s.burst_bytes) {
-    const std::int64_t n = std::min(s.burst_bytes, bytes - done);
-    c.data += s.transmit ? read_clocks(s, static_cast<std::uint64_t>(done), n)
-                         : write_clocks(s, static_cast<std::uint64_t>(done), n,
-                                        s.bridge_write_latency_clocks, s.bridge_devsel_clocks);
+  // Transmit reads the frame as one piece; receive fills buffers of buffer_bytes.
+  const std::int64_t piece = s.transmit ? bytes : s.buffer_bytes;
+  const std::int64_t descriptors = s.transmit ? 1 : (bytes + piece - 1) / piece;
+  for (std::int64_t start = 0; start < bytes; start += piece) {
+    const std::int64_t in_piece = std::min(piece, bytes - start);
+    for (std::int64_t done = 0; done < in_piece; done += s.burst_bytes) {
+      const std::int64_t n = std::min(s.burst_bytes, in_piece - done);
+      c.data += s.transmit ? read_clocks(s, static_cast<std::uint64_t>(done), n)
+                           : write_clocks(s, static_cast<std::uint64_t>(done), n,
+                                          s.bridge_write_latency_clocks, s.bridge_devsel_clocks);
+    }
   }
-  c.fetch =
-      read_clocks(s, 0, s.fetch_batch * s.descriptor_bytes) / static_cast<double>(s.fetch_batch);
-  c.writeback = write_clocks(s, 0, s.writeback_group * s.descriptor_bytes,
-                             s.bridge_write_latency_clocks, s.bridge_devsel_clocks) /
-                static_cast<double>(s.writeback_group);
+  const auto k = static_cast<double>(descriptors);
+  c.fetch = k * read_clocks(s, 0, s.fetch_batch * s.descriptor_bytes) /
+            static_cast<double>(s.fetch_batch);
+  // Write-back happens once a group is done, and a frame's descriptors go together.
+  const std::int64_t group = std::max(s.writeback_group, descriptors);
+  c.writeback = k *
+                write_clocks(s, 0, group * s.descriptor_bytes, s.bridge_write_latency_clocks,
+                             s.bridge_devsel_clocks) /
+                static_cast<double>(group);
   PciTransactionShape icr;
   icr.pcix = s.pcix;
   icr.read = true;

@@ -39,8 +39,10 @@ namespace gbesim {
 //   data      - the frame in requests of `burst` bytes (receive: writes without the FCS if
 //               stripped; transmit: reads, split at the bridge's prefetch or cache-line
 //               boundary, each part paying the read latency);
-//   fetch     - one read of fetch_batch descriptors, shared by fetch_batch frames;
-//   writeback - one write of writeback_group descriptors, shared by as many frames;
+//   fetch     - one read of fetch_batch descriptors, shared by fetch_batch descriptors (a
+//               received frame takes one per buffer_bytes);
+//   writeback - one write of writeback_group descriptors (or of all a frame's, if more),
+//               likewise shared;
 //   registers - the driver's cause-register read (if read_icr) and tail write, shared by the
 //               frames handled per interrupt (taken from the simulation).
 // Not counted: latency-timer cuts, waits for a full posted-write buffer, retries.
@@ -60,6 +62,7 @@ struct NicPathShape {
   std::int64_t frame_bytes = 1518;
   bool strip_crc = true;
   std::int64_t burst_bytes = 256;
+  std::int64_t buffer_bytes = 2048;  // receive: one descriptor per buffer; requests stay inside
   std::int64_t descriptor_bytes = 16;
   std::int64_t fetch_batch = 16;
   std::int64_t writeback_group = 1;

@@ -60,6 +60,7 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
     base.register_read_latency_clocks = h.nic.register_read_latency_clocks;
     base.strip_crc = h.nic.strip_crc;
     base.burst_bytes = h.nic.max_burst_bytes;
+    base.buffer_bytes = h.nic.buffer_bytes;
     base.descriptor_bytes = h.nic.descriptor_bytes;
     base.fetch_batch = h.nic.prefetch_batch;
     base.writeback_group = h.nic.writeback_threshold;
@@ -111,8 +112,9 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
       if (sim)
         out.push_back({a, dir + "throughput_difference", "bit/s", sim->value - fps * bits, false});
       // The bottleneck the simulation shows, first match: the CPU (the ring ran dry, or the CPU
-      // is saturated), the FIFO (it overflowed while the bus had time to spare), the bus (busy
-      // >= 95 % below the wire rate), the wire (>= 98 % of its ceiling).
+      // is saturated), the FIFO (below the wire rate with the bus under 95 % busy: receive
+      // overflowed; transmit cannot read the next frame while one is sent), the bus (busy >= 95 %
+      // below the wire rate), the wire (>= 98 % of its ceiling).
       auto value = [&](const std::string& component, const std::string& name) {
         const Scalar* x = find(simulated, component, name);
         return x ? x->value : 0.0;
@@ -122,8 +124,9 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
       std::string bottleneck = "none";
       if (value(nic, "rx_no_descriptor") > 0 || value(driver, "cpu_utilisation") >= 0.95)
         bottleneck = "cpu";
-      else if (value(nic, "rx_fifo_overflow") > 0 && bus_busy < 0.95)
-        bottleneck = "fifo";
+      else if (bus_busy < 0.95 && got < 0.98 * wire_fps * bits &&
+               (transmit || value(nic, "rx_fifo_overflow") > 0))
+        bottleneck = "fifo";  // receive: it overflowed; transmit: it holds too little to overlap
       else if (bus_busy >= 0.95 && got < 0.98 * wire_fps * bits)
         bottleneck = "bus";
       else if (got >= 0.98 * wire_fps * bits)

@@ -973,11 +973,16 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
     if (!served.insert(h.nic.station).second)
       d.error(at, "station \"" + h.nic.station + "\" already has a NIC");
     const std::int64_t largest = s->mac.max_frame_bytes + 4;  // with a VLAN tag
-    if (h.nic.buffer_bytes < largest)
-      d.error(child_path(child_path(child_path("hosts", h.name), "nic"), "buffer_bytes"),
-              "a receive buffer of " + std::to_string(h.nic.buffer_bytes) +
+    if (h.nic.rx_fifo_bytes < largest)
+      d.error(child_path(child_path(child_path("hosts", h.name), "nic"), "rx_fifo_bytes"),
+              "a receive FIFO of " + std::to_string(h.nic.rx_fifo_bytes) +
                   " bytes cannot hold the station's largest frame (" + std::to_string(largest) +
                   " bytes with a VLAN tag)");
+    if (h.nic.tx_fifo_bytes < largest)
+      d.error(child_path(child_path(child_path("hosts", h.name), "nic"), "tx_fifo_bytes"),
+              "a transmit FIFO of " + std::to_string(h.nic.tx_fifo_bytes) +
+                  " bytes cannot hold the station's largest frame (" + std::to_string(largest) +
+                  " bytes with a VLAN tag): transmit is store and forward");
   }
 
   // Links.

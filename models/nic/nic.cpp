@@ -202,30 +202,35 @@ void Nic::pump(Picoseconds) {
 bool Nic::pump_rx() {
   const std::int64_t ring = params_.rx_ring_descriptors;
   const auto desc = params_.descriptor_bytes;
-  auto write_back = [&](std::int64_t n) {
-    writing_back_ = n;
+  auto write_back = [&]() {
+    writing_back_ = static_cast<std::int64_t>(done_.size());
+    writing_back_descriptors_ = done_descriptors_;
     ++writebacks_;
     issue(rx_writeback, PciCommand::memory_write,
-          kRingBase + static_cast<std::uint64_t>((writeback_index_ % ring) * desc), n * desc);
+          kRingBase + static_cast<std::uint64_t>((writeback_index_ % ring) * desc),
+          done_descriptors_ * desc);
   };
   // A due descriptor write-back (a full group) first: frames reach the host in order.
-  const auto done = static_cast<std::int64_t>(done_.size());
-  if (done >= params_.writeback_threshold) {
-    write_back(done);
+  if (done_descriptors_ >= params_.writeback_threshold) {
+    write_back();
     return true;
   }
-  // Receive data, into the head frame's buffer.
+  // Receive data into the head frame's buffers, one buffer (descriptor) per buffer_bytes; a
+  // request never crosses into the next buffer.
   if (!fifo_.empty()) {
     InFifo& f = fifo_.front();
-    if (!f.has_descriptor && cached_ > 0) {
+    const std::int64_t buffer = params_.buffer_bytes;
+    if (f.issued < f.dma_bytes && f.issued / buffer >= f.descriptors && cached_ > 0) {
       --cached_;
-      f.has_descriptor = true;
+      ++f.descriptors;
     }
-    if (f.has_descriptor && f.issued < f.dma_bytes) {
-      const std::int64_t n = std::min(params_.max_burst_bytes, f.dma_bytes - f.issued);
+    if (f.issued < f.dma_bytes && f.issued / buffer < f.descriptors) {
+      const std::int64_t offset = f.issued % buffer;
+      const std::int64_t n =
+          std::min({params_.max_burst_bytes, f.dma_bytes - f.issued, buffer - offset});
       const std::uint64_t address =
-          kBufferBase +
-          static_cast<std::uint64_t>((buffer_index_ % ring) * params_.buffer_bytes + f.issued);
+          kBufferBase + static_cast<std::uint64_t>(
+                            ((buffer_index_ + f.issued / buffer) % ring) * buffer + offset);
       f.issued += n;
       ++data_requests_;
       issue(rx_data, write_command_, address, n);
@@ -236,8 +241,8 @@ bool Nic::pump_rx() {
                         fetch_index_))
     return true;
   // A partial group once the FIFO is empty.
-  if (done > 0 && fifo_.empty()) {
-    write_back(done);
+  if (done_descriptors_ > 0 && fifo_.empty()) {
+    write_back();
     return true;
   }
   return false;
@@ -252,8 +257,10 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
       fifo_used_ -= request.bytes;
       if (f.done == f.dma_bytes) {
         fifo_used_ -= static_cast<std::int64_t>(f.r.frame->size()) - f.dma_bytes;
+        f.r.descriptors = f.descriptors;
+        buffer_index_ += f.descriptors;
+        done_descriptors_ += f.descriptors;
         done_.push_back(std::move(f.r));
-        ++buffer_index_;
         fifo_.pop_front();
       }
       break;
@@ -263,7 +270,9 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
       for (std::int64_t i = 0; i < n; ++i) visible_.push_back(std::move(done_[i]));
       done_.erase(done_.begin(), done_.begin() + n);
       writing_back_ = 0;
-      writeback_index_ += n;
+      writeback_index_ += writing_back_descriptors_;
+      done_descriptors_ -= writing_back_descriptors_;
+      writing_back_descriptors_ = 0;
       written_back_ += static_cast<std::uint64_t>(n);
       frames_visible(n, at);
       break;
@@ -502,7 +511,9 @@ void NicDriver::handler() {
     if (!tx_.to.empty()) cost_ns += tx_cost_ns(reclaimed);  // refill the ring as it drains
     for (const auto& f : frames)
       cost_ns += cpu_.per_packet_ns + cpu_.per_byte_ns * static_cast<double>(f.frame->size());
-    cost_ns += cpu_.per_refill_ns * static_cast<double>(frames.size());
+    std::int64_t buffers = 0;
+    for (const auto& f : frames) buffers += f.descriptors;
+    cost_ns += cpu_.per_refill_ns * static_cast<double>(buffers);
     const Picoseconds cost = round_to_ps(cost_ns * 1000.0);
     if (cost > 0) wait(to_sc_time(cost));
     const Picoseconds now = now_ps();
@@ -515,13 +526,13 @@ void NicDriver::handler() {
     cpu_busy_ps_ += static_cast<std::uint64_t>(now - start);
     if (!frames.empty()) {
       // Hand the buffers back: a posted write of the tail register; the CPU does not wait.
-      refills_ += frames.size();
+      refills_ += static_cast<std::uint64_t>(buffers);
       PciRequest w;
       w.target = nic_.register_target();
       w.command = PciCommand::memory_write;
       w.address = kRdt;
       w.bytes = 4;
-      w.tag = kTailTag | (static_cast<std::uint64_t>(frames.size()) << 8);
+      w.tag = kTailTag | (static_cast<std::uint64_t>(buffers) << 8);
       bus_.request(master_, w);
     }
     if (!tx_.to.empty() && reclaimed > 0) post_tx(reclaimed);

@@ -34,7 +34,8 @@ inline constexpr std::uint32_t kNicTxFlow = 0xFFFF;
 
 struct ReceivedFrame {
   FramePtr frame;
-  Picoseconds arrived_ps = 0;  // last byte at the MAC
+  Picoseconds arrived_ps = 0;    // last byte at the MAC
+  std::int64_t descriptors = 1;  // receive buffers (descriptors) it fills
 };
 
 class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient {
@@ -75,10 +76,10 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
  private:
   struct InFifo {
     ReceivedFrame r;
-    std::int64_t dma_bytes = 0;  // to write to memory
-    std::int64_t done = 0;       // written so far
-    std::int64_t issued = 0;     // requested so far
-    bool has_descriptor = false;
+    std::int64_t dma_bytes = 0;    // to write to memory
+    std::int64_t done = 0;         // written so far
+    std::int64_t issued = 0;       // requested so far
+    std::int64_t descriptors = 0;  // buffers taken so far (one per buffer_bytes)
   };
   enum Kind : std::uint64_t {
     rx_data = 1,
@@ -117,14 +118,16 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
 
   std::deque<InFifo> fifo_;
   std::int64_t fifo_used_ = 0;
-  std::int64_t cached_ = 0;           // descriptors on chip, free
-  std::int64_t fetching_ = 0;         // descriptors being fetched
-  std::int64_t host_available_ = 0;   // descriptors the driver has posted, not yet fetched
-  std::int64_t fetch_index_ = 0;      // ring position of the next fetch
-  std::int64_t writeback_index_ = 0;  // ring position of the next write-back
-  std::int64_t buffer_index_ = 0;     // ring position of the next frame's buffer
-  std::vector<ReceivedFrame> done_;   // written, waiting for write-back
-  std::int64_t writing_back_ = 0;
+  std::int64_t cached_ = 0;            // descriptors on chip, free
+  std::int64_t fetching_ = 0;          // descriptors being fetched
+  std::int64_t host_available_ = 0;    // descriptors the driver has posted, not yet fetched
+  std::int64_t fetch_index_ = 0;       // ring position of the next fetch
+  std::int64_t writeback_index_ = 0;   // ring position of the next write-back
+  std::int64_t buffer_index_ = 0;      // ring position of the next frame's buffer
+  std::vector<ReceivedFrame> done_;    // written, waiting for write-back
+  std::int64_t done_descriptors_ = 0;  // descriptors of the frames in done_
+  std::int64_t writing_back_ = 0;      // frames being written back
+  std::int64_t writing_back_descriptors_ = 0;
   std::deque<ReceivedFrame> visible_;  // written back, waiting for the driver
   // Transmit state.
   std::deque<FramePtr> tx_ring_;        // frames posted by the driver, not yet read

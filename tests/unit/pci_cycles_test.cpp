@@ -47,6 +47,18 @@ TEST(PciCycles, TransmitReadsPayTheLatencyAtEveryDisconnect) {
   EXPECT_EQ(nic_clocks_per_frame(s).data, 596);
 }
 
+// A received 9018-byte frame (9014 without the FCS) fills 5 buffers of 2 KB: four full ones of
+// eight 64-phase writes (66 clocks each) and one of 822 bytes (3 x 66 + 16). Its 5 descriptors
+// cost 5/16 of a 73-clock fetch each and go back together in one 80-byte write (1 + 1 + 19 + 1).
+TEST(PciCycles, AJumboFrameFillsSeveralBuffers) {
+  NicPathShape s = intel_on_32_33();
+  s.frame_bytes = 9018;
+  const NicPathClocks c = nic_clocks_per_frame(s);
+  EXPECT_EQ(c.data, 4 * 8 * 66 + 3 * 66 + 16);
+  EXPECT_EQ(c.fetch, 5 * 73.0 / 16);
+  EXPECT_EQ(c.writeback, 22);
+}
+
 // 64-bit halves the data phases: 1514 bytes are 190 + ... phases of 8 bytes.
 TEST(PciCycles, SixtyFourBitHalvesTheDataPhases) {
   NicPathShape s = intel_on_32_33();

@@ -83,20 +83,24 @@ NicPathClocks nic_clocks_per_frame(const NicPathShape& s) {
     }
   }
   const auto k = static_cast<double>(descriptors);
-  c.fetch = k * read_clocks(s, 0, s.fetch_batch * s.descriptor_bytes) /
-            static_cast<double>(s.fetch_batch);
+  const std::int64_t batch =
+      std::max<std::int64_t>(1, std::min(s.fetch_batch, s.descriptor_cache - s.prefetch_threshold));
+  c.fetch = k * read_clocks(s, 0, batch * s.descriptor_bytes) / static_cast<double>(batch);
   // Write-back happens once a group is done, and a frame's descriptors go together.
   const std::int64_t group = std::max(s.writeback_group, descriptors);
   c.writeback = k *
                 write_clocks(s, 0, group * s.descriptor_bytes, s.bridge_write_latency_clocks,
                              s.bridge_devsel_clocks) /
                 static_cast<double>(group);
+  // The driver's register accesses come from the host bridge (32-bit addresses).
+  PciTransactionShape tail;
+  tail.pcix = s.pcix;
   PciTransactionShape icr;
   icr.pcix = s.pcix;
   icr.read = true;
   icr.latency_clocks = s.register_read_latency_clocks;
   const double per_interrupt = (s.read_icr ? static_cast<double>(pci_transaction_clocks(icr)) : 0) +
-                               write_clocks(s, 0, 4, 1, 1);
+                               static_cast<double>(pci_transaction_clocks(tail));
   c.registers = per_interrupt / std::max(1.0, s.frames_per_interrupt);
   return c;
 }

@@ -45,7 +45,8 @@ namespace gbesim {
 //               likewise shared;
 //   registers - the driver's cause-register read (if read_icr) and tail write, shared by the
 //               frames handled per interrupt (taken from the simulation).
-// Not counted: latency-timer cuts, waits for a full posted-write buffer, retries.
+// Not counted: latency-timer cuts, waits for a full posted-write buffer, retries, PCI-X split
+// reads (reads are counted as immediate), the bridge's write_disconnect_bytes.
 struct NicPathShape {
   bool transmit = false;
   bool pcix = false;
@@ -65,6 +66,8 @@ struct NicPathShape {
   std::int64_t buffer_bytes = 2048;  // receive: one descriptor per buffer; requests stay inside
   std::int64_t descriptor_bytes = 16;
   std::int64_t fetch_batch = 16;
+  std::int64_t descriptor_cache = 64;    // a fetch fills the cache from the threshold up:
+  std::int64_t prefetch_threshold = 16;  //   min(fetch_batch, cache - threshold) descriptors
   std::int64_t writeback_group = 1;
   double frames_per_interrupt = 1;
   bool read_icr = true;

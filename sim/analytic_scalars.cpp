@@ -63,6 +63,8 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
     base.buffer_bytes = h.nic.buffer_bytes;
     base.descriptor_bytes = h.nic.descriptor_bytes;
     base.fetch_batch = h.nic.prefetch_batch;
+    base.descriptor_cache = h.nic.descriptor_cache;
+    base.prefetch_threshold = h.nic.prefetch_threshold;
     base.writeback_group = h.nic.writeback_threshold;
     base.read_icr = h.cpu.read_icr;
     for (const bool transmit : {false, true}) {

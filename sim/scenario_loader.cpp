@@ -978,6 +978,13 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
               "a receive FIFO of " + std::to_string(h.nic.rx_fifo_bytes) +
                   " bytes cannot hold the station's largest frame (" + std::to_string(largest) +
                   " bytes with a VLAN tag)");
+    const std::int64_t buffers = (largest + h.nic.buffer_bytes - 1) / h.nic.buffer_bytes;
+    if (h.nic.rx_ring_descriptors - 1 < buffers)
+      d.error(child_path(child_path(child_path("hosts", h.name), "nic"), "rx_ring_descriptors"),
+              "a ring of " + std::to_string(h.nic.rx_ring_descriptors) +
+                  " descriptors (one always kept free) cannot take the largest frame's " +
+                  std::to_string(buffers) + " buffers of " + std::to_string(h.nic.buffer_bytes) +
+                  " bytes");
     if (h.nic.tx_fifo_bytes < largest)
       d.error(child_path(child_path(child_path("hosts", h.name), "nic"), "tx_fifo_bytes"),
               "a transmit FIFO of " + std::to_string(h.nic.tx_fifo_bytes) +

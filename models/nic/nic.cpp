@@ -240,8 +240,10 @@ bool Nic::pump_rx() {
   if (fetch_descriptors(rx_fetch, kRingBase, ring, cached_, fetching_, host_available_,
                         fetch_index_))
     return true;
-  // A partial group once the FIFO is empty.
-  if (done_descriptors_ > 0 && fifo_.empty()) {
+  // A partial group once the FIFO is empty, or when the head frame waits for a descriptor and
+  // none is to be had until the driver gets these frames (and gives their buffers back).
+  const bool starved = cached_ == 0 && fetching_ == 0 && host_available_ == 0;
+  if (done_descriptors_ > 0 && (fifo_.empty() || starved)) {
     write_back();
     return true;
   }
@@ -490,7 +492,8 @@ void NicDriver::handler() {
     post_tx(tx_ring_ - 1);
   }
   while (true) {
-    wait(nic_.interrupt());
+    // The line may have been raised while the sender was filling the ring at start-up.
+    if (!nic_.irq_asserted()) wait(nic_.interrupt());
     const Picoseconds start = now_ps();
     ++handler_runs_;
     if (cpu_.read_icr) {

@@ -1,18 +1,19 @@
 #pragma once
-// A NIC between a station's MAC and its host's PCI bus -- the receive path: receive FIFO,
-// on-chip descriptor cache filled from the host's ring in batches, data DMA in bursts, descriptor
-// write-back (each frame or in groups), interrupt moderation (Intel ITR + RDTR/RADV, count/time
-// coalescing, or none); and the host's driver: the interrupt handler reads the cause register
-// (PIO read), spends CPU time per interrupt, frame, byte and refilled buffer, and hands the
-// buffers back by writing the ring's tail register (a posted PIO write).
+// A NIC between a station's MAC and its host's PCI bus: receive FIFO, on-chip descriptor caches
+// filled from the host's rings in batches, data DMA in bursts (a received frame takes one buffer
+// and descriptor per buffer_bytes), descriptor write-back (each frame or in groups), the transmit
+// path (descriptor fetch, frame reads into the FIFO, store and forward to the MAC, status
+// write-back), interrupt moderation (Intel ITR + RDTR/RADV, count/time coalescing, or none); and
+// the host's driver: the interrupt handler reads the cause register (PIO read), spends CPU time
+// per interrupt, frame, byte and refilled buffer, hands buffers back by writing the ring's tail
+// register (a posted PIO write), and refills the transmit ring for a bulk sender.
 //
 // The NIC is one bus master and keeps one DMA request at a time at the bus; its receive and
-// transmit engines take turns when both have work. Receive chooses: a due descriptor write-back,
-// data (when a descriptor is at hand), a descriptor fetch, a partial write-back once idle.
+// transmit engines take turns when both have work (docs/nic.md gives each engine's order).
 // A frame enters the FIFO whole at its last byte (store and forward, checked for room then) and
 // leaves it as its data bursts land in memory.
-// Does not model (yet): the transmit path, receive-early thresholds, checksum offload as a
-// separate engine, descriptor ring wrap-around costs, jumbo frames spanning several buffers.
+// Does not model (yet): receive-early and transmit-start thresholds, checksum offload as a
+// separate engine, descriptor ring wrap-around costs, transmit frames gathered from buffers.
 
 #include <cstdint>
 #include <deque>
@@ -65,6 +66,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   std::vector<ReceivedFrame> take_received();
   void give_descriptors(std::int64_t n, Picoseconds now);
   void interrupt_handled(Picoseconds now);
+  bool irq_asserted() const { return irq_asserted_; }
 
   // Conservation: every frame that reached the NIC is dropped (by reason), taken by the driver,
   // or still inside (FIFO, written but not written back, written back but not taken).

@@ -186,7 +186,10 @@ void PciBus::request(std::size_t master, const PciRequest& r, Picoseconds now) {
   p.visible = edge_after(now);
   masters_[master].queue.push_back(p);
   if (active_) {
-    if (master == a_.t.master) a_.owner_wants_more = true;
+    if (master == a_.t.master && a_.owner_requests_from < 0) {
+      a_.owner_wants_more = true;
+      a_.owner_requests_from = edge_after(now);  // a new request: REQ# from its edge on
+    }
     cut_at_latency_timer(a_);
   }
 }
@@ -239,18 +242,24 @@ std::size_t PciBus::arbitrate(std::int64_t edge, std::size_t holder, std::size_t
   return params_.parking == "last" ? holder : kNone;
 }
 
-std::int64_t PciBus::gnt_removed_edge(const Active& a) const {
+std::int64_t PciBus::termination_edge(const Active& a) const {
   const std::size_t owner = a.t.master;
   const std::int64_t s = a.t.start_clock;
-  std::vector<std::int64_t> edges;
+  // GNT# as the owner samples it at edge e is the arbiter's choice at e - 1; the master stops
+  // at the first edge e >= s + latency timer at which GNT# is not its own. The choice can only
+  // change where a request becomes visible, so only those edges need looking at.
+  const std::int64_t first = std::max(s, s + masters_[owner].params.latency_timer_clocks - 1);
+  std::vector<std::int64_t> edges = {first};
   for (std::size_t m = 0; m < masters_.size(); ++m) {
     if (m == owner) continue;
     const std::int64_t r = ready_edge(m);
-    if (r >= 0) edges.push_back(std::max(s, r));
+    if (r >= 0) edges.push_back(std::max(first, r));
   }
+  if (a.owner_requests_from > first) edges.push_back(a.owner_requests_from);
   std::sort(edges.begin(), edges.end());
   for (std::int64_t j : edges) {
-    const std::size_t w = arbitrate(j, owner, owner, a.owner_wants_more ? owner : kNone);
+    const bool owner_requesting = a.owner_requests_from >= 0 && a.owner_requests_from <= j;
+    const std::size_t w = arbitrate(j, owner, owner, owner_requesting ? owner : kNone);
     if (w != owner && w != kNone) return j + 1;
   }
   return -1;
@@ -259,10 +268,10 @@ std::int64_t PciBus::gnt_removed_edge(const Active& a) const {
 void PciBus::cut_at_latency_timer(Active& a) const {
   if (a.uncut_phases == 0) return;
   a.last = static_cast<std::size_t>(a.uncut_phases - 1);
-  const std::int64_t g = gnt_removed_edge(a);
-  if (g < 0) return;
-  const std::int64_t term =
-      std::max(a.t.start_clock + masters_[a.t.master].params.latency_timer_clocks, g);
+  // A split completion is written in one burst (its chunk is at most split_read_bytes).
+  if (a.t.split_completion) return;
+  const std::int64_t term = termination_edge(a);
+  if (term < 0) return;
   std::size_t i = 0;
   while (i < a.last && a.edges[i] <= term) ++i;
   // Memory Write and Invalidate finishes its cache line; PCI-X stops only at a 128-byte boundary.
@@ -416,6 +425,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   }
   a.uncut_phases = static_cast<std::int64_t>(a.edges.size());
   a.uncut_ending = uncut_ending;
+  if (a.owner_wants_more) a.owner_requests_from = s;  // REQ# held through the transaction
   a_ = a;
   active_ = true;
   cut_at_latency_timer(a_);
@@ -505,7 +515,7 @@ void PciBus::finish() {
       done.push_back({t.master, p.request});
       x.queue.pop_front();
     } else {
-      p.visible = std::max(p.visible, t.end_clock + 1);
+      p.visible = std::max(p.visible, t.end_clock);  // REQ# stays asserted for the rest
     }
   }
   on_transaction(t);

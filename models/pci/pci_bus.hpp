@@ -158,9 +158,10 @@ class PciBus {
     std::size_t last = 0;                    // index of the last data phase (after truncation)
     std::int64_t uncut_phases = 0;
     PciEnding uncut_ending = PciEnding::complete;
-    std::uint64_t address0 = 0;     // address of the first data phase
-    std::int64_t split_chunk = 0;   // PCI-X split request: bytes asked for
-    bool owner_wants_more = false;  // REQ# kept asserted for more work
+    std::uint64_t address0 = 0;             // address of the first data phase
+    std::int64_t split_chunk = 0;           // PCI-X split request: bytes asked for
+    bool owner_wants_more = false;          // REQ# kept asserted for more work ...
+    std::int64_t owner_requests_from = -1;  // ... sampled from this edge (-1: never)
   };
 
   std::int64_t edge_after(Picoseconds t) const { return t / period_ps_ + 1; }
@@ -178,8 +179,9 @@ class PciBus {
   // and the bus parks.
   std::size_t arbitrate(std::int64_t edge, std::size_t holder, std::size_t rr_last,
                         std::size_t owner_if_requesting) const;
-  // First edge at which the owner samples GNT# removed, or -1.
-  std::int64_t gnt_removed_edge(const Active& a) const;
+  // The edge at which the owner must end its burst: the first at or after its latency timer's
+  // expiry at which it samples GNT# removed; -1 if none (yet).
+  std::int64_t termination_edge(const Active& a) const;
   void cut_at_latency_timer(Active& a) const;
   void decide(std::int64_t edge);
   void start(std::size_t m, std::int64_t s);

@@ -251,6 +251,35 @@ TEST(PciBus, LatencyTimerExpiryCutsABurstAtTheRightClock) {
   EXPECT_EQ(alone.log[0].data_phases, 256);
 }
 
+// Fixed priority: the owner (priority 0) loses GNT# to a lower-priority request, but asks again
+// before its timer expires and wins GNT# back, so at expiry GNT# is still its own: no cut. Had it
+// asked only after the expiry, the burst would end at the 16th phase.
+TEST(PciBus, TheTimerCutsOnlyIfGntIsGoneWhenItExpires) {
+  for (bool asks_again_early : {true, false}) {
+    PciBusParams bp;
+    bp.arbiter = "fixed_priority";
+    Bench b(bp);
+    const auto bridge = b.bus.add_target("bridge", {});
+    PciMasterParams p;
+    p.latency_timer_clocks = 16;
+    p.priority = 0;
+    const auto ma = b.master("a", p);
+    p.priority = 5;
+    const auto mc = b.master("c", p);
+    b.bus.request(ma, req(bridge, PciCommand::memory_write, 1024), 0);  // FRAME# at 2
+    b.run_until(4 * kP33);
+    b.bus.request(mc, req(bridge, PciCommand::memory_write, 4), 4 * kP33);  // sampled at 5
+    const Picoseconds again = (asks_again_early ? 9 : 30) * kP33;
+    b.run_until(again);
+    b.bus.request(ma, req(bridge, PciCommand::memory_write, 4), again);
+    b.run();
+    ASSERT_GE(b.log.size(), 2u);
+    EXPECT_EQ(b.bus.master_name(b.log[0].master), "a");
+    EXPECT_EQ(b.log[0].data_phases, asks_again_early ? 256 : 16) << asks_again_early;
+    EXPECT_EQ(b.log[0].ending, asks_again_early ? PciEnding::complete : PciEnding::latency_timer);
+  }
+}
+
 // Memory Write and Invalidate finishes its cache line even when the timer says stop. With an
 // 8-clock timer and another master asking at once, an ordinary write stops after the phase in
 // progress at edge 10 (the 8th, 32 bytes); MWI goes on to the end of the 64-byte line.
@@ -378,6 +407,31 @@ TEST(PciBus, PciXSplitReadTiming) {
   ASSERT_EQ(b.clients[0]->done.size(), 1u);
   EXPECT_EQ(b.clients[0]->done[0].second, (s + 102) * 7'500);
   EXPECT_EQ(b.scalar("bytes_read"), 512);
+}
+
+// A split completion is one burst: on a 32-bit PCI-X bus a 512-byte completion (128 phases)
+// runs to its end although another master asks meanwhile and the timer has expired.
+TEST(PciBus, ASplitCompletionIsNotCutByTheLatencyTimer) {
+  PciBusParams bp;
+  bp.mode = "pcix";
+  bp.width_bits = 32;
+  bp.clock_mhz = 133;
+  Bench b(bp);
+  PciTargetParams tp;
+  tp.split_read_bytes = 512;
+  tp.read_latency_clocks = 30;
+  const auto bridge = b.bus.add_target("bridge", tp);
+  const auto m = b.master("nic");
+  const auto other = b.master("disk");
+  b.bus.request(m, req(bridge, PciCommand::memory_read_multiple, 512), 0);
+  b.run_until(60 * 7'500);  // the completion starts at 37
+  b.bus.request(other, req(bridge, PciCommand::memory_write, 64), 60 * 7'500);
+  b.run();
+  ASSERT_GE(b.log.size(), 3u);
+  EXPECT_TRUE(b.log[1].split_completion);
+  EXPECT_EQ(b.log[1].data_phases, 128);
+  EXPECT_EQ(b.scalar("bytes_read"), 512);
+  ASSERT_EQ(b.clients[0]->done.size(), 1u);
 }
 
 // Every clock is accounted for once, and nothing beats the theoretical peak.

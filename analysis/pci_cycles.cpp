@@ -83,8 +83,9 @@ NicPathClocks nic_clocks_per_frame(const NicPathShape& s) {
     }
   }
   const auto k = static_cast<double>(descriptors);
-  const std::int64_t batch =
-      std::max<std::int64_t>(1, std::min(s.fetch_batch, s.descriptor_cache - s.prefetch_threshold));
+  // Full batches: the engine may fetch fewer when its cache is nearly full, so this is the
+  // cheapest case and the ceiling an upper bound.
+  const std::int64_t batch = std::max<std::int64_t>(1, std::min(s.fetch_batch, s.descriptor_cache));
   c.fetch = k * read_clocks(s, 0, batch * s.descriptor_bytes) / static_cast<double>(batch);
   // Write-back happens once a group is done, and a frame's descriptors go together.
   const std::int64_t group = std::max(s.writeback_group, descriptors);

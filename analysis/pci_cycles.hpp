@@ -39,8 +39,9 @@ namespace gbesim {
 //   data      - the frame in requests of `burst` bytes (receive: writes without the FCS if
 //               stripped; transmit: reads, split at the bridge's prefetch or cache-line
 //               boundary, each part paying the read latency);
-//   fetch     - one read of fetch_batch descriptors, shared by fetch_batch descriptors (a
-//               received frame takes one per buffer_bytes);
+//   fetch     - one read of a full batch of descriptors, shared by the batch (a received
+//               frame takes one per buffer_bytes; the engine sometimes fetches fewer, so this
+//               is the cheapest case);
 //   writeback - one write of writeback_group descriptors (or of all a frame's, if more),
 //               likewise shared;
 //   registers - the driver's cause-register read (if read_icr) and tail write, shared by the
@@ -66,8 +67,8 @@ struct NicPathShape {
   std::int64_t buffer_bytes = 2048;  // receive: one descriptor per buffer; requests stay inside
   std::int64_t descriptor_bytes = 16;
   std::int64_t fetch_batch = 16;
-  std::int64_t descriptor_cache = 64;    // a fetch fills the cache from the threshold up:
-  std::int64_t prefetch_threshold = 16;  //   min(fetch_batch, cache - threshold) descriptors
+  std::int64_t descriptor_cache = 64;    // a fetch is at most min(fetch_batch, cache)
+  std::int64_t prefetch_threshold = 16;  // (unused by the closed form; the engine's refill point)
   std::int64_t writeback_group = 1;
   double frames_per_interrupt = 1;
   bool read_icr = true;

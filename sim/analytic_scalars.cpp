@@ -150,7 +150,10 @@ std::vector<Scalar> network_totals(const std::vector<Scalar>& simulated) {
         s.component.size() > 5 && s.component.rfind(".sink") == s.component.size() - 5;
     if (mac && s.name == "tx_throughput") tx += s.value;
     if (mac && s.name == "tx_payload_throughput") payload += s.value;
+    const bool driver =
+        s.component.size() > 7 && s.component.rfind(".driver") == s.component.size() - 7;
     if (sink && s.name == "throughput") delivered += s.value;
+    if (driver && s.name == "delivered_throughput") delivered += s.value;  // a NIC's host
   }
   return {{"network", "tx_throughput", "bit/s", tx, false},
           {"network", "tx_payload_throughput", "bit/s", payload, false},

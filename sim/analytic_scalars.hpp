@@ -26,7 +26,8 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
                                          const std::vector<Scalar>& simulated);
 
 // Totals over every station (component "network"): DA..FCS bits and payload bits sent OK per
-// second, and DA..FCS bits delivered to the applications per second.
+// second, and DA..FCS bits delivered to the applications per second (a station served by a NIC
+// delivers through its host's driver).
 std::vector<Scalar> network_totals(const std::vector<Scalar>& simulated);
 
 }  // namespace gbesim

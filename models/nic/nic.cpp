@@ -276,7 +276,7 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
       done_descriptors_ -= writing_back_descriptors_;
       writing_back_descriptors_ = 0;
       written_back_ += static_cast<std::uint64_t>(n);
-      frames_visible(n, at);
+      frames_visible(n, at, false);
       break;
     }
     case rx_fetch:
@@ -305,7 +305,7 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
       tx_writeback_index_ += n;
       tx_completed_ += n;
       tx_done_ += static_cast<std::uint64_t>(n);
-      frames_visible(n, at);
+      frames_visible(n, at, true);
       break;
     }
     case tx_fetch:
@@ -323,7 +323,10 @@ std::vector<ReceivedFrame> Nic::take_received() {
                                  std::make_move_iterator(visible_.end()));
   visible_.clear();
   taken_ += out.size();
+  // The handler takes the transmit completions at the same instant (take_tx_completed).
   pending_frames_ = 0;
+  pending_rx_ = {};
+  pending_tx_ = {};
   return out;
 }
 
@@ -332,10 +335,14 @@ void Nic::give_descriptors(std::int64_t n, Picoseconds now) {
   pump(now);
 }
 
-void Nic::frames_visible(std::int64_t n, Picoseconds now) {
+void Nic::frames_visible(std::int64_t n, Picoseconds now, bool transmit) {
   if (pending_frames_ == 0) first_pending_ps_ = now;
   pending_frames_ += n;
   last_frame_ps_ = now;
+  Pending& p = transmit ? pending_tx_ : pending_rx_;
+  if (p.count == 0) p.first = now;
+  p.count += n;
+  p.last = now;
   schedule_interrupt(now);
 }
 
@@ -352,14 +359,19 @@ void Nic::schedule_interrupt(Picoseconds now) {
             : params_.coalesce_us > 0 ? first_pending_ps_ + params_.coalesce_us * kPsPerUs
                                       : kForeverPs;
   } else if (params_.moderation == "itr") {
-    if (params_.rdtr_1024ns > 0 || params_.radv_1024ns > 0) {
-      Picoseconds by_packet = kForeverPs;
-      Picoseconds absolute = kForeverPs;
-      if (params_.rdtr_1024ns > 0) by_packet = last_frame_ps_ + params_.rdtr_1024ns * 1'024'000;
-      if (params_.radv_1024ns > 0) absolute = first_pending_ps_ + params_.radv_1024ns * 1'024'000;
-      ready = std::min(by_packet, absolute);
-    }
-    ready = std::max(ready, last_irq_ps_ + params_.itr_256ns * 256'000);
+    // Each direction's cause is delayed by its packet timer (restarted by every frame) or its
+    // absolute timer (from the first), whichever ends first; then the ITR interval applies.
+    auto delayed = [](const Pending& p, std::int64_t packet, std::int64_t absolute) {
+      if (p.count == 0) return kForeverPs;
+      if (packet == 0 && absolute == 0) return p.first;
+      Picoseconds t = kForeverPs;
+      if (packet > 0) t = std::min(t, p.last + packet * 1'024'000);
+      if (absolute > 0) t = std::min(t, p.first + absolute * 1'024'000);
+      return t;
+    };
+    ready = std::min(delayed(pending_rx_, params_.rdtr_1024ns, params_.radv_1024ns),
+                     delayed(pending_tx_, params_.tidv_1024ns, params_.tadv_1024ns));
+    if (ready < kForeverPs) ready = std::max(ready, last_irq_ps_ + params_.itr_256ns * 256'000);
   }
   if (ready >= kForeverPs) return;
   fire_ps_ = std::max(ready, now);

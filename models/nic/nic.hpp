@@ -99,7 +99,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
 
   void pump(Picoseconds now);
   void issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes);
-  void frames_visible(std::int64_t n, Picoseconds now);
+  void frames_visible(std::int64_t n, Picoseconds now, bool transmit);
   void schedule_interrupt(Picoseconds now);
   void moderation_process();
   bool pump_rx();
@@ -152,9 +152,16 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
 
   // Interrupt moderation.
   bool irq_asserted_ = false;
-  std::int64_t pending_frames_ = 0;
+  std::int64_t pending_frames_ = 0;  // receive frames and transmit completions, together ...
   Picoseconds first_pending_ps_ = 0;
   Picoseconds last_frame_ps_ = 0;
+  struct Pending {  // ... and by direction (for RDTR/RADV and TIDV/TADV)
+    std::int64_t count = 0;
+    Picoseconds first = 0;
+    Picoseconds last = 0;
+  };
+  Pending pending_rx_;
+  Pending pending_tx_;
   Picoseconds last_irq_ps_ = -kForeverPs;
   Picoseconds fire_ps_ = kForeverPs;
   sc_core::sc_event timer_;

@@ -42,6 +42,10 @@ const ParamTable<NicParams>& nic_param_table() {
                  "itr: receive delay timer, restarted by every frame (0 = none)")
         .integer("radv_1024ns", &NicParams::radv_1024ns, "1.024 us", 0, 65535,
                  "itr: receive absolute delay from the first frame (0 = none)")
+        .integer("tidv_1024ns", &NicParams::tidv_1024ns, "1.024 us", 0, 65535,
+                 "itr: transmit delay timer, restarted by every completion (0 = none)")
+        .integer("tadv_1024ns", &NicParams::tadv_1024ns, "1.024 us", 0, 65535,
+                 "itr: transmit absolute delay from the first completion (0 = none)")
         .integer("coalesce_frames", &NicParams::coalesce_frames, "frames", 1, 4096,
                  "coalesce: interrupt once this many frames are waiting")
         .integer("coalesce_us", &NicParams::coalesce_us, "us", 0, 1'000'000,

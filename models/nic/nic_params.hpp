@@ -28,7 +28,9 @@ struct NicParams {
   std::string moderation = "itr";                 // itr (Intel: ITR + RDTR/RADV), coalesce, none
   std::int64_t itr_256ns = 0;                     // minimum interrupt interval in 256 ns units
   std::int64_t rdtr_1024ns = 0;                   // receive packet timer (restarted per frame)
-  std::int64_t radv_1024ns = 0;                   // receive absolute timer (from the first frame)
+  std::int64_t radv_1024ns = 0;                   // receive absolute delay from the first frame
+  std::int64_t tidv_1024ns = 0;                   // transmit delay timer, restarted per completion
+  std::int64_t tadv_1024ns = 0;                   // transmit absolute delay from the first
   std::int64_t coalesce_frames = 1;               // coalesce: interrupt after this many frames
   std::int64_t coalesce_us = 0;                   //   or this long after the first
   std::int64_t register_read_latency_clocks = 4;  // the NIC as a bus target

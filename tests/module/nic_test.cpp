@@ -215,3 +215,26 @@ TEST(NicTransmit, AnInterruptDuringStartUpIsServed) {
 
 }  // namespace
 }  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+// Transmit interrupt delays: completions arrive every 13.5 us (1518-byte frames near the wire
+// rate), so a 65.5 us packet timer (TIDV 64) never runs out and the absolute timer (TADV 32 =
+// 32.768 us from the first completion) raises each interrupt: at most 1 / 32.768 us = 30,518/s,
+// and at least one per 32.768 + 13.6 us.
+TEST(NicTransmit, TheAbsoluteTimerBoundsTransmitInterrupts) {
+  gbesim::testing::SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 20000000,
+      "stations": {"a": {}, "b": {}}, "links": [{"between": ["a", "b"], "cable_m": 10}],
+      "hosts": {"h": {"pci": {"width_bits": 64, "clock_mhz": 66},
+        "nic": {"station": "a", "itr_256ns": 0, "tidv_1024ns": 64, "tadv_1024ns": 32},
+        "tx": {"to": "b", "frame_bytes": 1518}}}})");
+  sim.run();
+  const double irqs = sim.scalar("h.nic", "interrupts_per_second");
+  EXPECT_LE(irqs, 1e6 / 32.768);
+  EXPECT_GE(irqs, 1e6 / (32.768 + 13.6));
+  EXPECT_GT(sim.scalar("h.driver", "sent_throughput"), 0.98 * 986.99e6);
+}
+
+}  // namespace
+}  // namespace gbesim

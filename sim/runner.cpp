@@ -110,8 +110,9 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
              run.name, plural(network.stations().size(), "station"), wiring, run.rate_mbps,
              format_duration_ps(outcome.simulated_ps), outcome.wall_seconds, rtf,
              outcome.interrupted ? " -- INTERRUPTED" : "");
-  fmt::print("  {:<10} {:>12} {:>10} {:>12} {:>10} {:>14} {:>14} {:>8}\n", "station", "tx frames",
-             "tx Mb/s", "rx frames", "rx Mb/s", "latency mean", "latency p99", "drops");
+  if (!network.stations().empty())
+    fmt::print("  {:<10} {:>12} {:>10} {:>12} {:>10} {:>14} {:>14} {:>8}\n", "station", "tx frames",
+               "tx Mb/s", "rx frames", "rx Mb/s", "latency mean", "latency p99", "drops");
   auto value = [&](const std::string& component, const std::string& name) {
     const Scalar* s = find_scalar(scalars, component, name);
     return s != nullptr ? s->value : 0.0;

@@ -646,14 +646,12 @@ void apply_nic_profile(const Json& ref, const std::string& at, NicParams& nic,
     std::filesystem::path p(r);
     if (p.is_relative()) p = std::filesystem::path(d.file()).parent_path() / p;
     file = p.string();
-    std::ifstream in(p);
-    if (!in) {
-      d.error(at, "cannot read the profile file " + file);
+    try {
+      text = read_json_file(file);
+    } catch (const ScenarioError& e) {
+      for (const auto& item : e.diagnostics()) d.error_in(item.file, item.path, item.message);
       return;
     }
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = s.str();
   } else {
     for (const auto& [name, body] : builtin_nic_profiles())
       if (name == r) text = body;

@@ -183,9 +183,7 @@ void Nic::issue(Kind kind, PciCommand command, std::uint64_t address, std::int64
   r.bytes = bytes;
   r.tag = kind;
   dma_busy_ = true;
-  dma_kind_ = kind;
   last_was_rx_ = kind == rx_data || kind == rx_writeback || kind == rx_fetch;
-  dma_bytes_ = bytes;
   bus_.request(master_, r);
 }
 

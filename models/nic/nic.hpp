@@ -147,8 +147,6 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   std::int64_t tx_completed_ = 0;  // written back, not yet reclaimed
   bool dma_busy_ = false;
   bool last_was_rx_ = false;
-  Kind dma_kind_ = rx_data;
-  std::int64_t dma_bytes_ = 0;
 
   // Interrupt moderation.
   bool irq_asserted_ = false;

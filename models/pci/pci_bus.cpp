@@ -187,7 +187,6 @@ void PciBus::request(std::size_t master, const PciRequest& r, Picoseconds now) {
   masters_[master].queue.push_back(p);
   if (active_) {
     if (master == a_.t.master && a_.owner_requests_from < 0) {
-      a_.owner_wants_more = true;
       a_.owner_requests_from = edge_after(now);  // a new request: REQ# from its edge on
     }
     cut_at_latency_timer(a_);
@@ -308,6 +307,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   std::int64_t subsequent_wait = 0;
   const Target* posted = nullptr;
   PciEnding uncut_ending = PciEnding::complete;
+  bool wants_more = false;  // the owner has work after this transaction: it keeps REQ# asserted
 
   if (x.completer_for >= 0) {
     // PCI-X split completion: the target returns read data to the requester, which decodes it
@@ -319,7 +319,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
     a.address0 = c.address;
     bytes = c.bytes;
     first_edge = s + address_clocks + 1 + 1;
-    a.owner_wants_more = x.completions.size() > 1;
+    wants_more = x.completions.size() > 1;
   } else {
     Pending& p = x.queue.front();
     const Target& t = targets_[p.request.target];
@@ -331,7 +331,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
     const std::int64_t remaining = p.request.bytes - done;
     const std::uint64_t address = p.request.address + static_cast<std::uint64_t>(done);
     a.address0 = address;
-    a.owner_wants_more = x.queue.size() > 1;
+    wants_more = x.queue.size() > 1;
     const std::int64_t line = t.params.cache_line_bytes;
     if (a.t.command == PciCommand::memory_write_invalidate &&
         (static_cast<std::int64_t>(address % static_cast<std::uint64_t>(line)) != 0 ||
@@ -343,7 +343,6 @@ void PciBus::start(std::size_t m, std::int64_t s) {
       a.t.ending = PciEnding::split_response;
       a.t.end_clock = s + address_clocks + t.devsel_clocks + 1;
       a.split_chunk = std::min(remaining, t.params.split_read_bytes);
-      a.owner_wants_more = a.owner_wants_more || remaining > a.split_chunk;
       a_ = a;
       active_ = true;
       return;
@@ -356,7 +355,6 @@ void PciBus::start(std::size_t m, std::int64_t s) {
       if (s < p.delayed_ready) {
         a.t.ending = PciEnding::retry;
         a.t.end_clock = s + address_clocks + t.devsel_clocks;
-        a.owner_wants_more = true;
         a_ = a;
         active_ = true;
         return;
@@ -397,7 +395,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
     }
     if (limit < remaining) uncut_ending = PciEnding::disconnect;
     bytes = limit;
-    a.owner_wants_more = a.owner_wants_more || limit < remaining;
+    wants_more = wants_more || limit < remaining;
     if (!read && t.params.posted_write_bytes > 0) posted = &t;
   }
 
@@ -425,7 +423,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   }
   a.uncut_phases = static_cast<std::int64_t>(a.edges.size());
   a.uncut_ending = uncut_ending;
-  if (a.owner_wants_more) a.owner_requests_from = s;  // REQ# held through the transaction
+  if (wants_more) a.owner_requests_from = s;  // REQ# held through the transaction
   a_ = a;
   active_ = true;
   cut_at_latency_timer(a_);

@@ -160,8 +160,8 @@ class PciBus {
     PciEnding uncut_ending = PciEnding::complete;
     std::uint64_t address0 = 0;             // address of the first data phase
     std::int64_t split_chunk = 0;           // PCI-X split request: bytes asked for
-    bool owner_wants_more = false;          // REQ# kept asserted for more work ...
-    std::int64_t owner_requests_from = -1;  // ... sampled from this edge (-1: never)
+    std::int64_t owner_requests_from = -1;  // the owner's REQ# (for more work) is sampled from
+                                            // this edge on (-1: not asserted)
   };
 
   std::int64_t edge_after(Picoseconds t) const { return t / period_ps_ + 1; }

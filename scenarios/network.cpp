@@ -1,10 +1,13 @@
 #include "scenarios/network.hpp"
 
+#include <map>
+#include <set>
+
 namespace gbesim {
 
 Station::Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
                  std::int64_t rate_mbps, const std::vector<SourceConfig>& sources,
-                 SimContext& context)
+                 const AppEnd* ideal, SimContext& context)
     : sc_module(name),
       mac_("mac", config.mac, MacConfig{rate_mbps, config.address, number}, context),
       sink_("sink", config.sink, mac_, context) {
@@ -13,25 +16,78 @@ Station::Station(sc_core::sc_module_name name, const StationConfig& config, std:
     sources_.push_back(std::make_unique<TrafficSource>(child.c_str(), config.traffic[i], sources[i],
                                                        mac_, context));
   }
+  if (ideal != nullptr) {
+    stack_ = std::make_unique<HostStack>("stack", ideal->app, ideal->transport, ideal->sender,
+                                         ideal->ethernet, ideal->ip_source, ideal->ip_destination,
+                                         ideal->creator, context);
+    endpoint_ = std::make_unique<IdealEndpoint>("endpoint", mac_, *stack_);
+  }
 }
 
 Host::Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac,
-           const FrameHeader& tx_header, SimContext& context)
+           const FrameHeader& tx_header, const AppEnd* end, SimContext& context)
     : sc_module(name), config_(config), pci_("pci", config.pci, context) {
   const std::size_t bridge = pci_.bus().add_target("bridge", config.bridge);
+  if (end != nullptr)
+    stack_ =
+        std::make_unique<HostStack>("stack", end->app, end->transport, end->sender, end->ethernet,
+                                    end->ip_source, end->ip_destination, end->creator, context);
   if (config.has_nic && mac != nullptr) {
     nic_ = std::make_unique<Nic>("nic", config.nic, config.nic_master, *mac, pci_, bridge, context);
     PciMasterParams host;  // the host bridge mastering the driver's register accesses
     host.width_bits = config.pci.width_bits;
     driver_ = std::make_unique<NicDriver>("driver", config.cpu, host, config.tx, tx_header,
-                                          config.nic.tx_ring_descriptors, *nic_, pci_, context);
+                                          config.nic.tx_ring_descriptors, *nic_, pci_, stack_.get(),
+                                          context);
   }
   for (const auto& m : config.dma)
     dma_.push_back(
         std::make_unique<DmaMaster>(m.name.c_str(), m.traffic, m.master, bridge, pci_, context));
 }
 
+namespace {
+
+// The application ends, by station: each host application's own end at its NIC's station and
+// the other end at the peer station.
+std::map<std::string, AppEnd> application_ends(const ScenarioConfig& config) {
+  auto number = [&](const std::string& station) {
+    for (std::size_t i = 0; i < config.stations.size(); ++i)
+      if (config.stations[i].name == station) return static_cast<std::uint32_t>(i + 1);
+    return 0U;
+  };
+  std::map<std::string, AppEnd> ends;
+  for (const auto& h : config.hosts) {
+    if (!h.has_nic || h.app.kind.empty()) continue;
+    auto end_at = [&](const std::string& own, const std::string& peer, bool sender) {
+      AppEnd e;
+      e.app = h.app;
+      e.transport = h.transport;
+      e.sender = sender;
+      e.ethernet.source = config.find_station(own)->address;
+      e.ethernet.destination = config.find_station(peer)->address;
+      e.ip_source = ipv4_for_station(number(own));
+      e.ip_destination = ipv4_for_station(number(peer));
+      e.creator = kHostCreatorBase + number(own);
+      ends[own] = e;
+    };
+    const bool sends = h.app.direction == "send";
+    end_at(h.nic.station, h.app.peer, sends);
+    end_at(h.app.peer, h.nic.station, !sends);
+  }
+  return ends;
+}
+
+}  // namespace
+
 Network::Network(const ScenarioConfig& config, SimContext& context) {
+  const std::map<std::string, AppEnd> ends = application_ends(config);
+  std::set<std::string> served;
+  for (const auto& h : config.hosts)
+    if (h.has_nic) served.insert(h.nic.station);
+  auto end_for = [&](const std::string& station) -> const AppEnd* {
+    const auto it = ends.find(station);
+    return it == ends.end() ? nullptr : &it->second;
+  };
   std::uint32_t flow = 1;
   for (const auto& s : config.stations) {
     std::vector<SourceConfig> sources;
@@ -42,9 +98,9 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
           t.to == "broadcast" ? MacAddress::broadcast() : config.find_station(t.to)->address;
       sources.push_back(source);
     }
-    stations_.push_back(std::make_unique<Station>(s.name.c_str(), s,
-                                                  static_cast<std::uint32_t>(stations_.size() + 1),
-                                                  config.run.rate_mbps, sources, context));
+    stations_.push_back(std::make_unique<Station>(
+        s.name.c_str(), s, static_cast<std::uint32_t>(stations_.size() + 1), config.run.rate_mbps,
+        sources, served.count(s.name) ? nullptr : end_for(s.name), context));
   }
 
   auto attach_domain = [&](const std::string& name, const std::vector<std::string>& members,
@@ -87,7 +143,8 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     FrameHeader header;
     if (h.has_nic) header.source = config.find_station(h.nic.station)->address;
     if (!h.tx.to.empty()) header.destination = config.find_station(h.tx.to)->address;
-    hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, mac, header, context));
+    hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, mac, header,
+                                            h.has_nic ? end_for(h.nic.station) : nullptr, context));
   }
 }
 

@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "models/common/sim_context.hpp"
+#include "models/host/host_stack.hpp"
 #include "models/host/sink.hpp"
 #include "models/host/traffic_source.hpp"
 #include "models/mac/mac.hpp"
@@ -25,11 +26,25 @@
 
 namespace gbesim {
 
+// One end of a host application, as the builder works it out: the host's own end, or the
+// other end on the peer station (on the host serving it, or on an ideal endpoint).
+struct AppEnd {
+  AppParams app;
+  TransportParams transport;
+  bool sender = false;
+  FrameHeader ethernet;  // own and peer MAC addresses
+  std::uint32_t ip_source = 0;
+  std::uint32_t ip_destination = 0;
+  std::uint64_t creator = 0;  // frame id creator (see kFrameIdCreator)
+};
+
 class Station : public sc_core::sc_module {
  public:
-  // sources[i] configures config.traffic[i].
+  // sources[i] configures config.traffic[i]; ideal: an application end this station runs on an
+  // ideal host ("stack" + "endpoint"), or nullptr.
   Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
-          std::int64_t rate_mbps, const std::vector<SourceConfig>& sources, SimContext& context);
+          std::int64_t rate_mbps, const std::vector<SourceConfig>& sources, const AppEnd* ideal,
+          SimContext& context);
 
   Mac& mac() { return mac_; }
   Sink& sink() { return sink_; }
@@ -39,14 +54,18 @@ class Station : public sc_core::sc_module {
   Mac mac_;
   Sink sink_;
   std::vector<std::unique_ptr<TrafficSource>> sources_;
+  std::unique_ptr<HostStack> stack_;
+  std::unique_ptr<IdealEndpoint> endpoint_;
 };
 
 // A host: its PCI bus ("pci") with the host bridge as target 0, and the DMA masters on it.
 class Host : public sc_core::sc_module {
  public:
   // mac: the served station's MAC when the host has a NIC.
+  // end: the application end this host runs, or nullptr.
   Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac,
-       const FrameHeader& tx_header, SimContext& context);
+       const FrameHeader& tx_header, const AppEnd* end, SimContext& context);
+  HostStack* stack() { return stack_.get(); }
   PciBusModule& pci() { return pci_; }
   const HostConfig& config() const { return config_; }
 
@@ -54,6 +73,7 @@ class Host : public sc_core::sc_module {
   HostConfig config_;
   PciBusModule pci_;
   std::vector<std::unique_ptr<DmaMaster>> dma_;
+  std::unique_ptr<HostStack> stack_;
   std::unique_ptr<Nic> nic_;
   std::unique_ptr<NicDriver> driver_;
 };

@@ -79,6 +79,8 @@ std::vector<ParamTableInfo> all_param_tables() {
       describe(nic_param_table(), "hosts.<name>.nic"),
       describe(cpu_param_table(), "hosts.<name>.cpu"),
       describe(host_tx_param_table(), "hosts.<name>.tx"),
+      describe(app_param_table(), "hosts.<name>.app"),
+      describe(transport_param_table(), "hosts.<name>.transport"),
   };
 }
 

@@ -10,6 +10,7 @@
 
 #include "models/common/mac_address.hpp"
 #include "models/common/param_table.hpp"
+#include "models/host/app_params.hpp"
 #include "models/host/sink_params.hpp"
 #include "models/host/traffic_params.hpp"
 #include "models/mac/mac_params.hpp"
@@ -82,6 +83,8 @@ struct HostConfig {
   PciMasterParams nic_master;
   CpuParams cpu;
   HostTxParams tx;  // a bulk sender through the NIC, if tx.to is set
+  AppParams app;    // an application against app.peer, if app.kind is set
+  TransportParams transport;
 };
 
 struct ScenarioConfig {

@@ -722,7 +722,8 @@ std::vector<HostConfig> read_hosts(const Json& v, Diagnostics& d) {
                 describe_value(v));
     return hosts;
   }
-  static const std::vector<std::string> host_keys = {"pci", "bridge", "dma", "nic", "cpu", "tx"};
+  static const std::vector<std::string> host_keys = {"pci", "bridge", "dma", "nic",
+                                                     "cpu", "tx",     "app", "transport"};
   for (const auto& item : v.items()) {
     const std::string path = child_path("hosts", item.key());
     HostConfig h;
@@ -760,6 +761,25 @@ std::vector<HostConfig> read_hosts(const Json& v, Diagnostics& d) {
       if (!body.contains("nic")) d.error(child_path(path, "tx"), "a sender needs the host's nic");
       read_table(body["tx"], child_path(path, "tx"), host_tx_param_table(), h.tx, d);
     }
+    if (body.contains("app")) {
+      if (!body.contains("nic"))
+        d.error(child_path(path, "app"), "an application needs the host's nic");
+      read_table(body["app"], child_path(path, "app"), app_param_table(), h.app, d);
+      if (body["app"].is_object() && !body["app"].contains("kind"))
+        d.error(child_path(path, "app"), "missing \"kind\": one of " + key_list(app_kinds()));
+      if (body["app"].is_object() && !body["app"].contains("peer"))
+        d.error(child_path(path, "app"), "missing \"peer\": the station at the other end");
+    }
+    if (body.contains("transport")) {
+      if (!body.contains("app"))
+        d.error(child_path(path, "transport"), "transport settings need an app on this host");
+      read_table(body["transport"], child_path(path, "transport"), transport_param_table(),
+                 h.transport, d);
+    }
+    if (h.app.kind == "udp" && h.app.request_bytes > 65507)
+      d.error(
+          child_path(child_path(path, "app"), "request_bytes"),
+          "a UDP datagram carries at most 65507 bytes, got " + std::to_string(h.app.request_bytes));
     if (body.contains("cpu")) {
       if (!body.contains("nic"))
         d.error(child_path(path, "cpu"), "CPU costs apply to a NIC's driver: this host has no nic");
@@ -1094,6 +1114,43 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
           check_size(t.frame_bytes.largest(), child_path(path, "frame_bytes"));
       }
     }
+  }
+  // Applications: their peers are stations reachable over the links and domains read above.
+  for (const auto& h : c.hosts) {
+    const StationConfig* s = h.has_nic ? c.find_station(h.nic.station) : nullptr;
+    if (s == nullptr) continue;
+    if (!h.app.kind.empty()) {
+      const std::string app = child_path(child_path("hosts", h.name), "app");
+      const StationConfig* peer = c.find_station(h.app.peer);
+      const std::int64_t frame = h.transport.mtu + 18;
+      if (peer == nullptr) {
+        d.error(child_path(app, "peer"),
+                "no station \"" + h.app.peer + "\"" + suggestion(h.app.peer, station_names));
+      } else if (h.app.peer == h.nic.station) {
+        d.error(child_path(app, "peer"), "the NIC's own station; the peer is another station");
+      } else {
+        const auto reach = c.reachable_from(h.nic.station);
+        if (std::find(reach.begin(), reach.end(), h.app.peer) == reach.end())
+          d.error(child_path(app, "peer"), "station \"" + h.app.peer +
+                                               "\" is not reachable from \"" + h.nic.station +
+                                               "\" (no link or collision domain joins them)");
+        if (!h.tx.to.empty())
+          d.error(app, "a host runs either the raw sender (tx) or an application, not both");
+        for (const StationConfig* st : {s, peer})
+          if (frame > st->mac.max_frame_bytes)
+            d.error(child_path(child_path(child_path("hosts", h.name), "transport"), "mtu"),
+                    "MTU " + std::to_string(h.transport.mtu) + " makes " + std::to_string(frame) +
+                        "-byte frames, over station " + st->name + "'s max_frame_bytes (" +
+                        std::to_string(st->mac.max_frame_bytes) + ")");
+      }
+    }
+    for (const auto& other : c.hosts)
+      if (!h.app.kind.empty() && &other != &h && other.has_nic && other.nic.station == h.app.peer &&
+          !other.app.kind.empty())
+        d.error(child_path(child_path("hosts", other.name), "app"),
+                "host " + h.name +
+                    "'s application already runs its other end on this host "
+                    "(a host runs one application end)");
   }
   return c;
 }
@@ -1535,6 +1592,10 @@ Json resolved_json(const ScenarioConfig& config) {
         host["nic"] = nic;
         host["cpu"] = table_json(cpu_param_table(), h.cpu);
         if (!h.tx.to.empty()) host["tx"] = table_json(host_tx_param_table(), h.tx);
+        if (!h.app.kind.empty()) {
+          host["app"] = table_json(app_param_table(), h.app);
+          host["transport"] = table_json(transport_param_table(), h.transport);
+        }
       }
       hosts[h.name] = host;
     }

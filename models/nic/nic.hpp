@@ -24,6 +24,8 @@
 
 #include "models/common/sim_context.hpp"
 #include "models/common/stats.hpp"
+#include "models/host/host_stack.hpp"
+
 #include "models/mac/mac.hpp"
 #include "models/nic/nic_params.hpp"
 #include "models/pci/pci_bus_module.hpp"
@@ -31,7 +33,7 @@
 namespace gbesim {
 
 // The flow number of frames a host sends through its NIC (traffic sources use 1, 2, ...).
-inline constexpr std::uint32_t kNicTxFlow = 0xFFFF;
+inline constexpr std::uint32_t kNicTxFlow = kHostFlow;
 
 struct ReceivedFrame {
   FramePtr frame;
@@ -172,29 +174,38 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   std::int64_t fifo_peak_ = 0;
 };
 
-// The host's side of the receive path: the interrupt handler on the host CPU.
+// The host's CPU: the NIC's interrupt handler, and -- between interrupts, which come first at
+// every step -- the application's calls into its stack and the posting of the stack's frames to
+// the transmit ring. One CPU, one thing at a time; each step takes the CPU time its costs say.
 class NicDriver : public sc_core::sc_module, public PciMasterClient {
  public:
   SC_HAS_PROCESS(NicDriver);
-  // tx: the bulk sender (header: our address and the destination's), if tx.to is set.
+  // tx: the raw bulk sender (header: our address and the destination's), if tx.to is set.
+  // stack: the host's protocol stack and application, if it runs one.
   NicDriver(sc_core::sc_module_name name, const CpuParams& cpu, const PciMasterParams& master,
             const HostTxParams& tx, const FrameHeader& header, std::int64_t tx_ring, Nic& nic,
-            PciBusModule& bus, SimContext& context);
+            PciBusModule& bus, HostStack* stack, SimContext& context);
 
   void pci_done(const PciRequest& request, Picoseconds at) override;
   std::uint64_t frames_delivered() const { return delivered_.value(); }
   std::uint64_t frames_in_handler() const { return in_handler_; }
 
  private:
-  void handler();
+  void cpu_process();
+  void service_interrupt();
   double tx_cost_ns(std::int64_t frames) const;
-  void post_tx(std::int64_t frames);  // builds and posts frames, then writes the tail
+  void post_tx(std::vector<FramePtr> frames);  // posts frames, then writes the tail
+  std::vector<FramePtr> build_raw(std::int64_t frames);
+  void spend(double ns);     // the CPU is busy for this long
+  bool post_stack_frames();  // false: nothing to post, or no room in the ring
 
   const CpuParams cpu_;
   const HostTxParams tx_;
   FrameBuilder builder_;
   std::int64_t tx_ring_;
   std::uint64_t tx_sequence_ = 0;
+  HostStack* stack_;
+  std::deque<std::size_t> tx_sizes_;  // posted, not yet reclaimed
   SimContext& context_;
   Nic& nic_;
   PciBusModule& bus_;
@@ -203,7 +214,8 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
   std::uint64_t in_handler_ = 0;
 
   StatGroup stats_;
-  Counter delivered_, octets_, handler_runs_, cpu_busy_ps_, refills_, tx_posted_, tx_reclaimed_;
+  Counter delivered_, octets_, handler_runs_, cpu_busy_ps_, refills_, tx_posted_, tx_reclaimed_,
+      tx_octets_, app_calls_;
   Distribution latency_;
 };
 

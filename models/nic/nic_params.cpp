@@ -64,8 +64,14 @@ const ParamTable<CpuParams>& cpu_param_table() {
            "per interrupt: entry, exit and the handler's fixed part")
         .real("per_packet_ns", &CpuParams::per_packet_ns, "ns", 0, 1e9,
               "per received frame: driver and protocol stack")
+        .real("per_sent_packet_ns", &CpuParams::per_sent_packet_ns, "ns", 0, 1e9,
+              "per sent frame: protocol stack and driver down to the ring")
         .real("per_byte_ns", &CpuParams::per_byte_ns, "ns", 0, 1e6,
-              "per received byte: copy, and checksum unless offloaded")
+              "per byte received (DA..FCS, in the handler) or written by the application (at the "
+              "send call): copy, and checksum unless offloaded")
+        .real("per_request_ns", &CpuParams::per_request_ns, "ns", 0, 1e9,
+              "an application send or receive call: system call, socket and application "
+              "bookkeeping (per request, reply or datagram)")
         .real("per_refill_ns", &CpuParams::per_refill_ns, "ns", 0, 1e9,
               "per receive buffer given back to the NIC")
         .boolean("read_icr", &CpuParams::read_icr,

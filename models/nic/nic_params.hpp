@@ -40,11 +40,13 @@ const ParamTable<NicParams>& nic_param_table();
 
 // What the host's CPU spends. All costs in ns of CPU time.
 struct CpuParams {
-  double interrupt_ns = 0;   // entry + exit + the handler's fixed part
-  double per_packet_ns = 0;  // driver + protocol stack per received frame
-  double per_byte_ns = 0;    // copy (and checksum unless offloaded) per byte
-  double per_refill_ns = 0;  // allocate and post one receive buffer
-  bool read_icr = true;      // the handler reads the interrupt cause register (PIO read)
+  double interrupt_ns = 0;        // entry + exit + the handler's fixed part
+  double per_packet_ns = 0;       // driver + protocol stack per received frame
+  double per_sent_packet_ns = 0;  // driver + protocol stack per sent frame
+  double per_byte_ns = 0;         // copy (and checksum unless offloaded) per byte
+  double per_refill_ns = 0;       // allocate and post one receive buffer
+  double per_request_ns = 0;      // an application send/receive call (system call + bookkeeping)
+  bool read_icr = true;           // the handler reads the interrupt cause register (PIO read)
 };
 
 const ParamTable<CpuParams>& cpu_param_table();

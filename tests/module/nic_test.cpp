@@ -202,7 +202,8 @@ TEST(NicReceive, AWriteBackGroupLargerThanTheRingDoesNotStall) {
 // A host that sends and receives: an interrupt raised while its sender is still filling the
 // transmit ring at start-up (255 frames at 1 us each) is not lost.
 TEST(NicTransmit, AnInterruptDuringStartUpIsServed) {
-  std::string text = scenario("{}", R"({"station": "a"})", R"({"per_packet_ns": 1000})");
+  std::string text = scenario("{}", R"({"station": "a"})",
+                              R"({"per_packet_ns": 1000, "per_sent_packet_ns": 1000})");
   text.replace(text.find(R"("cpu": )"), 7, R"("tx": {"to": "b"}, "cpu": )");
   gbesim::testing::SimFixture sim(text);
   sim.run();

@@ -1,0 +1,46 @@
+#pragma once
+// Parameters of a host's protocol stack (the windowed transport) and of its application.
+
+#include <cstdint>
+#include <string>
+
+#include "models/common/param_table.hpp"
+
+namespace gbesim {
+
+struct TransportParams {
+  std::int64_t mtu = 1500;                // IP MTU; frames are MTU + 18 bytes, MSS = MTU - 40
+  std::int64_t window_bytes = 65535;      // fixed window = receive buffer (no window scaling)
+  std::int64_t socket_bytes = 65536;      // send buffer: written and not yet acknowledged
+  std::int64_t ack_every = 2;             // delayed ACK: one per this many in-order segments
+  std::int64_t delayed_ack_us = 200'000;  // ... or this long after the first unacknowledged one
+  std::int64_t rto_us = 10'000;       // retransmission timeout (go-back-N), also the probe timer
+  std::int64_t dupack_threshold = 3;  // duplicate ACKs that trigger a go-back-N resend
+  bool nagle = true;                  // hold a short segment while data is unacknowledged
+  std::string congestion = "fixed";   // fixed window, or aimd (halve on loss, +1 MSS per RTT)
+};
+
+const ParamTable<TransportParams>& transport_param_table();
+
+inline const std::vector<std::string>& app_kinds() {
+  static const std::vector<std::string> kinds = {"bulk", "requests", "ping_pong", "udp"};
+  return kinds;
+}
+
+// The application a host runs against one peer station (an ideal endpoint, or the application's
+// other end on the host whose NIC serves that station).
+struct AppParams {
+  std::string kind;                    // empty: no application
+  std::string peer;                    // the station at the other end
+  std::string direction = "receive";   // this host's data direction: receive (peer sends) or send
+  std::int64_t request_bytes = 65536;  // bulk: write/read call size; requests: request size;
+                                       // ping_pong: message size; udp: datagram payload size
+  std::int64_t reply_bytes = 0;        // requests: answer per request (0: none, a pure stream)
+  std::int64_t outstanding = 1;        // requests with reply_bytes > 0: requests in flight
+  double rate_bps = 0;                 // udp: payload bit rate (iperf -b); 0: as fast as possible
+  std::int64_t start_ns = 0;           // nothing is sent before this
+};
+
+const ParamTable<AppParams>& app_param_table();
+
+}  // namespace gbesim

@@ -1,0 +1,337 @@
+#include "models/host/host_stack.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gbesim {
+
+namespace {
+
+constexpr std::uint16_t kDataPort = 5001;     // the data receiver's port (iperf's)
+constexpr std::uint16_t kSenderPort = 49152;  // the data sender's (first ephemeral port)
+
+IpPacket header_for(bool sender, std::uint32_t source, std::uint32_t destination) {
+  IpPacket p;
+  p.source = source;
+  p.destination = destination;
+  p.source_port = sender ? kSenderPort : kDataPort;
+  p.destination_port = sender ? kDataPort : kSenderPort;
+  return p;
+}
+
+}  // namespace
+
+HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
+                     const TransportParams& transport, bool sender, const FrameHeader& ethernet,
+                     std::uint32_t ip_source, std::uint32_t ip_destination, std::uint64_t creator,
+                     SimContext& context)
+    : sc_module(name),
+      app_(app),
+      transport_(transport),
+      sender_(sender),
+      udp_(app.kind == "udp"),
+      reply_(app.kind == "ping_pong"  ? app.request_bytes
+             : app.kind == "requests" ? app.reply_bytes
+                                      : 0),
+      outstanding_(app.kind == "ping_pong" ? 1 : app.outstanding),
+      creator_(creator),
+      ethernet_(ethernet),
+      context_(context),
+      connection_(transport, header_for(sender, ip_source, ip_destination)),
+      udp_header_(header_for(sender, ip_source, ip_destination)),
+      stats_(context.stats, std::string(this->name())),
+      app_sent_(stats_, "app_bytes_sent", "bytes",
+                "bytes the application wrote (or sent in datagrams)"),
+      app_received_(stats_, "app_bytes_received", "bytes", "bytes the application received"),
+      requests_issued_(
+          stats_, "requests_issued", "requests",
+          "messages (requests, replies, ping-pong messages) the application began to write"),
+      completed_(stats_, "requests_completed", "requests",
+                 "receiving end: messages fully received; sending end of requests with replies "
+                 "and ping-pong: answers fully received"),
+      frames_out_(stats_, "frames_sent", "frames", "frames the stack handed down"),
+      frames_in_(stats_, "frames_received", "frames", "frames the stack was given"),
+      udp_sent_(stats_, "udp_datagrams_sent", "datagrams", "UDP datagrams sent"),
+      udp_received_(stats_, "udp_datagrams_received", "datagrams",
+                    "UDP datagrams received whole (all fragments)"),
+      udp_fragments_lost_(stats_, "udp_incomplete", "datagrams",
+                          "UDP datagrams abandoned with fragments missing"),
+      round_trip_(stats_, "round_trip",
+                  "request written to its answer received (requests with replies, ping-pong)") {
+  udp_header_.protocol = kProtocolUdp;
+  const Counter* received = &app_received_;
+  stats_.formula("receive_throughput", "bit/s", "application bytes received, per second",
+                 [received](const StatContext& c) {
+                   return 8.0 * static_cast<double>(received->value()) * c.per_second();
+                 });
+  stats_.formula(
+      "send_throughput", "bit/s", "application bytes the peer acknowledged (udp: sent), per second",
+      [this](const StatContext& c) {
+        const double bytes = udp_ ? static_cast<double>(app_sent_.value())
+                                  : static_cast<double>(connection_.counts().bytes_acknowledged);
+        return 8.0 * bytes * c.per_second();
+      });
+  const Counter* done = &completed_;
+  stats_.formula(
+      "requests_per_second", "1/s", "requests_completed per second",
+      [done](const StatContext& c) { return static_cast<double>(done->value()) * c.per_second(); });
+  auto count = [this](const char* name, const char* unit, const char* doc,
+                      std::uint64_t Connection::Counts::*field) {
+    stats_.formula(name, unit, doc, [this, field](const StatContext&) {
+      return static_cast<double>(connection_.counts().*field);
+    });
+  };
+  if (!udp_) {
+    count("segments_sent", "segments", "data segments sent the first time",
+          &Connection::Counts::segments_sent);
+    count("segments_retransmitted", "segments", "data segments sent again (go-back-N)",
+          &Connection::Counts::retransmitted);
+    count("acks_sent", "segments", "pure ACKs sent (incl. window updates)",
+          &Connection::Counts::acks_sent);
+    count("segments_discarded", "segments", "received out of order or twice, discarded",
+          &Connection::Counts::discarded);
+    count("timeouts", "timeouts", "retransmission timeouts", &Connection::Counts::timeouts);
+    count("fast_retransmits", "events", "go-back-N after duplicate ACKs",
+          &Connection::Counts::fast_retransmits);
+  } else {
+    stats_.formula("udp_datagrams_lost", "datagrams",
+                   "receiving end: datagrams numbered up to the last one seen but not received",
+                   [this](const StatContext&) {
+                     return sender_ ? 0.0
+                                    : static_cast<double>(highest_datagram_ + 1) -
+                                          static_cast<double>(udp_received_.value());
+                   });
+  }
+  SC_METHOD(timer_process);
+  sensitive << timer_;
+  dont_initialize();
+}
+
+std::optional<AppCall> HostStack::poll(Picoseconds now) {
+  const Picoseconds start = app_.start_ns * 1000;
+  if (now < start) {
+    if (timer_at_ > start) {
+      timer_at_ = start;
+      timer_.cancel();
+      timer_.notify(to_sc_time(start - now));
+    }
+    return std::nullopt;
+  }
+  if (udp_) {
+    if (!sender_) {
+      if (datagrams_done_ > 0) return AppCall{AppCall::complete, 0, true};
+      return std::nullopt;
+    }
+    std::int64_t queued = 0;
+    for (const auto& p : out_) queued += static_cast<std::int64_t>(p.payload);
+    if (queued >= transport_.socket_bytes) return std::nullopt;  // the runner wakes us as it takes
+    if (now < next_datagram_ps_) {
+      if (timer_at_ > next_datagram_ps_) {
+        timer_at_ = next_datagram_ps_;
+        timer_.cancel();
+        timer_.notify(to_sc_time(next_datagram_ps_ - now));
+      }
+      return std::nullopt;
+    }
+    return AppCall{AppCall::datagram, app_.request_bytes, true};
+  }
+
+  // Take in what has arrived, message by message; a message complete is a receive call to make.
+  const std::int64_t incoming = sender_ ? reply_ : app_.request_bytes;
+  if (incoming > 0 && completions_pending_ == 0) {
+    while (connection_.readable() > 0) {
+      if (read_left_ == 0) read_left_ = incoming;
+      const std::int64_t n = std::min(connection_.readable(), read_left_);
+      connection_.read(n, now);
+      read_left_ -= n;
+      app_received_ += static_cast<std::uint64_t>(n);
+      if (read_left_ == 0) {
+        ++completions_pending_;
+        break;
+      }
+    }
+    after_change(now, false);
+  }
+  if (completions_pending_ > 0) return AppCall{AppCall::complete, 0, true};
+  // Write: the sender its requests, the receiver the replies it owes.
+  std::int64_t size = 0;
+  if (write_left_ == 0) {
+    if (sender_ && (reply_ == 0 || in_flight_ < outstanding_)) size = app_.request_bytes;
+    if (!sender_ && replies_owed_ > 0) size = reply_;
+    if (size == 0) return std::nullopt;
+  }
+  const std::int64_t left = write_left_ > 0 ? write_left_ : size;
+  const std::int64_t chunk = std::min(left, connection_.send_space());
+  if (chunk < std::min(left, connection_.mss())) return std::nullopt;  // woken by ACKs
+  return AppCall{AppCall::write, chunk, write_left_ == 0};
+}
+
+void HostStack::perform(const AppCall& call, Picoseconds now) {
+  switch (call.kind) {
+    case AppCall::complete:
+      if (udp_) {
+        --datagrams_done_;
+        ++completed_;
+        break;
+      }
+      --completions_pending_;
+      ++completed_;
+      if (sender_) {
+        --in_flight_;
+        round_trip_.record(now - issued_.front());
+        issued_.pop_front();
+      } else if (reply_ > 0) {
+        ++replies_owed_;
+      }
+      break;
+    case AppCall::write: {
+      if (call.new_request) {
+        write_left_ = sender_ ? app_.request_bytes : reply_;
+        ++requests_issued_;
+        if (sender_ && reply_ > 0) {
+          ++in_flight_;
+          issued_.push_back(now);
+        }
+        if (!sender_) --replies_owed_;
+      }
+      write_left_ -= call.bytes;
+      app_sent_ += static_cast<std::uint64_t>(call.bytes);
+      connection_.write(call.bytes, now);
+      break;
+    }
+    case AppCall::datagram:
+      send_datagram(now);
+      break;
+  }
+  after_change(now, false);
+}
+
+void HostStack::send_datagram(Picoseconds now) {
+  const std::int64_t total = app_.request_bytes + static_cast<std::int64_t>(kUdpHeaderBytes);
+  const std::int64_t per_fragment =
+      (transport_.mtu - static_cast<std::int64_t>(kIpv4HeaderBytes)) / 8 * 8;
+  IpPacket p = udp_header_;
+  p.identification = static_cast<std::uint16_t>(datagrams_sent_);
+  p.udp_length = static_cast<std::uint16_t>(total);
+  for (std::int64_t offset = 0; offset < total; offset += per_fragment) {
+    const std::int64_t data = std::min(per_fragment, total - offset);
+    p.fragment_offset_8 = static_cast<std::uint16_t>(offset / 8);
+    p.more_fragments = offset + data < total;
+    p.payload = static_cast<std::size_t>(
+        offset == 0 ? data - static_cast<std::int64_t>(kUdpHeaderBytes) : data);
+    out_.push_back(p);
+  }
+  ++datagrams_sent_;
+  ++udp_sent_;
+  app_sent_ += static_cast<std::uint64_t>(app_.request_bytes);
+  if (app_.rate_bps > 0) {
+    const double interval_ps = 8.0 * static_cast<double>(app_.request_bytes) / app_.rate_bps * 1e12;
+    next_datagram_ps_ =
+        app_.start_ns * 1000 +
+        static_cast<Picoseconds>(std::llround(interval_ps * static_cast<double>(datagrams_sent_)));
+  }
+  (void)now;
+}
+
+void HostStack::udp_receive(const IpPacket& p, Picoseconds) {
+  // Datagram numbers (the IP identification) unwrapped near the highest seen.
+  const std::int64_t near = std::max<std::int64_t>(highest_datagram_, 0);
+  const std::int64_t number = near + static_cast<std::int16_t>(static_cast<std::uint16_t>(
+                                         p.identification - static_cast<std::uint16_t>(near)));
+  Reassembly& r = reassembly_[number];
+  r.bytes += static_cast<std::int64_t>(p.payload) + (p.fragment_offset_8 == 0 ? 8 : 0);
+  if (p.fragment_offset_8 == 0) r.total = p.udp_length;
+  highest_datagram_ = std::max(highest_datagram_, number);
+  if (r.total >= 0 && r.bytes >= r.total) {
+    ++udp_received_;
+    ++datagrams_done_;
+    app_received_ +=
+        static_cast<std::uint64_t>(r.total - static_cast<std::int64_t>(kUdpHeaderBytes));
+    reassembly_.erase(number);
+  }
+  // Datagrams far behind the newest will not complete: a fragment was lost.
+  while (!reassembly_.empty() && reassembly_.begin()->first < highest_datagram_ - 1024) {
+    reassembly_.erase(reassembly_.begin());
+    ++udp_fragments_lost_;
+  }
+}
+
+void HostStack::receive(const Frame& frame, Picoseconds now) {
+  ++frames_in_;
+  const auto p = parse_ip_frame(frame);
+  if (!p) return;
+  if (p->protocol == kProtocolUdp) {
+    if (udp_) udp_receive(*p, now);
+  } else if (!udp_) {
+    connection_.receive(*p, now);
+  }
+  after_change(now, true);
+}
+
+FramePtr HostStack::take_frame() {
+  FramePtr frame = context_.frames.acquire();
+  frame->flow = kHostFlow;
+  frame->id = creator_ * kFrameIdCreator + ++frame_sequence_;
+  build_ip_frame(*frame, ethernet_, out_.front());
+  out_.pop_front();
+  frame->queued_ps = now_ps();
+  ++frames_out_;
+  return frame;
+}
+
+void HostStack::after_change(Picoseconds now, bool wake) {
+  for (auto& p : connection_.take_output()) out_.push_back(p);
+  Picoseconds deadline = connection_.next_deadline();
+  if (udp_ && sender_ && app_.rate_bps > 0 && next_datagram_ps_ > now)
+    deadline = std::min(deadline, next_datagram_ps_);
+  if (now < app_.start_ns * 1000) deadline = std::min(deadline, app_.start_ns * 1000);
+  if (deadline != timer_at_) {
+    timer_at_ = deadline;
+    timer_.cancel();
+    if (deadline < kForeverPs) timer_.notify(to_sc_time(std::max<Picoseconds>(deadline - now, 0)));
+  }
+  if (wake) wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void HostStack::timer_process() {
+  const Picoseconds now = now_ps();
+  timer_at_ = kForeverPs;
+  if (connection_.next_deadline() <= now) connection_.on_timer(now);
+  after_change(now, true);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+IdealEndpoint::IdealEndpoint(sc_core::sc_module_name name, Mac& mac, HostStack& stack)
+    : sc_module(name), mac_(mac), stack_(stack) {
+  mac.attach_client(this);
+  mac.events.connect([this](const Event& e) {
+    if (e.frame == nullptr || e.frame->flow != kHostFlow) return;
+    if (e.kind == EventKind::tx_end || e.kind == EventKind::drop)
+      stack_.wake().notify(sc_core::SC_ZERO_TIME);
+  });
+  SC_METHOD(wake_process);
+  sensitive << stack.wake();
+}
+
+void IdealEndpoint::mac_receive(FramePtr frame, Picoseconds now) {
+  stack_.receive(*frame, now);
+}
+
+void IdealEndpoint::wake_process() {
+  run(now_ps());
+}
+
+void IdealEndpoint::run(Picoseconds now) {
+  while (true) {
+    while (auto call = stack_.poll(now)) stack_.perform(*call, now);
+    bool moved = false;
+    while (stack_.has_frames() && !mac_.tx_queue().full()) {
+      mac_.enqueue(stack_.take_frame());
+      moved = true;
+    }
+    if (!moved) break;
+  }
+}
+
+}  // namespace gbesim

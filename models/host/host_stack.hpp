@@ -1,0 +1,138 @@
+#pragma once
+// A host's protocol stack and application (docs/host.md): the windowed transport or UDP, and one
+// application against one peer -- a bulk stream (iperf-like), IOmeter-like requests, a netPIPE-like
+// ping-pong or constant-rate UDP (iperf -u -l L -b B). Every application is one of two ends:
+// the data sender ("send") or the data receiver ("receive"); a ping-pong's "send" end starts.
+//
+// The stack only decides; whoever runs it supplies the time. A host's CPU (NicDriver) asks
+// poll() for the application's next call, spends its cost, then perform()s it; an ideal endpoint
+// (IdealEndpoint) performs every call at once. Received frames go in through receive(); frames to
+// send come out of take_frame(); protocol timers (delayed ACK, retransmission, pacing) run on the
+// stack's own SystemC process, and wake() fires whenever there is new work for the runner.
+//
+// What a call costs the CPU (CpuParams): per_request_ns for each send/receive call the
+// application makes (a request started or completed, a datagram), per_byte_ns for the bytes a
+// send call copies in; frames cost per_packet_ns when the driver posts or takes them, and
+// received bytes per_byte_ns in the interrupt handler (the copy to the application).
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+
+#include <systemc>
+
+#include "models/common/frame.hpp"
+#include "models/common/sim_context.hpp"
+#include "models/common/stats.hpp"
+#include "models/host/app_params.hpp"
+#include "models/host/ip_frame.hpp"
+#include "models/host/transport.hpp"
+#include "models/mac/mac.hpp"
+
+namespace gbesim {
+
+// The flow number of frames a host's stack or driver sends (traffic sources use 1, 2, ...).
+inline constexpr std::uint32_t kHostFlow = 0xFFFF;
+// Frame id creators of host stacks: this + the station number (see kFrameIdCreator).
+inline constexpr std::uint64_t kHostCreatorBase = 0x10000;
+
+struct AppCall {
+  enum Kind { write, complete, datagram } kind = write;
+  std::int64_t bytes = 0;    // write/datagram: bytes copied in
+  bool new_request = false;  // a send/receive call of its own (per_request_ns)
+};
+
+class HostStack : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(HostStack);
+  // sender: this end sends the data (for ping_pong: starts). ethernet/ip: the headers of the
+  // frames this end sends (its own and the peer's addresses). creator: makes frame ids unique
+  // (see kFrameIdCreator).
+  HostStack(sc_core::sc_module_name name, const AppParams& app, const TransportParams& transport,
+            bool sender, const FrameHeader& ethernet, std::uint32_t ip_source,
+            std::uint32_t ip_destination, std::uint64_t creator, SimContext& context);
+
+  // The runner's side.
+  std::optional<AppCall> poll(Picoseconds now);
+  void perform(const AppCall& call, Picoseconds now);
+  void receive(const Frame& frame, Picoseconds now);
+  bool has_frames() const { return !out_.empty(); }
+  FramePtr take_frame();
+  sc_core::sc_event& wake() { return wake_; }
+
+  std::int64_t mss() const { return connection_.mss(); }
+  std::uint64_t requests_completed() const { return completed_.value(); }
+  std::uint64_t app_bytes_received() const { return app_received_.value(); }
+  // Bytes the peer has acknowledged (udp: sent).
+  std::uint64_t app_bytes_acknowledged() const {
+    return udp_ ? app_sent_.value()
+                : static_cast<std::uint64_t>(connection_.counts().bytes_acknowledged);
+  }
+
+ private:
+  // Collects the transport's segments and re-arms the timer; wake: tell the runner (not when
+  // the runner itself is calling).
+  void after_change(Picoseconds now, bool wake);
+  void timer_process();
+  void send_datagram(Picoseconds now);
+  void udp_receive(const IpPacket& p, Picoseconds now);
+
+  const AppParams app_;
+  const TransportParams transport_;
+  const bool sender_;
+  const bool udp_;
+  const std::int64_t reply_;        // bytes answering each request (0: none)
+  const std::int64_t outstanding_;  // requests in flight at most, when answered
+  const std::uint64_t creator_;
+  const FrameHeader ethernet_;
+  SimContext& context_;
+  Connection connection_;
+  IpPacket udp_header_;
+  std::deque<IpPacket> out_;
+  std::uint64_t frame_sequence_ = 0;
+  sc_core::sc_event timer_;
+  sc_core::sc_event wake_;
+  Picoseconds timer_at_ = kForeverPs;
+
+  // Application state. Streams: the request being written (bytes left) and being read.
+  std::int64_t write_left_ = 0;           // of the current message being written
+  std::int64_t read_left_ = 0;            // of the message being received
+  std::int64_t replies_owed_ = 0;         // requests received and not yet answered (receiver end)
+  std::int64_t in_flight_ = 0;            // requests written and not yet answered (sender end)
+  std::int64_t completions_pending_ = 0;  // messages received, receive call not yet made
+  std::deque<Picoseconds> issued_;        // start times of requests in flight (for round trips)
+  // UDP.
+  std::uint64_t datagrams_sent_ = 0;
+  Picoseconds next_datagram_ps_ = 0;
+  struct Reassembly {
+    std::int64_t bytes = 0;
+    std::int64_t total = -1;
+  };
+  std::map<std::uint16_t, Reassembly> reassembly_;
+  std::int64_t datagrams_done_ = 0;  // complete datagrams waiting for their receive call
+  std::int64_t highest_datagram_ = -1;
+
+  StatGroup stats_;
+  Counter app_sent_, app_received_, requests_issued_, completed_, frames_out_, frames_in_,
+      udp_sent_, udp_received_, udp_fragments_lost_;
+  Distribution round_trip_;
+};
+
+// A station's ideal host: runs one end of an application with no CPU or bus costs, straight on the
+// station's MAC (frames go to the MAC's queue as it has room).
+class IdealEndpoint : public sc_core::sc_module, public MacClient {
+ public:
+  SC_HAS_PROCESS(IdealEndpoint);
+  IdealEndpoint(sc_core::sc_module_name name, Mac& mac, HostStack& stack);
+  void mac_receive(FramePtr frame, Picoseconds now) override;
+  void settle(Picoseconds) override {}
+
+ private:
+  void run(Picoseconds now);
+  void wake_process();
+  Mac& mac_;
+  HostStack& stack_;
+};
+
+}  // namespace gbesim

@@ -1,0 +1,101 @@
+#pragma once
+// gbesim's simple windowed reliable transport: one byte stream each way between two hosts,
+// carried in TCP-format segments (models/host/ip_frame.hpp). What it does:
+// - MSS from the MTU (MSS = MTU - 40); a fixed send window (at most 65535 bytes, no scaling),
+//   further limited by the receiver's advertised free buffer;
+// - segments of a full MSS, or the rest of what the application wrote when it is less: with
+//   Nagle's rule (RFC 896, the default) only when nothing is unacknowledged, without it (as
+//   TCP_NODELAY) at once; never a short segment because the window is nearly shut (sender
+//   silly-window avoidance) unless nothing is in flight;
+// - cumulative ACKs, delayed: one ACK per `ack_every` in-order data segments (2 = RFC 1122's
+//   every second full segment), or when the delayed-ACK timer runs out; an out-of-order or
+//   duplicate segment is discarded and ACKed at once; ACKs ride on data going the other way;
+// - loss recovery by go-back-N: after `dupack_threshold` duplicate ACKs or a retransmission
+//   timeout (fixed, no back-off) the sender resends from the first unacknowledged byte;
+// - congestion: none (`fixed`, the default: the window is all there is), or `aimd`: a congestion
+//   window halved at a duplicate-ACK loss, one MSS after a timeout, grown by one MSS per window
+//   acknowledged (Reno's congestion avoidance without slow start or fast recovery);
+// - window updates when the application frees a useful amount of buffer; a zero window is
+//   probed on the retransmission timer.
+// What it is not: TCP. No handshake (the stream exists from time 0, sequence numbers start at 0),
+// no slow start or fast recovery, no SACK, no timestamps, no RTT estimation or back-off.
+//
+// Pure logic: the owner feeds segments and timer expiries in, takes the segments it must send
+// out (take_output) and keeps a timer running to next_deadline().
+
+#include <cstdint>
+#include <vector>
+
+#include "models/common/time.hpp"
+#include "models/host/app_params.hpp"
+#include "models/host/ip_frame.hpp"
+
+namespace gbesim {
+
+class Connection {
+ public:
+  // header: addresses and ports of the segments this end sends.
+  Connection(const TransportParams& params, const IpPacket& header);
+
+  std::int64_t mss() const { return mss_; }
+  // Application side. Room in the send buffer (written, not yet acknowledged, at most
+  // socket_bytes); write appends n bytes (n <= send_space()) and sends what the window allows.
+  std::int64_t send_space() const { return params_.socket_bytes - (write_end_ - snd_una_); }
+  void write(std::int64_t n, Picoseconds now);
+  // Bytes received in order and not yet read; read consumes n <= readable().
+  std::int64_t readable() const { return rcv_nxt_ - read_; }
+  void read(std::int64_t n, Picoseconds now);
+  // Everything written has been acknowledged.
+  bool all_acknowledged() const { return snd_una_ == write_end_; }
+
+  // Network side.
+  void receive(const IpPacket& segment, Picoseconds now);
+  void on_timer(Picoseconds now);
+  Picoseconds next_deadline() const;  // kForeverPs when no timer runs
+  std::vector<IpPacket> take_output();
+
+  struct Counts {
+    std::uint64_t segments_sent = 0;  // with data, first transmissions
+    std::uint64_t retransmitted = 0;  // data segments sent again
+    std::uint64_t acks_sent = 0;      // pure ACKs (incl. window updates and probes' answers)
+    std::uint64_t segments_received = 0;
+    std::uint64_t discarded = 0;  // out of order or duplicate data
+    std::uint64_t timeouts = 0;
+    std::uint64_t fast_retransmits = 0;
+    std::uint64_t probes = 0;
+    std::int64_t smallest_cwnd = 0;  // aimd: the lowest the congestion window went
+    std::int64_t bytes_acknowledged = 0;
+    std::int64_t bytes_received = 0;  // in order
+  };
+  const Counts& counts() const { return counts_; }
+
+ private:
+  void transmit(Picoseconds now);
+  void send_ack();
+  void emit(std::int64_t sequence, std::int64_t bytes, std::uint8_t flags);
+  std::uint16_t advertised_window() const;
+  static std::int64_t unwrap(std::uint32_t value, std::int64_t near);
+
+  const TransportParams params_;
+  const std::int64_t mss_;
+  IpPacket header_;
+  std::vector<IpPacket> out_;
+  // Send side (stream offsets).
+  std::int64_t write_end_ = 0;
+  std::int64_t snd_una_ = 0;
+  std::int64_t snd_nxt_ = 0;
+  std::int64_t snd_max_ = 0;
+  std::int64_t peer_edge_;  // acknowledged + advertised window
+  std::int64_t cwnd_;       // congestion window (aimd), else the window
+  int dupacks_ = 0;
+  Picoseconds rto_at_ = kForeverPs;
+  // Receive side.
+  std::int64_t rcv_nxt_ = 0;
+  std::int64_t read_ = 0;
+  std::int64_t advertised_edge_;
+  std::int64_t unacked_segments_ = 0;
+  Picoseconds ack_at_ = kForeverPs;
+  Counts counts_;
+};
+
+}  // namespace gbesim

@@ -1,0 +1,102 @@
+#include "models/host/ip_frame.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/common/crc32.hpp"
+
+namespace gbesim {
+namespace {
+
+FrameHeader ethernet() {
+  FrameHeader h;
+  h.source = MacAddress::for_station(1);
+  h.destination = MacAddress::for_station(2);
+  return h;
+}
+
+// RFC 1071 section 3's worked example: the words 0001 f203 f4f5 f6f7 sum to ddf2 (one's
+// complement), so the checksum is its complement 220d.
+TEST(InternetChecksum, MatchesRfc1071Example) {
+  const std::uint8_t data[] = {0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7};
+  EXPECT_EQ(internet_checksum(data, sizeof data), 0x220d);
+}
+
+TEST(IpFrame, FullTcpSegmentHasTheRightSizeAndValidChecksums) {
+  IpPacket p;
+  p.source = ipv4_for_station(1);
+  p.destination = ipv4_for_station(2);
+  p.source_port = 49152;
+  p.destination_port = 5001;
+  p.sequence = 0xFFFFFF00U;  // wraps inside the payload pattern
+  p.acknowledgement = 12345;
+  p.window = 65535;
+  p.payload = 1460;
+  Frame f;
+  build_ip_frame(f, ethernet(), p);
+  ASSERT_EQ(f.size(), 1518U);  // 14 + 20 + 20 + 1460 + 4
+  EXPECT_TRUE(fcs_ok(f.bytes.data(), f.size()));
+  const std::uint8_t* ip = f.bytes.data() + 14;
+  EXPECT_EQ(internet_checksum(ip, 20), 0);  // a valid header sums to 0xFFFF
+  // TCP checksum over the pseudo-header and the segment verifies to 0 as well.
+  std::vector<std::uint8_t> pseudo = {ip[12], ip[13], ip[14], ip[15], ip[16], ip[17],
+                                      ip[18], ip[19], 0,      6,      0x05,   0xC8};  // 1480
+  pseudo.insert(pseudo.end(), ip + 20, ip + 20 + 1480);
+  EXPECT_EQ(internet_checksum(pseudo.data(), pseudo.size()), 0);
+  const auto q = parse_ip_frame(f);
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->sequence, p.sequence);
+  EXPECT_EQ(q->acknowledgement, 12345U);
+  EXPECT_EQ(q->payload, 1460U);
+  EXPECT_EQ(q->window, 65535);
+  EXPECT_EQ(q->source_port, 49152);
+  EXPECT_EQ(q->flags, kTcpAck);
+}
+
+TEST(IpFrame, PureAckIsPaddedToTheMinimumFrame) {
+  IpPacket p;
+  p.payload = 0;
+  Frame f;
+  build_ip_frame(f, ethernet(), p);
+  EXPECT_EQ(f.size(), 64U);  // 54 bytes of headers, padded
+  const auto q = parse_ip_frame(f);
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->payload, 0U);  // the IP total length (40), not the padding, counts
+}
+
+TEST(IpFrame, CorruptHeaderIsRejected) {
+  IpPacket p;
+  p.payload = 100;
+  Frame f;
+  build_ip_frame(f, ethernet(), p);
+  f.bytes[14 + 8] ^= 1;  // TTL
+  EXPECT_FALSE(parse_ip_frame(f));
+}
+
+TEST(IpFrame, UdpFragmentsCarryOffsetsAndOnlyTheFirstTheHeader) {
+  IpPacket first;
+  first.protocol = kProtocolUdp;
+  first.udp_length = 3008;  // 3000 bytes of data
+  first.more_fragments = true;
+  first.payload = 1480 - 8;
+  Frame f;
+  build_ip_frame(f, ethernet(), first);
+  EXPECT_EQ(f.size(), 1518U);
+  auto q = parse_ip_frame(f);
+  ASSERT_TRUE(q);
+  EXPECT_TRUE(q->more_fragments);
+  EXPECT_EQ(q->udp_length, 3008);
+  EXPECT_EQ(q->payload, 1472U);
+  IpPacket second = first;
+  second.fragment_offset_8 = 1480 / 8;
+  second.more_fragments = false;
+  second.payload = 3008 - 1480;
+  build_ip_frame(f, ethernet(), second);
+  q = parse_ip_frame(f);
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->fragment_offset_8, 185);
+  EXPECT_EQ(q->payload, 1528U);
+  EXPECT_FALSE(q->more_fragments);
+}
+
+}  // namespace
+}  // namespace gbesim

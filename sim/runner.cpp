@@ -160,6 +160,22 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
           value(d, "delivered_throughput") / 1e6, value(d, "sent_throughput") / 1e6,
           100 * value(d, "cpu_utilisation"), value(d, "frames_per_interrupt"),
           value(d, "pe_index"));
+      if (host->stack() != nullptr) {
+        const AppParams& app = host->config().app;
+        const std::string s = std::string(host->name()) + ".stack";
+        const bool udp = app.kind == "udp";
+        fmt::print(
+            "  {}: {} of {} B, {} with {}: application {:.2f} Mb/s received, {:.2f} Mb/s sent; "
+            "{:.0f} requests/s; {}\n",
+            s, app.kind, app.request_bytes, app.direction, app.peer,
+            value(s, "receive_throughput") / 1e6, value(s, "send_throughput") / 1e6,
+            value(s, "requests_per_second"),
+            udp ? fmt::format("{:.0f} datagrams sent, {:.0f} received",
+                              value(s, "udp_datagrams_sent"), value(s, "udp_datagrams_received"))
+                : fmt::format("{:.0f} segments resent, {:.0f} timeouts, round trip mean {:.2f} us",
+                              value(s, "segments_retransmitted"), value(s, "timeouts"),
+                              value(s, "round_trip_mean") / 1e3));
+      }
       const std::string a = "analysis." + std::string(host->name());
       for (const char* dir : {"rx", "tx"}) {
         const std::string pre = std::string(dir) + "_";

@@ -225,6 +225,54 @@ TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {
   EXPECT_EQ(lines[3], "0.000010864,100,1,02:00:00:00:00:01");
 }
 
+// A host application's frames are real IPv4/TCP: tshark decodes them with the IP and TCP
+// checksums validated, and its view of the stream matches ours (1460-byte segments, sequence
+// numbers counting the payload, ACKs for every second segment).
+TEST(Pipeline, TsharkDecodesTheHostStackAsTcpWithValidChecksums) {
+  if (run_command("command -v tshark").exit_code != 0) GTEST_SKIP() << "tshark not installed";
+  const auto dir = fresh_directory("tcp-pcap");
+  write_text(dir / "s.json", R"({"name": "s", "description": "", "duration_ns": 200000,
+      "stations": {"a": {}, "b": {}}, "links": [{"between": ["a", "b"], "cable_m": 10}],
+      "hosts": {"h": {"pci": {"width_bits": 64, "clock_mhz": 66},
+        "nic": {"station": "a", "profile": "intel-82540em"},
+        "app": {"kind": "bulk", "peer": "b", "direction": "receive"}}}})");
+  ASSERT_EQ(
+      run_gbesim({"run", "s.json", "--out", "out", "--trace", "pcap", "--quiet"}, dir).exit_code,
+      0);
+  const auto r = run_command("(tshark -r " + (dir / "out/b.pcap").string() +
+                             " -o ip.check_checksum:TRUE -o tcp.check_checksum:TRUE -T fields "
+                             "-E separator=, -e ip.checksum.status -e tcp.checksum.status "
+                             "-e tcp.len -e tcp.seq_raw -e tcp.ack_raw -e ip.src 2>/dev/null)");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::stringstream s(r.output);
+  std::string line;
+  int data = 0;
+  int acks = 0;
+  std::int64_t next_seq = 0;
+  while (std::getline(s, line)) {
+    if (line.empty()) continue;
+    std::vector<std::string> f;
+    std::stringstream l(line);
+    std::string field;
+    while (std::getline(l, field, ',')) f.push_back(field);
+    ASSERT_EQ(f.size(), 6u) << line;
+        EXPECT_EQ(f[0], "1") << line;  // Wireshark's checksum status: 0 bad, 1 good, 2 unverified
+    EXPECT_EQ(f[1], "1") << line;
+    if (f[5] == "10.0.0.2") {  // b, the sender
+      EXPECT_EQ(f[2], "1460") << line;
+      EXPECT_EQ(std::stoll(f[3]), next_seq) << line;
+      next_seq += 1460;
+      ++data;
+    } else {
+      EXPECT_EQ(f[2], "0") << line;
+      EXPECT_EQ(std::stoll(f[4]) % 2920, 0) << line;
+      ++acks;
+    }
+  }
+  EXPECT_GT(data, 10);
+  EXPECT_GT(acks, 3);
+}
+
 TEST(Pipeline, SameSeedGivesByteIdenticalScalarsWhateverTheChunking) {
   const auto dir = fresh_directory("determinism");
   const auto scenario = (source_dir() / "scenarios/default.json").string();

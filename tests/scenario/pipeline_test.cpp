@@ -256,7 +256,7 @@ TEST(Pipeline, TsharkDecodesTheHostStackAsTcpWithValidChecksums) {
     std::string field;
     while (std::getline(l, field, ',')) f.push_back(field);
     ASSERT_EQ(f.size(), 6u) << line;
-        EXPECT_EQ(f[0], "1") << line;  // Wireshark's checksum status: 0 bad, 1 good, 2 unverified
+    EXPECT_EQ(f[0], "1") << line;  // Wireshark's checksum status: 0 bad, 1 good, 2 unverified
     EXPECT_EQ(f[1], "1") << line;
     if (f[5] == "10.0.0.2") {  // b, the sender
       EXPECT_EQ(f[2], "1460") << line;

@@ -29,9 +29,25 @@ namespace gbesim {
 
 namespace {
 
-// Clocks to read `bytes` from the bridge at `address`, split where the bridge disconnects.
-double read_clocks(const NicPathShape& s, std::uint64_t address, std::int64_t bytes) {
+// Clocks to read `bytes` from the bridge at `address`, split where the bridge disconnects (or,
+// PCI-X with split reads, into Split Responses and completions; `wait` gets the idle clocks).
+double read_clocks(const NicPathShape& s, std::uint64_t address, std::int64_t bytes,
+                   double* wait = nullptr) {
   double clocks = 0;
+  if (s.pcix && s.split_read_bytes > 0) {
+    const std::int64_t address_clocks = s.dual_address ? 2 : 1;
+    for (std::int64_t done = 0; done < bytes; done += s.split_read_bytes) {
+      const std::int64_t n = std::min(s.split_read_bytes, bytes - done);
+      clocks += static_cast<double>(address_clocks + 1 + s.bridge_devsel_clocks + 2);
+      PciTransactionShape completion;  // the bridge writes the data back, decoded at speed A
+      completion.pcix = true;
+      completion.data_phases =
+          pci_data_phases(address + static_cast<std::uint64_t>(done), n, s.width_bytes);
+      clocks += static_cast<double>(pci_transaction_clocks(completion));
+    }
+    if (wait != nullptr) *wait += static_cast<double>(s.bridge_read_latency_clocks + 1);
+    return clocks;
+  }
   const std::int64_t line = s.cache_line_bytes;
   while (bytes > 0) {
     const auto a = static_cast<std::int64_t>(address);
@@ -77,7 +93,7 @@ NicPathClocks nic_clocks_per_frame(const NicPathShape& s) {
     const std::int64_t in_piece = std::min(piece, bytes - start);
     for (std::int64_t done = 0; done < in_piece; done += s.burst_bytes) {
       const std::int64_t n = std::min(s.burst_bytes, in_piece - done);
-      c.data += s.transmit ? read_clocks(s, static_cast<std::uint64_t>(done), n)
+      c.data += s.transmit ? read_clocks(s, static_cast<std::uint64_t>(done), n, &c.wait)
                            : write_clocks(s, static_cast<std::uint64_t>(done), n,
                                           s.bridge_write_latency_clocks, s.bridge_devsel_clocks);
     }
@@ -86,7 +102,10 @@ NicPathClocks nic_clocks_per_frame(const NicPathShape& s) {
   // Full batches: the engine may fetch fewer when its cache is nearly full, so this is the
   // cheapest case and the ceiling an upper bound.
   const std::int64_t batch = std::max<std::int64_t>(1, std::min(s.fetch_batch, s.descriptor_cache));
-  c.fetch = k * read_clocks(s, 0, batch * s.descriptor_bytes) / static_cast<double>(batch);
+  double fetch_wait = 0;
+  c.fetch =
+      k * read_clocks(s, 0, batch * s.descriptor_bytes, &fetch_wait) / static_cast<double>(batch);
+  c.wait += k * fetch_wait / static_cast<double>(batch);
   // Write-back happens once a group is done, and a frame's descriptors go together.
   const std::int64_t group = std::max(s.writeback_group, descriptors);
   c.writeback = k *

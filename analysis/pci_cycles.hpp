@@ -46,8 +46,14 @@ namespace gbesim {
 //               likewise shared;
 //   registers - the driver's cause-register read (if read_icr) and tail write, shared by the
 //               frames handled per interrupt (taken from the simulation).
-// Not counted: latency-timer cuts, waits for a full posted-write buffer, retries, PCI-X split
-// reads (reads are counted as immediate), the bridge's write_disconnect_bytes.
+//   wait      - PCI-X split reads (split_read_bytes > 0): each read is a Split Response
+//               (A + 1 + D + 2 clocks) and, read_latency_clocks later, the bridge's completion
+//               write (N + 4 clocks, one burst, no prefetch disconnects); the NIC keeps one
+//               request at a time, so the bus waits idle for the latency, plus one clock to
+//               grant the NIC the bus back from the completer, per request (exact for requests
+//               of one split chunk; longer ones overlap their chunks' latencies).
+// Not counted: latency-timer cuts, waits for a full posted-write buffer, retries, the bridge's
+// write_disconnect_bytes.
 struct NicPathShape {
   bool transmit = false;
   bool pcix = false;
@@ -59,6 +65,7 @@ struct NicPathShape {
   std::int64_t bridge_wait_clocks = 0;
   std::int64_t cache_line_bytes = 64;
   std::int64_t prefetch_bytes = 64;
+  std::int64_t split_read_bytes = 0;  // PCI-X: reads are split transactions in such chunks
   bool read_multiple = true;  // Memory Read Multiple (prefetch) or Read / Read Line (to line end)
   std::int64_t register_read_latency_clocks = 4;
   std::int64_t frame_bytes = 1518;
@@ -79,7 +86,9 @@ struct NicPathClocks {
   double fetch = 0;
   double writeback = 0;
   double registers = 0;
-  double total() const { return data + fetch + writeback + registers; }
+  double wait = 0;  // the bus idle while the NIC waits for split completions
+  double busy() const { return data + fetch + writeback + registers; }
+  double total() const { return busy() + wait; }
 };
 
 NicPathClocks nic_clocks_per_frame(const NicPathShape& s);

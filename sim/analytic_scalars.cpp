@@ -56,6 +56,7 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
     base.bridge_wait_clocks = h.bridge.subsequent_wait_clocks;
     base.cache_line_bytes = h.bridge.cache_line_bytes;
     base.prefetch_bytes = h.bridge.prefetch_bytes;
+    base.split_read_bytes = h.bridge.split_read_bytes;
     base.read_multiple = h.nic.read_command == "memory_read_multiple";
     base.register_read_latency_clocks = h.nic.register_read_latency_clocks;
     base.strip_crc = h.nic.strip_crc;
@@ -102,13 +103,14 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
       out.push_back({a, dir + "descriptor_fetch_clocks_per_frame", "clocks", c.fetch, false});
       out.push_back({a, dir + "writeback_clocks_per_frame", "clocks", c.writeback, false});
       out.push_back({a, dir + "register_clocks_per_frame", "clocks", c.registers, false});
+      out.push_back({a, dir + "split_wait_clocks_per_frame", "clocks", c.wait, false});
       out.push_back({a, dir + "bus_clocks_per_frame", "clocks", c.total(), false});
       out.push_back({a, dir + "bus_ceiling_throughput", "bit/s", bus_fps * bits, false});
       out.push_back({a, dir + "wire_ceiling_throughput", "bit/s", wire_fps * bits, false});
       out.push_back({a, dir + "predicted_throughput", "bit/s", fps * bits, false});
       out.push_back({a, dir + "bus_bound", "bool", bus_fps < wire_fps ? 1.0 : 0.0, true});
       out.push_back({a, dir + "predicted_bus_utilisation", "fraction",
-                     std::min(1.0, fps * c.total() / clock_hz), false});
+                     std::min(1.0, fps * c.busy() / clock_hz), false});
       const Scalar* sim =
           find(simulated, driver, s.transmit ? "sent_throughput" : "delivered_throughput");
       if (sim)

@@ -298,7 +298,11 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   Active a;
   a.t.master = m;
   a.t.start_clock = s;
-  const std::int64_t width = std::min(params_.width_bits, x.params.width_bits) / 8;
+    // A split completion is as wide as both ends of it: a 32-bit requester takes it 32 bits wide.
+  std::int64_t width_bits = std::min(params_.width_bits, x.params.width_bits);
+  if (x.completer_for >= 0 && !x.completions.empty())
+    width_bits = std::min(width_bits, masters_[x.completions.front().requester].params.width_bits);
+  const std::int64_t width = width_bits / 8;
   std::int64_t address_clocks = x.params.dual_address_cycle ? 2 : 1;
   if (pcix()) ++address_clocks;  // the attribute phase
   a.t.address_clocks = address_clocks;

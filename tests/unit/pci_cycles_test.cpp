@@ -69,3 +69,34 @@ TEST(PciCycles, SixtyFourBitHalvesTheDataPhases) {
 
 }  // namespace
 }  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+// PCI-X 32-bit NIC, split reads of up to 512 bytes, 30-clock bridge latency: a 64-byte frame is
+// one 64-byte read: Split Response (address, attribute, decode A, response, turnaround: 5) and
+// the completion, 16 phases 32 bits wide (address, attribute, decode, 1 + 15 + 1 = 20); the bus
+// then idles 30 + 1 clocks. The 256-byte descriptor batch: 5 + (64 + 4) for 16 frames, and its
+// own 31 idle clocks. Write-back of 16 bytes: 1 + 1 + 1 + 1 + 3 + 1 = 8.
+TEST(PciCycles, PciXSplitReadsPayTheLatencyAsIdleClocks) {
+  NicPathShape s;
+  s.transmit = true;
+  s.pcix = true;
+  s.width_bytes = 4;
+  s.bridge_read_latency_clocks = 30;
+  s.split_read_bytes = 512;
+  s.frame_bytes = 64;
+  s.burst_bytes = 256;
+  s.fetch_batch = 16;
+  s.read_icr = false;
+  s.frames_per_interrupt = 1e9;
+  const NicPathClocks c = nic_clocks_per_frame(s);
+  EXPECT_EQ(c.data, 25);
+  EXPECT_DOUBLE_EQ(c.fetch, (5 + 68) / 16.0);
+  EXPECT_EQ(c.writeback, 8);
+  EXPECT_DOUBLE_EQ(c.wait, 31 + 31 / 16.0);
+  EXPECT_DOUBLE_EQ(c.total(), c.busy() + c.wait);
+}
+
+}  // namespace
+}  // namespace gbesim

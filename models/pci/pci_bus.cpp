@@ -298,7 +298,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   Active a;
   a.t.master = m;
   a.t.start_clock = s;
-    // A split completion is as wide as both ends of it: a 32-bit requester takes it 32 bits wide.
+  // A split completion is as wide as both ends of it: a 32-bit requester takes it 32 bits wide.
   std::int64_t width_bits = std::min(params_.width_bits, x.params.width_bits);
   if (x.completer_for >= 0 && !x.completions.empty())
     width_bits = std::min(width_bits, masters_[x.completions.front().requester].params.width_bits);

@@ -153,6 +153,7 @@ class Mac : public sc_core::sc_module {
 
   const MacAddress& address() const { return config_.address; }
   std::int64_t rate_mbps() const { return config_.rate_mbps; }
+  Picoseconds bit_ps() const { return bit_ps_; }
   const MacParams& params() const { return params_; }
   // Duration on the wire of preamble+SFD and a frame of `bytes` DA..FCS.
   Picoseconds frame_time_ps(std::size_t bytes) const;

@@ -48,7 +48,10 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
                  "frames read from the host and handed to the MAC"),
       tx_refused_(stats_, "tx_mac_refused", "frames", "frames the MAC's queue refused"),
       tx_done_(stats_, "tx_frames_done", "frames", "transmit descriptors written back"),
-      tx_reclaimed_(stats_, "tx_reclaimed", "frames", "transmit descriptors the driver reclaimed") {
+      tx_reclaimed_(stats_, "tx_reclaimed", "frames", "transmit descriptors the driver reclaimed"),
+      tx_underruns_(stats_, "tx_underruns", "frames",
+                    "frames started early (tx_start_bytes) whose data the bus did not deliver "
+                    "in time: sent with a bad FCS") {
   master_ = bus.bus().add_master(basename(), master, this);
   PciTargetParams registers;
   registers.read_latency_clocks = params.register_read_latency_clocks;
@@ -70,7 +73,10 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   mac.attach_client(this);
   mac.events.connect([this](const Event& e) {
     if (e.frame == nullptr || e.frame->flow != kNicTxFlow) return;
-    if (e.kind == EventKind::tx_end || e.kind == EventKind::drop) tx_finished(*e.frame, e.time_ps);
+    if (e.kind == EventKind::tx_start && tx_read_ && tx_read_->raw == e.frame)
+      tx_read_->start_ps = e.time_ps;
+    if (e.kind == EventKind::tx_end || e.kind == EventKind::drop)
+      tx_finished(*e.frame, e.time_ps, e.kind == EventKind::tx_end);
   });
 }
 
@@ -91,8 +97,24 @@ std::int64_t Nic::take_tx_completed() {
   return n;
 }
 
-void Nic::tx_finished(const Frame& frame, Picoseconds now) {
-  tx_fifo_used_ -= static_cast<std::int64_t>(frame.size());
+void Nic::underrun(TxRead& r) {
+  r.underrun = true;
+  ++tx_underruns_;
+  // The MAC ends the frame with an invalid FCS (as 802.3 transmitters do on an underrun); the
+  // frame is still on its way, so its receiver sees an FCS error.
+  r.raw->bytes.back() ^= 0xFF;
+}
+
+void Nic::tx_finished(const Frame& frame, Picoseconds now, bool sent) {
+  if (tx_read_ && tx_read_->raw == &frame && tx_read_->done < tx_read_->size) {
+    // Sent (or refused) while its data is still being read: what was read leaves the FIFO, the
+    // rest is read and discarded. Sent, it ran out of data: an underrun.
+    if (sent && !tx_read_->underrun) underrun(*tx_read_);
+    tx_read_->finished = true;
+    tx_fifo_used_ -= tx_read_->issued;
+  } else {
+    tx_fifo_used_ -= static_cast<std::int64_t>(frame.size());
+  }
   --tx_in_mac_;
   ++tx_sent_;
   pump(now);
@@ -112,19 +134,22 @@ bool Nic::pump_tx() {
   }
   // Frame data into the FIFO, a burst at a time while it has room.
   if (!tx_read_ && tx_cached_ > 0 && !tx_ring_.empty()) {
-    tx_read_ = TxRead{std::move(tx_ring_.front())};
+    tx_read_ = TxRead{};
+    tx_read_->frame = std::move(tx_ring_.front());
+    tx_read_->raw = tx_read_->frame.get();
+    tx_read_->size = static_cast<std::int64_t>(tx_read_->raw->size());
     tx_ring_.pop_front();
     --tx_cached_;
   }
   if (tx_read_) {
-    const auto size = static_cast<std::int64_t>(tx_read_->frame->size());
+    const std::int64_t size = tx_read_->size;
     const std::int64_t n = std::min(params_.max_burst_bytes, size - tx_read_->issued);
-    if (n > 0 && tx_fifo_used_ + n <= params_.tx_fifo_bytes) {
+    if (n > 0 && (tx_read_->finished || tx_fifo_used_ + n <= params_.tx_fifo_bytes)) {
       const std::uint64_t address =
           kTxBufferBase + static_cast<std::uint64_t>(
                               (tx_buffer_index_ % ring) * params_.buffer_bytes + tx_read_->issued);
       tx_read_->issued += n;
-      tx_fifo_used_ += n;
+      if (!tx_read_->finished) tx_fifo_used_ += n;
       ++data_requests_;
       issue(tx_data, read_command_, address, n);
       return true;
@@ -282,17 +307,28 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
       fetching_ = 0;
       break;
     case tx_data: {
-      tx_read_->done += request.bytes;
-      if (tx_read_->done == static_cast<std::int64_t>(tx_read_->frame->size())) {
-        ++tx_buffer_index_;
+      TxRead& r = *tx_read_;
+      const std::int64_t before = r.done;
+      r.done += request.bytes;
+      // A burst's bytes are in the FIFO when it ends; the MAC wanted the first of them
+      // (8 preamble/SFD bytes after its start) at start + (8 + before) byte times.
+      if (r.handed && !r.finished && !r.underrun && r.start_ps >= 0 &&
+          at > r.start_ps + (8 + before) * 8 * mac_.bit_ps())
+        underrun(r);
+      if (!r.handed &&
+          (r.done == r.size || (params_.tx_start_bytes > 0 && r.done >= params_.tx_start_bytes))) {
+        r.handed = true;
         ++tx_to_mac_;
         ++tx_in_mac_;
-        FramePtr frame = std::move(tx_read_->frame);
-        tx_read_.reset();
+        FramePtr frame = std::move(r.frame);
         frame->queued_ps = at;
         // A refused frame comes back through the MAC's drop event: its descriptor completes
         // (with an error status) like a sent one.
         if (!mac_.enqueue(std::move(frame))) ++tx_refused_;
+      }
+      if (tx_read_ && tx_read_->done == tx_read_->size) {
+        ++tx_buffer_index_;
+        tx_read_.reset();
       }
       break;
     }

@@ -10,10 +10,12 @@
 //
 // The NIC is one bus master and keeps one DMA request at a time at the bus; its receive and
 // transmit engines take turns when both have work (docs/nic.md gives each engine's order).
-// A frame enters the FIFO whole at its last byte (store and forward, checked for room then) and
-// leaves it as its data bursts land in memory.
-// Does not model (yet): receive-early and transmit-start thresholds, checksum offload as a
-// separate engine, descriptor ring wrap-around costs, transmit frames gathered from buffers.
+// A received frame enters the FIFO whole at its last byte (store and forward, checked for room
+// then) and leaves it as its data bursts land in memory.
+// A transmit start threshold hands a frame to the MAC before it is all read; a burst that comes
+// too late makes it underrun (sent with a bad FCS).
+// Does not model (yet): a receive-early threshold, checksum offload as a separate engine,
+// descriptor ring wrap-around costs, transmit frames gathered from buffers.
 
 #include <cstdint>
 #include <deque>
@@ -94,10 +96,17 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
     tx_fetch = 6
   };
   struct TxRead {
-    FramePtr frame;
+    FramePtr frame;  // until handed to the MAC
+    Frame* raw = nullptr;
+    std::int64_t size = 0;
     std::int64_t issued = 0;
     std::int64_t done = 0;
+    bool handed = false;        // the MAC has it (start threshold reached)
+    Picoseconds start_ps = -1;  // its first preamble bit left
+    bool finished = false;      // the MAC is done with it (reads still going: an underrun)
+    bool underrun = false;
   };
+  void underrun(TxRead& r);
 
   void pump(Picoseconds now);
   void issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes);
@@ -109,7 +118,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   bool fetch_descriptors(Kind kind, std::uint64_t ring_base, std::int64_t ring, std::int64_t cached,
                          std::int64_t& fetching, std::int64_t& available, std::int64_t& index);
   bool pump_tx();
-  void tx_finished(const Frame& frame, Picoseconds now);
+  void tx_finished(const Frame& frame, Picoseconds now, bool sent);
 
   const NicParams params_;
   Mac& mac_;
@@ -170,7 +179,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   StatGroup stats_;
   Counter arrived_, fifo_overflow_, no_descriptor_, written_back_, taken_, interrupts_,
       descriptor_fetches_, writebacks_, data_requests_, tx_to_mac_, tx_refused_, tx_done_,
-      tx_reclaimed_;
+      tx_reclaimed_, tx_underruns_;
   std::int64_t fifo_peak_ = 0;
 };
 

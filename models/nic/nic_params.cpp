@@ -29,6 +29,10 @@ const ParamTable<NicParams>& nic_param_table() {
                  "write completed descriptors back in groups of this many (1: after each frame)")
         .integer("max_burst_bytes", &NicParams::max_burst_bytes, "bytes", 4, 65536,
                  "bytes per data DMA request")
+        .integer("tx_start_bytes", &NicParams::tx_start_bytes, "bytes", 0, 1 << 20,
+                 "transmit start threshold: the MAC may start a frame once this many of its "
+                 "bytes are in the FIFO; if the bus then falls behind the wire the frame "
+                 "underruns and goes out with a bad FCS (tx_underruns); 0 = store and forward")
         .choice("read_command", &NicParams::read_command, pci_command_names(),
                 "bus command for descriptor and data reads")
         .choice("write_command", &NicParams::write_command, pci_command_names(),

@@ -257,6 +257,59 @@ TEST(NicTransmit, PciXSplitReadsMeetTheClosedForm) {
   EXPECT_GT(sim.scalar("h.pci", "split_responses"), 1000);
 }
 
+// Transmit start threshold on 32/33 with an 8-clock bridge: a 256-byte read burst takes
+// 1 + 8 + 64 + 1 = 74 clocks (2220 ns) while the wire sends 256 bytes in 2048 ns. Handed to the
+// idle MAC after k0 bursts (tx_start_bytes = 256 k0), burst j is needed 64 + 2048 j ns after the
+// start and arrives (j - k0 + 1) x 2220 ns after it: with k0 = 1 burst 1 is late (2220 > 2112 ns)
+// and every frame underruns; with k0 = 2 no burst is (the worst, j = 2: 2220 < 4160).
+std::string start_threshold(std::int64_t bytes) {
+  return R"({"name": "t", "description": "", "duration_ns": 20000000,
+      "stations": {"a": {}, "b": {}}, "links": [{"between": ["a", "b"], "cable_m": 10}],
+      "hosts": {"h": {"pci": {"width_bits": 32, "clock_mhz": 33},
+        "bridge": {"read_latency_clocks": 8, "prefetch_bytes": 256},
+        "nic": {"station": "a", "profile": "intel-82540em", "tx_start_bytes": )" +
+         std::to_string(bytes) + R"(}, "cpu": {}, "tx": {"to": "b", "frame_bytes": 1518}}}})";
+}
+
+TEST(NicTransmit, AStartThresholdOfOneBurstUnderrunsEveryFrame) {
+  gbesim::testing::SimFixture sim(start_threshold(256));
+  sim.run();
+  const double underruns = sim.scalar("h.nic", "tx_underruns");
+  EXPECT_GE(underruns, sim.scalar("a.mac", "frames_transmitted_ok"));
+  EXPECT_GT(underruns, 1000);
+  // Each went out with a bad FCS: the receiver counts exactly those (one may be on its way).
+  const double errors = sim.scalar("b.mac", "frame_check_sequence_errors");
+  EXPECT_LE(errors, underruns);
+  EXPECT_GE(errors, underruns - 1);
+  EXPECT_EQ(sim.scalar("b.mac", "frames_received_ok"), 0);
+}
+
+TEST(NicTransmit, AStartThresholdOfTwoBurstsNeverUnderruns) {
+  gbesim::testing::SimFixture sim(start_threshold(512));
+  sim.run();
+  EXPECT_EQ(sim.scalar("h.nic", "tx_underruns"), 0);
+  EXPECT_EQ(sim.scalar("b.mac", "frame_check_sequence_errors"), 0);
+  EXPECT_GT(sim.scalar("b.mac", "frames_received_ok"), 1400);
+}
+
+// 16128-byte frames through a 24 KB transmit FIFO on 64/66: store and forward cannot read the
+// next frame while one is sent (787 Mbit/s, docs/nic.md); starting at 2048 bytes overlaps them
+// and the wire becomes the limit (16128 / 16148 of 1000 Mbit/s).
+TEST(NicTransmit, CutThroughLiftsTheJumboFifoLimit) {
+  gbesim::testing::SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 20000000,
+      "stations": {"a": {"mac": {"max_frame_bytes": 16128}}, "b": {"mac": {"max_frame_bytes": 16128}}},
+      "links": [{"between": ["a", "b"], "cable_m": 10}],
+      "hosts": {"h": {"pci": {"width_bits": 64, "clock_mhz": 66},
+        "bridge": {"read_latency_clocks": 8, "prefetch_bytes": 256},
+        "nic": {"station": "a", "profile": "intel-82540em", "tx_fifo_bytes": 24576,
+                "rx_fifo_bytes": 40960, "tx_start_bytes": 2048},
+        "cpu": {}, "tx": {"to": "b", "frame_bytes": 16128}}}})");
+  sim.run();
+  EXPECT_EQ(sim.scalar("h.nic", "tx_underruns"), 0);
+  const double wire_frames_per_s = 1e9 / (8.0 * 16148);
+  EXPECT_GT(sim.scalar("a.mac", "frames_transmitted_ok") / 0.02, 0.97 * wire_frames_per_s);
+}
+
 // Transmit interrupt delays: completions arrive every 13.5 us (1518-byte frames near the wire
 // rate), so a 65.5 us packet timer (TIDV 64) never runs out and the absolute timer (TADV 32 =
 // 32.768 us from the first completion) raises each interrupt: at most 1 / 32.768 us = 30,518/s,

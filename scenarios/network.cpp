@@ -145,6 +145,11 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     if (!h.tx.to.empty()) header.destination = config.find_station(h.tx.to)->address;
     hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, mac, header,
                                             h.has_nic ? end_for(h.nic.station) : nullptr, context));
+    // Receive-early: the NIC hears of each frame as it starts towards its station.
+    if (Nic* nic = hosts_.back()->nic(); nic != nullptr && h.nic.rx_early_bytes > 0)
+      if (LinkDirection* d = direction_towards(h.nic.station))
+        d->arriving.connect(
+            [nic](const Frame& f, Picoseconds first_bit) { nic->frame_arriving(f, first_bit); });
   }
 }
 

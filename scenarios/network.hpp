@@ -66,6 +66,7 @@ class Host : public sc_core::sc_module {
   Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac,
        const FrameHeader& tx_header, const AppEnd* end, SimContext& context);
   HostStack* stack() { return stack_.get(); }
+  Nic* nic() { return nic_.get(); }
   PciBusModule& pci() { return pci_; }
   const HostConfig& config() const { return config_; }
 

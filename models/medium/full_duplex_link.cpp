@@ -32,8 +32,9 @@ LinkDirection::LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps,
   dont_initialize();
 }
 
-void LinkDirection::started(const Frame& /*frame*/, Picoseconds tx_start_ps) {
+void LinkDirection::started(const Frame& frame, Picoseconds tx_start_ps) {
   if (carrier_trace_) add_carrier_edge(tx_start_ps + delay_ps_, true);
+  arriving(frame, tx_start_ps + delay_ps_);
 }
 
 void LinkDirection::add_carrier_edge(Picoseconds at_ps, bool on) {

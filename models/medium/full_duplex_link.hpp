@@ -41,6 +41,9 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public S
   const bool& trace_carrier() const { return carrier_; }
 
   void started(const Frame& frame, Picoseconds tx_start_ps) override;
+  // Told when a frame starts on its way: the frame and when its first preamble bit reaches the
+  // receiver (a NIC's receive-early logic listens).
+  Hook<const Frame&, Picoseconds> arriving;
   void carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds tx_end_ps) override;
 
   Picoseconds delay_ps() const { return delay_ps_; }

@@ -51,7 +51,10 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
       tx_reclaimed_(stats_, "tx_reclaimed", "frames", "transmit descriptors the driver reclaimed"),
       tx_underruns_(stats_, "tx_underruns", "frames",
                     "frames started early (tx_start_bytes) whose data the bus did not deliver "
-                    "in time: sent with a bad FCS") {
+                    "in time: sent with a bad FCS"),
+      early_discarded_(stats_, "rx_early_discarded", "frames",
+                       "frames whose DMA began early (rx_early_bytes) and that the MAC then "
+                       "rejected: what was written is dropped, the buffers reused") {
   master_ = bus.bus().add_master(basename(), master, this);
   PciTargetParams registers;
   registers.read_latency_clocks = params.register_read_latency_clocks;
@@ -70,9 +73,23 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   SC_METHOD(moderation_process);
   sensitive << timer_;
   dont_initialize();
+  SC_METHOD(early_process);
+  sensitive << early_wake_;
+  dont_initialize();
   mac.attach_client(this);
   mac.events.connect([this](const Event& e) {
-    if (e.frame == nullptr || e.frame->flow != kNicTxFlow) return;
+    if (e.frame == nullptr) return;
+    if (e.kind == EventKind::rx_drop) {
+      // A frame whose DMA began early and that the MAC rejected at its end.
+      for (auto& f : fifo_)
+        if (f.expected == e.frame && !f.r.frame) {
+          f.discarded = true;
+          f.expected = nullptr;
+          pump(e.time_ps);
+        }
+      return;
+    }
+    if (e.frame->flow != kNicTxFlow) return;
     if (e.kind == EventKind::tx_start && tx_read_ && tx_read_->raw == e.frame)
       tx_read_->start_ps = e.time_ps;
     if (e.kind == EventKind::tx_end || e.kind == EventKind::drop)
@@ -178,11 +195,45 @@ bool Nic::fetch_descriptors(Kind kind, std::uint64_t ring_base, std::int64_t rin
 }
 
 std::uint64_t Nic::frames_inside() const {
-  return fifo_.size() + done_.size() + visible_.size();
+  std::uint64_t in_fifo = 0;
+  for (const auto& f : fifo_) in_fifo += f.r.frame ? 1 : 0;  // not those still arriving
+  return in_fifo + done_.size() + visible_.size();
+}
+
+void Nic::frame_arriving(const Frame& frame, Picoseconds first_bit_ps) {
+  const auto size = static_cast<std::int64_t>(frame.size());
+  if (params_.rx_early_bytes <= 0 || size <= params_.rx_early_bytes) return;
+  if (fifo_used_ + size > params_.rx_fifo_bytes) return;  // decided (dropped) at its end
+  // Room for the whole frame is taken now; its bytes come in one per 8 bit times after the
+  // preamble and SFD.
+  InFifo f;
+  f.expected = &frame;
+  f.data0_ps = first_bit_ps + 8 * 8 * mac_.bit_ps();
+  f.r.arrived_ps = first_bit_ps + (8 + size) * 8 * mac_.bit_ps();
+  f.dma_bytes = size - (params_.strip_crc ? 4 : 0);
+  fifo_.push_back(std::move(f));
+  fifo_used_ += size;
+  fifo_peak_ = std::max(fifo_peak_, fifo_used_);
+  pump(now_ps());
+}
+
+void Nic::early_process() {
+  early_wake_ps_ = kForeverPs;
+  pump(now_ps());
 }
 
 void Nic::mac_receive(FramePtr frame, Picoseconds now) {
   ++arrived_;
+  for (auto& f : fifo_) {
+    if (f.expected != frame.get()) continue;
+    // Its DMA may have begun already: it is whole now.
+    f.expected = nullptr;
+    f.r.frame = std::move(frame);
+    f.r.arrived_ps = now;
+    if (&f == &fifo_.front() && f.done == f.dma_bytes) finish_rx_head(now);
+    pump(now);
+    return;
+  }
   const auto size = static_cast<std::int64_t>(frame->size());
   if (fifo_used_ + size > params_.rx_fifo_bytes) {
     if (cached_ == 0 && fetching_ == 0 && host_available_ == 0)
@@ -212,17 +263,27 @@ void Nic::issue(Kind kind, PciCommand command, std::uint64_t address, std::int64
   bus_.request(master_, r);
 }
 
-void Nic::pump(Picoseconds) {
+void Nic::pump(Picoseconds now) {
   if (dma_busy_) return;
   // The receive and transmit engines take turns at the bus when both have work.
   if (last_was_rx_) {
-    if (!pump_tx()) pump_rx();
+    if (!pump_tx()) pump_rx(now);
   } else {
-    if (!pump_rx()) pump_tx();
+    if (!pump_rx(now)) pump_tx();
   }
 }
 
-bool Nic::pump_rx() {
+void Nic::finish_rx_head(Picoseconds) {
+  InFifo& f = fifo_.front();
+  fifo_used_ -= static_cast<std::int64_t>(f.r.frame->size()) - f.dma_bytes;
+  f.r.descriptors = f.descriptors;
+  buffer_index_ += f.descriptors;
+  done_descriptors_ += f.descriptors;
+  done_.push_back(std::move(f.r));
+  fifo_.pop_front();
+}
+
+bool Nic::pump_rx(Picoseconds now) {
   const std::int64_t ring = params_.rx_ring_descriptors;
   const auto desc = params_.descriptor_bytes;
   auto write_back = [&]() {
@@ -238,10 +299,24 @@ bool Nic::pump_rx() {
     write_back();
     return true;
   }
-  // Receive data into the head frame's buffers, one buffer (descriptor) per buffer_bytes; a
-  // request never crosses into the next buffer.
-  if (!fifo_.empty()) {
+  // A rejected early frame leaves once nothing of it is on the bus: its room and buffers return.
+  while (!fifo_.empty() && fifo_.front().discarded && fifo_.front().issued == fifo_.front().done) {
     InFifo& f = fifo_.front();
+    fifo_used_ -= f.dma_bytes + (params_.strip_crc ? 4 : 0) - f.done;  // its size, less written
+    cached_ += f.descriptors;
+    ++early_discarded_;
+    fifo_.pop_front();
+  }
+  // Receive data into the head frame's buffers, one buffer (descriptor) per buffer_bytes; a
+  // request never crosses into the next buffer. A frame still arriving (receive-early) gives
+  // bursts as its bytes come in, the first once rx_early_bytes are in.
+  if (!fifo_.empty() && !fifo_.front().discarded) {
+    InFifo& f = fifo_.front();
+    std::int64_t available = f.dma_bytes;
+    if (!f.r.frame) {
+      const std::int64_t in = now < f.data0_ps ? 0 : (now - f.data0_ps) / (8 * mac_.bit_ps());
+      available = in < params_.rx_early_bytes ? 0 : std::min(in, f.dma_bytes);
+    }
     const std::int64_t buffer = params_.buffer_bytes;
     if (f.issued < f.dma_bytes && f.issued / buffer >= f.descriptors && cached_ > 0) {
       --cached_;
@@ -251,6 +326,18 @@ bool Nic::pump_rx() {
       const std::int64_t offset = f.issued % buffer;
       const std::int64_t n =
           std::min({params_.max_burst_bytes, f.dma_bytes - f.issued, buffer - offset});
+      if (f.issued + n > available) {
+        // Wake when the burst's bytes (and at least the early threshold) are in.
+        const std::int64_t need = std::max(f.issued + n, params_.rx_early_bytes);
+        const Picoseconds at = f.data0_ps + need * 8 * mac_.bit_ps();
+        if (at < early_wake_ps_) {
+          early_wake_ps_ = at;
+          early_wake_.cancel();
+          early_wake_.notify(to_sc_time(at - now));
+        }
+        return fetch_descriptors(rx_fetch, kRingBase, ring, cached_, fetching_, host_available_,
+                                 fetch_index_);
+      }
       const std::uint64_t address =
           kBufferBase + static_cast<std::uint64_t>(
                             ((buffer_index_ + f.issued / buffer) % ring) * buffer + offset);
@@ -280,14 +367,8 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
       InFifo& f = fifo_.front();
       f.done += request.bytes;
       fifo_used_ -= request.bytes;
-      if (f.done == f.dma_bytes) {
-        fifo_used_ -= static_cast<std::int64_t>(f.r.frame->size()) - f.dma_bytes;
-        f.r.descriptors = f.descriptors;
-        buffer_index_ += f.descriptors;
-        done_descriptors_ += f.descriptors;
-        done_.push_back(std::move(f.r));
-        fifo_.pop_front();
-      }
+      // Whole and written (an early frame may be written before its FCS is in).
+      if (f.done == f.dma_bytes && f.r.frame && !f.discarded) finish_rx_head(at);
       break;
     }
     case rx_writeback: {

@@ -11,11 +11,13 @@
 // The NIC is one bus master and keeps one DMA request at a time at the bus; its receive and
 // transmit engines take turns when both have work (docs/nic.md gives each engine's order).
 // A received frame enters the FIFO whole at its last byte (store and forward, checked for room
-// then) and leaves it as its data bursts land in memory.
-// A transmit start threshold hands a frame to the MAC before it is all read; a burst that comes
-// too late makes it underrun (sent with a bad FCS).
-// Does not model (yet): a receive-early threshold, checksum offload as a separate engine,
-// descriptor ring wrap-around costs, transmit frames gathered from buffers.
+// then), or with receive-early as it starts arriving, and leaves it as its data bursts land in
+// memory.
+// A receive-early threshold starts a frame's DMA while it is still arriving; a transmit start
+// threshold hands a frame to the MAC before it is all read, and a burst that comes too late
+// makes it underrun (sent with a bad FCS).
+// Does not model (yet): checksum offload as a separate engine, descriptor ring wrap-around
+// costs, transmit frames gathered from buffers.
 
 #include <cstdint>
 #include <deque>
@@ -51,6 +53,8 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
 
   // MAC side.
   void mac_receive(FramePtr frame, Picoseconds now) override;
+  // The link: a frame's first preamble bit reaches us at first_bit_ps (receive-early).
+  void frame_arriving(const Frame& frame, Picoseconds first_bit_ps);
   void settle(Picoseconds) override {}
   // Bus side.
   void pci_done(const PciRequest& request, Picoseconds at) override;
@@ -81,11 +85,14 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
 
  private:
   struct InFifo {
-    ReceivedFrame r;
-    std::int64_t dma_bytes = 0;    // to write to memory
-    std::int64_t done = 0;         // written so far
-    std::int64_t issued = 0;       // requested so far
-    std::int64_t descriptors = 0;  // buffers taken so far (one per buffer_bytes)
+    ReceivedFrame r;                  // r.frame is null while an early frame is still arriving
+    const Frame* expected = nullptr;  // receive-early: the frame on its way
+    Picoseconds data0_ps = 0;         // when its first byte after the SFD starts arriving
+    bool discarded = false;           // the MAC rejected it: drop what was written
+    std::int64_t dma_bytes = 0;       // to write to memory
+    std::int64_t done = 0;            // written so far
+    std::int64_t issued = 0;          // requested so far
+    std::int64_t descriptors = 0;     // buffers taken so far (one per buffer_bytes)
   };
   enum Kind : std::uint64_t {
     rx_data = 1,
@@ -109,11 +116,13 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   void underrun(TxRead& r);
 
   void pump(Picoseconds now);
+  void early_process();
+  void finish_rx_head(Picoseconds at);  // the head frame is in memory and whole: done
   void issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes);
   void frames_visible(std::int64_t n, Picoseconds now, bool transmit);
   void schedule_interrupt(Picoseconds now);
   void moderation_process();
-  bool pump_rx();
+  bool pump_rx(Picoseconds now);
   // Fetches a batch of descriptors if the cache is low and the host has posted some.
   bool fetch_descriptors(Kind kind, std::uint64_t ring_base, std::int64_t ring, std::int64_t cached,
                          std::int64_t& fetching, std::int64_t& available, std::int64_t& index);
@@ -130,6 +139,8 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   PciCommand write_command_;
 
   std::deque<InFifo> fifo_;
+  sc_core::sc_event early_wake_;  // receive-early: the next burst's bytes are in
+  Picoseconds early_wake_ps_ = kForeverPs;
   std::int64_t fifo_used_ = 0;
   std::int64_t cached_ = 0;            // descriptors on chip, free
   std::int64_t fetching_ = 0;          // descriptors being fetched
@@ -179,7 +190,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   StatGroup stats_;
   Counter arrived_, fifo_overflow_, no_descriptor_, written_back_, taken_, interrupts_,
       descriptor_fetches_, writebacks_, data_requests_, tx_to_mac_, tx_refused_, tx_done_,
-      tx_reclaimed_, tx_underruns_;
+      tx_reclaimed_, tx_underruns_, early_discarded_;
   std::int64_t fifo_peak_ = 0;
 };
 

@@ -29,6 +29,11 @@ const ParamTable<NicParams>& nic_param_table() {
                  "write completed descriptors back in groups of this many (1: after each frame)")
         .integer("max_burst_bytes", &NicParams::max_burst_bytes, "bytes", 4, 65536,
                  "bytes per data DMA request")
+        .integer("rx_early_bytes", &NicParams::rx_early_bytes, "bytes", 0, 1 << 20,
+                 "receive early threshold: DMA of a frame starts once this many of its bytes "
+                 "have arrived, bursts follow the bytes in (full-duplex links only); a frame the "
+                 "MAC then rejects is discarded with its buffers reused (rx_early_discarded); "
+                 "0 = whole frames only")
         .integer("tx_start_bytes", &NicParams::tx_start_bytes, "bytes", 0, 1 << 20,
                  "transmit start threshold: the MAC may start a frame once this many of its "
                  "bytes are in the FIFO; if the bus then falls behind the wire the frame "

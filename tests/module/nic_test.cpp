@@ -310,6 +310,69 @@ TEST(NicTransmit, CutThroughLiftsTheJumboFifoLimit) {
   EXPECT_GT(sim.scalar("a.mac", "frames_transmitted_ok") / 0.02, 0.97 * wire_frames_per_s);
 }
 
+// Receive-early: two identical hosts on 32/33 receive the same script (a 1518-byte frame every
+// 40 us), one storing each frame whole first, one starting DMA at 256 bytes in. Whole frames:
+// six writes after the last byte (5 x 66 + 61 = 391 clocks). Early: each 256-byte write starts
+// when its bytes are in (a write, 1980 ns, is faster than the wire's 2048 ns), so only the last,
+// 61 clocks, follows the last data byte, which comes 4 bytes (32 ns) before the frame's end:
+// the frame reaches the driver (391 - 61) x 30 + 32 = 9932 ns sooner, give or take the clock
+// edges and arbitration (2 clocks).
+TEST(NicReceive, EarlyDmaDeliversSoonerByTheFrameTimeItOverlaps) {
+  std::string script;
+  for (int i = 0; i < 400; ++i)
+    script += (i ? ", " : "") + std::string(R"({"at_ns": )") + std::to_string(i * 40'000) +
+              R"(, "bytes": 1518})";
+  const std::string traffic =
+      R"({"traffic": [{"pattern": "script", "to": "X", "script": [)" + script + "]}]}";
+  auto to = [&](const char* station) {
+    std::string t = traffic;
+    t.replace(t.find("\"X\""), 3, std::string("\"") + station + "\"");
+    return t;
+  };
+  auto host = [](const char* station, int early) {
+    return std::string(R"({"pci": {"width_bits": 32, "clock_mhz": 33},
+        "bridge": {"read_latency_clocks": 8, "prefetch_bytes": 256},
+        "nic": {"station": ")") +
+           station +
+           R"(", "profile": "intel-82540em", "itr_256ns": 0, "radv_1024ns": 0, "rx_early_bytes": )" +
+           std::to_string(early) + "}, \"cpu\": {}}";
+  };
+  gbesim::testing::SimFixture sim(
+      R"({"name": "t", "description": "", "duration_ns": 16000000,
+      "stations": {"a": {}, "b": )" +
+      to("a") + R"(, "c": {}, "d": )" + to("c") + R"(},
+      "links": [{"between": ["a", "b"], "cable_m": 10}, {"between": ["c", "d"], "cable_m": 10}],
+      "hosts": {"whole": )" +
+      host("a", 0) + R"(, "early": )" + host("c", 256) + "}}");
+  sim.run();
+  EXPECT_EQ(sim.scalar("whole.driver", "frames_delivered"), 400);
+  EXPECT_EQ(sim.scalar("early.driver", "frames_delivered"), 400);
+  const double saved =
+      sim.scalar("whole.driver", "latency_mean") - sim.scalar("early.driver", "latency_mean");
+  EXPECT_GT(saved, 9932 - 60);
+  EXPECT_LT(saved, 9932 + 60);
+  EXPECT_EQ(sim.scalar("early.nic", "rx_early_discarded"), 0);
+}
+
+// Receive-early with a noisy link: frames that fail their FCS at the end had their DMA begun; the
+// NIC drops what it wrote and reuses the buffers: one discard per rejected frame, and
+// conservation still holds.
+TEST(NicReceive, EarlyFramesTheMacRejectsAreDiscarded) {
+  gbesim::testing::SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 20000000,
+      "stations": {"a": {}, "b": {"traffic": [{"pattern": "poisson", "load": 0.5, "to": "a",
+                                               "frame_bytes": 1518}]}},
+      "links": [{"between": ["a", "b"], "cable_m": 10, "ber": 1e-5}],
+      "hosts": {"h": {"pci": {"width_bits": 32, "clock_mhz": 33},
+        "bridge": {"read_latency_clocks": 8},
+        "nic": {"station": "a", "profile": "intel-82540em", "rx_early_bytes": 128}, "cpu": {}}}})");
+  sim.run();
+  expect_conservation(sim);
+  const double rejected = sim.scalar("a.mac", "frame_check_sequence_errors");
+  EXPECT_GT(rejected, 50);  // 1 - (1 - 1e-5)^12144 = 11 % of the frames
+  EXPECT_EQ(sim.scalar("h.nic", "rx_early_discarded"), rejected);
+  EXPECT_GT(sim.scalar("h.driver", "frames_delivered"), 500);
+}
+
 // Transmit interrupt delays: completions arrive every 13.5 us (1518-byte frames near the wire
 // rate), so a 65.5 us packet timer (TIDV 64) never runs out and the absolute timer (TADV 32 =
 // 32.768 us from the first completion) raises each interrupt: at most 1 / 32.768 us = 30,518/s,

@@ -81,12 +81,13 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
     if (e.frame == nullptr) return;
     if (e.kind == EventKind::rx_drop) {
       // A frame whose DMA began early and that the MAC rejected at its end.
-      for (auto& f : fifo_)
-        if (f.expected == e.frame && !f.r.frame) {
-          f.discarded = true;
-          f.expected = nullptr;
-          pump(e.time_ps);
-        }
+      if (params_.rx_early_bytes > 0)
+        for (auto& f : fifo_)
+          if (f.expected == e.frame && !f.r.frame) {
+            f.discarded = true;
+            f.expected = nullptr;
+            pump(e.time_ps);
+          }
       return;
     }
     if (e.frame->flow != kNicTxFlow) return;
@@ -195,8 +196,9 @@ bool Nic::fetch_descriptors(Kind kind, std::uint64_t ring_base, std::int64_t rin
 }
 
 std::uint64_t Nic::frames_inside() const {
-  std::uint64_t in_fifo = 0;
-  for (const auto& f : fifo_) in_fifo += f.r.frame ? 1 : 0;  // not those still arriving
+  std::uint64_t in_fifo = fifo_.size();
+  if (params_.rx_early_bytes > 0)
+    for (const auto& f : fifo_) in_fifo -= f.r.frame ? 0 : 1;  // not those still arriving
   return in_fifo + done_.size() + visible_.size();
 }
 
@@ -224,7 +226,10 @@ void Nic::early_process() {
 
 void Nic::mac_receive(FramePtr frame, Picoseconds now) {
   ++arrived_;
-  for (auto& f : fifo_) {
+  // An early frame is the newest one still arriving: search from the back, and only then.
+  for (auto it = fifo_.rbegin(); params_.rx_early_bytes > 0 && it != fifo_.rend(); ++it) {
+    InFifo& f = *it;
+    if (f.r.frame) break;  // older than any still arriving
     if (f.expected != frame.get()) continue;
     // Its DMA may have begun already: it is whole now.
     f.expected = nullptr;

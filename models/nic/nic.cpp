@@ -520,6 +520,7 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
       builder_(header),
       tx_ring_(tx_ring),
       stack_(stack),
+      checksum_ns_(nic.checksum_offload() ? 0.0 : cpu.per_checksum_byte_ns),
       context_(context),
       nic_(nic),
       bus_(bus),
@@ -598,7 +599,8 @@ void NicDriver::pci_done(const PciRequest& request, Picoseconds at) {
 
 double NicDriver::tx_cost_ns(std::int64_t frames) const {
   return static_cast<double>(frames) *
-         (cpu_.per_sent_packet_ns + cpu_.per_byte_ns * static_cast<double>(tx_.frame_bytes));
+         (cpu_.per_sent_packet_ns +
+          (cpu_.per_byte_ns + checksum_ns_) * static_cast<double>(tx_.frame_bytes));
 }
 
 void NicDriver::spend(double ns) {
@@ -663,7 +665,8 @@ void NicDriver::service_interrupt() {
   double cost_ns = cpu_.interrupt_ns;
   if (!tx_.to.empty()) cost_ns += tx_cost_ns(reclaimed);  // refill the ring as it drains
   for (const auto& f : frames)
-    cost_ns += cpu_.per_packet_ns + cpu_.per_byte_ns * static_cast<double>(f.frame->size());
+    cost_ns += cpu_.per_packet_ns +
+               (cpu_.per_byte_ns + checksum_ns_) * static_cast<double>(f.frame->size());
   std::int64_t buffers = 0;
   for (const auto& f : frames) buffers += f.descriptors;
   cost_ns += cpu_.per_refill_ns * static_cast<double>(buffers);
@@ -698,9 +701,12 @@ bool NicDriver::post_stack_frames() {
   const std::int64_t room = tx_ring_ - 1 - outstanding;
   if (!stack_->has_frames() || room <= 0) return false;
   std::vector<FramePtr> frames;
-  while (static_cast<std::int64_t>(frames.size()) < room && stack_->has_frames())
+  double bytes = 0;
+  while (static_cast<std::int64_t>(frames.size()) < room && stack_->has_frames()) {
     frames.push_back(stack_->take_frame());
-  spend(cpu_.per_sent_packet_ns * static_cast<double>(frames.size()));
+    bytes += static_cast<double>(frames.back()->size());
+  }
+  spend(cpu_.per_sent_packet_ns * static_cast<double>(frames.size()) + checksum_ns_ * bytes);
   post_tx(std::move(frames));
   return true;
 }

@@ -59,6 +59,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   // Bus side.
   void pci_done(const PciRequest& request, Picoseconds at) override;
   std::size_t register_target() const { return registers_; }
+  bool checksum_offload() const { return params_.checksum_offload; }
 
   // Transmit: the driver places a frame in host memory behind the next descriptor (post_tx),
   // then makes descriptors visible with a tail write (give_tx_descriptors, when it lands). The
@@ -225,6 +226,7 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
   std::int64_t tx_ring_;
   std::uint64_t tx_sequence_ = 0;
   HostStack* stack_;
+  double checksum_ns_;                // per frame byte, 0 when the NIC offloads checksums
   std::deque<std::size_t> tx_sizes_;  // posted, not yet reclaimed
   SimContext& context_;
   Nic& nic_;

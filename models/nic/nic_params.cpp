@@ -43,6 +43,9 @@ const ParamTable<NicParams>& nic_param_table() {
         .choice("write_command", &NicParams::write_command, pci_command_names(),
                 "bus command for data writes")
         .boolean("strip_crc", &NicParams::strip_crc, "do not write the FCS to host memory")
+        .boolean("checksum_offload", &NicParams::checksum_offload,
+                 "the NIC computes (transmit) and checks (receive) TCP/UDP checksums, so the "
+                 "host's per_checksum_byte_ns is not spent")
         .choice("moderation", &NicParams::moderation, {"itr", "coalesce", "none"},
                 "itr: Intel ITR interval + RDTR/RADV timers; coalesce: count/time; none")
         .integer("itr_256ns", &NicParams::itr_256ns, "256 ns", 0, 65535,
@@ -81,6 +84,9 @@ const ParamTable<CpuParams>& cpu_param_table() {
         .real("per_request_ns", &CpuParams::per_request_ns, "ns", 0, 1e9,
               "an application send or receive call: system call, socket and application "
               "bookkeeping (per request, reply or datagram)")
+        .real("per_checksum_byte_ns", &CpuParams::per_checksum_byte_ns, "ns", 0, 1e6,
+              "software TCP/UDP checksum per frame byte, received or sent, when the NIC does "
+              "not offload it (nic.checksum_offload)")
         .real("per_refill_ns", &CpuParams::per_refill_ns, "ns", 0, 1e9,
               "per receive buffer given back to the NIC")
         .boolean("read_icr", &CpuParams::read_icr,

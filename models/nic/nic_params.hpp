@@ -29,6 +29,7 @@ struct NicParams {
   std::string read_command = "memory_read_multiple";
   std::string write_command = "memory_write";
   bool strip_crc = true;                          // the FCS is not written to host memory
+  bool checksum_offload = false;                  // the NIC computes/checks TCP/UDP checksums
   std::string moderation = "itr";                 // itr (Intel: ITR + RDTR/RADV), coalesce, none
   std::int64_t itr_256ns = 0;                     // minimum interrupt interval in 256 ns units
   std::int64_t rdtr_1024ns = 0;                   // receive packet timer (restarted per frame)
@@ -44,13 +45,14 @@ const ParamTable<NicParams>& nic_param_table();
 
 // What the host's CPU spends. All costs in ns of CPU time.
 struct CpuParams {
-  double interrupt_ns = 0;        // entry + exit + the handler's fixed part
-  double per_packet_ns = 0;       // driver + protocol stack per received frame
-  double per_sent_packet_ns = 0;  // driver + protocol stack per sent frame
-  double per_byte_ns = 0;         // copy (and checksum unless offloaded) per byte
-  double per_refill_ns = 0;       // allocate and post one receive buffer
-  double per_request_ns = 0;      // an application send/receive call (system call + bookkeeping)
-  bool read_icr = true;           // the handler reads the interrupt cause register (PIO read)
+  double interrupt_ns = 0;          // entry + exit + the handler's fixed part
+  double per_packet_ns = 0;         // driver + protocol stack per received frame
+  double per_sent_packet_ns = 0;    // driver + protocol stack per sent frame
+  double per_byte_ns = 0;           // copy (and checksum unless offloaded) per byte
+  double per_refill_ns = 0;         // allocate and post one receive buffer
+  double per_request_ns = 0;        // an application send/receive call (system call + bookkeeping)
+  double per_checksum_byte_ns = 0;  // software checksum per frame byte, unless the NIC offloads
+  bool read_icr = true;             // the handler reads the interrupt cause register (PIO read)
 };
 
 const ParamTable<CpuParams>& cpu_param_table();

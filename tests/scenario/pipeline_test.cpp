@@ -472,7 +472,7 @@ TEST(Pipeline, EveryBuiltInScenarioValidatesAtEveryPoint) {
 TEST(Pipeline, PciCeilingPointsMeetTheClosedForm) {
   const auto dir = fresh_directory("pci-ceiling");
   const std::string scenario = (source_dir() / "scenarios/pci-ceiling.json").string();
-    // run = ((bus x 7 + frame size) x 5 + profile) x 3 + direction: 82540EM 32/33 64 B rx and
+  // run = ((bus x 7 + frame size) x 5 + profile) x 3 + direction: 82540EM 32/33 64 B rx and
   // 1518 B tx, DP83820 64/66 64 B rx, Tigon PCI-X 1518 B tx, 82540EM 32/33 4088 B tx
   const struct {
     int run;

@@ -1,0 +1,25 @@
+#pragma once
+// Maximum-likelihood decoding of the 4D-PAM5 trellis code (models/phy/pam5_code): a Viterbi
+// decoder over the 8-state trellis. For each received 4D sample and each of the 8 subsets it finds
+// the nearest code point of that subset (exhaustively over the subset's 64 points; squared
+// Euclidean distance is the branch metric), then keeps one survivor per state. A block starts in
+// a known state and ends in whichever state is best. Pure logic; used by the link-level model and
+// its tests.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/phy/pam5_code.hpp"
+
+namespace gbesim::phy {
+
+using Sample = std::array<double, 4>;
+
+// The 9-bit words of the most likely path through the trellis from `start_state`.
+std::vector<std::uint16_t> viterbi_decode(const std::vector<Sample>& received, int start_state = 0);
+
+// Symbol-by-symbol decisions without the code: each coordinate to the nearest PAM-5 level.
+Quartet slice_uncoded(const Sample& r);
+
+}  // namespace gbesim::phy

@@ -460,3 +460,37 @@ TEST(Loader, ADuplexMismatchOnALinkIsAnError) {
 
 }  // namespace
 }  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+std::string with_app(const std::string& app, const std::string& extra = "") {
+  return R"({"name": "t", "description": "", "stations": {"a": {}, "b": {}, "c": {}, "d": {}},
+            "links": [{"between": ["a", "b"]}, {"between": ["c", "d"]}],
+      "hosts": {"h": {"nic": {"station": "a"}, "app": )" +
+         app + extra + "}}}";
+}
+
+// Host applications: a wrong kind gets a did-you-mean, the peer must exist and be reachable, the
+// MTU must fit the stations' frames, a UDP datagram at most 65507 bytes.
+TEST(Loader, HostApplicationsAreChecked) {
+  EXPECT_NO_THROW(load_scenario_text(with_app(R"({"kind": "bulk", "peer": "b"})"), "ok.json"));
+  EXPECT_CONTAINS(error_of(with_app(R"({"kind": "bulkk", "peer": "b"})")),
+                  "hosts.h.app.kind: \"bulkk\" is not one of bulk | requests | ping_pong | udp; "
+                  "did you mean \"bulk\"?");
+  EXPECT_CONTAINS(error_of(with_app(R"({"kind": "bulk", "peer": "bb"})")),
+                  "hosts.h.app.peer: no station \"bb\"; did you mean \"b\"?");
+  EXPECT_CONTAINS(error_of(with_app(R"({"kind": "bulk", "peer": "c"})")),
+                  "hosts.h.app.peer: station \"c\" is not reachable from \"a\"");
+  EXPECT_CONTAINS(error_of(with_app(R"({"kind": "bulk"})")), "hosts.h.app: missing \"peer\"");
+  EXPECT_CONTAINS(
+      error_of(with_app(R"({"kind": "bulk", "peer": "b"})", R"(, "transport": {"mtu": 9000})")),
+      "hosts.h.transport.mtu: MTU 9000 makes 9018-byte frames, over station a's "
+      "max_frame_bytes (1518)");
+  EXPECT_CONTAINS(
+      error_of(with_app(R"({"kind": "udp", "peer": "b", "request_bytes": 70000})")),
+      "hosts.h.app.request_bytes: a UDP datagram carries at most 65507 bytes, got 70000");
+}
+
+}  // namespace
+}  // namespace gbesim

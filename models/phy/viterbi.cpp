@@ -8,13 +8,54 @@ namespace gbesim::phy {
 
 namespace {
 
-struct Branch {
-  double metric;
-  std::uint16_t word;  // Sd[8:0] of the nearest code point of the subset
+// The code points by subset, as level indices 0..4 (level + 2), with their words: built once.
+struct CodeTable {
+  std::array<std::array<std::array<std::uint8_t, 4>, 64>, 8> level;
+  std::array<std::array<std::uint16_t, 64>, 8> word;
 };
 
-// The nearest code point of every subset to r.
-std::array<Branch, 8> branches(const Sample& r) {
+const CodeTable& code_table() {
+  static const CodeTable t = [] {
+    CodeTable c{};
+    std::array<int, 8> filled{};
+    for (std::uint16_t sd = 0; sd < 512; ++sd) {
+      const Quartet q = map_word(sd);
+      const int s = subset_of(q);
+      for (int i = 0; i < 4; ++i) c.level[s][filled[s]][i] = static_cast<std::uint8_t>(q[i] + 2);
+      c.word[s][filled[s]++] = sd;
+    }
+    return c;
+  }();
+  return t;
+}
+
+}  // namespace
+
+std::array<Branch, 8> branch_metrics(const Sample& r) {
+  // Per coordinate, the squared distance to each of the five levels; a point's metric is the sum
+  // of its four. Then the least of each subset's 64 points.
+  double e[4][5];
+  for (int i = 0; i < 4; ++i)
+    for (int v = 0; v < 5; ++v) e[i][v] = (r[i] - (v - 2)) * (r[i] - (v - 2));
+  const CodeTable& t = code_table();
+  std::array<Branch, 8> best;
+  for (int s = 0; s < 8; ++s) {
+    double m = std::numeric_limits<double>::infinity();
+    int k = 0;
+    for (int p = 0; p < 64; ++p) {
+      const auto& l = t.level[s][p];
+      const double d = e[0][l[0]] + e[1][l[1]] + e[2][l[2]] + e[3][l[3]];
+      if (d < m) {
+        m = d;
+        k = p;
+      }
+    }
+    best[s] = {m, t.word[s][k]};
+  }
+  return best;
+}
+
+std::array<Branch, 8> branch_metrics_exhaustive(const Sample& r) {
   std::array<Branch, 8> best;
   for (auto& b : best) b = {std::numeric_limits<double>::infinity(), 0};
   for (std::uint16_t sd = 0; sd < 512; ++sd) {
@@ -27,8 +68,6 @@ std::array<Branch, 8> branches(const Sample& r) {
   return best;
 }
 
-}  // namespace
-
 std::vector<std::uint16_t> viterbi_decode(const std::vector<Sample>& received, int start_state) {
   const double inf = std::numeric_limits<double>::infinity();
   std::array<double, 8> metric;
@@ -40,7 +79,7 @@ std::vector<std::uint16_t> viterbi_decode(const std::vector<Sample>& received, i
   };
   std::vector<std::array<Survivor, 8>> trace(received.size());
   for (std::size_t n = 0; n < received.size(); ++n) {
-    const auto b = branches(received[n]);
+    const auto b = branch_metrics(received[n]);
     std::array<double, 8> next;
     next.fill(inf);
     for (int s = 0; s < 8; ++s) {

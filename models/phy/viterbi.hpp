@@ -16,6 +16,16 @@ namespace gbesim::phy {
 
 using Sample = std::array<double, 4>;
 
+struct Branch {
+  double metric;       // squared distance from the sample
+  std::uint16_t word;  // Sd[8:0] of the nearest code point of the subset
+};
+
+// The nearest code point of each of the 8 subsets to a sample: from per-coordinate level
+// distances (fast), and by trying every word (the reference the tests compare with).
+std::array<Branch, 8> branch_metrics(const Sample& r);
+std::array<Branch, 8> branch_metrics_exhaustive(const Sample& r);
+
 // The 9-bit words of the most likely path through the trellis from `start_state`.
 std::vector<std::uint16_t> viterbi_decode(const std::vector<Sample>& received, int start_state = 0);
 

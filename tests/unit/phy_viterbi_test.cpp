@@ -46,6 +46,20 @@ double q_function(double x) {
   return 0.5 * std::erfc(x / std::sqrt(2.0));
 }
 
+// The fast branch metrics equal the exhaustive search's on 20,000 noisy samples.
+TEST(Viterbi, FastBranchMetricsMatchTheExhaustiveSearch) {
+  Gauss g("branches");
+  for (int i = 0; i < 20'000; ++i) {
+    const Sample s{2.5 * g(), 2.5 * g(), 2.5 * g(), 2.5 * g()};
+    const auto fast = branch_metrics(s);
+    const auto slow = branch_metrics_exhaustive(s);
+    for (int k = 0; k < 8; ++k) {
+      ASSERT_DOUBLE_EQ(fast[k].metric, slow[k].metric) << i << " " << k;
+      ASSERT_EQ(fast[k].word, slow[k].word) << i << " " << k;
+    }
+  }
+}
+
 TEST(Viterbi, NoiselessBlocksDecodeExactly) {
   Gauss g("noiseless");
   const auto bytes = random_bytes(2000, "noiseless");

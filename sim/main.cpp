@@ -14,6 +14,7 @@
 #include "sim/bench.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/params_command.hpp"
+#include "sim/phy_command.hpp"
 #include "sim/runner.hpp"
 #include "sim/sweep.hpp"
 #include "sim/topology_command.hpp"
@@ -76,6 +77,17 @@ int cli(int argc, char** argv) {
   topology_cmd->add_flag("--quiet", topology.quiet, "write the files, print nothing");
 
   BenchOptions bench;
+  PhyOptions phy;
+  auto* phy_cmd = app.add_subcommand(
+      "phy", "1000BASE-T link level: error rates over AWGN, coded and uncoded (no cable yet)");
+  phy_cmd->add_option("--out", phy.out_dir, "output directory (default results/phy-awgn)");
+  phy_cmd->add_option("--sigma", phy.sigmas, "noise standard deviations per dimension")
+      ->delimiter(',')
+      ->check(CLI::Range(0.01, 10.0));
+  phy_cmd->add_option("--symbols", phy.symbols, "4D symbols per noise level")
+      ->check(CLI::Range(1000, 100'000'000));
+  phy_cmd->add_option("--seed", phy.seed, "seed")->check(CLI::Range(0, 1 << 30));
+  phy_cmd->add_flag("--quiet", phy.quiet, "write the files, print nothing");
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed and memory");
   bench_cmd->add_option("--runs", bench.runs, "runs per case; the median is reported")
       ->check(CLI::Range(1, 99));
@@ -104,6 +116,7 @@ int cli(int argc, char** argv) {
       return run_sweep(sweep);
     }
     if (topology_cmd->parsed()) return run_topology(topology);
+    if (phy_cmd->parsed()) return run_phy(phy);
     if (params_cmd->parsed()) {
       fmt::print("{}", params_text());
       return 0;

@@ -110,11 +110,7 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
 std::optional<AppCall> HostStack::poll(Picoseconds now) {
   const Picoseconds start = app_.start_ns * 1000;
   if (now < start) {
-    if (timer_at_ > start) {
-      timer_at_ = start;
-      timer_.cancel();
-      timer_.notify(to_sc_time(start - now));
-    }
+    if (timer_at_ > start) arm_timer(start, now);
     return std::nullopt;
   }
   if (udp_) {
@@ -126,11 +122,7 @@ std::optional<AppCall> HostStack::poll(Picoseconds now) {
     for (const auto& p : out_) queued += static_cast<std::int64_t>(p.payload);
     if (queued >= transport_.socket_bytes) return std::nullopt;  // the runner wakes us as it takes
     if (now < next_datagram_ps_) {
-      if (timer_at_ > next_datagram_ps_) {
-        timer_at_ = next_datagram_ps_;
-        timer_.cancel();
-        timer_.notify(to_sc_time(next_datagram_ps_ - now));
-      }
+      if (timer_at_ > next_datagram_ps_) arm_timer(next_datagram_ps_, now);
       return std::nullopt;
     }
     return AppCall{AppCall::datagram, app_.request_bytes, true};
@@ -285,12 +277,15 @@ void HostStack::after_change(Picoseconds now, bool wake) {
   if (udp_ && sender_ && app_.rate_bps > 0 && next_datagram_ps_ > now)
     deadline = std::min(deadline, next_datagram_ps_);
   if (now < app_.start_ns * 1000) deadline = std::min(deadline, app_.start_ns * 1000);
-  if (deadline != timer_at_) {
-    timer_at_ = deadline;
-    timer_.cancel();
-    if (deadline < kForeverPs) timer_.notify(to_sc_time(std::max<Picoseconds>(deadline - now, 0)));
-  }
+  arm_timer(deadline, now);
   if (wake) wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void HostStack::arm_timer(Picoseconds at, Picoseconds now) {
+  if (at == timer_at_) return;
+  timer_at_ = at;
+  timer_.cancel();
+  if (at < kForeverPs) timer_.notify(to_sc_time(std::max<Picoseconds>(at - now, 0)));
 }
 
 void HostStack::timer_process() {

@@ -74,6 +74,7 @@ class HostStack : public sc_core::sc_module {
   // Collects the transport's segments and re-arms the timer; wake: tell the runner (not when
   // the runner itself is calling).
   void after_change(Picoseconds now, bool wake);
+  void arm_timer(Picoseconds at, Picoseconds now);  // kForeverPs: stop it
   void timer_process();
   void send_datagram(Picoseconds now);
   void udp_receive(const IpPacket& p, Picoseconds now);

@@ -632,26 +632,24 @@ void NicDriver::post_tx(std::vector<FramePtr> frames) {
     nic_.post_tx(std::move(frame));
   }
   tx_posted_ += n;
-  PciRequest w;
-  w.target = nic_.register_target();
-  w.command = PciCommand::memory_write;
-  w.address = kTdt;
-  w.bytes = 4;
-  w.tag = kTxTailTag | (n << 8);
-  bus_.request(master_, w);
+  register_access(PciCommand::memory_write, kTdt, kTxTailTag | (n << 8));
+}
+
+void NicDriver::register_access(PciCommand command, std::uint64_t address, std::uint64_t tag) {
+  PciRequest r;
+  r.target = nic_.register_target();
+  r.command = command;
+  r.address = address;
+  r.bytes = 4;
+  r.tag = tag;
+  bus_.request(master_, r);
 }
 
 void NicDriver::service_interrupt() {
   const Picoseconds start = now_ps();
   ++handler_runs_;
   if (cpu_.read_icr) {
-    PciRequest r;
-    r.target = nic_.register_target();
-    r.command = PciCommand::memory_read;
-    r.address = kIcr;
-    r.bytes = 4;
-    r.tag = kIcrTag;
-    bus_.request(master_, r);
+    register_access(PciCommand::memory_read, kIcr, kIcrTag);
     wait(icr_read_);
   }
   std::vector<ReceivedFrame> frames = nic_.take_received();
@@ -684,13 +682,8 @@ void NicDriver::service_interrupt() {
   if (!frames.empty()) {
     // Hand the buffers back: a posted write of the tail register; the CPU does not wait.
     refills_ += static_cast<std::uint64_t>(buffers);
-    PciRequest w;
-    w.target = nic_.register_target();
-    w.command = PciCommand::memory_write;
-    w.address = kRdt;
-    w.bytes = 4;
-    w.tag = kTailTag | (static_cast<std::uint64_t>(buffers) << 8);
-    bus_.request(master_, w);
+    register_access(PciCommand::memory_write, kRdt,
+                    kTailTag | (static_cast<std::uint64_t>(buffers) << 8));
   }
   if (!tx_.to.empty() && reclaimed > 0) post_tx(build_raw(reclaimed));
   nic_.interrupt_handled(now);

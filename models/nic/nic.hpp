@@ -219,6 +219,8 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
   std::vector<FramePtr> build_raw(std::int64_t frames);
   void spend(double ns);     // the CPU is busy for this long
   bool post_stack_frames();  // false: nothing to post, or no room in the ring
+  // A 4-byte PIO access to the NIC's registers, mastered by the host bridge.
+  void register_access(PciCommand command, std::uint64_t address, std::uint64_t tag);
 
   const CpuParams cpu_;
   const HostTxParams tx_;

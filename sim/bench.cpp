@@ -176,8 +176,9 @@ int run_bench(const BenchOptions& options) {
   std::vector<double> symbols_per_second;
   for (int i = 0; i < options.runs; ++i) {
     const auto out = tmp / fmt::format("phy-{}", i);
-    std::vector<std::string> args = {options.self, "phy",    "--quiet", "--sigma",   "0.2",
-                                     "--symbols",  "200000", "--out",   out.string()};
+    std::vector<std::string> args = {options.self, "phy",     "--quiet",   "--channel",
+                                     "awgn",       "--sigma", "0.2",       "--symbols",
+                                     "200000",     "--out",   out.string()};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -79,8 +79,22 @@ int cli(int argc, char** argv) {
   BenchOptions bench;
   PhyOptions phy;
   auto* phy_cmd = app.add_subcommand(
-      "phy", "1000BASE-T link level: error rates over AWGN, coded and uncoded (no cable yet)");
-  phy_cmd->add_option("--out", phy.out_dir, "output directory (default results/phy-awgn)");
+      "phy", "1000BASE-T link level: SNR, margin and BER vs cable length; AWGN error rates");
+  phy_cmd->add_option("--out", phy.out_dir, "output directory (default results/phy)");
+  phy_cmd->add_option("--channel", phy.channel, "awgn, cable or both (default)")
+      ->check(CLI::IsMember({"awgn", "cable", "both"}));
+  phy_cmd->add_option("--cable", phy.cables, "cable categories (default cat5,cat5e,cat6)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"cat5", "cat5e", "cat6"}));
+  phy_cmd->add_option("--lengths", phy.lengths_m, "cable lengths in metres (default 0,10,...,200)")
+      ->delimiter(',')
+      ->check(CLI::Range(0.0, 1000.0));
+  phy_cmd
+      ->add_option("--mc-symbols", phy.mc_symbols,
+                   "Monte Carlo 4D symbols per cable point (0: none; default 20000)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{100'000'000}));
+  phy_cmd->add_option("--eye-length", phy.eye_length_m, "cable length of the eye diagrams (m)")
+      ->check(CLI::Range(0.0, 1000.0));
   phy_cmd->add_option("--sigma", phy.sigmas, "noise standard deviations per dimension")
       ->delimiter(',')
       ->check(CLI::Range(0.01, 10.0));

@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "models/common/rng.hpp"
+#include "models/phy/link_model.hpp"
 #include "models/phy/viterbi.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_input.hpp"
@@ -19,15 +20,6 @@ namespace {
 double q_function(double x) {
   return 0.5 * std::erfc(x / std::sqrt(2.0));
 }
-
-struct Gauss {
-  RngStream rng;
-  double operator()() {  // Box-Muller
-    const double u1 = 1.0 - rng.uniform01();
-    const double u2 = rng.uniform01();
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-  }
-};
 
 struct Row {
   double sigma = 0;
@@ -41,7 +33,9 @@ struct Row {
 
 }  // namespace
 
-int run_phy(const PhyOptions& o) {
+namespace {
+
+void run_awgn(const PhyOptions& o, Json& summary) {
   const auto seed = static_cast<std::uint64_t>(o.seed);
   // The coded constellation's mean energy per dimension (all 512 words equally likely).
   double energy = 0;
@@ -57,7 +51,7 @@ int run_phy(const PhyOptions& o) {
     r.sigma = sigma;
     r.snr_db = 10 * std::log10(energy / (sigma * sigma));
     const std::string tag = fmt::format("{:.6f}", sigma);
-    Gauss g{RngStream(seed, "phy/noise/" + tag)};
+    RngStream g(seed, "phy/noise/" + tag);
     RngStream data(seed, "phy/data/" + tag);
     // Uncoded: independent equiprobable PAM-5 levels per dimension.
     std::int64_t ser_errors = 0;
@@ -67,7 +61,7 @@ int run_phy(const PhyOptions& o) {
       phy::Sample s{};
       for (int i = 0; i < 4; ++i) {
         sent[i] = static_cast<std::int8_t>(static_cast<int>(data.uniform_below(5)) - 2);
-        s[i] = sent[i] + sigma * g();
+        s[i] = sent[i] + sigma * g.normal();
       }
       const phy::Quartet got = phy::slice_uncoded(s);
       for (int i = 0; i < 4; ++i) ser_errors += got[i] != sent[i];
@@ -85,7 +79,7 @@ int run_phy(const PhyOptions& o) {
     for (auto b : bytes) {
       const phy::Quartet q = phy::map_word(e.encode(b));
       phy::Sample s;
-      for (int i = 0; i < 4; ++i) s[i] = q[i] + sigma * g();
+      for (int i = 0; i < 4; ++i) s[i] = q[i] + sigma * g.normal();
       rx.push_back(s);
     }
     const auto start = std::chrono::steady_clock::now();
@@ -111,29 +105,155 @@ int run_phy(const PhyOptions& o) {
                        r.uncoded_ser, r.uncoded_ser_closed_form, r.uncoded_4d_error_rate,
                        r.coded_byte_error_rate, r.coded_ci95);
   const std::filesystem::path dir(o.out_dir);
-  std::filesystem::create_directories(dir);
   write_file_atomically(dir / "awgn.csv", csv.str());
-  Json summary;
-  summary["channel"] = "awgn";
-  summary["symbols_per_point"] = o.symbols;
-  summary["seed"] = o.seed;
+  summary["awgn_symbols_per_point"] = o.symbols;
   summary["coded_mean_energy_per_dimension"] = energy;
   // Wall-clock speed: the only figure that differs between runs of one seed, so it stays out of
   // awgn.csv.
   summary["decode_symbols_per_second"] = total_seconds > 0 ? total_symbols / total_seconds : 0.0;
-  write_file_atomically(dir / "phy.json", summary.dump(2) + "\n");
   if (!o.quiet) {
-    fmt::print("gbesim phy: AWGN channel (no cable model yet), {} 4D symbols per point, seed {}\n",
-               o.symbols, o.seed);
+    fmt::print("gbesim phy: AWGN channel, {} 4D symbols per point, seed {}\n", o.symbols, o.seed);
     fmt::print("{:>7} {:>8} {:>12} {:>12} {:>12} {:>12}\n", "sigma", "SNR dB", "uncoded SER",
                "closed form", "uncoded 4D", "coded bytes");
     for (const auto& r : rows)
       fmt::print("{:>7.3f} {:>8.2f} {:>12.3e} {:>12.3e} {:>12.3e} {:>12.3e}\n", r.sigma, r.snr_db,
                  r.uncoded_ser, r.uncoded_ser_closed_form, r.uncoded_4d_error_rate,
                  r.coded_byte_error_rate);
-    fmt::print("Viterbi decoding: {:.3g} 4D symbols/s; results: {}/ (awgn.csv, phy.json)\n",
-               summary["decode_symbols_per_second"].get<double>(), dir.string());
+    fmt::print("Viterbi decoding: {:.3g} 4D symbols/s\n",
+               summary["decode_symbols_per_second"].get<double>());
   }
+}
+
+struct Variant {
+  const char* name;
+  bool echo;
+  bool next;
+};
+constexpr Variant kVariants[] = {
+    {"all", true, true}, {"no_next_cancel", true, false}, {"no_echo_cancel", false, true}};
+
+phy::PhyLinkParams link_params(const phy::CableCategory* cable, double length, const Variant& v) {
+  phy::PhyLinkParams p;
+  p.cable = cable;
+  p.length_m = length;
+  p.echo_cancellation = v.echo;
+  p.next_cancellation = v.next;
+  return p;
+}
+
+// The length at which the margin crosses zero, by bisection; negative: no crossing in 0..400 m.
+double zero_margin_length(const phy::CableCategory* cable, const Variant& v, double& at_zero) {
+  at_zero = phy::analyse_link(link_params(cable, 0, v)).margin_db;
+  if (at_zero <= 0) return -1;
+  double lo = 0, hi = 400;
+  if (phy::analyse_link(link_params(cable, hi, v)).margin_db > 0) return -2;
+  while (hi - lo > 0.5) {
+    const double mid = (lo + hi) / 2;
+    (phy::analyse_link(link_params(cable, mid, v)).margin_db > 0 ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+void run_cable(const PhyOptions& o, Json& summary) {
+  std::vector<double> lengths = o.lengths_m;
+  if (lengths.empty())
+    for (int l = 0; l <= 200; l += 10) lengths.push_back(l);
+  const std::filesystem::path dir(o.out_dir);
+  std::ostringstream csv;
+  csv << "category,length_m,cancellation,snr_db,required_snr_db,margin_db,ber_coded,"
+         "octet_error_coded,ber_uncoded,octet_error_uncoded,isi,echo,next,fext,noise,adc,"
+         "insertion_loss_62mhz_db,propagation_delay_ns,slicer_mse,mc_symbols,mc_mse,"
+         "mc_slicer_error_rate,mc_octet_errors,mc_bit_errors\n";
+  double mc_symbols_total = 0, mc_seconds = 0;
+  if (!o.quiet)
+    fmt::print(
+        "gbesim phy: 1000BASE-T over cable, cancellers all / no NEXT / no echo\n"
+        "{:>6} {:>7} {:>15} {:>8} {:>8} {:>10} {:>10}\n",
+        "cable", "length", "cancellation", "SNR dB", "margin", "BER coded", "uncoded");
+  for (const auto& name : o.cables) {
+    const auto* cable = phy::find_cable_category(name);
+    for (const double length : lengths)
+      for (const auto& v : kVariants) {
+        const auto params = link_params(cable, length, v);
+        const auto a = phy::analyse_link(params);
+        phy::PhyLinkSimulation mc;
+        if (o.mc_symbols > 0 && v.echo && v.next) {
+          mc = phy::simulate_link(params, a, o.mc_symbols, static_cast<std::uint64_t>(o.seed));
+          mc_symbols_total += static_cast<double>(mc.symbols);
+          mc_seconds += mc.seconds;
+        }
+        const double dims = 4.0 * static_cast<double>(mc.symbols);
+        csv << fmt::format(
+            "{},{},{},{:.4f},{:.4f},{:.4f},{:.4e},{:.4e},{:.4e},{:.4e},{:.4e},{:.4e},{:.4e},"
+            "{:.4e},{:.4e},{:.4e},{:.3f},{:.1f},{:.6e},{},{:.6e},{:.4e},{},{}\n",
+            name, length, v.name, a.snr_db, a.required_snr_db, a.margin_db, a.ber_coded,
+            a.octet_error_coded, a.ber_uncoded, a.octet_error_uncoded, a.budget.isi, a.budget.echo,
+            a.budget.next, a.budget.fext, a.budget.noise, a.budget.adc, a.insertion_loss_62mhz_db,
+            a.propagation_delay_ns, a.sigma * a.sigma, mc.symbols, mc.measured_mse,
+            mc.symbols > 0 ? static_cast<double>(mc.slicer_errors) / dims : 0.0, mc.octet_errors,
+            mc.bit_errors);
+        if (!o.quiet && (static_cast<int>(length) % 50 == 0))
+          fmt::print("{:>6} {:>5.0f} m {:>15} {:>8.2f} {:>8.2f} {:>10.2e} {:>10.2e}\n", name,
+                     length, v.name, a.snr_db, a.margin_db, a.ber_coded, a.ber_uncoded);
+      }
+  }
+  write_file_atomically(dir / "cable.csv", csv.str());
+
+  std::ostringstream reach;
+  reach << "category,cancellation,margin_at_0m_db,zero_margin_length_m\n";
+  Json reach_json = Json::object();
+  for (const auto& name : o.cables)
+    for (const auto& v : kVariants) {
+      double at_zero = 0;
+      const double l = zero_margin_length(phy::find_cable_category(name), v, at_zero);
+      const std::string shown = l == -1 ? "none" : l == -2 ? ">400" : fmt::format("{:.1f}", l);
+      reach << fmt::format("{},{},{:.3f},{}\n", name, v.name, at_zero, shown);
+      reach_json[name][v.name] = shown;
+    }
+  write_file_atomically(dir / "reach.csv", reach.str());
+
+  std::ostringstream eye;
+  eye << "category,length_m,trace,point,time_ns,raw,equalised\n";
+  for (const auto& name : o.cables) {
+    const auto a = phy::analyse_link(
+        link_params(phy::find_cable_category(name), o.eye_length_m, kVariants[0]));
+    for (const auto& e : phy::eye_diagram(a, 100, static_cast<std::uint64_t>(o.seed)))
+      eye << fmt::format("{},{},{},{},{:.3f},{:.5f},{:.5f}\n", name, o.eye_length_m, e.trace,
+                         e.point, e.point * 8.0 / phy::kOversample, e.raw, e.equalised);
+  }
+  write_file_atomically(dir / "eye.csv", eye.str());
+
+  summary["zero_margin_length_m"] = reach_json;
+  summary["link_symbols_per_second"] = mc_seconds > 0 ? mc_symbols_total / mc_seconds : 0.0;
+  if (!o.quiet) {
+    fmt::print("length at zero margin (BER 1e-10):\n");
+    for (const auto& name : o.cables)
+      fmt::print("  {:<6} all cancellers {:>6} m, no NEXT cancel {:>6} m, no echo cancel {:>6}\n",
+                 name, reach_json[name]["all"].get<std::string>(),
+                 reach_json[name]["no_next_cancel"].get<std::string>(),
+                 reach_json[name]["no_echo_cancel"].get<std::string>());
+    if (mc_seconds > 0)
+      fmt::print("link-level Monte Carlo: {:.3g} 4D symbols/s\n",
+                 summary["link_symbols_per_second"].get<double>());
+  }
+}
+
+}  // namespace
+
+int run_phy(const PhyOptions& o) {
+  const std::filesystem::path dir(o.out_dir);
+  std::filesystem::create_directories(dir);
+  Json summary;
+  summary["seed"] = o.seed;
+  summary["channel"] = o.channel;
+  if (o.channel != "cable") run_awgn(o, summary);
+  if (o.channel != "awgn") run_cable(o, summary);
+  write_file_atomically(dir / "phy.json", summary.dump(2) + "\n");
+  if (!o.quiet)
+    fmt::print("results: {}/ ({}phy.json)\n", dir.string(),
+               o.channel == "awgn"    ? "awgn.csv, "
+               : o.channel == "cable" ? "cable.csv, reach.csv, eye.csv, "
+                                      : "awgn.csv, cable.csv, reach.csv, eye.csv, ");
   return 0;
 }
 

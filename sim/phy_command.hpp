@@ -1,10 +1,14 @@
 #pragma once
-// `gbesim phy`: the link-level 1000BASE-T model, so far over an AWGN channel only (no cable yet,
-// docs/phy.md): for each noise level, uncoded PAM-5 symbol errors against the closed form
-// 2(1 - 1/5) Q(1 / 2 sigma), uncoded 4D symbol errors, and the trellis-coded stream's byte errors
-// after Viterbi decoding; and how fast the decoder runs (4D symbols per second). Writes
-// awgn.csv and phy.json (atomically) to the output directory.
-
+// `gbesim phy`: the link-level 1000BASE-T model (docs/phy.md).
+// - AWGN (--channel awgn|both): per noise level, uncoded PAM-5 symbol errors against the closed
+//   form 2(1 - 1/5) Q(1 / 2 sigma), uncoded 4D symbol errors, the trellis-coded stream's byte
+//   errors after Viterbi decoding -> awgn.csv.
+// - Cable (--channel cable|both): per category and length, the receiver solved for the cable
+//   (models/phy/link_model): SNR at the slicer, margin against a coded BER of 1e-10, coded and
+//   uncoded error rates, what limits it, with all cancellers, without NEXT cancellation and
+//   without echo cancellation; a Monte Carlo run per point checks the solved MSE -> cable.csv;
+//   the length at which the margin reaches zero -> reach.csv; eye diagrams -> eye.csv.
+// phy.json carries the speeds (the only figures that change between runs of one seed).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,10 +16,15 @@
 namespace gbesim {
 
 struct PhyOptions {
-  std::string out_dir = "results/phy-awgn";
+  std::string out_dir = "results/phy";
+  std::string channel = "both";  // awgn, cable, both
   std::vector<double> sigmas = {0.10, 0.12, 0.14, 0.16, 0.18, 0.20, 0.22, 0.25, 0.30};
   std::int64_t symbols = 200'000;  // 4D symbols per noise level
   std::int64_t seed = 1;
+  std::vector<std::string> cables = {"cat5", "cat5e", "cat6"};
+  std::vector<double> lengths_m;     // empty: 0, 10, ..., 200
+  std::int64_t mc_symbols = 20'000;  // Monte Carlo 4D symbols per cable point (0: none)
+  double eye_length_m = 100;
   bool quiet = false;
 };
 

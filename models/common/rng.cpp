@@ -71,4 +71,10 @@ double RngStream::exponential(double mean) {
   return -mean * std::log1p(-uniform01());
 }
 
+double RngStream::normal() {
+  const double u1 = 1.0 - uniform01();
+  const double u2 = uniform01();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
 }  // namespace gbesim

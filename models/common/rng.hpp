@@ -25,6 +25,8 @@ class RngStream {
   std::int64_t uniform_range(std::int64_t lo, std::int64_t hi);
   // Exponentially distributed with the given mean (inverse transform).
   double exponential(double mean);
+  // Standard normal (Box-Muller, the cosine branch only: two uniforms per draw).
+  double normal();
 
  private:
   std::uint64_t s_[4];

@@ -279,8 +279,8 @@ TEST(Pipeline, TsharkDecodesTheHostStackAsTcpWithValidChecksums) {
 // the same seed giving the same file, and a bad option exiting with 2.
 TEST(Pipeline, PhyAwgnErrorRates) {
   const auto dir = fresh_directory("phy");
-  const std::vector<std::string> args = {"phy",     "--quiet",   "--sigma",
-                                         "0.2,0.3", "--symbols", "100000"};
+  const std::vector<std::string> args = {"phy",     "--quiet", "--channel", "awgn",
+                                         "--sigma", "0.2,0.3", "--symbols", "100000"};
   auto with_out = [&](const std::string& out) {
     auto a = args;
     a.insert(a.end(), {"--out", out});

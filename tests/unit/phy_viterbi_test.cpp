@@ -15,11 +15,7 @@ namespace {
 
 struct Gauss {
   explicit Gauss(const char* name) : rng(7, name) {}
-  double operator()() {  // Box-Muller
-    const double u1 = 1.0 - rng.uniform01();
-    const double u2 = rng.uniform01();
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-  }
+  double operator()() { return rng.normal(); }
   RngStream rng;
 };
 

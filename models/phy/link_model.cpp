@@ -1,0 +1,670 @@
+#include "models/phy/link_model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <map>
+#include <stdexcept>
+
+#include <Eigen/Dense>
+#include <unsupported/Eigen/FFT>
+
+#include "models/common/rng.hpp"
+#include "models/phy/pam5_code.hpp"
+#include "models/phy/viterbi.hpp"
+
+namespace gbesim::phy {
+
+namespace {
+
+constexpr double kSymbolSeconds = 8e-9;
+constexpr int kFftSize = 16384;  // 8.19 us: 1024 symbols
+constexpr int kSymbolsInBuffer = kFftSize / kOversample;
+constexpr int kPrecursorSymbols = 32;  // buffer times before 0 (circular wrap)
+constexpr double kSampleRate = kOversample / kSymbolSeconds;
+constexpr double kNearEndDelaySeconds = 4 * kSymbolSeconds;  // hybrid + connector
+constexpr double kTargetBer = 1e-10;
+
+using Complex = std::complex<double>;
+using Spectrum = std::vector<Complex>;  // bins 0..N/2
+
+double q_function(double x) {
+  return 0.5 * std::erfc(x / std::sqrt(2.0));
+}
+
+double bin_hz(int k) {
+  return k * kSampleRate / kFftSize;
+}
+
+Complex delay(double f_hz, double seconds) {
+  return std::polar(1.0, -2 * M_PI * f_hz * seconds);
+}
+
+// A response at the symbol rate: taps[i] at delay offset + i symbols.
+struct Response {
+  int offset = 0;
+  std::vector<double> taps;
+  double at(int d) const {
+    const int i = d - offset;
+    return i >= 0 && i < static_cast<int>(taps.size()) ? taps[i] : 0.0;
+  }
+  int first() const { return offset; }
+  int last() const { return offset + static_cast<int>(taps.size()) - 1; }
+  double energy() const {
+    double e = 0;
+    for (double t : taps) e += t * t;
+    return e;
+  }
+};
+
+struct Spectra {
+  Spectrum through, echo, next, fext;
+  std::vector<double> noise_psd_levels;  // two-sided, after the receive filter, level^2 / Hz
+};
+
+// The cable's transfer over `length_m` without its bulk delay: the f^p (skin) part of the loss
+// with an equal phase (exp(-k sqrt(j f)) is causal), the other terms as magnitude.
+Complex cable_transfer(const CableCategory& c, double f_hz, double length_m) {
+  const double f_mhz = f_hz / 1e6;
+  const double nepers = insertion_loss_db(c, f_mhz, length_m) * std::log(10.0) / 20.0;
+  const double skin =
+      c.il_a * std::pow(std::max(f_mhz, 1e-9), c.il_p) * length_m / 100.0 * std::log(10.0) / 20.0;
+  return std::exp(Complex(-nepers, -skin));
+}
+
+Spectra build_spectra(const PhyLinkParams& p) {
+  const CableCategory& c = *p.cable;
+  const int bins = kFftSize / 2 + 1;
+  Spectra s;
+  s.through.resize(bins);
+  s.echo.resize(bins);
+  s.next.resize(bins);
+  s.fext.resize(bins);
+  s.noise_psd_levels.resize(bins);
+  const double volts_per_level = p.tx_peak_volts / 2;
+  const double n0 = std::pow(10.0, p.background_noise_dbm_per_hz / 10) * 1e-3 * 100.0;  // V^2/Hz
+  const double round_trip = 2 * c.delay_ns_per_m * 1e-9 * p.length_m;
+  const double far_gamma = std::pow(10.0, -p.far_end_return_loss_db / 20);
+  for (int k = 0; k < bins; ++k) {
+    const double f = bin_hz(k);
+    const double f_mhz = f / 1e6;
+    // The transmitter holds each level for one symbol (kOversample samples).
+    Complex tx = 0;
+    for (int n = 0; n < kOversample; ++n) tx += std::polar(1.0, -2 * M_PI * k * n / kFftSize);
+    if (p.tx_partial_response) tx *= 0.75 + 0.25 * delay(f, kSymbolSeconds);
+    const double rx = 1 / std::sqrt(1 + std::pow(f_mhz / p.rx_filter_mhz, 8));
+    const Complex line = cable_transfer(c, f, p.length_m);
+    s.through[k] = tx * line * rx;
+    const double near_gamma = std::pow(10.0, -return_loss_db(c, f_mhz) / 20);
+    const Complex reflections = near_gamma * delay(f, kNearEndDelaySeconds) +
+                                far_gamma * cable_transfer(c, f, 2 * p.length_m) *
+                                    delay(f, kNearEndDelaySeconds + round_trip);
+    s.echo[k] = tx * reflections * rx;
+    s.next[k] =
+        tx * std::pow(10.0, -next_loss_db(c, f_mhz) / 20) * delay(f, kNearEndDelaySeconds) * rx;
+    s.fext[k] = tx * line * std::pow(10.0, -elfext_db(c, f_mhz, p.length_m) / 20) * rx;
+    s.noise_psd_levels[k] = n0 / 2 * rx * rx / (volts_per_level * volts_per_level);
+  }
+  return s;
+}
+
+// Time samples at kSampleRate, rotated so that index 0 is kPrecursorSymbols before time 0.
+std::vector<double> to_time(const Spectrum& h) {
+  Eigen::FFT<double> fft;
+  fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+  std::vector<double> t;
+  Spectrum copy = h;
+  fft.inv(t, copy, kFftSize);
+  std::vector<double> r(kFftSize);
+  const int shift = kPrecursorSymbols * kOversample;
+  for (int i = 0; i < kFftSize; ++i) r[i] = t[(i - shift + kFftSize) % kFftSize];
+  return r;
+}
+
+// The symbol-rate response at phase `phase` (oversampled index), trimmed to taps above 1e-7 of
+// the peak.
+Response sample(const std::vector<double>& os, int phase) {
+  std::vector<double> v(kSymbolsInBuffer);
+  double peak = 0;
+  for (int n = 0; n < kSymbolsInBuffer; ++n) {
+    v[n] = os[n * kOversample + phase];
+    peak = std::max(peak, std::abs(v[n]));
+  }
+  int lo = 0;
+  int hi = kSymbolsInBuffer - 1;
+  while (lo < hi && std::abs(v[lo]) < 1e-7 * peak) ++lo;
+  while (hi > lo && std::abs(v[hi]) < 1e-7 * peak) --hi;
+  Response r;
+  r.offset = lo - kPrecursorSymbols;
+  r.taps.assign(v.begin() + lo, v.begin() + hi + 1);
+  return r;
+}
+
+// What an ideal canceller of `taps` taps leaves: the response outside its best window.
+Response cancel(const Response& r, bool enabled, int taps) {
+  if (!enabled || taps <= 0) return r;
+  const int n = static_cast<int>(r.taps.size());
+  if (taps >= n) return Response{r.offset, {}};
+  double window = 0;
+  for (int i = 0; i < taps; ++i) window += r.taps[i] * r.taps[i];
+  double best = window;
+  int best_start = 0;
+  for (int s = 1; s + taps <= n; ++s) {
+    window += r.taps[s + taps - 1] * r.taps[s + taps - 1] - r.taps[s - 1] * r.taps[s - 1];
+    if (window > best) best = window, best_start = s;
+  }
+  Response out = r;
+  std::fill(out.taps.begin() + best_start, out.taps.begin() + best_start + taps, 0.0);
+  return out;
+}
+
+// Rows i = 0..ffe-1 (y[k - i]), columns j - j0 (x[k - j]): entry r_{j - i}.
+Eigen::MatrixXd convolution_matrix(const Response& r, int ffe, int j0, int columns) {
+  Eigen::MatrixXd m = Eigen::MatrixXd::Zero(ffe, columns);
+  for (int i = 0; i < ffe; ++i)
+    for (int d = r.first(); d <= r.last(); ++d) {
+      const int col = i + d - j0;
+      if (col >= 0 && col < columns) m(i, col) = r.at(d);
+    }
+  return m;
+}
+
+struct Solution {
+  double mse = 0;
+  Eigen::VectorXd w;
+  int delay = 0;
+};
+
+struct Receiver {
+  Response through, echo, next, fext;
+  std::vector<double> noise_autocorrelation;  // T-spaced lags, level^2
+  double adc_variance = 0;
+};
+
+Solution solve_mmse(const Receiver& r, int ffe, int dfe, int delay, double es) {
+  const int j0 = std::min({r.through.first(), r.echo.first(), r.next.first(), r.fext.first()});
+  const int j1 =
+      ffe - 1 +
+      std::max({r.through.last(), r.echo.last(), r.next.last(), r.fext.last(), delay + dfe});
+  const int cols = j1 - j0 + 1;
+  Eigen::MatrixXd h = convolution_matrix(r.through, ffe, j0, cols);
+  const Eigen::VectorXd cursor = h.col(delay - j0);
+  for (int j = delay + 1; j <= delay + dfe; ++j) h.col(j - j0).setZero();
+  Eigen::MatrixXd cov = es * h * h.transpose();
+  const Eigen::MatrixXd e = convolution_matrix(r.echo, ffe, j0, cols);
+  const Eigen::MatrixXd n = convolution_matrix(r.next, ffe, j0, cols);
+  const Eigen::MatrixXd f = convolution_matrix(r.fext, ffe, j0, cols);
+  cov += es * (e * e.transpose() + 3 * n * n.transpose() + 3 * f * f.transpose());
+  for (int i = 0; i < ffe; ++i)
+    for (int k = 0; k < ffe; ++k) {
+      const auto lag = static_cast<std::size_t>(std::abs(i - k));
+      if (lag < r.noise_autocorrelation.size()) cov(i, k) += r.noise_autocorrelation[lag];
+    }
+  cov.diagonal().array() += r.adc_variance;
+  Solution s;
+  s.delay = delay;
+  s.w = cov.ldlt().solve(es * cursor);
+  s.mse = es - es * cursor.dot(s.w);
+  return s;
+}
+
+double output_power(const Response& r, const Eigen::VectorXd& w, double es) {
+  // Power of sum_i w_i sum_d r_d u[k - i - d] for white u of energy es.
+  std::map<int, double> c;
+  for (int i = 0; i < w.size(); ++i)
+    for (int d = r.first(); d <= r.last(); ++d) c[i + d] += w[i] * r.at(d);
+  double p = 0;
+  for (const auto& [j, v] : c) p += v * v;
+  return es * p;
+}
+
+// The code's error events from a correct path: diverging at one time, remerging later, squared
+// distance up to kMaxDistance2, averaged over random transmitted sequences. Per symbol time:
+// expected data bits and octets wrong for each squared distance.
+constexpr int kMaxDistance2 = 5;
+constexpr int kMaxEventLength = 8;
+struct Spectrum2 {
+  std::array<double, kMaxDistance2 + 1> bits{};
+  std::array<double, kMaxDistance2 + 1> octets{};
+};
+
+struct TruePath {
+  std::vector<int> state;  // before symbol t
+  std::vector<std::uint16_t> word;
+  std::vector<std::array<std::uint8_t, 512>> distance;  // from each word's point at time t
+};
+
+void search_events(const TruePath& path, int t, int start, int alt_state, int d2, int bits,
+                   int octets, Spectrum2& acc) {
+  const int parity = TrellisEncoder::parity_bit(alt_state);
+  for (int sd76 = 0; sd76 < 4; ++sd76) {
+    const int next = TrellisEncoder::next_state(alt_state, sd76);
+    for (int idx = 0; idx < 64; ++idx) {
+      const auto word = static_cast<std::uint16_t>(parity << 8 | sd76 << 6 | idx);
+      if (t == start && word == path.word[t]) continue;
+      const int d = d2 + path.distance[t][word];
+      if (d > kMaxDistance2) continue;
+      const int diff = (word ^ path.word[t]) & 0xFF;
+      const int b = bits + __builtin_popcount(static_cast<unsigned>(diff));
+      const int o = octets + (diff != 0);
+      if (next == path.state[t + 1]) {
+        acc.bits[d] += b;
+        acc.octets[d] += o;
+      } else if (t + 1 - start < kMaxEventLength && t + 1 < static_cast<int>(path.word.size())) {
+        search_events(path, t + 1, start, next, d, b, o, acc);
+      }
+    }
+  }
+}
+
+const Spectrum2& error_spectrum() {
+  static const Spectrum2 spectrum = [] {
+    RngStream rng(1, "phy/error-spectrum");
+    constexpr int kLength = 600;
+    constexpr int kStarts = 400;
+    TruePath path;
+    TrellisEncoder enc;
+    path.state.push_back(enc.state());
+    for (int t = 0; t < kLength; ++t) {
+      const auto word = enc.encode(static_cast<std::uint8_t>(rng.uniform_below(256)));
+      path.word.push_back(word);
+      std::array<std::uint8_t, 512> d{};
+      for (std::uint16_t w = 0; w < 512; ++w)
+        d[w] = static_cast<std::uint8_t>(distance2(map_word(w), map_word(word)));
+      path.distance.push_back(d);
+      path.state.push_back(enc.state());
+    }
+    Spectrum2 acc;
+    for (int s = 0; s < kStarts; ++s) search_events(path, s, s, path.state[s], 0, 0, 0, acc);
+    for (int d = 0; d <= kMaxDistance2; ++d) {
+      acc.bits[d] /= kStarts;
+      acc.octets[d] /= kStarts;
+    }
+    return acc;
+  }();
+  return spectrum;
+}
+
+// Probability of each PAM-5 level in the coded stream.
+const std::array<double, 5>& level_probabilities() {
+  static const std::array<double, 5> p = [] {
+    std::array<double, 5> c{};
+    for (std::uint16_t sd = 0; sd < 512; ++sd)
+      for (auto v : map_word(sd)) c[v + 2] += 1.0 / (512 * 4);
+    return c;
+  }();
+  return p;
+}
+
+}  // namespace
+
+double coded_symbol_energy() {
+  double e = 0;
+  const auto& p = level_probabilities();
+  for (int l = -2; l <= 2; ++l) e += p[l + 2] * l * l;
+  return e;
+}
+
+CodedErrorRates coded_error_rates(double sigma) {
+  const auto& s = error_spectrum();
+  CodedErrorRates r;
+  for (int d = 1; d <= kMaxDistance2; ++d) {
+    const double q = q_function(std::sqrt(static_cast<double>(d)) / (2 * sigma));
+    r.ber += s.bits[d] / 8 * q;
+    r.octet_error += s.octets[d] * q;
+  }
+  r.ber = std::min(r.ber, 0.5);
+  r.octet_error = std::min(r.octet_error, 1.0);
+  return r;
+}
+
+double uncoded_octet_error_rate(double sigma) {
+  const auto& p = level_probabilities();
+  // Outer levels have one neighbour, inner ones two; decision distance 1/2.
+  const double neighbours = p[0] + 2 * (p[1] + p[2] + p[3]) + p[4];
+  const double per_dimension = neighbours * q_function(0.5 / sigma);
+  return 1 - std::pow(1 - per_dimension, 4);
+}
+
+PhyLinkAnalysis analyse_link(const PhyLinkParams& p) {
+  if (p.cable == nullptr) throw std::invalid_argument("analyse_link: no cable category");
+  if (p.ffe_taps < 1 || p.dfe_taps < 0)
+    throw std::invalid_argument("analyse_link: ffe_taps must be >= 1 and dfe_taps >= 0");
+  const double es = coded_symbol_energy();
+  const Spectra s = build_spectra(p);
+  const auto through_os = to_time(s.through);
+  const auto echo_os = to_time(s.echo);
+  const auto next_os = to_time(s.next);
+  const auto fext_os = to_time(s.fext);
+  // Noise autocorrelation at symbol lags: (two-sided PSD) -> inverse transform * sample rate.
+  std::vector<double> noise_r;
+  {
+    Spectrum psd(s.noise_psd_levels.begin(), s.noise_psd_levels.end());
+    Eigen::FFT<double> fft;
+    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+    std::vector<double> t;
+    fft.inv(t, psd, kFftSize);
+    for (int m = 0; m < 64; ++m) noise_r.push_back(t[m * kOversample] * kSampleRate);
+  }
+
+  PhyLinkAnalysis best;
+  double best_mse = 1e300;
+  Receiver best_rx;
+  Solution best_sol;
+  for (int phase = 0; phase < kOversample; ++phase) {
+    Receiver rx;
+    rx.through = sample(through_os, phase);
+    const Response echo = sample(echo_os, phase);
+    const Response next = sample(next_os, phase);
+    rx.fext = sample(fext_os, phase);
+    rx.echo = cancel(echo, p.echo_cancellation, p.echo_canceller_taps);
+    rx.next = cancel(next, p.next_cancellation, p.next_canceller_taps);
+    rx.noise_autocorrelation = noise_r;
+    // The ADC digitises everything before cancellation.
+    const double input =
+        es * (rx.through.energy() + echo.energy() + 3 * next.energy() + 3 * rx.fext.energy()) +
+        noise_r[0];
+    double step = 0;
+    if (p.adc_bits > 0) {
+      step = 2 * p.adc_range_sigmas * std::sqrt(input) / std::pow(2.0, p.adc_bits);
+      rx.adc_variance = step * step / 12;
+    }
+    // The main cursor, and decision delays around it.
+    int main = rx.through.first();
+    for (int d = rx.through.first(); d <= rx.through.last(); ++d)
+      if (std::abs(rx.through.at(d)) > std::abs(rx.through.at(main))) main = d;
+    for (int delay = main; delay < main + p.ffe_taps; ++delay) {
+      const Solution sol = solve_mmse(rx, p.ffe_taps, p.dfe_taps, delay, es);
+      if (sol.mse < best_mse) {
+        best_mse = sol.mse;
+        best_sol = sol;
+        best_rx = rx;
+        best.sampling_phase = phase;
+        best.adc_step = step;
+      }
+    }
+  }
+  const Receiver& rx = best_rx;
+  const Eigen::VectorXd& w = best_sol.w;
+  const double mse = best_sol.mse;
+  best.decision_delay = best_sol.delay;
+  best.gain = es / (es - mse);  // unbiasing: the biased cursor is 1 - mse/es
+  const double snr = es / mse - 1;
+  best.snr_db = 10 * std::log10(snr);
+  best.sigma = std::sqrt(es / snr);
+  // Per source at the slicer, unbiased.
+  const double g2 = best.gain * best.gain;
+  {
+    std::map<int, double> c;
+    for (int i = 0; i < w.size(); ++i)
+      for (int d = rx.through.first(); d <= rx.through.last(); ++d)
+        c[i + d] += w[i] * rx.through.at(d);
+    double isi = 0;
+    for (const auto& [j, v] : c)
+      if (j != best.decision_delay &&
+          (j < best.decision_delay + 1 || j > best.decision_delay + p.dfe_taps))
+        isi += v * v;
+    best.budget.isi = g2 * es * isi;
+    best.dfe.assign(static_cast<std::size_t>(p.dfe_taps), 0.0);
+    for (int j = 0; j < p.dfe_taps; ++j) {
+      const auto it = c.find(best.decision_delay + 1 + j);
+      if (it != c.end()) best.dfe[static_cast<std::size_t>(j)] = best.gain * it->second;
+    }
+  }
+  best.budget.echo = g2 * output_power(rx.echo, w, es);
+  best.budget.next = g2 * 3 * output_power(rx.next, w, es);
+  best.budget.fext = g2 * 3 * output_power(rx.fext, w, es);
+  double noise = 0;
+  for (int i = 0; i < w.size(); ++i)
+    for (int k = 0; k < w.size(); ++k) {
+      const auto lag = static_cast<std::size_t>(std::abs(i - k));
+      if (lag < noise_r.size()) noise += w[i] * w[k] * noise_r[lag];
+    }
+  best.budget.noise = g2 * noise;
+  best.budget.adc = g2 * rx.adc_variance * w.squaredNorm();
+
+  const CodedErrorRates coded = coded_error_rates(best.sigma);
+  best.ber_coded = coded.ber;
+  best.octet_error_coded = coded.octet_error;
+  best.octet_error_uncoded = uncoded_octet_error_rate(best.sigma);
+  best.ber_uncoded = best.octet_error_uncoded / 8;
+  // The slicer noise at which the coded stream errs at 1e-10 (bisection on sigma).
+  double lo = 0.01, hi = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = std::sqrt(lo * hi);
+    (coded_error_rates(mid).ber > kTargetBer ? hi : lo) = mid;
+  }
+  best.required_snr_db = 10 * std::log10(es / (lo * lo));
+  best.margin_db = best.snr_db - best.required_snr_db;
+  best.insertion_loss_62mhz_db = insertion_loss_db(*p.cable, 62.5, p.length_m);
+  best.propagation_delay_ns = p.cable->delay_ns_per_m * p.length_m;
+
+  auto expand = [](const Response& r) {
+    std::vector<double> v(static_cast<std::size_t>(r.last() + 1 + kPrecursorSymbols), 0.0);
+    for (int d = std::max(r.first(), -kPrecursorSymbols); d <= r.last(); ++d)
+      v[static_cast<std::size_t>(d + kPrecursorSymbols)] = r.at(d);
+    return v;
+  };
+  best.through = expand(rx.through);
+  best.echo_residual = expand(rx.echo);
+  best.next_residual = expand(rx.next);
+  best.fext = expand(rx.fext);
+  best.ffe.assign(w.data(), w.data() + w.size());
+  best.through_oversampled = through_os;
+  // A T-spaced filter turning white unit noise into the filtered noise: the zero-phase square
+  // root of its folded spectrum.
+  {
+    constexpr int kLags = 64;
+    constexpr int kGrid = 2 * kLags;
+    std::vector<double> g(2 * 16 + 1, 0.0);
+    std::vector<double> root(kGrid);
+    for (int m = 0; m < kGrid; ++m) {
+      double psd = noise_r[0];
+      for (int l = 1; l < kLags; ++l)
+        psd += 2 * noise_r[static_cast<std::size_t>(l)] * std::cos(2 * M_PI * m * l / kGrid);
+      root[static_cast<std::size_t>(m)] = std::sqrt(std::max(psd, 0.0));
+    }
+    for (int l = -16; l <= 16; ++l) {
+      double v = 0;
+      for (int m = 0; m < kGrid; ++m)
+        v += root[static_cast<std::size_t>(m)] * std::cos(2 * M_PI * m * l / kGrid);
+      g[static_cast<std::size_t>(l + 16)] = v / kGrid;
+    }
+    best.noise_shaping = g;
+  }
+  return best;
+}
+
+namespace {
+
+// Linear convolution of whole blocks by FFT, all of one size, so sources can be summed as spectra:
+// a response h stored from delay -shift becomes the spectrum of h advanced by shift.
+class BlockConvolver {
+ public:
+  explicit BlockConvolver(std::size_t length) : length_(length) {
+    size_ = 1;
+    while (size_ < length + 2 * kSymbolsInBuffer) size_ <<= 1;
+    fft_.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+  }
+  std::vector<Complex> spectrum(const std::vector<double>& x) {
+    std::vector<double> a(x);
+    a.resize(size_, 0.0);
+    std::vector<Complex> f;
+    fft_.fwd(f, a);
+    return f;
+  }
+  std::vector<Complex> kernel(const std::vector<double>& h, int shift) {
+    std::vector<double> a(size_, 0.0);
+    for (std::size_t i = 0; i < h.size(); ++i)
+      a[(i + size_ - static_cast<std::size_t>(shift)) % size_] += h[i];
+    std::vector<Complex> f;
+    fft_.fwd(f, a);
+    return f;
+  }
+  std::vector<double> inverse(std::vector<Complex>& f) {
+    std::vector<double> t;
+    fft_.inv(t, f, static_cast<Eigen::Index>(size_));
+    t.resize(length_);
+    return t;
+  }
+
+ private:
+  std::size_t length_;
+  std::size_t size_;
+  Eigen::FFT<double> fft_;
+};
+
+}  // namespace
+
+PhyLinkSimulation simulate_link(const PhyLinkParams& p, const PhyLinkAnalysis& a,
+                                std::int64_t symbols, std::uint64_t seed) {
+  const auto start = std::chrono::steady_clock::now();
+  // Symbols: remote (the data under test) and local (the disturbers), four pairs each, every
+  // level sign-scrambled by a random bit per pair and symbol as the Sg bits do it.
+  const int warm = 512;
+  const auto n = static_cast<std::size_t>(symbols + 2 * warm);
+  RngStream data(seed, "phy/link/data");
+  RngStream local_data(seed, "phy/link/local");
+  RngStream signs(seed, "phy/link/signs");
+  RngStream noise_rng(seed, "phy/link/noise");
+  std::vector<std::uint8_t> bytes(n);
+  std::array<std::vector<double>, 4> remote, local, sign;
+  for (int i = 0; i < 4; ++i) {
+    remote[i].resize(n);
+    local[i].resize(n);
+    sign[i].resize(n);
+  }
+  TrellisEncoder enc, local_enc;
+  for (std::size_t k = 0; k < n; ++k) {
+    bytes[k] = static_cast<std::uint8_t>(data.uniform_below(256));
+    const Quartet q = map_word(enc.encode(bytes[k]));
+    const Quartet l =
+        map_word(local_enc.encode(static_cast<std::uint8_t>(local_data.uniform_below(256))));
+    const auto bits = signs.next_u64();
+    for (int i = 0; i < 4; ++i) {
+      sign[i][k] = (bits >> i) & 1 ? -1.0 : 1.0;
+      remote[i][k] = sign[i][k] * q[i];
+      local[i][k] = ((bits >> (4 + i)) & 1 ? -1.0 : 1.0) * l[i];
+    }
+  }
+  // Each pair's received samples after the cancellers: the responses are linear, so the sources
+  // are summed as spectra (the three NEXT or FEXT disturbers share a response).
+  const double full_scale = a.adc_step * std::pow(2.0, p.adc_bits) / 2;
+  BlockConvolver conv(n);
+  const auto k_through = conv.kernel(a.through, kPrecursorSymbols);
+  const auto k_echo = conv.kernel(a.echo_residual, kPrecursorSymbols);
+  const auto k_next = conv.kernel(a.next_residual, kPrecursorSymbols);
+  const auto k_fext = conv.kernel(a.fext, kPrecursorSymbols);
+  const auto k_noise = conv.kernel(a.noise_shaping, static_cast<int>(a.noise_shaping.size() / 2));
+  // FFE with the unbiasing gain, and the DFE fed with the correct past symbols.
+  std::vector<double> ffe(a.ffe);
+  for (auto& w : ffe) w *= a.gain;
+  const int delay = a.decision_delay;
+  std::vector<double> dfe(static_cast<std::size_t>(delay + 1) + a.dfe.size(), 0.0);
+  for (std::size_t j = 0; j < a.dfe.size(); ++j)
+    dfe[static_cast<std::size_t>(delay + 1) + j] = -a.dfe[j];
+  const auto k_ffe = conv.kernel(ffe, 0);
+  const auto k_dfe = conv.kernel(dfe, 0);
+  PhyLinkSimulation out;
+  out.symbols = symbols;
+  std::vector<Sample> rx(static_cast<std::size_t>(symbols));
+  double sq = 0;
+  for (int pr = 0; pr < 4; ++pr) {
+    std::vector<double> others_local(n, 0.0), others_remote(n, 0.0), white(n);
+    for (int q = 0; q < 4; ++q) {
+      if (q == pr) continue;
+      for (std::size_t k = 0; k < n; ++k) {
+        others_local[k] += local[q][k];
+        others_remote[k] += remote[q][k];
+      }
+    }
+    for (auto& v : white) v = noise_rng.normal();
+    const auto s_remote = conv.spectrum(remote[pr]);
+    const auto s_local = conv.spectrum(local[pr]);
+    const auto s_ol = conv.spectrum(others_local);
+    const auto s_or = conv.spectrum(others_remote);
+    const auto s_white = conv.spectrum(white);
+    std::vector<Complex> sum(s_remote.size());
+    for (std::size_t i = 0; i < sum.size(); ++i)
+      sum[i] = k_through[i] * s_remote[i] + k_echo[i] * s_local[i] + k_next[i] * s_ol[i] +
+               k_fext[i] * s_or[i] + k_noise[i] * s_white[i];
+    auto y = conv.inverse(sum);
+    // The ADC saw the cancellers' part too; quantising what is left with the full input's step
+    // makes the same uniform error.
+    if (p.adc_bits > 0)
+      for (auto& v : y)
+        v = std::clamp(a.adc_step * std::round(v / a.adc_step), -full_scale, full_scale);
+    const auto s_y = conv.spectrum(y);
+    for (std::size_t i = 0; i < sum.size(); ++i)
+      sum[i] = k_ffe[i] * s_y[i] + k_dfe[i] * s_remote[i];
+    const auto z = conv.inverse(sum);
+    for (std::int64_t k = 0; k < symbols; ++k) {
+      const auto kk = static_cast<std::size_t>(k + warm);
+      const double v = z[kk];
+      const double sent = remote[pr][kk - static_cast<std::size_t>(delay)];
+      sq += (v - sent) * (v - sent);
+      out.slicer_errors += std::clamp(std::round(v), -2.0, 2.0) != sent;
+      // The receiver knows the sign scrambling: undo it for the decoder.
+      rx[static_cast<std::size_t>(k)][static_cast<std::size_t>(pr)] =
+          v * sign[pr][kk - static_cast<std::size_t>(delay)];
+    }
+  }
+  // The decoder starts in the encoder's state at the first sample.
+  TrellisEncoder replay;
+  for (std::int64_t k = 0; k < warm - delay; ++k) replay.encode(bytes[static_cast<std::size_t>(k)]);
+  const auto words = viterbi_decode(rx, replay.state());
+  for (std::int64_t k = 0; k < symbols; ++k) {
+    const std::uint8_t sent = bytes[static_cast<std::size_t>(k + warm - delay)];
+    const int diff = (words[static_cast<std::size_t>(k)] & 0xFF) ^ sent;
+    out.octet_errors += diff != 0;
+    out.bit_errors += __builtin_popcount(static_cast<unsigned>(diff));
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.measured_mse = sq / (4.0 * static_cast<double>(symbols));
+  return out;
+}
+
+std::vector<EyePoint> eye_diagram(const PhyLinkAnalysis& a, int traces, std::uint64_t seed) {
+  RngStream data(seed, "phy/eye");
+  const int span = 64;  // symbols of history that matter to the eye
+  const int n = traces + span + static_cast<int>(a.ffe.size()) + 4;
+  std::vector<double> x(static_cast<std::size_t>(n));
+  TrellisEncoder enc;
+  for (auto& v : x) {
+    const Quartet q = map_word(enc.encode(static_cast<std::uint8_t>(data.uniform_below(256))));
+    v = q[0];
+  }
+  const auto& os = a.through_oversampled;
+  const int size = static_cast<int>(os.size());
+  // The raw received waveform at symbol k plus fraction s/kOversample, aligned with the
+  // equaliser's sampling phase.
+  auto raw = [&](int k, int s) {
+    double v = 0;
+    for (int m = 0; m < n; ++m) {
+      const int idx = (k - m + kPrecursorSymbols) * kOversample + a.sampling_phase + s;
+      if (idx >= 0 && idx < size)
+        v += x[static_cast<std::size_t>(m)] * os[static_cast<std::size_t>(idx)];
+    }
+    return v;
+  };
+  std::vector<EyePoint> eye;
+  const int ffe = static_cast<int>(a.ffe.size());
+  for (int t = 0; t < traces; ++t) {
+    const int k = span + ffe + t;
+    for (int s = -kOversample / 2; s < 3 * kOversample / 2; ++s) {
+      double z = 0;
+      for (int i = 0; i < ffe; ++i) z += a.ffe[static_cast<std::size_t>(i)] * raw(k - i, s);
+      z *= a.gain;
+      for (std::size_t j = 0; j < a.dfe.size(); ++j) {
+        const int idx = k - a.decision_delay - 1 - static_cast<int>(j);
+        if (idx >= 0) z -= a.dfe[j] * x[static_cast<std::size_t>(idx)];
+      }
+      eye.push_back({t, s + kOversample / 2, raw(k, s), z});
+    }
+  }
+  return eye;
+}
+
+}  // namespace gbesim::phy

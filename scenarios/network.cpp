@@ -127,7 +127,7 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     const double ns_per_m = config.media.at(l.params.medium).ns_per_m;
     const std::string name = "link" + std::to_string(i);
     if (find_station(l.a)->mac().half_duplex()) {
-      const Picoseconds d = FullDuplexLink::delay_for(l.params.cable_m, ns_per_m);
+      const Picoseconds d = FullDuplexLink::delay_for(l.params, ns_per_m);
       attach_domain(name, {l.a, l.b}, {{0, d}, {d, 0}});
       continue;
     }

@@ -45,6 +45,15 @@ struct LinkConfig {
   std::string a;
   std::string b;
   LinkParams params;
+  // phy "1000base-t": the link-level model's prediction for this cable (params.ber is set from
+  // octet_error_rate / 8, so a frame fails as often as its octets see an error).
+  struct PhyPrediction {
+    double snr_db = 0;
+    double margin_db = 0;
+    double ber = 0;
+    double octet_error_rate = 0;
+  };
+  std::optional<PhyPrediction> phy;
 };
 
 // A half-duplex collision domain. Its one-way delays come either from cable lengths to a central

@@ -192,6 +192,15 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
       }
     }
   }
+  for (std::size_t i = 0; i < scenario.config.links.size(); ++i) {
+    const auto& l = scenario.config.links[i];
+    if (!l.phy) continue;
+    fmt::print(
+        "  link{} {} - {}: 1000BASE-T over {} m of {}: SNR {:.2f} dB, margin {:.2f} dB, BER "
+        "{:.3g}, octet errors {:.3g} -> {:.3g} injected bit errors/bit\n",
+        i, l.a, l.b, l.params.cable_m, l.params.medium, l.phy->snr_db, l.phy->margin_db, l.phy->ber,
+        l.phy->octet_error_rate, l.params.ber);
+  }
   fmt::print("results: {}/ (run.json, scalars.csv)\n", dir.string());
 }
 
@@ -286,6 +295,17 @@ int run_simulation(const RunOptions& options) {
   const std::vector<Scalar> totals = network_totals(scalars);
   std::vector<Scalar> analytic = analytic_scalars(scenario.config, scalars);
   for (auto& s : nic_analytic_scalars(scenario.config, scalars)) analytic.push_back(std::move(s));
+  // What the link-level PHY model predicted for each 1000BASE-T cable.
+  for (std::size_t i = 0; i < scenario.config.links.size(); ++i) {
+    const auto& l = scenario.config.links[i];
+    if (!l.phy) continue;
+    const std::string comp = "analysis.link" + std::to_string(i);
+    analytic.push_back({comp, "phy_snr_db", "dB", l.phy->snr_db});
+    analytic.push_back({comp, "phy_margin_db", "dB", l.phy->margin_db});
+    analytic.push_back({comp, "phy_ber", "errors/bit", l.phy->ber});
+    analytic.push_back({comp, "phy_octet_error_rate", "errors/octet", l.phy->octet_error_rate});
+    analytic.push_back({comp, "injected_ber", "errors/bit", l.params.ber});
+  }
   scalars.insert(scalars.end(), totals.begin(), totals.end());
   scalars.insert(scalars.end(), analytic.begin(), analytic.end());
   if (!scenario.config.topology_json.empty()) {

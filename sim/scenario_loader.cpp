@@ -6,10 +6,13 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "models/common/speed_modes.hpp"
+#include "models/phy/link_model.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
 #include "sim/nic_profiles.hpp"
@@ -624,6 +627,66 @@ void check_duplex(ScenarioConfig& c, Diagnostics& d) {
   }
 }
 
+// Links with phy "1000base-t": the bit-error rate the link-level model predicts for the cable
+// (one analysis per distinct medium, length and noise).
+void predict_phy_errors(ScenarioConfig& c, Diagnostics& d) {
+  const std::vector<std::string> kinds = {"ideal", "1000base-t"};
+  std::map<std::tuple<std::string, double, double>, LinkConfig::PhyPrediction> done;
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    auto& l = c.links[i];
+    const std::string path = index_path("links", i);
+    if (l.params.phy == "ideal") continue;
+    if (l.params.phy != "1000base-t") {
+      d.error(child_path(path, "phy"), "expected one of " + key_list(kinds) + ", got \"" +
+                                           l.params.phy + "\"" + suggestion(l.params.phy, kinds));
+      continue;
+    }
+    const phy::CableCategory* cable = phy::find_cable_category(l.params.medium);
+    if (cable == nullptr) {
+      d.error(child_path(path, "medium"),
+              "phy \"1000base-t\" needs a twisted-pair category "
+              "(cat5, cat5e, cat6), got \"" +
+                  l.params.medium + "\"");
+      continue;
+    }
+    const StationConfig* a = c.find_station(l.a);
+    if (a != nullptr && a->mac.duplex == "half") {
+      d.error(child_path(path, "phy"), "the 1000BASE-T error model is for full-duplex links; " +
+                                           l.a + " is half duplex (use phy \"ideal\")");
+      continue;
+    }
+    if (c.run.rate_mbps != 1000) {
+      d.error(child_path(path, "phy"), "1000BASE-T runs at 1000 Mb/s; the run's rate_mbps is " +
+                                           std::to_string(c.run.rate_mbps));
+      continue;
+    }
+    if (l.params.ber > 0) {
+      d.error(child_path(path, "ber"),
+              "with phy \"1000base-t\" the bit-error rate comes from the "
+              "cable; remove \"ber\" (or use phy \"ideal\")");
+      continue;
+    }
+    const auto key =
+        std::make_tuple(l.params.medium, l.params.cable_m, l.params.phy_noise_dbm_per_hz);
+    auto it = done.find(key);
+    if (it == done.end()) {
+      phy::PhyLinkParams p;
+      p.cable = cable;
+      p.length_m = l.params.cable_m;
+      p.background_noise_dbm_per_hz = l.params.phy_noise_dbm_per_hz;
+      const auto a = phy::analyse_link(p);
+      LinkConfig::PhyPrediction pred;
+      pred.snr_db = a.snr_db;
+      pred.margin_db = a.margin_db;
+      pred.ber = a.ber_coded;
+      pred.octet_error_rate = a.octet_error_coded;
+      it = done.emplace(key, pred).first;
+    }
+    l.phy = it->second;
+    l.params.ber = std::min(0.5, it->second.octet_error_rate / 8);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // NIC profiles
 
@@ -1068,6 +1131,7 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
           "station is not on any link or collision domain; add it to \"links\", \"topology\" or "
           "\"collision_domains\"");
   check_duplex(c, d);
+  predict_phy_errors(c, d);
 
   // Traffic destinations and frame sizes against the MACs.
   for (const auto& s : c.stations) {

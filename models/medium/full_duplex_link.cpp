@@ -106,12 +106,17 @@ Picoseconds FullDuplexLink::delay_for(double cable_m, double ns_per_m) {
   return round_to_ps(cable_m * ns_per_m * 1000.0);
 }
 
+Picoseconds FullDuplexLink::delay_for(const LinkParams& params, double ns_per_m) {
+  return delay_for(params.cable_m, ns_per_m) +
+         round_to_ps((params.phy_tx_latency_ns + params.phy_rx_latency_ns) * 1000.0);
+}
+
 FullDuplexLink::FullDuplexLink(sc_core::sc_module_name name, const LinkParams& params,
                                double ns_per_m, const std::string& a_name,
                                const std::string& b_name, SimContext& context)
     : sc_module(name),
-      a_to_b_(("to_" + b_name).c_str(), delay_for(params.cable_m, ns_per_m), params.ber, context),
-      b_to_a_(("to_" + a_name).c_str(), delay_for(params.cable_m, ns_per_m), params.ber, context) {}
+      a_to_b_(("to_" + b_name).c_str(), delay_for(params, ns_per_m), params.ber, context),
+      b_to_a_(("to_" + a_name).c_str(), delay_for(params, ns_per_m), params.ber, context) {}
 
 void FullDuplexLink::connect(Mac& a, Mac& b) {
   a.attach_port(&a_to_b_);

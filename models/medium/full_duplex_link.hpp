@@ -94,6 +94,8 @@ class FullDuplexLink : public sc_core::sc_module {
   Picoseconds delay_ps() const { return a_to_b_.delay_ps(); }
 
   static Picoseconds delay_for(double cable_m, double ns_per_m);
+  // The cable's delay plus the PHYs' transmit and receive latencies.
+  static Picoseconds delay_for(const LinkParams& params, double ns_per_m);
 
  private:
   LinkDirection a_to_b_;

@@ -315,6 +315,65 @@ TEST(Pipeline, PhyAwgnErrorRates) {
   EXPECT_EQ(run_gbesim({"phy", "--sigma", "0"}, dir).exit_code, 2);
 }
 
+TEST(Pipeline, ACableRunsAtTheErrorRateThePhyModelPredictsAndAddsThePhyLatencies) {
+  const auto dir = fresh_directory("phy-link");
+  // 260 m of Cat 5: beyond the zero-margin length, so 1518-byte frames fail often.
+  write_text(dir / "long.json", R"({"name": "long", "description": "", "duration_ns": 5000000,
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 260, "medium": "cat5", "phy": "1000base-t"}]})");
+  const auto r = run_gbesim({"run", "long.json", "--out", "long"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1000BASE-T over 260 m of cat5"), std::string::npos) << r.output;
+  const auto csv = dir / "long/scalars.csv";
+  auto number = [&](const char* component, const char* name) {
+    return std::stod(scalar_of(csv, component, name));
+  };
+  const double ber = number("analysis.link0", "injected_ber");
+  EXPECT_NEAR(ber / (number("analysis.link0", "phy_octet_error_rate") / 8), 1.0, 1e-6);
+  EXPECT_LT(number("analysis.link0", "phy_margin_db"), 0.0);
+  // Each frame's 1518 x 8 bits pass at (1 - ber) each: the FCS error share is the closed form
+  // within 4 binomial standard deviations.
+  const double bad = number("b.mac", "frame_check_sequence_errors");
+  const double frames = bad + number("b.mac", "frames_received_ok");
+  ASSERT_GT(frames, 300);
+  const double p = 1 - std::pow(1 - ber, 1518 * 8);
+  EXPECT_GT(p, 0.3);
+  EXPECT_NEAR(bad / frames, p, 4 * std::sqrt(p * (1 - p) / frames));
+
+  // The PHY latencies add to the cable: the scripted timeline's 964 ns plus 100 + 264 ns.
+  std::string s = kScripted;
+  s.replace(s.find("\"cable_m\": 20"), 13,
+            R"("cable_m": 20, "medium": "cat5e", "phy": "1000base-t",
+               "phy_tx_latency_ns": 100, "phy_rx_latency_ns": 264)");
+  write_text(dir / "short.json", s);
+  ASSERT_EQ(run_gbesim({"run", "short.json", "--out", "short"}, dir).exit_code, 0);
+  EXPECT_EQ(scalar_of(dir / "short/scalars.csv", "b.sink", "latency_max"), "1328");
+  EXPECT_EQ(scalar_of(dir / "short/scalars.csv", "b.mac", "frame_check_sequence_errors"), "0");
+
+  // Errors in the PHY settings, as the CLI words them.
+  std::string typo = kScripted;
+  typo.replace(typo.find("\"cable_m\": 20"), 13, R"("cable_m": 20, "phy": "1000base-x")");
+  write_text(dir / "typo.json", typo);
+  const auto t = run_gbesim({"run", "typo.json", "--out", "typo"}, dir);
+  EXPECT_EQ(t.exit_code, 2);
+  EXPECT_NE(t.output.find("links[0].phy: expected one of ideal, 1000base-t, got "
+                          "\"1000base-x\"; did you mean \"1000base-t\"?"),
+            std::string::npos)
+      << t.output;
+  std::string both = kScripted;
+  both.replace(both.find("\"cable_m\": 20"), 13,
+               R"("cable_m": 20, "phy": "1000base-t", "ber": 1e-6)");
+  write_text(dir / "both.json", both);
+  const auto b = run_gbesim({"run", "both.json", "--out", "both"}, dir);
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_NE(b.output.find("links[0].ber: with phy \"1000base-t\" the bit-error rate comes from "
+                          "the cable"),
+            std::string::npos)
+      << b.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "both/scalars.csv"));
+}
+
 TEST(Pipeline, SameSeedGivesByteIdenticalScalarsWhateverTheChunking) {
   const auto dir = fresh_directory("determinism");
   const auto scenario = (source_dir() / "scenarios/default.json").string();

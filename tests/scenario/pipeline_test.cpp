@@ -341,31 +341,29 @@ TEST(Pipeline, ACableRunsAtTheErrorRateThePhyModelPredictsAndAddsThePhyLatencies
   EXPECT_GT(p, 0.3);
   EXPECT_NEAR(bad / frames, p, 4 * std::sqrt(p * (1 - p) / frames));
 
+  // The scripted scenario with more keys on its link, run; the output.
+  auto run_link = [&](const std::string& name, const std::string& link_keys) {
+    std::string text = kScripted;
+    text.replace(text.find("\"cable_m\": 20"), 13, "\"cable_m\": 20, " + link_keys);
+    write_text(dir / (name + ".json"), text);
+    return run_gbesim({"run", name + ".json", "--out", name}, dir);
+  };
   // The PHY latencies add to the cable: the scripted timeline's 964 ns plus 100 + 264 ns.
-  std::string s = kScripted;
-  s.replace(s.find("\"cable_m\": 20"), 13,
-            R"("cable_m": 20, "medium": "cat5e", "phy": "1000base-t",
-               "phy_tx_latency_ns": 100, "phy_rx_latency_ns": 264)");
-  write_text(dir / "short.json", s);
-  ASSERT_EQ(run_gbesim({"run", "short.json", "--out", "short"}, dir).exit_code, 0);
+  ASSERT_EQ(run_link("short", R"("medium": "cat5e", "phy": "1000base-t",
+               "phy_tx_latency_ns": 100, "phy_rx_latency_ns": 264)")
+                .exit_code,
+            0);
   EXPECT_EQ(scalar_of(dir / "short/scalars.csv", "b.sink", "latency_max"), "1328");
   EXPECT_EQ(scalar_of(dir / "short/scalars.csv", "b.mac", "frame_check_sequence_errors"), "0");
 
   // Errors in the PHY settings, as the CLI words them.
-  std::string typo = kScripted;
-  typo.replace(typo.find("\"cable_m\": 20"), 13, R"("cable_m": 20, "phy": "1000base-x")");
-  write_text(dir / "typo.json", typo);
-  const auto t = run_gbesim({"run", "typo.json", "--out", "typo"}, dir);
+  const auto t = run_link("typo", R"("phy": "1000base-x")");
   EXPECT_EQ(t.exit_code, 2);
   EXPECT_NE(t.output.find("links[0].phy: expected one of ideal, 1000base-t, got "
                           "\"1000base-x\"; did you mean \"1000base-t\"?"),
             std::string::npos)
       << t.output;
-  std::string both = kScripted;
-  both.replace(both.find("\"cable_m\": 20"), 13,
-               R"("cable_m": 20, "phy": "1000base-t", "ber": 1e-6)");
-  write_text(dir / "both.json", both);
-  const auto b = run_gbesim({"run", "both.json", "--out", "both"}, dir);
+  const auto b = run_link("both", R"("phy": "1000base-t", "ber": 1e-6)");
   EXPECT_EQ(b.exit_code, 2);
   EXPECT_NE(b.output.find("links[0].ber: with phy \"1000base-t\" the bit-error rate comes from "
                           "the cable"),

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -481,156 +482,218 @@ PhyLinkAnalysis analyse_link(const PhyLinkParams& p) {
 
 namespace {
 
-// Linear convolution of whole blocks by FFT, all of one size, so sources can be summed as spectra:
-// a response h stored from delay -shift becomes the spectrum of h advanced by shift.
-class BlockConvolver {
+// Overlap-save convolution: blocks of kBlockFft points, each producing kBlockOut outputs from
+// inputs that start kBlockHistory earlier (longer than any response's positive delays; the
+// negative ones, down to -kPrecursorSymbols, are the margin at the end).
+constexpr std::size_t kBlockFft = 1 << 16;
+constexpr std::size_t kBlockHistory = 2 * kSymbolsInBuffer;
+constexpr std::size_t kBlockOut = kBlockFft - kBlockHistory - 2 * kPrecursorSymbols;
+
+class BlockFft {
  public:
-  explicit BlockConvolver(std::size_t length) : length_(length) {
-    size_ = 1;
-    while (size_ < length + 2 * kSymbolsInBuffer) size_ <<= 1;
-    fft_.SetFlag(Eigen::FFT<double>::HalfSpectrum);
-  }
-  std::vector<Complex> spectrum(const std::vector<double>& x) {
-    std::vector<double> a(x);
-    a.resize(size_, 0.0);
+  BlockFft() { fft_.SetFlag(Eigen::FFT<double>::HalfSpectrum); }
+  // The spectrum of x[from .. from + kBlockFft), zero outside x.
+  std::vector<Complex> segment(const std::vector<double>& x, std::int64_t from) {
+    std::vector<double> a(kBlockFft, 0.0);
+    for (std::size_t j = 0; j < kBlockFft; ++j) {
+      const std::int64_t k = from + static_cast<std::int64_t>(j);
+      if (k >= 0 && k < static_cast<std::int64_t>(x.size())) a[j] = x[static_cast<std::size_t>(k)];
+    }
     std::vector<Complex> f;
     fft_.fwd(f, a);
     return f;
   }
+  // A response stored from delay -shift, placed circularly.
   std::vector<Complex> kernel(const std::vector<double>& h, int shift) {
-    std::vector<double> a(size_, 0.0);
+    std::vector<double> a(kBlockFft, 0.0);
     for (std::size_t i = 0; i < h.size(); ++i)
-      a[(i + size_ - static_cast<std::size_t>(shift)) % size_] += h[i];
+      a[(i + kBlockFft - static_cast<std::size_t>(shift)) % kBlockFft] += h[i];
     std::vector<Complex> f;
     fft_.fwd(f, a);
     return f;
   }
   std::vector<double> inverse(std::vector<Complex>& f) {
     std::vector<double> t;
-    fft_.inv(t, f, static_cast<Eigen::Index>(size_));
-    t.resize(length_);
+    fft_.inv(t, f, static_cast<Eigen::Index>(kBlockFft));
     return t;
   }
 
  private:
-  std::size_t length_;
-  std::size_t size_;
   Eigen::FFT<double> fft_;
 };
+
+void in_parallel(const std::function<void()>& one, const std::function<void()>& two) {
+  std::thread t(two);
+  one();
+  t.join();
+}
+
+// A coded, sign-scrambled symbol stream on four pairs (and the bytes it carries).
+struct PairStreams {
+  std::vector<std::uint8_t> bytes;
+  std::array<std::vector<double>, 4> level;  // as sent, sign included
+  std::array<std::vector<std::int8_t>, 4> sign;
+};
+
+PairStreams coded_streams(std::size_t n, std::uint64_t seed, const std::string& name) {
+  RngStream data(seed, "phy/link/" + name);
+  RngStream signs(seed, "phy/link/" + name + "/signs");
+  PairStreams s;
+  s.bytes.resize(n);
+  for (int i = 0; i < 4; ++i) {
+    s.level[i].resize(n);
+    s.sign[i].resize(n);
+  }
+  TrellisEncoder enc;
+  for (std::size_t k = 0; k < n; ++k) {
+    s.bytes[k] = static_cast<std::uint8_t>(data.uniform_below(256));
+    const Quartet q = map_word(enc.encode(s.bytes[k]));
+    const auto bits = signs.next_u64();
+    for (int i = 0; i < 4; ++i) {
+      s.sign[i][k] = (bits >> i) & 1 ? -1 : 1;
+      s.level[i][k] = s.sign[i][k] * q[i];
+    }
+  }
+  return s;
+}
 
 }  // namespace
 
 PhyLinkSimulation simulate_link(const PhyLinkParams& p, const PhyLinkAnalysis& a,
                                 std::int64_t symbols, std::uint64_t seed) {
   const auto start = std::chrono::steady_clock::now();
-  // Symbols: remote (the data under test) and local (the disturbers), four pairs each, every
-  // level sign-scrambled by a random bit per pair and symbol as the Sg bits do it.
+  // The data under test comes from the remote transmitters; the local ones disturb (echo, NEXT).
+  // Everything runs on two threads (this machine's cores); every random stream is tied to what
+  // it describes, not to a thread, so the result does not depend on the split.
   const int warm = 512;
   const auto n = static_cast<std::size_t>(symbols + 2 * warm);
-  RngStream data(seed, "phy/link/data");
-  RngStream local_data(seed, "phy/link/local");
-  RngStream signs(seed, "phy/link/signs");
-  std::vector<std::uint8_t> bytes(n);
-  std::array<std::vector<double>, 4> remote, local, sign;
-  for (int i = 0; i < 4; ++i) {
-    remote[i].resize(n);
-    local[i].resize(n);
-    sign[i].resize(n);
-  }
-  TrellisEncoder enc, local_enc;
-  for (std::size_t k = 0; k < n; ++k) {
-    bytes[k] = static_cast<std::uint8_t>(data.uniform_below(256));
-    const Quartet q = map_word(enc.encode(bytes[k]));
-    const Quartet l =
-        map_word(local_enc.encode(static_cast<std::uint8_t>(local_data.uniform_below(256))));
-    const auto bits = signs.next_u64();
-    for (int i = 0; i < 4; ++i) {
-      sign[i][k] = (bits >> i) & 1 ? -1.0 : 1.0;
-      remote[i][k] = sign[i][k] * q[i];
-      local[i][k] = ((bits >> (4 + i)) & 1 ? -1.0 : 1.0) * l[i];
-    }
-  }
-  // Each pair's received samples after the cancellers: the responses are linear, so the sources
-  // are summed as spectra (the three NEXT or FEXT disturbers share a response).
+  PairStreams remote, local;
+  in_parallel([&] { remote = coded_streams(n, seed, "remote"); },
+              [&] { local = coded_streams(n, seed, "local"); });
+
+  // Stage 1, the received samples after the cancellers and the ADC, block by block: the
+  // responses are linear, so the sources are summed as spectra (the three NEXT or FEXT
+  // disturbers share a response), the noise is generated as a spectrum.
   const double full_scale = a.adc_step * std::pow(2.0, p.adc_bits) / 2;
-  BlockConvolver conv(n);
-  const auto k_through = conv.kernel(a.through, kPrecursorSymbols);
-  const auto k_echo = conv.kernel(a.echo_residual, kPrecursorSymbols);
-  const auto k_next = conv.kernel(a.next_residual, kPrecursorSymbols);
-  const auto k_fext = conv.kernel(a.fext, kPrecursorSymbols);
-  const auto k_noise = conv.kernel(a.noise_shaping, static_cast<int>(a.noise_shaping.size() / 2));
-  // FFE with the unbiasing gain, and the DFE fed with the correct past symbols.
-  std::vector<double> ffe(a.ffe);
-  for (auto& w : ffe) w *= a.gain;
+  BlockFft kernels_fft;
+  const auto k_through = kernels_fft.kernel(a.through, kPrecursorSymbols);
+  const auto k_echo = kernels_fft.kernel(a.echo_residual, kPrecursorSymbols);
+  const auto k_next = kernels_fft.kernel(a.next_residual, kPrecursorSymbols);
+  const auto k_fext = kernels_fft.kernel(a.fext, kPrecursorSymbols);
+  const auto k_noise =
+      kernels_fft.kernel(a.noise_shaping, static_cast<int>(a.noise_shaping.size() / 2));
+  std::array<std::vector<double>, 4> y;
+  for (auto& v : y) v.assign(n, 0.0);
+  const std::size_t blocks = (n + kBlockOut - 1) / kBlockOut;
+  auto run_blocks = [&](std::size_t first, BlockFft& fft) {
+    for (std::size_t b = first; b < blocks; b += 2) {
+      const auto out_from = static_cast<std::int64_t>(b * kBlockOut);
+      const std::int64_t from = out_from - static_cast<std::int64_t>(kBlockHistory);
+      std::array<std::vector<Complex>, 4> sr, sl;
+      for (int q = 0; q < 4; ++q) {
+        sr[q] = fft.segment(remote.level[q], from);
+        sl[q] = fft.segment(local.level[q], from);
+      }
+      const std::size_t bins = sr[0].size();
+      for (int pr = 0; pr < 4; ++pr) {
+        RngStream noise(seed, "phy/link/noise/" + std::to_string(pr) + "/" + std::to_string(b));
+        std::vector<Complex> sum(bins);
+        for (std::size_t i = 0; i < bins; ++i) {
+          // White noise's spectrum: E|X|^2 = kBlockFft per bin (real and imaginary halves).
+          Complex white;
+          if (i == 0 || i == bins - 1) {
+            white = std::sqrt(static_cast<double>(kBlockFft)) * noise.normal();
+          } else {
+            const double re = noise.normal();
+            white = std::sqrt(kBlockFft / 2.0) * Complex(re, noise.normal());
+          }
+          Complex others_local = 0, others_remote = 0;
+          for (int q = 0; q < 4; ++q)
+            if (q != pr) {
+              others_local += sl[q][i];
+              others_remote += sr[q][i];
+            }
+          sum[i] = k_through[i] * sr[pr][i] + k_echo[i] * sl[pr][i] + k_next[i] * others_local +
+                   k_fext[i] * others_remote + k_noise[i] * white;
+        }
+        const auto t = fft.inverse(sum);
+        for (std::size_t j = 0; j < kBlockOut; ++j) {
+          const std::size_t k = b * kBlockOut + j;
+          if (k >= n) break;
+          double v = t[kBlockHistory + j];
+          // The ADC saw the cancellers' part too; quantising what is left with the full
+          // input's step makes the same uniform error.
+          if (p.adc_bits > 0)
+            v = std::clamp(a.adc_step * std::round(v / a.adc_step), -full_scale, full_scale);
+          y[pr][k] = v;
+        }
+      }
+    }
+  };
+  BlockFft fft0, fft1;
+  in_parallel([&] { run_blocks(0, fft0); }, [&] { run_blocks(1, fft1); });
+
+  // Stage 2, per pair: FFE with the unbiasing gain, DFE fed with the correct past symbols.
   const int delay = a.decision_delay;
-  std::vector<double> dfe(static_cast<std::size_t>(delay + 1) + a.dfe.size(), 0.0);
-  for (std::size_t j = 0; j < a.dfe.size(); ++j)
-    dfe[static_cast<std::size_t>(delay + 1) + j] = -a.dfe[j];
-  const auto k_ffe = conv.kernel(ffe, 0);
-  const auto k_dfe = conv.kernel(dfe, 0);
+  // Both as dot products over contiguous samples (taps reversed), which Eigen vectorises.
+  const auto taps_f = static_cast<Eigen::Index>(a.ffe.size());
+  const auto taps_b = static_cast<Eigen::Index>(a.dfe.size());
+  Eigen::VectorXd ffe(taps_f), dfe(taps_b);
+  for (Eigen::Index i = 0; i < taps_f; ++i)
+    ffe[taps_f - 1 - i] = a.gain * a.ffe[static_cast<std::size_t>(i)];
+  for (Eigen::Index j = 0; j < taps_b; ++j)
+    dfe[taps_b - 1 - j] = a.dfe[static_cast<std::size_t>(j)];
   PhyLinkSimulation out;
   out.symbols = symbols;
   std::vector<Sample> rx(static_cast<std::size_t>(symbols));
-  // The four pairs are independent until the decoder: two threads (this machine's cores), each
-  // pair with its own noise stream, so the result does not depend on the split.
   std::array<double, 4> sq{};
   std::array<std::int64_t, 4> slicer_errors{};
-  auto run_pair = [&](int pr, BlockConvolver& conv) {
-    RngStream noise_rng(seed, "phy/link/noise/" + std::to_string(pr));
-    std::vector<double> others_local(n, 0.0), others_remote(n, 0.0), white(n);
-    for (int q = 0; q < 4; ++q) {
-      if (q == pr) continue;
-      for (std::size_t k = 0; k < n; ++k) {
-        others_local[k] += local[q][k];
-        others_remote[k] += remote[q][k];
-      }
-    }
-    for (auto& v : white) v = noise_rng.normal();
-    const auto s_remote = conv.spectrum(remote[pr]);
-    const auto s_local = conv.spectrum(local[pr]);
-    const auto s_ol = conv.spectrum(others_local);
-    const auto s_or = conv.spectrum(others_remote);
-    const auto s_white = conv.spectrum(white);
-    std::vector<Complex> sum(s_remote.size());
-    for (std::size_t i = 0; i < sum.size(); ++i)
-      sum[i] = k_through[i] * s_remote[i] + k_echo[i] * s_local[i] + k_next[i] * s_ol[i] +
-               k_fext[i] * s_or[i] + k_noise[i] * s_white[i];
-    auto y = conv.inverse(sum);
-    // The ADC saw the cancellers' part too; quantising what is left with the full input's step
-    // makes the same uniform error.
-    if (p.adc_bits > 0)
-      for (auto& v : y)
-        v = std::clamp(a.adc_step * std::round(v / a.adc_step), -full_scale, full_scale);
-    const auto s_y = conv.spectrum(y);
-    for (std::size_t i = 0; i < sum.size(); ++i)
-      sum[i] = k_ffe[i] * s_y[i] + k_dfe[i] * s_remote[i];
-    const auto z = conv.inverse(sum);
+  auto equalise = [&](int pr) {
+    const auto& x = remote.level[pr];
     for (std::int64_t k = 0; k < symbols; ++k) {
       const auto kk = static_cast<std::size_t>(k + warm);
-      const double v = z[kk];
-      const double sent = remote[pr][kk - static_cast<std::size_t>(delay)];
-      sq[pr] += (v - sent) * (v - sent);
-      slicer_errors[pr] += std::clamp(std::round(v), -2.0, 2.0) != sent;
+      const double v =
+          ffe.dot(Eigen::Map<const Eigen::VectorXd>(&y[pr][kk + 1 - ffe.size()], taps_f)) -
+          dfe.dot(Eigen::Map<const Eigen::VectorXd>(
+              &x[kk - static_cast<std::size_t>(delay) - dfe.size()], taps_b));
+      const std::size_t at = kk - static_cast<std::size_t>(delay);
+      sq[pr] += (v - x[at]) * (v - x[at]);
+      slicer_errors[pr] += std::clamp(std::round(v), -2.0, 2.0) != x[at];
       // The receiver knows the sign scrambling: undo it for the decoder.
-      rx[static_cast<std::size_t>(k)][static_cast<std::size_t>(pr)] =
-          v * sign[pr][kk - static_cast<std::size_t>(delay)];
+      rx[static_cast<std::size_t>(k)][static_cast<std::size_t>(pr)] = v * remote.sign[pr][at];
     }
   };
-  std::thread second([&] {
-    BlockConvolver own(n);
-    run_pair(1, own);
-    run_pair(3, own);
-  });
-  run_pair(0, conv);
-  run_pair(2, conv);
-  second.join();
+  in_parallel(
+      [&] {
+        equalise(0);
+        equalise(2);
+      },
+      [&] {
+        equalise(1);
+        equalise(3);
+      });
   for (int pr = 0; pr < 4; ++pr) out.slicer_errors += slicer_errors[pr];
-  // The decoder starts in the encoder's state at the first sample.
+
+  // The decoder: the first half from the encoder's state at the first sample, the second from
+  // an unknown state kOverlap symbols early, each keeping its own half of the decisions.
+  constexpr std::int64_t kOverlap = 96;
   TrellisEncoder replay;
-  for (std::int64_t k = 0; k < warm - delay; ++k) replay.encode(bytes[static_cast<std::size_t>(k)]);
-  const auto words = viterbi_decode(rx, replay.state());
+  for (std::int64_t k = 0; k < warm - delay; ++k)
+    replay.encode(remote.bytes[static_cast<std::size_t>(k)]);
+  const std::int64_t mid = symbols / 2;
+  std::vector<std::uint16_t> words(static_cast<std::size_t>(symbols));
+  auto decode = [&](std::int64_t from, std::int64_t to, std::int64_t keep_from,
+                    std::int64_t keep_to, int start_state) {
+    const std::vector<Sample> part(rx.begin() + from, rx.begin() + to);
+    const auto w = viterbi_decode(part, start_state);
+    std::copy(w.begin() + (keep_from - from), w.begin() + (keep_to - from),
+              words.begin() + keep_from);
+  };
+  in_parallel(
+      [&] { decode(0, std::min(symbols, mid + kOverlap), 0, mid, replay.state()); },
+      [&] { decode(std::max<std::int64_t>(0, mid - kOverlap), symbols, mid, symbols, -1); });
   for (std::int64_t k = 0; k < symbols; ++k) {
-    const std::uint8_t sent = bytes[static_cast<std::size_t>(k + warm - delay)];
+    const std::uint8_t sent = remote.bytes[static_cast<std::size_t>(k + warm - delay)];
     const int diff = (words[static_cast<std::size_t>(k)] & 0xFF) ^ sent;
     out.octet_errors += diff != 0;
     out.bit_errors += __builtin_popcount(static_cast<unsigned>(diff));

@@ -72,7 +72,10 @@ std::vector<std::uint16_t> viterbi_decode(const std::vector<Sample>& received, i
   const double inf = std::numeric_limits<double>::infinity();
   std::array<double, 8> metric;
   metric.fill(inf);
-  metric[start_state & 7] = 0;
+  if (start_state < 0)
+    metric.fill(0);  // unknown: any state
+  else
+    metric[start_state & 7] = 0;
   struct Survivor {
     std::int8_t from = -1;
     std::uint16_t word = 0;

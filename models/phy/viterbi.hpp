@@ -26,7 +26,7 @@ struct Branch {
 std::array<Branch, 8> branch_metrics(const Sample& r);
 std::array<Branch, 8> branch_metrics_exhaustive(const Sample& r);
 
-// The 9-bit words of the most likely path through the trellis from `start_state`.
+// The 9-bit words of the most likely path through the trellis from `start_state` (-1: any).
 std::vector<std::uint16_t> viterbi_decode(const std::vector<Sample>& received, int start_state = 0);
 
 // Symbol-by-symbol decisions without the code: each coordinate to the nearest PAM-5 level.

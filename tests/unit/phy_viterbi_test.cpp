@@ -63,6 +63,26 @@ TEST(Viterbi, NoiselessBlocksDecodeExactly) {
   for (std::size_t i = 0; i < bytes.size(); ++i) ASSERT_EQ(words[i] & 0xFF, bytes[i]) << i;
 }
 
+// A block decoded from an unknown state (as the link-level Monte Carlo does for its second half)
+// agrees with the whole block's decoding once 96 symbols have passed, at an error rate where
+// errors are common (sigma 0.25: about one octet in 100 wrong).
+TEST(Viterbi, UnknownStartStateAgreesAfterTheOverlap) {
+  Gauss g("unknown-start");
+  const auto bytes = random_bytes(20'000, "unknown-start");
+  const auto rx = transmit(bytes, 0.25, g);
+  const auto whole = viterbi_decode(rx);
+  const std::vector<Sample> tail(rx.begin() + 10'000, rx.end());
+  const auto part = viterbi_decode(tail, -1);
+  int differ = 0;
+  int wrong = 0;
+  for (std::size_t i = 96; i < tail.size(); ++i) {
+    differ += part[i] != whole[10'000 + i];
+    wrong += (whole[10'000 + i] & 0xFF) != bytes[10'000 + i];
+  }
+  EXPECT_GT(wrong, 30);
+  EXPECT_EQ(differ, 0);
+}
+
 // One coordinate pushed 0.9 towards its neighbour level: the slicer takes the neighbour, but the
 // code's paths are >= 2 apart (squared distance 4), so with 0.81 of squared error the decoder
 // still finds the sent one.

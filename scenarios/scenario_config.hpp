@@ -104,6 +104,15 @@ struct ScenarioConfig {
   std::vector<DomainConfig> domains;
   std::string topology_json;      // the "topology" block as written, or empty
   std::vector<HostConfig> hosts;  // in file order
+  // "link_level": the 1000BASE-T link-level sweep `gbesim phy --scenario` runs (a system-level
+  // run ignores it).
+  struct LinkLevelSweep {
+    std::vector<std::string> cables;
+    std::vector<double> lengths_m;
+    std::int64_t mc_symbols = 20'000;
+    double eye_length_m = 100;
+  };
+  std::optional<LinkLevelSweep> link_level;
 
   const StationConfig* find_station(const std::string& name) const;
   // The stations `name` can reach: its link peer, or the rest of its collision domain.

@@ -80,7 +80,10 @@ int cli(int argc, char** argv) {
   PhyOptions phy;
   auto* phy_cmd = app.add_subcommand(
       "phy", "1000BASE-T link level: SNR, margin and BER vs cable length; AWGN error rates");
-  phy_cmd->add_option("--out", phy.out_dir, "output directory (default results/phy)");
+  auto* phy_out =
+      phy_cmd->add_option("--out", phy.out_dir, "output directory (default results/phy)");
+  phy_cmd->add_option("--scenario", phy.scenario_file,
+                      "take the sweep from this scenario's \"link_level\" block");
   phy_cmd->add_option("--channel", phy.channel, "awgn, cable or both (default)")
       ->check(CLI::IsMember({"awgn", "cable", "both"}));
   phy_cmd->add_option("--cable", phy.cables, "cable categories (default cat5,cat5e,cat6)")
@@ -130,7 +133,10 @@ int cli(int argc, char** argv) {
       return run_sweep(sweep);
     }
     if (topology_cmd->parsed()) return run_topology(topology);
-    if (phy_cmd->parsed()) return run_phy(phy);
+    if (phy_cmd->parsed()) {
+      phy.out_given = phy_out->count() > 0;
+      return run_phy(phy);
+    }
     if (params_cmd->parsed()) {
       fmt::print("{}", params_text());
       return 0;

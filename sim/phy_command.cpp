@@ -11,7 +11,9 @@
 #include "models/phy/link_model.hpp"
 #include "models/phy/viterbi.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
+#include "sim/scenario_loader.hpp"
 
 namespace gbesim {
 
@@ -240,7 +242,26 @@ void run_cable(const PhyOptions& o, Json& summary) {
 
 }  // namespace
 
-int run_phy(const PhyOptions& o) {
+int run_phy(const PhyOptions& options) {
+  PhyOptions o = options;
+  if (!o.scenario_file.empty()) {
+    const LoadedScenario s = load_scenario(o.scenario_file);
+    if (!s.config.link_level) {
+      Diagnostics d(o.scenario_file);
+      d.error("link_level",
+              "the scenario has no \"link_level\" block for gbesim phy (e.g. "
+              "{\"cables\": [\"cat5e\"], \"lengths_m\": [0, 50, 100]})");
+      d.throw_if_any();
+    }
+    const auto& l = *s.config.link_level;
+    o.channel = "cable";
+    o.cables = l.cables;
+    o.lengths_m = l.lengths_m;
+    o.mc_symbols = l.mc_symbols;
+    o.eye_length_m = l.eye_length_m;
+    o.seed = s.config.run.seed;
+    if (!o.out_given) o.out_dir = "results/" + s.config.run.name + "-phy";
+  }
   const std::filesystem::path dir(o.out_dir);
   std::filesystem::create_directories(dir);
   Json summary;

@@ -18,6 +18,10 @@ namespace gbesim {
 struct PhyOptions {
   std::string out_dir = "results/phy";
   std::string channel = "both";  // awgn, cable, both
+  // A scenario whose "link_level" block sets cables, lengths, Monte Carlo symbols, eye length
+  // and (from the scenario) the seed; the output goes to results/<name>-phy unless --out says.
+  std::string scenario_file;
+  bool out_given = false;
   std::vector<double> sigmas = {0.10, 0.12, 0.14, 0.16, 0.18, 0.20, 0.22, 0.25, 0.30};
   std::int64_t symbols = 200'000;  // 4D symbols per noise level
   std::int64_t seed = 1;

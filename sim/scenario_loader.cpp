@@ -354,9 +354,9 @@ TrafficParams read_traffic(const Json& obj, const std::string& path, double line
 // The document
 
 const std::vector<std::string>& top_level_blocks() {
-  static const std::vector<std::string> keys = {"mac",      "sink",  "media",
-                                                "stations", "links", "collision_domains",
-                                                "topology", "hosts", "sweep"};
+  static const std::vector<std::string> keys = {
+      "mac",      "sink",  "media", "stations",  "links", "collision_domains",
+      "topology", "hosts", "sweep", "link_level"};
   return keys;
 }
 
@@ -369,6 +369,60 @@ std::optional<double> read_number(const Json& v, const std::string& path, double
   info.unit = unit;
   if (auto x = convert(v, info, path, d)) return std::get<double>(*x);
   return std::nullopt;
+}
+
+// The "link_level" block: {"cables": [...], "lengths_m": [...], "mc_symbols": N,
+// "eye_length_m": M}.
+void read_link_level(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
+  if (!doc.contains("link_level")) return;
+  const Json& block = doc["link_level"];
+  const std::vector<std::string> keys = {"cables", "lengths_m", "mc_symbols", "eye_length_m"};
+  if (!block.is_object()) {
+    d.error("link_level", "expected an object with keys from: " + key_list(keys) + "; got " +
+                              describe_value(block));
+    return;
+  }
+  ScenarioConfig::LinkLevelSweep s;
+  const std::vector<std::string> categories = {"cat5", "cat5e", "cat6"};
+  for (const auto& item : block.items()) {
+    const std::string at = child_path("link_level", item.key());
+    const Json& v = item.value();
+    if (item.key() == "cables") {
+      if (!v.is_array() || v.empty()) {
+        d.error(at, "expected a non-empty array of categories (" + key_list(categories) +
+                        "), got " + describe_value(v));
+        continue;
+      }
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::string name = v[i].is_string() ? v[i].get<std::string>() : v[i].dump();
+        if (std::find(categories.begin(), categories.end(), name) == categories.end())
+          d.error(index_path(at, i),
+                  "expected one of " + key_list(categories) + ", got " +
+                      (v[i].is_string() ? "\"" + name + "\"" : describe_value(v[i])) +
+                      suggestion(name, categories));
+        else
+          s.cables.push_back(name);
+      }
+    } else if (item.key() == "lengths_m") {
+      if (!v.is_array() || v.empty()) {
+        d.error(at, "expected a non-empty array of lengths in metres, got " + describe_value(v));
+        continue;
+      }
+      for (std::size_t i = 0; i < v.size(); ++i)
+        if (auto x = read_number(v[i], index_path(at, i), 0, 1000, "m", d))
+          s.lengths_m.push_back(*x);
+    } else if (item.key() == "mc_symbols") {
+      if (auto x = read_number(v, at, 0, 1e8, "symbols", d))
+        s.mc_symbols = static_cast<std::int64_t>(*x);
+    } else if (item.key() == "eye_length_m") {
+      if (auto x = read_number(v, at, 0, 1000, "m", d)) s.eye_length_m = *x;
+    } else {
+      d.error(at, "unknown key" + suggestion(item.key(), keys) + " (known here: " + key_list(keys) +
+                      ")");
+    }
+  }
+  if (s.cables.empty()) s.cables = categories;
+  c.link_level = s;
 }
 
 void read_domains(const Json& doc, ScenarioConfig& c, const std::vector<std::string>& station_names,
@@ -1123,6 +1177,7 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
     }
   }
   read_domains(doc, c, station_names, media_names, linked, d);
+  read_link_level(doc, c, d);
   read_topology(doc, c, station_names, linked, d);
   for (const auto& s : c.stations)
     if (linked.count(s.name) == 0)

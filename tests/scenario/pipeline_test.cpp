@@ -372,6 +372,46 @@ TEST(Pipeline, ACableRunsAtTheErrorRateThePhyModelPredictsAndAddsThePhyLatencies
   EXPECT_FALSE(std::filesystem::exists(dir / "both/scalars.csv"));
 }
 
+TEST(Pipeline, PhyTakesItsLinkLevelSweepFromAScenarioAndRepeatsItByteForByte) {
+  const auto dir = fresh_directory("phy-scenario");
+  write_text(dir / "s.json", R"({"name": "s", "description": "", "duration_ns": 1000, "seed": 4,
+    "stations": {"a": {}, "b": {}}, "links": [{"between": ["a", "b"]}],
+    "link_level": {"cables": ["cat5e"], "lengths_m": [100, 250], "mc_symbols": 300000}})");
+  ASSERT_EQ(run_gbesim({"phy", "--scenario", "s.json", "--quiet", "--out", "one"}, dir).exit_code,
+            0);
+  ASSERT_EQ(run_gbesim({"phy", "--scenario", "s.json", "--quiet", "--out", "two"}, dir).exit_code,
+            0);
+  // The Monte Carlo runs on two threads; its counts must not depend on them.
+  EXPECT_EQ(read_text(dir / "one/cable.csv"), read_text(dir / "two/cable.csv"));
+  const auto rows = read_csv(dir / "one/cable.csv");
+  ASSERT_EQ(rows.size(), 1u + 2 * 3);  // header, 2 lengths x 3 cancellation variants
+  EXPECT_EQ(rows[1][0], "cat5e");
+  EXPECT_EQ(rows[1][1], "100");
+  EXPECT_EQ(rows[1][2], "all");
+  EXPECT_GT(std::stod(rows[1][5]), 3.0);  // margin_db at 100 m
+  EXPECT_LT(std::stod(rows[4][5]), 0.0);  // and at 250 m
+  EXPECT_GT(std::stoll(rows[4][22]), 0);  // the Monte Carlo saw octet errors at 250 m
+  const auto reach = read_csv(dir / "one/reach.csv");
+  ASSERT_EQ(reach.size(), 4u);
+  EXPECT_EQ(reach[1][1], "all");
+  EXPECT_NEAR(std::stod(reach[1][3]), 192, 2);
+  EXPECT_EQ(read_csv(dir / "one/eye.csv").size(), 1u + 100 * 32);
+
+  write_text(dir / "bad.json", R"({"name": "bad", "description": "", "duration_ns": 1000,
+    "stations": {"a": {}, "b": {}}, "links": [{"between": ["a", "b"]}],
+    "link_level": {"lenghts_m": [100], "cables": ["cat5f"]}})");
+  const auto r = run_gbesim({"phy", "--scenario", "bad.json", "--out", "bad"}, dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("link_level.lenghts_m: unknown key; did you mean \"lengths_m\"?"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("link_level.cables[0]: expected one of cat5, cat5e, cat6, got "
+                          "\"cat5f\"; did you mean \"cat5e\"?"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+}
+
 TEST(Pipeline, SameSeedGivesByteIdenticalScalarsWhateverTheChunking) {
   const auto dir = fresh_directory("determinism");
   const auto scenario = (source_dir() / "scenarios/default.json").string();

@@ -331,6 +331,21 @@ double uncoded_octet_error_rate(double sigma) {
   return 1 - std::pow(1 - per_dimension, 4);
 }
 
+double sigma_for_octet_error(double rate, bool coded) {
+  double lo = 0.01, hi = 2.0;
+  for (int i = 0; i < 80; ++i) {
+    const double mid = std::sqrt(lo * hi);
+    const double r = coded ? coded_error_rates(mid).octet_error : uncoded_octet_error_rate(mid);
+    (r > rate ? hi : lo) = mid;
+  }
+  return lo;
+}
+
+double coding_gain_db(double octet_error_rate) {
+  return 20 * std::log10(sigma_for_octet_error(octet_error_rate, true) /
+                         sigma_for_octet_error(octet_error_rate, false));
+}
+
 PhyLinkAnalysis analyse_link(const PhyLinkParams& p) {
   if (p.cable == nullptr) throw std::invalid_argument("analyse_link: no cable category");
   if (p.ffe_taps < 1 || p.dfe_taps < 0)

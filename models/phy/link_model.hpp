@@ -98,6 +98,10 @@ struct CodedErrorRates {
 };
 CodedErrorRates coded_error_rates(double sigma);
 double uncoded_octet_error_rate(double sigma);
+// The noise sigma at which the coded (union bound) or uncoded octet error rate equals `rate`, and
+// the coding gain there, 20 log10(sigma_coded / sigma_uncoded) dB.
+double sigma_for_octet_error(double rate, bool coded);
+double coding_gain_db(double octet_error_rate);
 
 // Monte Carlo of the same link, symbol by symbol on all four pairs, through the Viterbi decoder.
 struct PhyLinkSimulation {

@@ -145,6 +145,20 @@ TEST(PhyLink, UnionBoundIsWithinAFactorOfTwoOfMonteCarlo) {
   EXPECT_LT(a.octet_error_coded, link_measured * 2);
 }
 
+TEST(PhyLink, CodingGainGrowsTowardsSixDecibelsAsErrorsGetRarer) {
+  // Same PAM-5 levels, coded (union bound) vs symbol-by-symbol: the noise each tolerates for one
+  // octet error in 1e3 .. 1e12. The asymptote is 10 log10(4) = 6.02 dB (free distance 4 vs 1).
+  double previous = 0;
+  for (const double rate : {1e-3, 1e-6, 1e-9, 1e-12}) {
+    const double gain = coding_gain_db(rate);
+    EXPECT_GT(gain, previous + 0.05) << rate;
+    EXPECT_LT(gain, 6.02) << rate;
+    previous = gain;
+  }
+  EXPECT_NEAR(coding_gain_db(1e-3), 4.4, 0.3);  // the Monte Carlo test found about 4.2 dB
+  EXPECT_GT(coding_gain_db(1e-12), 5.5);
+}
+
 TEST(PhyLink, EqualiserOpensTheEyeAHundredMetresOfCableClosed) {
   const auto a = analyse_link(cable("cat5e", 100));
   const auto eye = eye_diagram(a, 100, 1);

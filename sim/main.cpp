@@ -15,6 +15,7 @@
 #include "sim/diagnostics.hpp"
 #include "sim/params_command.hpp"
 #include "sim/phy_command.hpp"
+#include "sim/plot_command.hpp"
 #include "sim/runner.hpp"
 #include "sim/sweep.hpp"
 #include "sim/topology_command.hpp"
@@ -76,6 +77,14 @@ int cli(int argc, char** argv) {
   topology_cmd->add_option("--out", topology.out_dir, "output directory (default results/<name>)");
   topology_cmd->add_flag("--quiet", topology.quiet, "write the files, print nothing");
 
+  PlotOptions plot;
+  auto* plot_cmd =
+      app.add_subcommand("plot", "the standard charts of a results directory (PNG, SVG)");
+  plot_cmd->add_option("results", plot.results_dir, "a run's, a sweep's or gbesim phy's directory")
+      ->required();
+  plot_cmd->add_option("-o,--out", plot.out_dir, "output directory (default RESULTS/charts)");
+  plot_cmd->add_flag("--quiet", plot.quiet, "write the files, print nothing");
+
   BenchOptions bench;
   PhyOptions phy;
   auto* phy_cmd = app.add_subcommand(
@@ -133,6 +142,7 @@ int cli(int argc, char** argv) {
       return run_sweep(sweep);
     }
     if (topology_cmd->parsed()) return run_topology(topology);
+    if (plot_cmd->parsed()) return run_plot(plot);
     if (phy_cmd->parsed()) {
       phy.out_given = phy_out->count() > 0;
       return run_phy(phy);

@@ -412,6 +412,28 @@ TEST(Pipeline, PhyTakesItsLinkLevelSweepFromAScenarioAndRepeatsItByteForByte) {
   EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
 }
 
+TEST(Pipeline, PlotDrawsTheStandardChartsOfARunAndOfPhyResults) {
+  const auto dir = fresh_directory("plot");
+  write_text(dir / "s.json", kScripted);
+  ASSERT_EQ(run_gbesim({"run", "s.json", "--out", "run", "--quiet"}, dir).exit_code, 0);
+  const auto r = run_gbesim({"plot", "run"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 charts in run/charts/"), std::string::npos) << r.output;
+  EXPECT_GT(std::filesystem::file_size(dir / "run/charts/throughput.png"), 5000u);
+  EXPECT_GT(std::filesystem::file_size(dir / "run/charts/throughput.svg"), 5000u);
+  ASSERT_EQ(run_gbesim({"phy", "--channel", "awgn", "--sigma", "0.2,0.3", "--symbols", "20000",
+                        "--out", "phy", "--quiet"},
+                       dir)
+                .exit_code,
+            0);
+  ASSERT_EQ(run_gbesim({"plot", "phy", "-o", "phy-charts", "--quiet"}, dir).exit_code, 0);
+  EXPECT_TRUE(std::filesystem::exists(dir / "phy-charts/phy-awgn.png"));
+  const auto bad = run_gbesim({"plot", "nowhere"}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("error: nowhere: no such results directory"), std::string::npos)
+      << bad.output;
+}
+
 TEST(Pipeline, SameSeedGivesByteIdenticalScalarsWhateverTheChunking) {
   const auto dir = fresh_directory("determinism");
   const auto scenario = (source_dir() / "scenarios/default.json").string();

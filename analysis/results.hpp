@@ -1,0 +1,71 @@
+#pragma once
+// A results directory as the charts and the report see it: one run (run.json + scalars.csv), a
+// sweep (sweep.json + summary.csv: per point and scalar, mean and 95 % CI over replications), or
+// the link-level PHY's (phy.json + awgn.csv / cable.csv / reach.csv / eye.csv / coding_gain.csv).
+// Pure C++: no Qt here.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gbesim {
+
+enum class ResultsKind { run, sweep, phy };
+
+struct Statistic {
+  double mean = 0;
+  double ci95 = 0;  // half-width; 0 with one replication
+  int n = 0;
+  std::string unit;
+};
+
+// A CSV file as rows of named fields.
+struct CsvTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+  int column(const std::string& name) const;  // -1 when absent
+  std::string at(std::size_t row, const std::string& name) const;
+  double number(std::size_t row, const std::string& name) const;  // NaN when absent or empty
+};
+
+class Results {
+ public:
+  ResultsKind kind = ResultsKind::run;
+  std::string dir;
+  std::string name;           // the scenario's (or "phy")
+  std::string description;    // the scenario's, when recorded
+  nlohmann::json provenance;  // run.json, sweep.json or phy.json as written
+  // Sweep: the axes (swept paths or variant axes) and each point's value on each, as text.
+  std::vector<std::string> axes;
+  std::vector<std::vector<std::string>> points;
+  // PHY: its CSV files by stem ("cable", "reach", "eye", "awgn", "coding_gain").
+  std::map<std::string, CsvTable> tables;
+
+  // A scalar at a point (a run has one point, 0).
+  std::optional<Statistic> value(std::size_t point, const std::string& component,
+                                 const std::string& name) const;
+  // The index of an axis, or -1.
+  int axis(const std::string& name) const;
+  // Points whose value on each given axis is the given one.
+  std::vector<std::size_t> where(
+      const std::vector<std::pair<std::string, std::string>>& fixed) const;
+  // The distinct values of an axis in first-seen order.
+  std::vector<std::string> values_of(const std::string& axis) const;
+
+  void set(std::size_t point, const std::string& component, const std::string& name, Statistic s) {
+    stats_[{point, component, name}] = std::move(s);
+  }
+
+ private:
+  std::map<std::tuple<std::size_t, std::string, std::string>, Statistic> stats_;
+};
+
+CsvTable read_csv_file(const std::string& file);
+// Throws std::runtime_error naming the directory and what is missing.
+Results load_results(const std::string& dir);
+
+}  // namespace gbesim

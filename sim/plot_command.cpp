@@ -1,0 +1,52 @@
+#include "sim/plot_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/core.h>
+#include <QApplication>
+
+#include "analysis/results.hpp"
+#include "ui/render.hpp"
+#include "ui/standard_charts.hpp"
+
+namespace gbesim {
+
+int run_plot(const PlotOptions& o) {
+  Results results;
+  try {
+    results = load_results(o.results_dir);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  // Charts render offscreen: no display is needed (or used).
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  // The offscreen platform's chatter (missing XDG_RUNTIME_DIR, size hints) is not for users.
+  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+      std::cerr << "qt: " << message.toStdString() << "\n";
+  });
+  int argc = 1;
+  char name[] = "gbesim";
+  char* argv[] = {name, nullptr};
+  QApplication app(argc, argv);
+  const std::filesystem::path out = o.out_dir.empty()
+                                        ? std::filesystem::path(o.results_dir) / "charts"
+                                        : std::filesystem::path(o.out_dir);
+  std::filesystem::create_directories(out);
+  const auto charts = ui::standard_charts(results);
+  if (charts.empty()) {
+    std::cerr << "error: " << o.results_dir << ": no standard chart applies to these results\n";
+    return 2;
+  }
+  for (const auto& c : charts) {
+    const auto stem = (out / c.name).string();
+    ui::save_chart(c.chart, QString::fromStdString(stem));
+    if (!o.quiet) fmt::print("{}.png, {}.svg\n", stem, stem);
+  }
+  if (!o.quiet) fmt::print("{} charts in {}/\n", charts.size(), out.string());
+  return 0;
+}
+
+}  // namespace gbesim

@@ -1,0 +1,171 @@
+// The standard charts for known results directories (written here in the formats gbesim writes):
+// which charts, their series, axis titles and point counts, and the rendered files.
+
+#include "ui/standard_charts.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <QImage>
+#include <QtCharts/QAbstractAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QStackedBarSeries>
+
+#include "ui/render.hpp"
+
+namespace gbesim::ui {
+namespace {
+
+std::filesystem::path fresh(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gbesim-ui-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+void write(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file) << text;
+}
+
+// Series shown in the legend (error bars are hidden there), by name.
+std::map<std::string, QLineSeries*> named_lines(QChart* chart) {
+  std::map<std::string, QLineSeries*> out;
+  for (auto* s : chart->series())
+    if (auto* l = qobject_cast<QLineSeries*>(s); l && !l->name().isEmpty())
+      out[l->name().toStdString()] = l;
+  return out;
+}
+
+std::string axis_title(QChart* chart, Qt::Orientation o) {
+  const auto axes = chart->axes(o);
+  return axes.empty() ? "" : axes[0]->titleText().toStdString();
+}
+
+// A gbesim phy directory: two categories at three lengths, every variant; a two-trace eye.
+std::filesystem::path phy_dir() {
+  const auto dir = fresh("phy");
+  write(dir / "phy.json", R"({"seed": 1, "channel": "cable"})");
+  std::string cable =
+      "category,length_m,cancellation,snr_db,required_snr_db,margin_db,ber_coded,"
+      "octet_error_coded,ber_uncoded,octet_error_uncoded\n";
+  for (const char* cat : {"cat5", "cat6"})
+    for (int len : {0, 100, 200})
+      for (const char* v : {"all", "no_next_cancel", "no_echo_cancel"})
+        cable += std::string(cat) + "," + std::to_string(len) + "," + v + ",20,19," +
+                 std::to_string(10 - len / 20) + ",1e-12,1e-11,1e-6,1e-5\n";
+  write(dir / "cable.csv", cable);
+  std::string eye = "category,length_m,trace,point,time_ns,raw,equalised\n";
+  for (int t = 0; t < 2; ++t)
+    for (int p = 0; p < 32; ++p)
+      eye += "cat5,100," + std::to_string(t) + "," + std::to_string(p) + "," +
+             std::to_string(p * 0.5) + ",0.1,1\n";
+  write(dir / "eye.csv", eye);
+  return dir;
+}
+
+TEST(Charts, PhyResultsGiveMarginBerAndEyeChartsWithTheirSeries) {
+  const Results r = load_results(phy_dir().string());
+  ASSERT_EQ(r.kind, ResultsKind::phy);
+  auto charts = standard_charts(r);
+  std::map<std::string, QChart*> by_name;
+  for (auto& c : charts) by_name[c.name] = c.chart;
+  ASSERT_EQ(charts.size(), 4u);  // margin, ber, eye, eye-raw (no awgn.csv here)
+  QChart* margin = by_name.at("phy-margin");
+  EXPECT_EQ(axis_title(margin, Qt::Horizontal), "cable length (m)");
+  EXPECT_EQ(axis_title(margin, Qt::Vertical), "SNR margin (dB)");
+  const auto lines = named_lines(margin);
+  ASSERT_EQ(lines.size(), 4u);  // 2 categories x (all, no NEXT cancellation)
+  EXPECT_EQ(lines.at("cat6, all cancellers")->count(), 3);
+  EXPECT_DOUBLE_EQ(lines.at("cat6, all cancellers")->at(2).y(), 0.0);  // 10 - 200/20
+  QChart* ber = by_name.at("phy-ber");
+  EXPECT_EQ(axis_title(ber, Qt::Vertical), "bit-error rate");
+  EXPECT_EQ(named_lines(ber).size(), 5u);  // coded + uncoded per category, and the target
+  // The eye: one series per trace, points up to the next decision (time < 8 ns).
+  QChart* eye = by_name.at("phy-eye");
+  EXPECT_EQ(eye->series().size(), 2);
+  EXPECT_EQ(qobject_cast<QLineSeries*>(eye->series()[0])->count(), 16);
+  for (auto& c : charts) delete c.chart;
+}
+
+TEST(Charts, CarrierExtensionSweepGivesEfficiencyWithAnalyticLinesAndTimeShares) {
+  const auto dir = fresh("cew");
+  write(dir / "sweep.json", R"({"name": "carrier-extension-waste", "replications": 3})");
+  std::string s = "point,mode,frame_bytes,senders,component,name,unit,n,mean,ci95_half_width\n";
+  int point = 0;
+  for (const char* mode : {"full duplex", "half duplex + extension"})
+    for (int bytes : {64, 1518})
+      for (int senders : {1, 8}) {
+        const std::string p = std::to_string(point++) + "," + mode + "," + std::to_string(bytes) +
+                              "," + std::to_string(senders) + ",";
+        s += p + "s0.mac,tx_efficiency,fraction,3,0.5,0.01\n";
+        s += p + "analysis,single_sender_efficiency,fraction,3,0.5,0\n";
+        s += p + "network,delivered_throughput,bit/s,3,5e8,1e6\n";
+        for (const char* share :
+             {"frame_share", "preamble_share", "extension_share", "collision_share", "idle_share"})
+          s += p + "domain0," + share + ",fraction,3,0.2,0\n";
+      }
+  write(dir / "summary.csv", s);
+  const Results r = load_results(dir.string());
+  ASSERT_EQ(r.kind, ResultsKind::sweep);
+  EXPECT_EQ(r.axes, (std::vector<std::string>{"mode", "frame_bytes", "senders"}));
+  EXPECT_EQ(r.points.size(), 8u);
+  auto charts = standard_charts(r);
+  ASSERT_EQ(charts.size(), 3u);
+  EXPECT_EQ(charts[0].name, "efficiency");
+  const auto lines = named_lines(charts[0].chart);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines.at("half duplex + extension, simulated")->count(), 2);
+  EXPECT_EQ(lines.at("full duplex, analytic")->pen().style(), Qt::DashLine);
+  // Error bars: one hidden series per simulated point with a CI (2 modes x 2 sizes).
+  EXPECT_EQ(charts[0].chart->series().size(), 4 + 4);
+  EXPECT_EQ(axis_title(charts[0].chart, Qt::Horizontal), "frame size (bytes)");
+  EXPECT_EQ(charts[2].name, "time-share");
+  auto* bars = qobject_cast<QStackedBarSeries*>(charts[2].chart->series()[0]);
+  ASSERT_NE(bars, nullptr);
+  EXPECT_EQ(bars->count(), 5);                // frame, preamble, extension, collisions, idle
+  EXPECT_EQ(bars->barSets()[0]->count(), 2);  // two frame sizes
+  for (auto& c : charts) delete c.chart;
+}
+
+TEST(Charts, RenderWritesPngOfTheHouseSizeAndSvg) {
+  const Results r = load_results(phy_dir().string());
+  auto charts = standard_charts(r);
+  const auto out = fresh("render");
+  const auto stem = (out / "m").string();
+  save_chart(charts[0].chart, QString::fromStdString(stem));
+  for (std::size_t i = 1; i < charts.size(); ++i) delete charts[i].chart;
+  const QImage png(QString::fromStdString(stem + ".png"));
+  ASSERT_FALSE(png.isNull());
+  EXPECT_EQ(png.width(), 1200);
+  EXPECT_EQ(png.height(), 800);
+  // Not blank: the drawing uses more than a handful of colours.
+  std::set<QRgb> colours;
+  for (int y = 0; y < png.height(); y += 7)
+    for (int x = 0; x < png.width(); x += 7) colours.insert(png.pixel(x, y));
+  EXPECT_GT(colours.size(), 20u);
+  std::ifstream svg(stem + ".svg");
+  const std::string text((std::istreambuf_iterator<char>(svg)), {});
+  EXPECT_NE(text.find("<svg"), std::string::npos);
+  EXPECT_NE(text.find("SNR margin"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(stem + ".png.tmp"));
+}
+
+TEST(Charts, ANonResultsDirectoryIsAClearError) {
+  const auto dir = fresh("empty");
+  try {
+    load_results(dir.string());
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a results directory (no run.json, sweep.json or "
+                                         "phy.json)"),
+              std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace gbesim::ui

@@ -1,0 +1,32 @@
+#pragma once
+// One look for every chart gbesim draws: 1200 x 800, a title, axes with units, a legend at the
+// bottom, one palette, solid lines for simulated values and dashed ones for analytic references,
+// 95 % confidence intervals as vertical bars.
+
+#include <QColor>
+#include <QSize>
+#include <QString>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+#include <vector>
+
+namespace gbesim::ui {
+
+inline const QSize kChartSize(1200, 800);
+
+QColor series_color(int index);
+// A chart with the house style: title, legend at the bottom, margins, fonts.
+QChart* new_chart(const QString& title);
+// A value axis titled with its unit, e.g. "cable length (m)"; `nice` rounds the range outwards.
+QValueAxis* value_axis(const QString& title, double min, double max, bool nice = true);
+// Legend below the plot for a few series, beside it for many (long names stay readable).
+void place_legend(QChart* chart, int entries);
+// Line series in the house colors; analytic references dashed.
+QLineSeries* line_series(const QString& name, int color, bool analytic = false);
+// Vertical 95 % CI bars at (x, y +- half): one series per bar, hidden from the legend, attached
+// to the chart's axes.
+void add_error_bars(QChart* chart, QLineSeries* like, const std::vector<double>& x,
+                    const std::vector<double>& y, const std::vector<double>& half);
+
+}  // namespace gbesim::ui

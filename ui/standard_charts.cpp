@@ -1,0 +1,443 @@
+#include "ui/standard_charts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QStackedBarSeries>
+
+#include "ui/chart_style.hpp"
+
+namespace gbesim::ui {
+
+namespace {
+
+QString q(const std::string& s) {
+  return QString::fromStdString(s);
+}
+
+bool is_number(const std::string& s, double& v) {
+  if (s.empty()) return false;
+  try {
+    std::size_t used = 0;
+    v = std::stod(s, &used);
+    return used == s.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+struct Range {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  void add(double v) {
+    if (!std::isfinite(v)) return;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  double min_or(double d) const { return std::isfinite(lo) ? lo : d; }
+  double max_or(double d) const { return std::isfinite(hi) ? (hi > lo ? hi : hi + 1) : d; }
+};
+
+// One line per group: x, y, CI half-width.
+struct Line {
+  Line() = default;
+  explicit Line(std::string n) : name(std::move(n)) {}
+  std::string name;
+  std::vector<double> x, y, half;
+  bool analytic = false;
+  int color = 0;
+};
+
+QChart* line_chart(const std::string& title, const std::string& x_title, const std::string& y_title,
+                   const std::vector<Line>& lines,
+                   std::optional<std::pair<double, double>> y_range = std::nullopt) {
+  QChart* chart = new_chart(q(title));
+  Range xr, yr;
+  for (const auto& l : lines)
+    for (std::size_t i = 0; i < l.x.size(); ++i) {
+      xr.add(l.x[i]);
+      yr.add(l.y[i] - l.half[i]);
+      yr.add(l.y[i] + l.half[i]);
+    }
+  auto* ax = value_axis(q(x_title), xr.min_or(0), xr.max_or(1), false);
+  const double ylo = y_range ? y_range->first : std::min(0.0, yr.min_or(0));
+  const double yhi = y_range ? y_range->second : yr.max_or(1) * 1.05;
+  auto* ay = value_axis(q(y_title), ylo, yhi);
+  chart->addAxis(ax, Qt::AlignBottom);
+  chart->addAxis(ay, Qt::AlignLeft);
+  for (const auto& l : lines) {
+    auto* s = line_series(q(l.name), l.color, l.analytic);
+    for (std::size_t i = 0; i < l.x.size(); ++i) s->append(l.x[i], l.y[i]);
+    chart->addSeries(s);
+    s->attachAxis(ax);
+    s->attachAxis(ay);
+    add_error_bars(chart, s, l.x, l.y, l.half);
+  }
+  place_legend(chart, static_cast<int>(lines.size()));
+  return chart;
+}
+
+double clamp_log(double v) {
+  return std::clamp(std::isfinite(v) ? v : 1.0, 1e-30, 1.0);
+}
+
+// ---- gbesim phy ---------------------------------------------------------------------------
+
+void phy_charts(const Results& r, std::vector<StandardChart>& out) {
+  if (r.tables.count("cable")) {
+    const auto& t = r.tables.at("cable");
+    std::vector<std::string> cats;
+    for (std::size_t i = 0; i < t.rows.size(); ++i)
+      if (std::find(cats.begin(), cats.end(), t.at(i, "category")) == cats.end())
+        cats.push_back(t.at(i, "category"));
+    std::vector<Line> margin, ber;
+    for (std::size_t c = 0; c < cats.size(); ++c) {
+      Line all{cats[c] + ", all cancellers"}, no_next{cats[c] + ", no NEXT cancellation"};
+      Line coded{cats[c] + ", coded (Viterbi)"}, uncoded{cats[c] + ", uncoded"};
+      all.color = no_next.color = coded.color = uncoded.color = static_cast<int>(c);
+      no_next.analytic = uncoded.analytic = true;  // dashed
+      for (std::size_t i = 0; i < t.rows.size(); ++i) {
+        if (t.at(i, "category") != cats[c]) continue;
+        const double len = t.number(i, "length_m");
+        const std::string v = t.at(i, "cancellation");
+        if (v == "all") {
+          all.x.push_back(len);
+          all.y.push_back(t.number(i, "margin_db"));
+          coded.x.push_back(len);
+          coded.y.push_back(clamp_log(t.number(i, "ber_coded")));
+          uncoded.x.push_back(len);
+          uncoded.y.push_back(clamp_log(t.number(i, "ber_uncoded")));
+        } else if (v == "no_next_cancel") {
+          no_next.x.push_back(len);
+          no_next.y.push_back(t.number(i, "margin_db"));
+        }
+      }
+      for (Line* l : {&all, &no_next, &coded, &uncoded}) l->half.assign(l->x.size(), 0.0);
+      margin.push_back(all);
+      margin.push_back(no_next);
+      ber.push_back(coded);
+      ber.push_back(uncoded);
+    }
+    QChart* m = line_chart("1000BASE-T SNR margin for a coded BER of 1e-10 vs cable length",
+                           "cable length (m)", "SNR margin (dB)", margin, std::pair(-15.0, 25.0));
+    out.push_back({"phy-margin", m});
+    // BER on a log axis.
+    QChart* b = new_chart("1000BASE-T bit-error rate vs cable length (cables at their limits)");
+    auto* ax = value_axis("cable length (m)", 0, 200, false);
+    auto* ay = new QLogValueAxis();
+    ay->setTitleText("bit-error rate");
+    ay->setBase(10);
+    ay->setRange(1e-30, 1);
+    ay->setLabelFormat("%.0e");
+    b->addAxis(ax, Qt::AlignBottom);
+    b->addAxis(ay, Qt::AlignLeft);
+    double xmax = 0;
+    for (const auto& l : ber) {
+      auto* s = line_series(q(l.name), l.color, l.analytic);
+      for (std::size_t i = 0; i < l.x.size(); ++i) {
+        s->append(l.x[i], l.y[i]);
+        xmax = std::max(xmax, l.x[i]);
+      }
+      b->addSeries(s);
+      s->attachAxis(ax);
+      s->attachAxis(ay);
+    }
+    ax->setRange(0, std::max(1.0, xmax));
+    auto* target = line_series("target 1e-10", 7, true);
+    target->append(0, 1e-10);
+    target->append(std::max(1.0, xmax), 1e-10);
+    b->addSeries(target);
+    target->attachAxis(ax);
+    target->attachAxis(ay);
+    place_legend(b, static_cast<int>(ber.size()) + 1);
+    out.push_back({"phy-ber", b});
+  }
+  if (r.tables.count("eye")) {
+    const auto& t = r.tables.at("eye");
+    const std::string cat = t.rows.empty() ? "" : t.at(0, "category");
+    const std::string len = t.rows.empty() ? "" : t.at(0, "length_m");
+    for (const char* which : {"equalised", "raw"}) {
+      const bool eq = std::string(which) == "equalised";
+      QChart* c = new_chart(
+          q(eq ? "Eye at the slicer after FFE + DFE, " + cat + ", " + len + " m"
+               : "Eye at the receiver input (no equalisation), " + cat + ", " + len + " m"));
+      std::map<int, QLineSeries*> traces;
+      Range yr;
+      for (std::size_t i = 0; i < t.rows.size(); ++i) {
+        if (t.at(i, "category") != cat) continue;
+        const int trace = static_cast<int>(t.number(i, "trace"));
+        auto& s = traces[trace];
+        if (s == nullptr) {
+          s = new QLineSeries();
+          QPen pen(series_color(0));
+          pen.setWidthF(0.8);
+          s->setPen(pen);
+          s->setName(q("traces"));
+        }
+        // One symbol period either side of the sampling instant (4 ns): the DFE has removed
+        // the decided symbols' tails for this decision only.
+        if (t.number(i, "time_ns") >= 8) continue;
+        const double v = t.number(i, which);
+        s->append(t.number(i, "time_ns"), v);
+        yr.add(v);
+      }
+      auto* ax = value_axis("time (ns); the decision is at 4 ns", 0, 8, false);
+      auto* ay =
+          value_axis(eq ? "level (PAM-5 units)" : "received (PAM-5 units at the transmitter)",
+                     yr.min_or(-1), yr.max_or(1));
+      c->addAxis(ax, Qt::AlignBottom);
+      c->addAxis(ay, Qt::AlignLeft);
+      bool first = true;
+      for (auto& [trace, s] : traces) {
+        c->addSeries(s);
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+        if (!first)
+          for (auto* mk : c->legend()->markers(s)) mk->setVisible(false);
+        first = false;
+      }
+      out.push_back({eq ? "phy-eye" : "phy-eye-raw", c});
+    }
+  }
+  if (r.tables.count("awgn")) {
+    const auto& t = r.tables.at("awgn");
+    QChart* c = new_chart("4D-PAM5 over AWGN: uncoded and trellis-coded error rates");
+    Range xr;
+    for (std::size_t i = 0; i < t.rows.size(); ++i) xr.add(t.number(i, "snr_db"));
+    auto* ax = value_axis("SNR per dimension (dB)", xr.min_or(0), xr.max_or(30), false);
+    auto* ay = new QLogValueAxis();
+    ay->setTitleText("error rate");
+    ay->setRange(1e-7, 1);
+    ay->setLabelFormat("%.0e");
+    c->addAxis(ax, Qt::AlignBottom);
+    c->addAxis(ay, Qt::AlignLeft);
+    const std::vector<std::pair<const char*, const char*>> cols = {
+        {"uncoded_ser", "uncoded PAM-5 symbol error rate (simulated)"},
+        {"uncoded_ser_closed_form", "2(1 - 1/5) Q(1/2 sigma) (closed form)"},
+        {"uncoded_4d_error_rate", "uncoded 4D symbol error rate"},
+        {"coded_byte_error_rate", "coded octet error rate after Viterbi"}};
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      auto* s = line_series(cols[k].second, static_cast<int>(k), k == 1);
+      for (std::size_t i = 0; i < t.rows.size(); ++i) {
+        const double v = t.number(i, cols[k].first);
+        if (v > 0) s->append(t.number(i, "snr_db"), std::max(v, 1e-7));
+      }
+      c->addSeries(s);
+      s->attachAxis(ax);
+      s->attachAxis(ay);
+    }
+    place_legend(c, static_cast<int>(cols.size()));
+    out.push_back({"phy-awgn", c});
+  }
+}
+
+// ---- sweeps -------------------------------------------------------------------------------
+
+// Lines of `component.name` (scaled) vs a numeric axis, one per value of `series_axis`, at the
+// points matching `fixed`.
+std::vector<Line> lines_by(const Results& r, const std::string& x_axis,
+                           const std::string& series_axis,
+                           const std::vector<std::pair<std::string, std::string>>& fixed,
+                           const std::string& component, const std::string& name, double scale,
+                           const std::string& suffix = "", bool analytic = false) {
+  std::vector<Line> out;
+  const auto series_values =
+      series_axis.empty() ? std::vector<std::string>{""} : r.values_of(series_axis);
+  for (std::size_t k = 0; k < series_values.size(); ++k) {
+    auto where = fixed;
+    if (!series_axis.empty()) where.emplace_back(series_axis, series_values[k]);
+    Line l{series_values[k] + suffix};
+    l.color = static_cast<int>(k);
+    l.analytic = analytic;
+    for (std::size_t p : r.where(where)) {
+      double x = 0;
+      if (!is_number(r.points[p][static_cast<std::size_t>(r.axis(x_axis))], x)) continue;
+      const auto v = r.value(p, component, name);
+      if (!v) continue;
+      l.x.push_back(x);
+      l.y.push_back(v->mean * scale);
+      l.half.push_back(analytic ? 0.0 : v->ci95 * scale);
+    }
+    if (!l.x.empty()) out.push_back(l);
+  }
+  return out;
+}
+
+void carrier_extension_charts(const Results& r, std::vector<StandardChart>& out) {
+  auto sim = lines_by(r, "frame_bytes", "mode", {{"senders", "1"}}, "s0.mac", "tx_efficiency", 1.0,
+                      ", simulated");
+  auto ana = lines_by(r, "frame_bytes", "mode", {{"senders", "1"}}, "analysis",
+                      "single_sender_efficiency", 1.0, ", analytic", true);
+  sim.insert(sim.end(), ana.begin(), ana.end());
+  out.push_back(
+      {"efficiency", line_chart("One sender at 1000 Mb/s: efficiency vs frame size per mode",
+                                "frame size (bytes)", "efficiency (DA..FCS bits / line bits)", sim,
+                                std::pair(0.0, 1.0))});
+  auto goodput = lines_by(r, "frame_bytes", "mode", {{"senders", "8"}}, "network",
+                          "delivered_throughput", 1e-6);
+  out.push_back(
+      {"goodput", line_chart("Eight senders: delivered throughput vs frame size",
+                             "frame size (bytes)", "delivered throughput (Mbit/s)", goodput)});
+  // Time share of the medium, half duplex with extension, 8 senders, per frame size.
+  const std::string mode = "half duplex + extension";
+  QChart* c = new_chart(q("Where the medium's time goes: " + mode + ", eight senders"));
+  auto* bars = new QStackedBarSeries();
+  const std::vector<std::pair<const char*, const char*>> shares = {
+      {"frame_share", "frame bits"},
+      {"preamble_share", "preamble"},
+      {"extension_share", "carrier extension"},
+      {"collision_share", "collisions"},
+      {"idle_share", "idle"}};
+  QStringList categories;
+  std::vector<QBarSet*> sets;
+  for (std::size_t k = 0; k < shares.size(); ++k) {
+    sets.push_back(new QBarSet(shares[k].second));
+    sets.back()->setColor(series_color(static_cast<int>(k)));
+  }
+  for (const auto& size : r.values_of("frame_bytes")) {
+    const auto pts = r.where({{"mode", mode}, {"senders", "8"}, {"frame_bytes", size}});
+    if (pts.empty()) continue;
+    categories << q(size);
+    for (std::size_t k = 0; k < shares.size(); ++k) {
+      const auto v = r.value(pts[0], "domain0", shares[k].first);
+      *sets[k] << (v ? v->mean * 100 : 0.0);
+    }
+  }
+  for (auto* s : sets) bars->append(s);
+  c->addSeries(bars);
+  auto* ax = new QBarCategoryAxis();
+  ax->append(categories);
+  ax->setTitleText("frame size (bytes)");
+  auto* ay = value_axis("share of time (%)", 0, 100);
+  c->addAxis(ax, Qt::AlignBottom);
+  c->addAxis(ay, Qt::AlignLeft);
+  bars->attachAxis(ax);
+  bars->attachAxis(ay);
+  out.push_back({"time-share", c});
+}
+
+void cable_length_charts(const Results& r, std::vector<StandardChart>& out) {
+  const std::string x = "links[0].cable_m";
+  const std::string s = "links[0].medium";
+  out.push_back({"goodput", line_chart("Goodput of a saturated 1518-byte stream vs cable length",
+                                       "cable length (m)", "received throughput (Mbit/s)",
+                                       lines_by(r, x, s, {}, "b.mac", "rx_throughput", 1e-6))});
+  out.push_back({"margin", line_chart("1000BASE-T SNR margin vs cable length (link-level model)",
+                                      "cable length (m)", "SNR margin (dB)",
+                                      lines_by(r, x, s, {}, "analysis.link0", "phy_margin_db", 1.0),
+                                      std::pair(-10.0, 15.0))});
+}
+
+// Any sweep: delivered throughput vs the first numeric axis, one line per combination of the
+// other axes (at most 12).
+void generic_sweep_chart(const Results& r, std::vector<StandardChart>& out) {
+  std::string x_axis;
+  for (const auto& a : r.axes) {
+    bool numeric = true;
+    for (const auto& v : r.values_of(a)) {
+      double d = 0;
+      numeric = numeric && is_number(v, d);
+    }
+    if (numeric && r.values_of(a).size() > 1) {
+      x_axis = a;
+      break;
+    }
+  }
+  if (x_axis.empty()) return;
+  std::map<std::string, Line> by_group;
+  std::vector<std::string> order;
+  const int xi = r.axis(x_axis);
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    std::string group;
+    for (std::size_t a = 0; a < r.axes.size(); ++a)
+      if (static_cast<int>(a) != xi) group += (group.empty() ? "" : ", ") + r.points[p][a];
+    const auto v = r.value(p, "network", "delivered_throughput");
+    double x = 0;
+    if (!v || !is_number(r.points[p][static_cast<std::size_t>(xi)], x)) continue;
+    if (!by_group.count(group)) {
+      if (order.size() >= 12) continue;
+      order.push_back(group);
+      by_group[group].name = group.empty() ? "simulated" : group;
+      by_group[group].color = static_cast<int>(order.size() - 1);
+    }
+    auto& l = by_group[group];
+    l.x.push_back(x);
+    l.y.push_back(v->mean * 1e-6);
+    l.half.push_back(v->ci95 * 1e-6);
+  }
+  std::vector<Line> lines;
+  for (const auto& g : order) lines.push_back(by_group[g]);
+  if (lines.empty()) return;
+  out.push_back({"throughput", line_chart(r.name + ": delivered throughput vs " + x_axis, x_axis,
+                                          "delivered throughput (Mbit/s)", lines)});
+}
+
+void run_chart(const Results& r, std::vector<StandardChart>& out) {
+  // Stations: components "<name>.mac" with a tx_throughput.
+  std::vector<std::string> stations;
+  for (const char* prefix : {"a", "b", "c", "d"}) (void)prefix;
+  QChart* c = new_chart(q(r.name + ": throughput per station"));
+  auto* tx = new QBarSet("transmitted");
+  auto* rx = new QBarSet("received");
+  tx->setColor(series_color(0));
+  rx->setColor(series_color(1));
+  QStringList names;
+  const auto& config = r.provenance.contains("config") ? r.provenance["config"] : nlohmann::json();
+  if (config.contains("stations"))
+    for (const auto& item : config["stations"].items()) {
+      const auto t = r.value(0, item.key() + ".mac", "tx_throughput");
+      const auto x = r.value(0, item.key() + ".mac", "rx_throughput");
+      if (!t || !x) continue;
+      names << q(item.key());
+      *tx << t->mean * 1e-6;
+      *rx << x->mean * 1e-6;
+    }
+  auto* bars = new QBarSeries();
+  bars->append(tx);
+  bars->append(rx);
+  c->addSeries(bars);
+  auto* ax = new QBarCategoryAxis();
+  ax->append(names);
+  ax->setTitleText("station");
+  double hi = 1;
+  for (int i = 0; i < tx->count(); ++i) hi = std::max({hi, tx->at(i), rx->at(i)});
+  auto* ay = value_axis("throughput, DA..FCS (Mbit/s)", 0, hi * 1.1);
+  c->addAxis(ax, Qt::AlignBottom);
+  c->addAxis(ay, Qt::AlignLeft);
+  bars->attachAxis(ax);
+  bars->attachAxis(ay);
+  out.push_back({"throughput", c});
+}
+
+}  // namespace
+
+std::vector<StandardChart> standard_charts(const Results& r) {
+  std::vector<StandardChart> out;
+  switch (r.kind) {
+    case ResultsKind::phy:
+      phy_charts(r, out);
+      break;
+    case ResultsKind::sweep:
+      if (r.name == "carrier-extension-waste")
+        carrier_extension_charts(r, out);
+      else if (r.name == "cable-length-ber")
+        cable_length_charts(r, out);
+      else
+        generic_sweep_chart(r, out);
+      break;
+    case ResultsKind::run:
+      run_chart(r, out);
+      break;
+  }
+  return out;
+}
+
+}  // namespace gbesim::ui

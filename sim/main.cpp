@@ -107,6 +107,22 @@ int cli(int argc, char** argv) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{100'000'000}));
   phy_cmd->add_option("--eye-length", phy.eye_length_m, "cable length of the eye diagrams (m)")
       ->check(CLI::Range(0.0, 1000.0));
+  phy_cmd->add_option("--echo-taps", phy.echo_canceller_taps, "echo canceller span (default 160)")
+      ->check(CLI::Range(0, 1000));
+  phy_cmd
+      ->add_option("--next-taps", phy.next_canceller_taps,
+                   "span of each NEXT canceller (default 32)")
+      ->check(CLI::Range(0, 1000));
+  phy_cmd->add_option("--ffe-taps", phy.ffe_taps, "feed-forward equaliser taps (default 16)")
+      ->check(CLI::Range(1, 256));
+  phy_cmd->add_option("--dfe-taps", phy.dfe_taps, "decision-feedback taps (default 64)")
+      ->check(CLI::Range(0, 512));
+  phy_cmd->add_option("--adc-bits", phy.adc_bits, "ADC resolution (0: ideal; default 8)")
+      ->check(CLI::Range(0, 16));
+  phy_cmd
+      ->add_option("--noise", phy.noise_dbm_per_hz,
+                   "background noise at the receiver, dBm/Hz (default -140)")
+      ->check(CLI::Range(-200.0, -60.0));
   phy_cmd->add_option("--sigma", phy.sigmas, "noise standard deviations per dimension")
       ->delimiter(',')
       ->check(CLI::Range(0.01, 10.0));

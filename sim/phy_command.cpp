@@ -148,8 +148,15 @@ struct Variant {
 constexpr Variant kVariants[] = {
     {"all", true, true}, {"no_next_cancel", true, false}, {"no_echo_cancel", false, true}};
 
-phy::PhyLinkParams link_params(const phy::CableCategory* cable, double length, const Variant& v) {
+phy::PhyLinkParams link_params(const PhyOptions& o, const phy::CableCategory* cable, double length,
+                               const Variant& v) {
   phy::PhyLinkParams p;
+  p.echo_canceller_taps = o.echo_canceller_taps;
+  p.next_canceller_taps = o.next_canceller_taps;
+  p.ffe_taps = o.ffe_taps;
+  p.dfe_taps = o.dfe_taps;
+  p.adc_bits = o.adc_bits;
+  p.background_noise_dbm_per_hz = o.noise_dbm_per_hz;
   p.cable = cable;
   p.length_m = length;
   p.echo_cancellation = v.echo;
@@ -158,14 +165,15 @@ phy::PhyLinkParams link_params(const phy::CableCategory* cable, double length, c
 }
 
 // The length at which the margin crosses zero, by bisection; negative: no crossing in 0..400 m.
-double zero_margin_length(const phy::CableCategory* cable, const Variant& v, double& at_zero) {
-  at_zero = phy::analyse_link(link_params(cable, 0, v)).margin_db;
+double zero_margin_length(const PhyOptions& o, const phy::CableCategory* cable, const Variant& v,
+                          double& at_zero) {
+  at_zero = phy::analyse_link(link_params(o, cable, 0, v)).margin_db;
   if (at_zero <= 0) return -1;
   double lo = 0, hi = 400;
-  if (phy::analyse_link(link_params(cable, hi, v)).margin_db > 0) return -2;
+  if (phy::analyse_link(link_params(o, cable, hi, v)).margin_db > 0) return -2;
   while (hi - lo > 0.5) {
     const double mid = (lo + hi) / 2;
-    (phy::analyse_link(link_params(cable, mid, v)).margin_db > 0 ? lo : hi) = mid;
+    (phy::analyse_link(link_params(o, cable, mid, v)).margin_db > 0 ? lo : hi) = mid;
   }
   return (lo + hi) / 2;
 }
@@ -190,7 +198,7 @@ void run_cable(const PhyOptions& o, Json& summary) {
     const auto* cable = phy::find_cable_category(name);
     for (const double length : lengths)
       for (const auto& v : kVariants) {
-        const auto params = link_params(cable, length, v);
+        const auto params = link_params(o, cable, length, v);
         const auto a = phy::analyse_link(params);
         phy::PhyLinkSimulation mc;
         if (o.mc_symbols > 0 && v.echo && v.next) {
@@ -221,7 +229,7 @@ void run_cable(const PhyOptions& o, Json& summary) {
   for (const auto& name : o.cables)
     for (const auto& v : kVariants) {
       double at_zero = 0;
-      const double l = zero_margin_length(phy::find_cable_category(name), v, at_zero);
+      const double l = zero_margin_length(o, phy::find_cable_category(name), v, at_zero);
       const std::string shown = l == -1 ? "none" : l == -2 ? ">400" : fmt::format("{:.1f}", l);
       reach << fmt::format("{},{},{:.3f},{}\n", name, v.name, at_zero, shown);
       reach_json[name][v.name] = shown;
@@ -232,7 +240,7 @@ void run_cable(const PhyOptions& o, Json& summary) {
   eye << "category,length_m,trace,point,time_ns,raw,equalised\n";
   for (const auto& name : o.cables) {
     const auto a = phy::analyse_link(
-        link_params(phy::find_cable_category(name), o.eye_length_m, kVariants[0]));
+        link_params(o, phy::find_cable_category(name), o.eye_length_m, kVariants[0]));
     for (const auto& e : phy::eye_diagram(a, 100, static_cast<std::uint64_t>(o.seed)))
       eye << fmt::format("{},{},{},{},{:.3f},{:.5f},{:.5f}\n", name, o.eye_length_m, e.trace,
                          e.point, e.point * 8.0 / phy::kOversample, e.raw, e.equalised);
@@ -240,6 +248,12 @@ void run_cable(const PhyOptions& o, Json& summary) {
   write_file_atomically(dir / "eye.csv", eye.str());
 
   summary["zero_margin_length_m"] = reach_json;
+  summary["receiver"] = {{"echo_canceller_taps", o.echo_canceller_taps},
+                         {"next_canceller_taps", o.next_canceller_taps},
+                         {"ffe_taps", o.ffe_taps},
+                         {"dfe_taps", o.dfe_taps},
+                         {"adc_bits", o.adc_bits},
+                         {"noise_dbm_per_hz", o.noise_dbm_per_hz}};
   summary["link_symbols_per_second"] = mc_seconds > 0 ? mc_symbols_total / mc_seconds : 0.0;
   if (!o.quiet) {
     fmt::print("length at zero margin (BER 1e-10):\n");

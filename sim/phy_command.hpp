@@ -29,6 +29,13 @@ struct PhyOptions {
   std::vector<double> lengths_m;     // empty: 0, 10, ..., 200
   std::int64_t mc_symbols = 20'000;  // Monte Carlo 4D symbols per cable point (0: none)
   double eye_length_m = 100;
+  // The receiver and the environment (models/phy/link_model's PhyLinkParams).
+  int echo_canceller_taps = 160;
+  int next_canceller_taps = 32;
+  int ffe_taps = 16;
+  int dfe_taps = 64;
+  int adc_bits = 8;
+  double noise_dbm_per_hz = -140;
   bool quiet = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -336,6 +337,110 @@ void cable_length_charts(const Results& r, std::vector<StandardChart>& out) {
                                       std::pair(-10.0, 15.0))});
 }
 
+// Lines of a scalar vs a numeric axis, one per combination of `series_axes` (labelled by
+// `label`), at the points matching `fixed`.
+std::vector<Line> lines_by_many(
+    const Results& r, const std::string& x_axis, const std::vector<std::string>& series_axes,
+    const std::vector<std::pair<std::string, std::string>>& fixed, const std::string& component,
+    const std::string& name, double scale,
+    const std::function<std::string(const std::vector<std::string>&)>& label) {
+  std::map<std::string, Line> by;
+  std::vector<std::string> order;
+  for (std::size_t p : r.where(fixed)) {
+    std::vector<std::string> key;
+    for (const auto& a : series_axes)
+      key.push_back(r.points[p][static_cast<std::size_t>(r.axis(a))]);
+    const std::string k = label(key);
+    double x = 0;
+    if (!is_number(r.points[p][static_cast<std::size_t>(r.axis(x_axis))], x)) continue;
+    const auto v = r.value(p, component, name);
+    if (!v) continue;
+    if (!by.count(k)) {
+      order.push_back(k);
+      by[k] = Line(k);
+      by[k].color = static_cast<int>(order.size() - 1);
+    }
+    by[k].x.push_back(x);
+    by[k].y.push_back(v->mean * scale);
+    by[k].half.push_back(v->ci95 * scale);
+  }
+  std::vector<Line> out;
+  for (const auto& k : order) out.push_back(by[k]);
+  return out;
+}
+
+void contention_charts(const Results& r, std::vector<StandardChart>& out) {
+  const std::string size = "stations.*.traffic[0].frame_bytes";
+  auto label = [](const std::vector<std::string>& k) {
+    return k[0] + " Mb/s, " + k[1] + "-byte frames";
+  };
+  const std::vector<std::string> series = {"rate_mbps", size};
+  out.push_back(
+      {"contention-efficiency",
+       line_chart("Half-duplex contention: efficiency vs number of stations", "stations contending",
+                  "efficiency (DA..FCS bits / line bits)",
+                  lines_by_many(r, "stations", series, {}, "domain0", "efficiency", 1.0, label),
+                  std::pair(0.0, 1.0))});
+  out.push_back({"contention-access-delay",
+                 line_chart("Half-duplex contention: mean access delay of station 0",
+                            "stations contending", "mean access delay (us)",
+                            lines_by_many(r, "stations", series, {}, "s0.mac", "access_delay_mean",
+                                          1e-3, label))});
+  out.push_back(
+      {"contention-fairness",
+       line_chart("Half-duplex contention: fairness (Jain's index) vs stations",
+                  "stations contending", "fairness index",
+                  lines_by_many(r, "stations", series, {}, "domain0", "fairness", 1.0, label),
+                  std::pair(0.0, 1.05))});
+}
+
+void diameter_charts(const Results& r, std::vector<StandardChart>& out) {
+  const std::string x = "topology.cables[*].length_m";
+  const std::vector<std::pair<std::string, std::string>> fixed = {
+      {"speed", "1000 Mb/s"},
+      {"traffic", "saturated"},
+      {"stations.*.traffic[0].frame_bytes", "64"}};
+  auto label = [](const std::vector<std::string>& k) { return "slot " + k[0] + " bits"; };
+  auto late = lines_by_many(r, x, {"slot_time_bits"}, fixed, "domain0",
+                            "late_collisions_per_1000_frames", 1.0, label);
+  // The analytic edge per slot time: the cable length at which the worst path's delay reaches
+  // the slot (each cable of the worst path at the swept length): max legal path cable / 2.
+  std::vector<Line> edges;
+  double top = 1;
+  for (const auto& l : late)
+    for (double y : l.y) top = std::max(top, y);
+  for (const auto& slot : r.values_of("slot_time_bits")) {
+    const auto line = std::find_if(late.begin(), late.end(),
+                                   [&](const Line& l) { return l.name == label({slot}); });
+    auto where = fixed;
+    where.emplace_back("slot_time_bits", slot);
+    const auto pts = r.where(where);
+    if (line == late.end() || pts.empty()) continue;
+    const auto edge = r.value(pts[0], "topology.domain0", "max_legal_path_cable");
+    if (!edge) continue;
+    Line e(line->name + ": PDV edge");
+    e.color = line->color;
+    e.analytic = true;
+    e.x = {edge->mean / 2, edge->mean / 2};
+    e.y = {0, top};
+    e.half = {0, 0};
+    edges.push_back(e);
+  }
+  late.insert(late.end(), edges.begin(), edges.end());
+  out.push_back({"late-collisions",
+                 line_chart("1000 Mb/s, 64-byte frames: late collisions vs cable length per slot "
+                            "time",
+                            "cable length from each station to the repeater (m)",
+                            "late collisions per 1000 frames", late)});
+  out.push_back({"diameter-efficiency",
+                 line_chart("1000 Mb/s, 64-byte frames: efficiency vs cable length per slot time",
+                            "cable length from each station to the repeater (m)",
+                            "efficiency (DA..FCS bits / line bits)",
+                            lines_by_many(r, x, {"slot_time_bits"}, fixed, "domain0", "efficiency",
+                                          1.0, label),
+                            std::pair(0.0, 1.0))});
+}
+
 // Any sweep: delivered throughput vs the first numeric axis, one line per combination of the
 // other axes (at most 12).
 void generic_sweep_chart(const Results& r, std::vector<StandardChart>& out) {
@@ -430,6 +535,10 @@ std::vector<StandardChart> standard_charts(const Results& r) {
         carrier_extension_charts(r, out);
       else if (r.name == "cable-length-ber")
         cable_length_charts(r, out);
+      else if (r.name == "halfduplex-contention")
+        contention_charts(r, out);
+      else if (r.name == "diameter-vs-slot-time")
+        diameter_charts(r, out);
       else
         generic_sweep_chart(r, out);
       break;

@@ -132,6 +132,64 @@ TEST(Charts, CarrierExtensionSweepGivesEfficiencyWithAnalyticLinesAndTimeShares)
   for (auto& c : charts) delete c.chart;
 }
 
+TEST(Charts, DiameterSweepMarksEachSlotTimesPdvEdge) {
+  const auto dir = fresh("diameter");
+  write(dir / "sweep.json", R"({"name": "diameter-vs-slot-time", "replications": 1})");
+  std::string s =
+      "point,speed,slot_time_bits,traffic,stations.*.traffic[0].frame_bytes,"
+      "topology.cables[*].length_m,component,name,unit,n,mean,ci95_half_width\n";
+  int point = 0;
+  for (const char* slot : {"512", "4096"})
+    for (int len : {10, 50, 90}) {
+      const std::string p = std::to_string(point++) + ",1000 Mb/s," + slot + ",saturated,64," +
+                            std::to_string(len) + ",";
+      s += p + "domain0,late_collisions_per_1000_frames,frames,1," + std::to_string(len) + ",0\n";
+      s += p + "domain0,efficiency,fraction,1,0.5,0\n";
+      // The edge: 25 m per cable for the 512-bit slot, 180 m for 4096.
+      s += p + "topology.domain0,max_legal_path_cable,m,1," +
+           std::string(slot == std::string("512") ? "50" : "360") + ",0\n";
+    }
+  write(dir / "summary.csv", s);
+  auto charts = standard_charts(load_results(dir.string()));
+  ASSERT_EQ(charts.size(), 2u);
+  EXPECT_EQ(charts[0].name, "late-collisions");
+  const auto lines = named_lines(charts[0].chart);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines.at("slot 512 bits")->count(), 3);
+  EXPECT_DOUBLE_EQ(lines.at("slot 512 bits: PDV edge")->at(0).x(), 25.0);
+  EXPECT_DOUBLE_EQ(lines.at("slot 4096 bits: PDV edge")->at(1).x(), 180.0);
+  EXPECT_EQ(lines.at("slot 4096 bits: PDV edge")->pen().style(), Qt::DashLine);
+  for (auto& c : charts) delete c.chart;
+}
+
+TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {
+  const auto dir = fresh("contention");
+  write(dir / "sweep.json", R"({"name": "halfduplex-contention", "replications": 3})");
+  std::string s =
+      "point,rate_mbps,duration_ns,stations.*.traffic[0].frame_bytes,stations,component,name,"
+      "unit,n,mean,ci95_half_width\n";
+  int point = 0;
+  for (const char* rate : {"100", "1000"})
+    for (const char* size : {"64", "1518"})
+      for (int n : {1, 2, 4}) {
+        const std::string p = std::to_string(point++) + "," + rate + ",20000000," + size + "," +
+                              std::to_string(n) + ",";
+        s += p + "domain0,efficiency,fraction,3,0.9,0.01\n";
+        s += p + "domain0,fairness,index,3,1,0\n";
+        s += p + "s0.mac,access_delay_mean,ns,3,5000,100\n";
+      }
+  write(dir / "summary.csv", s);
+  auto charts = standard_charts(load_results(dir.string()));
+  ASSERT_EQ(charts.size(), 3u);
+  EXPECT_EQ(charts[1].name, "contention-access-delay");
+  const auto lines = named_lines(charts[1].chart);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines.at("1000 Mb/s, 64-byte frames")->count(), 3);
+  EXPECT_DOUBLE_EQ(lines.at("1000 Mb/s, 64-byte frames")->at(0).y(), 5.0);  // ns -> us
+  EXPECT_EQ(axis_title(charts[1].chart, Qt::Vertical), "mean access delay (us)");
+  for (auto& c : charts) delete c.chart;
+}
+
 TEST(Charts, RenderWritesPngOfTheHouseSizeAndSvg) {
   const Results r = load_results(phy_dir().string());
   auto charts = standard_charts(r);

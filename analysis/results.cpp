@@ -99,6 +99,14 @@ std::optional<Statistic> Results::value(std::size_t point, const std::string& co
   return it->second;
 }
 
+std::vector<std::string> Results::components() const {
+  std::vector<std::string> out;
+  for (const auto& [key, s] : stats_)
+    if (std::find(out.begin(), out.end(), std::get<1>(key)) == out.end())
+      out.push_back(std::get<1>(key));
+  return out;
+}
+
 int Results::axis(const std::string& name) const {
   const auto it = std::find(axes.begin(), axes.end(), name);
   return it == axes.end() ? -1 : static_cast<int>(it - axes.begin());

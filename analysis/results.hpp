@@ -56,6 +56,9 @@ class Results {
   // The distinct values of an axis in first-seen order.
   std::vector<std::string> values_of(const std::string& axis) const;
 
+  // Every component that has a value at some point.
+  std::vector<std::string> components() const;
+
   void set(std::size_t point, const std::string& component, const std::string& name, Statistic s) {
     stats_[{point, component, name}] = std::move(s);
   }

@@ -16,6 +16,7 @@
 #include "sim/params_command.hpp"
 #include "sim/phy_command.hpp"
 #include "sim/plot_command.hpp"
+#include "sim/report_command.hpp"
 #include "sim/runner.hpp"
 #include "sim/sweep.hpp"
 #include "sim/topology_command.hpp"
@@ -84,6 +85,13 @@ int cli(int argc, char** argv) {
       ->required();
   plot_cmd->add_option("-o,--out", plot.out_dir, "output directory (default RESULTS/charts)");
   plot_cmd->add_flag("--quiet", plot.quiet, "write the files, print nothing");
+
+  ReportOptions report;
+  auto* report_cmd =
+      app.add_subcommand("report", "one self-contained HTML report of results directories");
+  report_cmd->add_option("results", report.results_dirs, "results directories")->required();
+  report_cmd->add_option("-o,--out", report.out_file, "HTML file (default RESULTS/report.html)");
+  report_cmd->add_flag("--quiet", report.quiet, "write the file, print nothing");
 
   BenchOptions bench;
   PhyOptions phy;
@@ -159,6 +167,7 @@ int cli(int argc, char** argv) {
     }
     if (topology_cmd->parsed()) return run_topology(topology);
     if (plot_cmd->parsed()) return run_plot(plot);
+    if (report_cmd->parsed()) return run_report(report);
     if (phy_cmd->parsed()) {
       phy.out_given = phy_out->count() > 0;
       return run_phy(phy);

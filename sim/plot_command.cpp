@@ -42,7 +42,7 @@ int run_plot(const PlotOptions& o) {
   }
   for (const auto& c : charts) {
     const auto stem = (out / c.name).string();
-    ui::save_chart(c.chart, QString::fromStdString(stem));
+    ui::save_chart(c.chart, QString::fromStdString(stem), c.annotate);
     if (!o.quiet) fmt::print("{}.png, {}.svg\n", stem, stem);
   }
   if (!o.quiet) fmt::print("{} charts in {}/\n", charts.size(), out.string());

@@ -1,5 +1,7 @@
 #include "ui/render.hpp"
 
+#include <QBuffer>
+#include <QCoreApplication>
 #include <QFile>
 #include <QPainter>
 #include <QPixmap>
@@ -19,12 +21,40 @@ void replace(const QString& tmp, const QString& final_name) {
 
 }  // namespace
 
-void save_chart(QChart* chart, const QString& stem, QSize size) {
-  QChartView view(chart);  // owns the chart from here
-  view.setRenderHint(QPainter::Antialiasing);
-  view.resize(size);
-  view.setFrameShape(QFrame::NoFrame);
-  view.show();
+namespace {
+
+// A view of the chart at the house size, laid out, annotated.
+class LaidOut {
+ public:
+  LaidOut(QChart* chart, const std::function<void(QChart*)>& annotate, QSize size) : view_(chart) {
+    view_.setRenderHint(QPainter::Antialiasing);
+    view_.resize(size);
+    view_.setFrameShape(QFrame::NoFrame);
+    view_.show();
+    QCoreApplication::processEvents();
+    if (annotate) annotate(chart);
+  }
+  QChartView& view() { return view_; }
+
+ private:
+  QChartView view_;  // owns the chart
+};
+
+}  // namespace
+
+QByteArray chart_png(QChart* chart, const std::function<void(QChart*)>& annotate, QSize size) {
+  LaidOut l(chart, annotate, size);
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  l.view().grab().save(&buffer, "PNG");
+  return bytes;
+}
+
+void save_chart(QChart* chart, const QString& stem, const std::function<void(QChart*)>& annotate,
+                QSize size) {
+  LaidOut l(chart, annotate, size);
+  QChartView& view = l.view();
   const QPixmap pixmap = view.grab();
   const QString png = stem + ".png";
   if (!pixmap.save(png + ".tmp", "PNG"))

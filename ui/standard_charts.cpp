@@ -7,6 +7,8 @@
 #include <map>
 #include <optional>
 
+#include <QFont>
+#include <QGraphicsSimpleTextItem>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
@@ -129,7 +131,7 @@ void phy_charts(const Results& r, std::vector<StandardChart>& out) {
     }
     QChart* m = line_chart("1000BASE-T SNR margin for a coded BER of 1e-10 vs cable length",
                            "cable length (m)", "SNR margin (dB)", margin, std::pair(-15.0, 25.0));
-    out.push_back({"phy-margin", m});
+    out.push_back({"phy-margin", m, {}});
     // BER on a log axis.
     QChart* b = new_chart("1000BASE-T bit-error rate vs cable length (cables at their limits)");
     auto* ax = value_axis("cable length (m)", 0, 200, false);
@@ -159,7 +161,7 @@ void phy_charts(const Results& r, std::vector<StandardChart>& out) {
     target->attachAxis(ax);
     target->attachAxis(ay);
     place_legend(b, static_cast<int>(ber.size()) + 1);
-    out.push_back({"phy-ber", b});
+    out.push_back({"phy-ber", b, {}});
   }
   if (r.tables.count("eye")) {
     const auto& t = r.tables.at("eye");
@@ -236,7 +238,7 @@ void phy_charts(const Results& r, std::vector<StandardChart>& out) {
       s->attachAxis(ay);
     }
     place_legend(c, static_cast<int>(cols.size()));
-    out.push_back({"phy-awgn", c});
+    out.push_back({"phy-awgn", c, {}});
   }
 }
 
@@ -322,7 +324,7 @@ void carrier_extension_charts(const Results& r, std::vector<StandardChart>& out)
   c->addAxis(ay, Qt::AlignLeft);
   bars->attachAxis(ax);
   bars->attachAxis(ay);
-  out.push_back({"time-share", c});
+  out.push_back({"time-share", c, {}});
 }
 
 void cable_length_charts(const Results& r, std::vector<StandardChart>& out) {
@@ -441,6 +443,127 @@ void diameter_charts(const Results& r, std::vector<StandardChart>& out) {
                             std::pair(0.0, 1.0))});
 }
 
+// PCI ceilings at one frame size: grouped bars per bus x NIC for a direction, each bar labelled
+// with the bottleneck the run showed; and the bus clocks per frame by part (analysis/pci_cycles).
+void pci_charts(const Results& r, std::vector<StandardChart>& out) {
+  const std::string size_axis = "stations.b.traffic[0].frame_bytes";
+  const std::string size = r.values_of(size_axis).empty() ? "" : [&] {
+    const auto v = r.values_of(size_axis);
+    return std::find(v.begin(), v.end(), "1518") != v.end() ? std::string("1518") : v.back();
+  }();
+  const auto buses = r.values_of("bus");
+  const auto nics = r.values_of("hosts.h.nic.profile");
+  for (const char* direction : {"rx", "tx", "both"}) {
+    const std::string d = direction;
+    QChart* c = new_chart(q("Throughput ceilings, " + size + "-byte frames, " +
+                            (d == "rx"   ? "receive"
+                             : d == "tx" ? "transmit"
+                                         : "both directions") +
+                            " (bars: bus x NIC; label: bottleneck)"));
+    auto* bars = new QBarSeries();
+    std::vector<std::vector<std::string>> labels(nics.size());
+    double hi = 1;
+    for (std::size_t n = 0; n < nics.size(); ++n) {
+      auto* set = new QBarSet(q(nics[n]));
+      set->setColor(series_color(static_cast<int>(n)));
+      for (const auto& bus : buses) {
+        const auto pts = r.where(
+            {{"bus", bus}, {size_axis, size}, {"hosts.h.nic.profile", nics[n]}, {"direction", d}});
+        double v = 0;
+        std::string label;
+        if (!pts.empty()) {
+          const auto rx = r.value(pts[0], "h.driver", "delivered_throughput");
+          const auto tx = r.value(pts[0], "h.driver", "sent_throughput");
+          v = ((d != "tx" && rx) ? rx->mean : 0) + ((d != "rx" && tx) ? tx->mean : 0);
+          for (const char* dir : {"rx", "tx"}) {
+            if ((d == "rx" && std::string(dir) == "tx") || (d == "tx" && std::string(dir) == "rx"))
+              continue;
+            for (const char* b : {"wire", "bus", "fifo", "cpu"}) {
+              const auto f = r.value(pts[0], "analysis.h", std::string(dir) + "_bottleneck_" + b);
+              if (f && f->mean > 0.5)
+                label +=
+                    (label.empty() ? "" : "/") + (d == "both" ? std::string(dir) + ":" : "") + b;
+            }
+          }
+        }
+        *set << v * 1e-6;
+        hi = std::max(hi, v * 1e-6);
+        labels[n].push_back(label);
+      }
+      bars->append(set);
+    }
+    c->addSeries(bars);
+    auto* ax = new QBarCategoryAxis();
+    for (const auto& b : buses) ax->append(q(b));
+    ax->setTitleText("bus");
+    auto* ay = value_axis("application throughput, DA..FCS (Mbit/s)", 0, hi * 1.15);
+    c->addAxis(ax, Qt::AlignBottom);
+    c->addAxis(ay, Qt::AlignLeft);
+    bars->attachAxis(ax);
+    bars->attachAxis(ay);
+    place_legend(c, static_cast<int>(nics.size()));
+    auto annotate = [labels, bars](QChart* chart) {
+      const auto sets = bars->barSets();
+      const double width = bars->barWidth();
+      for (int n = 0; n < static_cast<int>(sets.size()); ++n)
+        for (int i = 0; i < sets[n]->count(); ++i) {
+          const std::string& text =
+              labels[static_cast<std::size_t>(n)][static_cast<std::size_t>(i)];
+          if (text.empty()) continue;
+          const double x = i - width / 2 + (n + 0.5) * width / static_cast<double>(sets.size());
+          const QPointF at = chart->mapToPosition(QPointF(x, sets[n]->at(i)), bars);
+          auto* item = new QGraphicsSimpleTextItem(q(text), chart);
+          QFont f = item->font();
+          f.setPointSize(8);
+          item->setFont(f);
+          item->setRotation(-90);
+          item->setPos(at.x() - item->boundingRect().height() / 2, at.y() - 4);
+        }
+    };
+    out.push_back({"pci-throughput-" + d, c, annotate});
+  }
+  // Bus clocks per frame by part, receive, first NIC, per bus.
+  if (!nics.empty()) {
+    QChart* c = new_chart(q("Bus clocks per " + size + "-byte received frame, " + nics[0] +
+                            " (per-frame PCI cycle accounting)"));
+    auto* bars = new QStackedBarSeries();
+    const std::vector<std::pair<const char*, const char*>> parts = {
+        {"rx_data_clocks_per_frame", "data"},
+        {"rx_descriptor_fetch_clocks_per_frame", "descriptor fetch"},
+        {"rx_writeback_clocks_per_frame", "write-back"},
+        {"rx_register_clocks_per_frame", "register accesses"},
+        {"rx_split_wait_clocks_per_frame", "split-read wait"}};
+    double hi = 1;
+    std::vector<double> totals(buses.size(), 0.0);
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      auto* set = new QBarSet(parts[k].second);
+      set->setColor(series_color(static_cast<int>(k)));
+      for (std::size_t b = 0; b < buses.size(); ++b) {
+        const auto pts = r.where({{"bus", buses[b]},
+                                  {size_axis, size},
+                                  {"hosts.h.nic.profile", nics[0]},
+                                  {"direction", "rx"}});
+        const auto v = pts.empty() ? std::nullopt : r.value(pts[0], "analysis.h", parts[k].first);
+        *set << (v ? v->mean : 0.0);
+        totals[b] += v ? v->mean : 0.0;
+        hi = std::max(hi, totals[b]);
+      }
+      bars->append(set);
+    }
+    c->addSeries(bars);
+    auto* ax = new QBarCategoryAxis();
+    for (const auto& b : buses) ax->append(q(b));
+    ax->setTitleText("bus");
+    auto* ay = value_axis("bus clocks per frame", 0, hi * 1.1);
+    c->addAxis(ax, Qt::AlignBottom);
+    c->addAxis(ay, Qt::AlignLeft);
+    bars->attachAxis(ax);
+    bars->attachAxis(ay);
+    place_legend(c, static_cast<int>(parts.size()));
+    out.push_back({"pci-cycles", c, {}});
+  }
+}
+
 // Any sweep: delivered throughput vs the first numeric axis, one line per combination of the
 // other axes (at most 12).
 void generic_sweep_chart(const Results& r, std::vector<StandardChart>& out) {
@@ -519,7 +642,7 @@ void run_chart(const Results& r, std::vector<StandardChart>& out) {
   c->addAxis(ay, Qt::AlignLeft);
   bars->attachAxis(ax);
   bars->attachAxis(ay);
-  out.push_back({"throughput", c});
+  out.push_back({"throughput", c, {}});
 }
 
 }  // namespace
@@ -539,6 +662,8 @@ std::vector<StandardChart> standard_charts(const Results& r) {
         contention_charts(r, out);
       else if (r.name == "diameter-vs-slot-time")
         diameter_charts(r, out);
+      else if (r.name == "pci-ceiling")
+        pci_charts(r, out);
       else
         generic_sweep_chart(r, out);
       break;

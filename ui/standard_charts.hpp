@@ -10,6 +10,7 @@
 // Each chart is titled, has axis titles with units and a legend, and shows 95 % confidence
 // intervals where the sweep has replications.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,12 @@
 namespace gbesim::ui {
 
 struct StandardChart {
+  StandardChart(std::string n, QChart* c, std::function<void(QChart*)> a = {})
+      : name(std::move(n)), chart(c), annotate(std::move(a)) {}
   std::string name;  // file stem: <name>.png, <name>.svg
   QChart* chart;     // owned by the caller
+  // Drawn once the chart is laid out (text on bars needs the plot's geometry); may be empty.
+  std::function<void(QChart*)> annotate;
 };
 
 std::vector<StandardChart> standard_charts(const Results& results);

@@ -434,6 +434,46 @@ TEST(Pipeline, PlotDrawsTheStandardChartsOfARunAndOfPhyResults) {
       << bad.output;
 }
 
+TEST(Pipeline, ReportHoldsEveryChartAndTableOfAKnownSweep) {
+  const auto dir = fresh_directory("report");
+  // One saturated sender at two frame sizes, two replications: the runner writes the
+  // single-sender analytic efficiency beside each point.
+  write_text(dir / "s.json", R"({"name": "one-sender", "description": "one saturated sender",
+    "duration_ns": 200000, "replications": 2,
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 10}],
+    "sweep": {"stations.a.traffic[0].frame_bytes": [64, 1518]}})");
+  ASSERT_EQ(run_gbesim({"sweep", "s.json", "--out", "sweep", "--quiet"}, dir).exit_code, 0);
+  write_text(dir / "r.json", kScripted);
+  ASSERT_EQ(run_gbesim({"run", "r.json", "--out", "run", "--quiet"}, dir).exit_code, 0);
+  const auto r = run_gbesim({"report", "sweep", "run", "-o", "out/report.html"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("report: out/report.html (2 results, 2 charts)"), std::string::npos)
+      << r.output;
+  const std::string html = read_text(dir / "out/report.html");
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = html.find(what); at != std::string::npos; at = html.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("<figure"), 2u);  // the sweep's throughput line, the run's station bars
+  EXPECT_EQ(count("data:image/png;base64,iVBOR"), 2u);  // embedded PNGs
+  EXPECT_NE(html.find("<h2>one-sender</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<p>one saturated sender</p>"), std::string::npos);
+  EXPECT_NE(html.find("4 (2 points x 2 replications)"), std::string::npos);
+  EXPECT_NE(html.find("<th>seeds</th><td>1 .. 2</td>"), std::string::npos);
+  // Simulated against analytic: a row per point, 64-byte frames at 0.7619 (validation.md 1).
+  EXPECT_EQ(count("single-sender efficiency"), 2u);
+  EXPECT_NE(html.find("<td>0.7619</td>"), std::string::npos);
+  EXPECT_EQ(count("<td>stations.a.traffic[0].frame_bytes = "), 2u + 2u);  // both tables
+  EXPECT_EQ(count("<details><summary>Parameters as run"), 2u);
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/report.html.tmp"));
+  const auto bad = run_gbesim({"report", "sweep", "nowhere"}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("error: nowhere: no such results directory"), std::string::npos);
+}
+
 TEST(Pipeline, SameSeedGivesByteIdenticalScalarsWhateverTheChunking) {
   const auto dir = fresh_directory("determinism");
   const auto scenario = (source_dir() / "scenarios/default.json").string();

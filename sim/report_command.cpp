@@ -1,0 +1,225 @@
+#include "sim/report_command.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/core.h>
+#include <QApplication>
+
+#include "analysis/comparisons.hpp"
+#include "analysis/results.hpp"
+#include "sim/atomic_file.hpp"
+#include "ui/render.hpp"
+#include "ui/standard_charts.hpp"
+
+namespace gbesim {
+
+namespace {
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double v) {
+  if (!std::isfinite(v)) return "-";
+  if (v != 0 && (std::abs(v) >= 1e6 || std::abs(v) < 1e-3)) return fmt::format("{:.4g}", v);
+  return fmt::format("{:.4f}", v);
+}
+
+std::string point_label(const Results& r, std::size_t p) {
+  std::string s;
+  for (std::size_t a = 0; a < r.axes.size(); ++a)
+    s += (s.empty() ? "" : ", ") + r.axes[a] + " = " + r.points[p][a];
+  return s.empty() ? "the run" : s;
+}
+
+nlohmann::json read_json_or_null(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) return nullptr;
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+void provenance(const Results& r, std::ostringstream& h) {
+  namespace fs = std::filesystem;
+  h << "<table class=\"kv\">";
+  auto row = [&](const std::string& k, const std::string& v) {
+    h << "<tr><th>" << html_escape(k) << "</th><td>" << html_escape(v) << "</td></tr>";
+  };
+  row("results", r.dir);
+  if (r.kind == ResultsKind::run) {
+    const auto& p = r.provenance;
+    row("version", p.value("version", "?"));
+    row("seed", std::to_string(p.value("seed", 0)));
+    row("status", p.value("status", "?"));
+    row("wall time", number(p.value("wall_seconds", 0.0)) + " s");
+    row("started", p.value("started_at", "?"));
+  } else if (r.kind == ResultsKind::sweep) {
+    const auto& p = r.provenance;
+    const auto first = read_json_or_null(fs::path(r.dir) / "runs" / "0" / "run.json");
+    row("version", first.is_object() ? first.value("version", "?") : "?");
+    row("runs", std::to_string(p.value("runs", 0)) + " (" + std::to_string(r.points.size()) +
+                    " points x " + std::to_string(p.value("replications", 1)) + " replications)");
+    double wall = 0;
+    int complete = 0;
+    std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int i = 0; i < p.value("runs", 0); ++i) {
+      const auto run = read_json_or_null(fs::path(r.dir) / "runs" / std::to_string(i) / "run.json");
+      if (!run.is_object()) continue;
+      wall += run.value("wall_seconds", 0.0);
+      complete += run.value("status", "") == "complete";
+      lo = std::min<std::int64_t>(lo, run.value("seed", 0));
+      hi = std::max<std::int64_t>(hi, run.value("seed", 0));
+    }
+    row("complete", std::to_string(complete));
+    row("seeds", lo <= hi ? std::to_string(lo) + " .. " + std::to_string(hi) : "?");
+    row("wall time, all runs", number(wall) + " s");
+  } else {
+    row("seed", std::to_string(r.provenance.value("seed", 0)));
+    if (r.provenance.contains("receiver")) row("receiver", r.provenance["receiver"].dump());
+  }
+  h << "</table>\n";
+}
+
+void comparison_table(const Results& r, std::ostringstream& h) {
+  const auto rows = comparisons(r);
+  if (rows.empty()) return;
+  h << "<h3>Simulated against analytic</h3>\n<table><tr><th>point</th><th>quantity</th>"
+       "<th>simulated</th><th>analytic</th><th>difference</th><th>relative</th><th>unit</th></tr>";
+  for (const auto& c : rows) {
+    const double rel = c.analytic != 0 ? 100 * c.difference / c.analytic : NAN;
+    h << "<tr><td>" << html_escape(point_label(r, c.point)) << "</td><td>"
+      << html_escape(c.quantity) << "</td><td>" << number(c.simulated) << "</td><td>"
+      << number(c.analytic) << "</td><td>" << number(c.difference)
+      << (c.ci95 > 0 ? " &plusmn; " + number(c.ci95) : "") << "</td><td>"
+      << (std::isfinite(rel) ? fmt::format("{:+.2f} %", rel) : "-") << "</td><td>"
+      << html_escape(c.unit) << "</td></tr>\n";
+  }
+  h << "</table>\n";
+}
+
+void key_table(const Results& r, std::ostringstream& h) {
+  if (r.kind == ResultsKind::phy) {
+    if (!r.tables.count("reach")) return;
+    const auto& t = r.tables.at("reach");
+    h << "<h3>Length at zero margin (coded BER 1e-10)</h3>\n<table><tr>";
+    for (const auto& c : t.columns) h << "<th>" << html_escape(c) << "</th>";
+    h << "</tr>";
+    for (const auto& row : t.rows) {
+      h << "<tr>";
+      for (const auto& v : row) h << "<td>" << html_escape(v) << "</td>";
+      h << "</tr>\n";
+    }
+    h << "</table>\n";
+    return;
+  }
+  // Per point: delivered throughput (mean, CI) and, when present, efficiency.
+  h << "<h3>Per point</h3>\n<table><tr><th>point</th><th>delivered throughput (Mbit/s)</th>"
+       "<th>collision-domain efficiency</th></tr>";
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    const auto t = r.value(p, "network", "delivered_throughput");
+    const auto e = r.value(p, "domain0", "efficiency");
+    h << "<tr><td>" << html_escape(point_label(r, p)) << "</td><td>"
+      << (t ? number(t->mean * 1e-6) + (t->ci95 > 0 ? " &plusmn; " + number(t->ci95 * 1e-6) : "")
+            : "-")
+      << "</td><td>" << (e ? number(e->mean) : "-") << "</td></tr>\n";
+  }
+  h << "</table>\n";
+}
+
+void parameters(const Results& r, std::ostringstream& h) {
+  nlohmann::json config;
+  if (r.kind == ResultsKind::run && r.provenance.contains("config"))
+    config = r.provenance["config"];
+  if (r.kind == ResultsKind::sweep) {
+    const auto first = read_json_or_null(std::filesystem::path(r.dir) / "runs" / "0" / "run.json");
+    if (first.is_object() && first.contains("config")) config = first["config"];
+  }
+  if (config.is_null()) return;
+  h << "<details><summary>Parameters as run"
+    << (r.kind == ResultsKind::sweep ? " (first point)" : "") << "</summary><pre>"
+    << html_escape(config.dump(2)) << "</pre></details>\n";
+}
+
+}  // namespace
+
+int run_report(const ReportOptions& o) {
+  std::vector<Results> all;
+  for (const auto& dir : o.results_dirs) {
+    try {
+      all.push_back(load_results(dir));
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+      std::cerr << "qt: " << message.toStdString() << "\n";
+  });
+  int argc = 1;
+  char name[] = "gbesim";
+  char* argv[] = {name, nullptr};
+  QApplication app(argc, argv);
+
+  std::ostringstream h;
+  h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gbesim report"
+       "</title>\n<style>body{font-family:sans-serif;max-width:1240px;margin:2em auto;color:#222}"
+       "table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #ccc;"
+       "padding:3px 8px;text-align:left;font-size:90%}th{background:#f3f3f3}"
+       "img{max-width:100%;border:1px solid #eee;margin:0.5em 0}pre{background:#f8f8f8;"
+       "padding:1em;overflow:auto}</style></head><body>\n<h1>gbesim report</h1>\n";
+  int charts_total = 0;
+  for (const auto& r : all) {
+    h << "<h2>" << html_escape(r.name) << "</h2>\n";
+    if (!r.description.empty()) h << "<p>" << html_escape(r.description) << "</p>\n";
+    provenance(r, h);
+    for (auto& c : ui::standard_charts(r)) {
+      const QByteArray png = ui::chart_png(c.chart, c.annotate);
+      h << "<figure id=\"" << html_escape(r.name + "-" + c.name) << "\"><img alt=\""
+        << html_escape(c.name) << "\" src=\"data:image/png;base64," << png.toBase64().toStdString()
+        << "\"></figure>\n";
+      ++charts_total;
+    }
+    comparison_table(r, h);
+    key_table(r, h);
+    parameters(r, h);
+  }
+  h << "</body></html>\n";
+  const std::filesystem::path out =
+      o.out_file.empty() ? std::filesystem::path(o.results_dirs.front()) / "report.html"
+                         : std::filesystem::path(o.out_file);
+  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+  write_file_atomically(out, h.str());
+  if (!o.quiet)
+    fmt::print("report: {} ({} results, {} charts)\n", out.string(), all.size(), charts_total);
+  return 0;
+}
+
+}  // namespace gbesim

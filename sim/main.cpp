@@ -70,6 +70,8 @@ int cli(int argc, char** argv) {
   sweep_cmd->add_flag("--quiet", sweep.quiet, "no progress");
 
   auto* params_cmd = app.add_subcommand("params", "list every model parameter");
+  bool params_as_json = false;
+  params_cmd->add_flag("--json", params_as_json, "as JSON (for the desktop app)");
 
   TopologyOptions topology;
   auto* topology_cmd = app.add_subcommand(
@@ -173,7 +175,7 @@ int cli(int argc, char** argv) {
       return run_phy(phy);
     }
     if (params_cmd->parsed()) {
-      fmt::print("{}", params_text());
+      fmt::print("{}", params_as_json ? params_json() : params_text());
       return 0;
     }
     if (bench_cmd->parsed()) {

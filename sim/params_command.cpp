@@ -1,6 +1,8 @@
 #include "sim/params_command.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <variant>
 
 #include "scenarios/scenario_config.hpp"
 
@@ -20,6 +22,27 @@ std::string params_text() {
     out += "\n";
   }
   return out;
+}
+
+std::string params_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& table : all_param_tables()) {
+    nlohmann::json t = {
+        {"name", table.name}, {"doc", table.doc}, {"params", nlohmann::json::array()}};
+    for (const auto& p : table.params) {
+      nlohmann::json j = {
+          {"key", p.key}, {"unit", p.unit}, {"type", to_string(p.type)}, {"doc", p.doc}};
+      if (p.type == ParamType::integer || p.type == ParamType::real) {
+        j["min"] = p.min;
+        j["max"] = p.max;
+      }
+      if (p.type == ParamType::choice) j["choices"] = p.choices;
+      std::visit([&](const auto& v) { j["default"] = v; }, p.default_value);
+      t["params"].push_back(j);
+    }
+    out.push_back(t);
+  }
+  return out.dump(1) + "\n";
 }
 
 }  // namespace gbesim

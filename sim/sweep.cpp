@@ -191,6 +191,26 @@ int run_sweep(const SweepOptions& options) {
                        name, done + skipped, plan.run_count(), running.size(), failed.size(),
                        skipped);
   };
+  std::vector<RunRecord> records;
+  // Aggregate every complete run into points.csv and summary.csv: at the end, and every few
+  // seconds while the sweep runs, so that charts (gbesim-gui) can follow it.
+  auto aggregate = [&] {
+    records.clear();
+    for (std::size_t k = 0; k < plan.run_count(); ++k) {
+      if (!run_complete(run_dir(dir, k), expected[k])) continue;
+      RunRecord r;
+      r.run = k;
+      r.point = plan.point_of_run(k);
+      r.replication = plan.replication_of_run(k);
+      r.seed = plan.seed_of_run(k);
+      r.swept_values = plan.point_labels(r.point);
+      r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
+      records.push_back(std::move(r));
+    }
+    write_file_atomically(dir / "points.csv", points_csv(plan.columns(), records));
+    write_file_atomically(dir / "summary.csv", summary_csv(plan.columns(), records));
+  };
+  auto last_aggregate = std::chrono::steady_clock::now();
   while (next < pending.size() || !running.empty()) {
     if (stop_requested() && !forwarded) {
       for (const auto& [pid, run] : running) ::kill(pid, SIGINT);
@@ -219,25 +239,15 @@ int run_sweep(const SweepOptions& options) {
       failed.push_back(k);
     }
     progress.update(status());
+    if (std::chrono::steady_clock::now() - last_aggregate > std::chrono::seconds(3)) {
+      aggregate();
+      last_aggregate = std::chrono::steady_clock::now();
+    }
   }
   progress.update(status(), true);
   progress.finish();
 
-  // Aggregate every complete run.
-  std::vector<RunRecord> records;
-  for (std::size_t k = 0; k < plan.run_count(); ++k) {
-    if (!run_complete(run_dir(dir, k), expected[k])) continue;
-    RunRecord r;
-    r.run = k;
-    r.point = plan.point_of_run(k);
-    r.replication = plan.replication_of_run(k);
-    r.seed = plan.seed_of_run(k);
-    r.swept_values = plan.point_labels(r.point);
-    r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
-    records.push_back(std::move(r));
-  }
-  write_file_atomically(dir / "points.csv", points_csv(plan.columns(), records));
-  write_file_atomically(dir / "summary.csv", summary_csv(plan.columns(), records));
+  aggregate();
 
   if (!options.quiet) {
     fmt::print("sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, runs/)\n",

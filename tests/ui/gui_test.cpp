@@ -1,0 +1,117 @@
+// gbesim-gui driven with QTest, offscreen: open a scenario, change a parameter, run a short
+// simulation (the simulator is the child process), the chart receives points; Cancel leaves an
+// interrupted run; a scenario with an error shows it as the CLI words it.
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+#include <QtCharts/QBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ui/gui/main_window.hpp"
+
+namespace gbesim::ui {
+namespace {
+
+const char* kScenario = R"({"name": "gui", "description": "two stations",
+  "duration_ns": 2000000,
+  "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+               "b": {}},
+  "links": [{"between": ["a", "b"], "cable_m": 10}]})";
+
+struct Gui {
+  explicit Gui(const std::string& name, const std::string& scenario = kScenario) {
+    dir = std::filesystem::temp_directory_path() / ("gbesim-gui-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "s.json") << scenario;
+    window = std::make_unique<MainWindow>(GBESIM_BINARY,
+                                          QString::fromStdString((dir / "results").string()));
+    EXPECT_TRUE(window->open_scenario(QString::fromStdString((dir / "s.json").string())));
+  }
+  void set(const QString& path, const QString& text) {
+    auto* line = window->findChild<QLineEdit*>("param:" + path);
+    ASSERT_NE(line, nullptr) << path.toStdString();
+    line->selectAll();
+    QTest::keyClicks(line, text);
+  }
+  void click(const char* button) {
+    auto* b = window->findChild<QPushButton*>(button);
+    ASSERT_NE(b, nullptr);
+    QTest::mouseClick(b, Qt::LeftButton);
+  }
+  int wait_finished(QSignalSpy& spy) {
+    if (spy.isEmpty() && !spy.wait(120'000)) return -1;
+    return spy.takeFirst().at(0).toInt();
+  }
+  nlohmann::json run_json() const {
+    std::ifstream in(window->results_dir().toStdString() + "/run.json");
+    return nlohmann::json::parse(in);
+  }
+  std::filesystem::path dir;
+  std::unique_ptr<MainWindow> window;
+};
+
+TEST(Gui, ChangedParameterRunsAndTheChartReceivesPoints) {
+  Gui g("run");
+  g.set("duration_ns", "200000");
+  EXPECT_EQ(g.window->overrides(), QStringList{"duration_ns=200000"});
+  QSignalSpy spy(g.window.get(), &MainWindow::finished);
+  g.click("run");
+  ASSERT_EQ(g.wait_finished(spy), 0) << g.window->log_text().toStdString();
+  EXPECT_EQ(g.run_json()["status"], "complete");
+  EXPECT_EQ(g.run_json()["simulated_ps"], 200'000'000);  // the form's value was used
+  ASSERT_GE(g.window->chart_count(), 1);
+  auto* bars = qobject_cast<QBarSeries*>(g.window->chart(0)->series().at(0));
+  ASSERT_NE(bars, nullptr);
+  ASSERT_EQ(bars->barSets().size(), 2);
+  EXPECT_EQ(bars->barSets()[0]->count(), 2);    // stations a and b
+  EXPECT_GT(bars->barSets()[0]->at(0), 900.0);  // a sends 1518-byte frames near line rate
+  // Export: PNG and SVG of the chart, the scalars as CSV.
+  const auto stem = (g.dir / "exported").string();
+  g.window->export_chart(0, QString::fromStdString(stem));
+  EXPECT_TRUE(std::filesystem::exists(stem + ".png"));
+  EXPECT_TRUE(std::filesystem::exists(stem + ".svg"));
+  g.window->export_csv(QString::fromStdString((g.dir / "x.csv").string()));
+  EXPECT_GT(std::filesystem::file_size(g.dir / "x.csv"), 1000u);
+}
+
+TEST(Gui, CancelLeavesAnInterruptedRun) {
+  Gui g("cancel");
+  g.set("duration_ns", "100000000000");  // 100 s simulated: far longer than the test waits
+  QSignalSpy spy(g.window.get(), &MainWindow::finished);
+  g.click("run");
+  QTest::qWait(1500);
+  ASSERT_TRUE(g.window->running());
+  g.click("cancel");
+  EXPECT_EQ(g.wait_finished(spy), 130);
+  EXPECT_EQ(g.run_json()["status"], "interrupted");
+  EXPECT_GT(g.run_json()["simulated_ps"].get<long long>(), 0);
+  EXPECT_GE(g.window->chart_count(), 1);  // the partial results are shown
+}
+
+TEST(Gui, AScenarioErrorIsShownAsTheCliWordsIt) {
+  std::string s = kScenario;
+  s.replace(s.find("\"cable_m\""), 9, "\"cable_mm\"");
+  Gui g("error", s);
+  QSignalSpy spy(g.window.get(), &MainWindow::finished);
+  g.click("run");
+  EXPECT_EQ(g.wait_finished(spy), 2);
+  EXPECT_TRUE(
+      g.window->log_text().contains("links[0].cable_mm: unknown key; did you mean \"cable_m\"?"))
+      << g.window->log_text().toStdString();
+  EXPECT_EQ(g.window->chart_count(), 0);
+}
+
+}  // namespace
+}  // namespace gbesim::ui

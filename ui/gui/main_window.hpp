@@ -1,0 +1,89 @@
+#pragma once
+// gbesim-gui's window: open a scenario, edit its top-level and MAC parameters in a form generated
+// from the parameter tables (`gbesim params --json`: units, ranges, docs as tooltips), run it or
+// its sweep as a child `gbesim` process (progress bar from its progress lines, Cancel sends
+// SIGTERM and leaves an `interrupted` run), show the standard charts (ui/standard_charts) when it
+// ends, browse earlier results, export PNG/SVG/CSV. No SystemC in this process: the simulator is
+// always the child.
+
+#include <QDateTime>
+#include <QMainWindow>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+class QChart;
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QWidget;
+class QFormLayout;
+
+namespace gbesim::ui {
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  // gbesim: the simulator binary; results_root: where runs go and earlier results are found.
+  MainWindow(QString gbesim, QString results_root, QWidget* parent = nullptr);
+
+  // Loads a scenario file into the form; false (and the reason in the log) if it cannot.
+  bool open_scenario(const QString& file);
+  // Shows the charts of a results directory; false if it is not one.
+  bool show_results(const QString& dir);
+  // The `--set path=value` overrides the form holds (values changed from the scenario's).
+  QStringList overrides() const;
+
+  int chart_count() const;
+  QChart* chart(int index) const;
+  QString results_dir() const { return results_dir_; }
+  QString log_text() const;
+  bool running() const { return process_.state() != QProcess::NotRunning; }
+  void export_chart(int index, const QString& stem) const;
+  void export_csv(const QString& file) const;
+
+ public slots:
+  void run();
+  void sweep();
+  void cancel();
+  void refresh_results_list();
+
+ signals:
+  // The child ended: exit code (0 done, 130 interrupted, 2 bad input, ...).
+  void finished(int exit_code);
+
+ private:
+  void start(const QStringList& arguments, const QString& out_dir);
+  void read_progress();
+  void build_form();
+  void log(const QString& text);
+
+  QString gbesim_;
+  QString results_root_;
+  QString scenario_file_;
+  nlohmann::json scenario_;
+  nlohmann::json tables_;  // `gbesim params --json`
+  QString results_dir_;
+  QProcess process_;
+  QString pending_out_;
+  QDateTime summary_seen_;
+
+  QLabel* scenario_label_;
+  QWidget* form_widget_;
+  QFormLayout* form_;
+  QPushButton* run_button_;
+  QPushButton* sweep_button_;
+  QPushButton* cancel_button_;
+  QProgressBar* progress_;
+  QPlainTextEdit* log_;
+  QTabWidget* charts_;
+  QListWidget* results_list_;
+};
+
+}  // namespace gbesim::ui

@@ -1,5 +1,7 @@
 #include "analysis/comparisons.hpp"
 
+#include <cmath>
+#include <map>
 #include <set>
 
 namespace gbesim {
@@ -36,6 +38,40 @@ std::vector<Comparison> comparisons(const Results& r) {
            host + " receive throughput vs PCI ceiling");
       pair(h, "tx_predicted_throughput", "tx_throughput_difference",
            host + " transmit throughput vs PCI ceiling");
+    }
+  }
+  // Diameter sweeps: per combination of the other axes, the first swept cable length at which
+  // late collisions appear against the PDV edge (the topology report's longest legal path,
+  // halved: each station's cable to the repeater).
+  const int length_axis = r.axis("topology.cables[*].length_m");
+  if (length_axis >= 0) {
+    std::map<std::vector<std::string>, std::vector<std::size_t>> groups;
+    for (std::size_t p = 0; p < r.points.size(); ++p) {
+      auto key = r.points[p];
+      key.erase(key.begin() + length_axis);
+      groups[key].push_back(p);
+    }
+    for (const auto& [key, pts] : groups) {
+      double first = NAN;
+      std::size_t at = pts.front();
+      for (std::size_t p : pts) {
+        const double len = std::stod(r.points[p][static_cast<std::size_t>(length_axis)]);
+        const auto late = r.value(p, "domain0", "late_collisions_per_1000_frames");
+        if (late && late->mean > 0 && !(len >= first)) {
+          first = len;
+          at = p;
+        }
+      }
+      const auto edge = r.value(pts.front(), "topology.domain0", "max_legal_path_cable");
+      if (!edge || std::isnan(first)) continue;
+      Comparison c;
+      c.point = at;
+      c.quantity = "first cable length with late collisions vs PDV edge (m per station)";
+      c.unit = "m";
+      c.simulated = first;
+      c.analytic = edge->mean / 2;
+      c.difference = c.simulated - c.analytic;
+      out.push_back(c);
     }
   }
   return out;

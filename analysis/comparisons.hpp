@@ -8,7 +8,10 @@
 //  - a NIC path carrying one frame size: delivered (or sent) throughput against the per-frame
 //    PCI cycle accounting's ceiling (analysis.<host> rx_/tx_predicted_throughput and
 //    rx_/tx_throughput_difference).
-// The difference is simulated - analytic, as the runner computed it.
+//  - a diameter sweep (axis topology.cables[*].length_m): per combination of the other axes, the
+//    first swept length with late collisions against the PDV edge (max legal path cable / 2 from
+//    the topology report) -- the swept step bounds how close they can be.
+// The difference is simulated - analytic (as the runner computed it, where it did).
 
 #include <string>
 #include <vector>

@@ -61,7 +61,8 @@ struct Line {
 
 QChart* line_chart(const std::string& title, const std::string& x_title, const std::string& y_title,
                    const std::vector<Line>& lines,
-                   std::optional<std::pair<double, double>> y_range = std::nullopt) {
+                   std::optional<std::pair<double, double>> y_range = std::nullopt,
+                   bool log2_x = false) {
   QChart* chart = new_chart(q(title));
   Range xr, yr;
   for (const auto& l : lines)
@@ -70,7 +71,20 @@ QChart* line_chart(const std::string& title, const std::string& x_title, const s
       yr.add(l.y[i] - l.half[i]);
       yr.add(l.y[i] + l.half[i]);
     }
-  auto* ax = value_axis(q(x_title), xr.min_or(0), xr.max_or(1), false);
+  QAbstractAxis* ax = nullptr;
+  if (log2_x) {
+    auto* lx = new QLogValueAxis();
+    lx->setTitleText(q(x_title));
+    lx->setBase(2);
+    lx->setRange(xr.min_or(1), xr.max_or(2));
+    lx->setLabelFormat("%.0f");
+    QFont f = lx->titleFont();
+    f.setPointSize(12);
+    lx->setTitleFont(f);
+    ax = lx;
+  } else {
+    ax = value_axis(q(x_title), xr.min_or(0), xr.max_or(1), false);
+  }
   const double ylo = y_range ? y_range->first : std::min(0.0, yr.min_or(0));
   const double yhi = y_range ? y_range->second : yr.max_or(1) * 1.05;
   auto* ay = value_axis(q(y_title), ylo, yhi);
@@ -564,6 +578,44 @@ void pci_charts(const Results& r, std::vector<StandardChart>& out) {
   }
 }
 
+// The 2003 review's figures: application throughput, CPU and the P/E index (Mbit/s per CPU %)
+// vs request size per NIC, for receive and send.
+void nic_review_charts(const Results& r, std::vector<StandardChart>& out) {
+  const std::string x = "hosts.pc.app.request_bytes";
+  for (const char* direction : {"receive", "send"}) {
+    const std::string d = direction;
+    const std::vector<std::pair<std::string, std::string>> fixed = {{"hosts.pc.app.direction", d}};
+    const std::string what = d == "receive" ? "receive_throughput" : "send_throughput";
+    auto label = [](const std::vector<std::string>& k) { return k[0]; };
+    auto tput = lines_by_many(r, x, {"nic"}, fixed, "pc.stack", what, 1e-6, label);
+    auto cpu = lines_by_many(r, x, {"nic"}, fixed, "pc.driver", "cpu_utilisation", 100.0, label);
+    std::vector<Line> pe;
+    for (std::size_t i = 0; i < tput.size() && i < cpu.size(); ++i) {
+      Line l(tput[i].name);
+      l.color = tput[i].color;
+      for (std::size_t k = 0; k < tput[i].x.size() && k < cpu[i].x.size(); ++k) {
+        if (!(cpu[i].y[k] > 0)) continue;
+        l.x.push_back(tput[i].x[k]);
+        l.y.push_back(tput[i].y[k] / cpu[i].y[k]);
+        l.half.push_back(0);
+      }
+      pe.push_back(l);
+    }
+    const std::string verb = d == "receive" ? "receiving" : "sending";
+    out.push_back(
+        {"nic-review-throughput-" + d,
+         line_chart("Application throughput " + verb + " vs request size", "request size (bytes)",
+                    "application throughput (Mbit/s)", tput, std::nullopt, true)});
+    out.push_back({"nic-review-cpu-" + d,
+                   line_chart("CPU load " + verb + " vs request size", "request size (bytes)",
+                              "CPU (%)", cpu, std::pair(0.0, 100.0), true)});
+    out.push_back({"nic-review-pe-" + d,
+                   line_chart("P/E index " + verb + ": Mbit/s per CPU % vs request size",
+                              "request size (bytes)", "P/E index (Mbit/s per CPU %)", pe,
+                              std::nullopt, true)});
+  }
+}
+
 // Any sweep: delivered throughput vs the first numeric axis, one line per combination of the
 // other axes (at most 12).
 void generic_sweep_chart(const Results& r, std::vector<StandardChart>& out) {
@@ -664,6 +716,8 @@ std::vector<StandardChart> standard_charts(const Results& r) {
         diameter_charts(r, out);
       else if (r.name == "pci-ceiling")
         pci_charts(r, out);
+      else if (r.name == "nic-review-2003")
+        nic_review_charts(r, out);
       else
         generic_sweep_chart(r, out);
       break;

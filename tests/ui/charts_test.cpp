@@ -5,17 +5,23 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 
+#include <QCoreApplication>
+#include <QGraphicsSimpleTextItem>
 #include <QImage>
 #include <QtCharts/QAbstractAxis>
+#include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
+#include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QStackedBarSeries>
 
+#include "analysis/comparisons.hpp"
 #include "ui/render.hpp"
 
 namespace gbesim::ui {
@@ -92,7 +98,7 @@ TEST(Charts, PhyResultsGiveMarginBerAndEyeChartsWithTheirSeries) {
   for (auto& c : charts) delete c.chart;
 }
 
-TEST(Charts, CarrierExtensionSweepGivesEfficiencyWithAnalyticLinesAndTimeShares) {
+std::filesystem::path cew_dir() {
   const auto dir = fresh("cew");
   write(dir / "sweep.json", R"({"name": "carrier-extension-waste", "replications": 3})");
   std::string s = "point,mode,frame_bytes,senders,component,name,unit,n,mean,ci95_half_width\n";
@@ -110,6 +116,11 @@ TEST(Charts, CarrierExtensionSweepGivesEfficiencyWithAnalyticLinesAndTimeShares)
           s += p + "domain0," + share + ",fraction,3,0.2,0\n";
       }
   write(dir / "summary.csv", s);
+  return dir;
+}
+
+TEST(Charts, CarrierExtensionSweepGivesEfficiencyWithAnalyticLinesAndTimeShares) {
+  const auto dir = cew_dir();
   const Results r = load_results(dir.string());
   ASSERT_EQ(r.kind, ResultsKind::sweep);
   EXPECT_EQ(r.axes, (std::vector<std::string>{"mode", "frame_bytes", "senders"}));
@@ -132,7 +143,7 @@ TEST(Charts, CarrierExtensionSweepGivesEfficiencyWithAnalyticLinesAndTimeShares)
   for (auto& c : charts) delete c.chart;
 }
 
-TEST(Charts, DiameterSweepMarksEachSlotTimesPdvEdge) {
+std::filesystem::path diameter_dir() {
   const auto dir = fresh("diameter");
   write(dir / "sweep.json", R"({"name": "diameter-vs-slot-time", "replications": 1})");
   std::string s =
@@ -150,6 +161,11 @@ TEST(Charts, DiameterSweepMarksEachSlotTimesPdvEdge) {
            std::string(slot == std::string("512") ? "50" : "360") + ",0\n";
     }
   write(dir / "summary.csv", s);
+  return dir;
+}
+
+TEST(Charts, DiameterSweepMarksEachSlotTimesPdvEdge) {
+  const auto dir = diameter_dir();
   auto charts = standard_charts(load_results(dir.string()));
   ASSERT_EQ(charts.size(), 2u);
   EXPECT_EQ(charts[0].name, "late-collisions");
@@ -162,7 +178,7 @@ TEST(Charts, DiameterSweepMarksEachSlotTimesPdvEdge) {
   for (auto& c : charts) delete c.chart;
 }
 
-TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {
+std::filesystem::path contention_dir() {
   const auto dir = fresh("contention");
   write(dir / "sweep.json", R"({"name": "halfduplex-contention", "replications": 3})");
   std::string s =
@@ -179,6 +195,24 @@ TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {
         s += p + "s0.mac,access_delay_mean,ns,3,5000,100\n";
       }
   write(dir / "summary.csv", s);
+  return dir;
+}
+
+TEST(Comparisons, DiameterSweepGivesTheFirstLateCollisionLengthAgainstThePdvEdge) {
+  // Late collisions per 1000 frames equal the length here: the first is at 10 m for both slots.
+  const auto rows = comparisons(load_results(diameter_dir().string()));
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& c : rows) {
+    EXPECT_EQ(c.unit, "m");
+    EXPECT_DOUBLE_EQ(c.simulated, 10.0);
+  }
+  std::vector<double> edges = {rows[0].analytic, rows[1].analytic};
+  std::sort(edges.begin(), edges.end());
+  EXPECT_EQ(edges, (std::vector<double>{25.0, 180.0}));
+}
+
+TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {
+  const auto dir = contention_dir();
   auto charts = standard_charts(load_results(dir.string()));
   ASSERT_EQ(charts.size(), 3u);
   EXPECT_EQ(charts[1].name, "contention-access-delay");
@@ -187,6 +221,94 @@ TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {
   EXPECT_EQ(lines.at("1000 Mb/s, 64-byte frames")->count(), 3);
   EXPECT_DOUBLE_EQ(lines.at("1000 Mb/s, 64-byte frames")->at(0).y(), 5.0);  // ns -> us
   EXPECT_EQ(axis_title(charts[1].chart, Qt::Vertical), "mean access delay (us)");
+  for (auto& c : charts) delete c.chart;
+}
+
+std::filesystem::path pci_dir() {
+  const auto dir = fresh("pci");
+  write(dir / "sweep.json", R"({"name": "pci-ceiling", "replications": 1})");
+  std::string s =
+      "point,bus,stations.b.traffic[0].frame_bytes,hosts.h.tx.frame_bytes,hosts.h.nic.profile,"
+      "direction,component,name,unit,n,mean,ci95_half_width\n";
+  int point = 0;
+  for (const char* bus : {"PCI 32/33", "PCI 64/66"})
+    for (const char* nic : {"intel-82540em", "natsemi-dp83820"})
+      for (const char* dir : {"rx", "tx", "both"}) {
+        const std::string p =
+            std::to_string(point++) + "," + bus + ",1518,1518," + nic + "," + dir + ",";
+        const bool slow = std::string(bus) == "PCI 32/33";
+        s += p + "h.driver,delivered_throughput,bit/s,1," + (slow ? "7e8" : "9.8e8") + ",\n";
+        s += p + "h.driver,sent_throughput,bit/s,1," + (slow ? "6e8" : "9.8e8") + ",\n";
+        for (const char* d : {"rx", "tx"}) {
+          s += p + "analysis.h," + d + "_bottleneck_bus,bool,1," + (slow ? "1" : "0") + ",\n";
+          s += p + "analysis.h," + d + "_bottleneck_wire,bool,1," + (slow ? "0" : "1") + ",\n";
+        }
+        s += p + "analysis.h,rx_data_clocks_per_frame,clocks,1,400,\n";
+        s += p + "analysis.h,rx_descriptor_fetch_clocks_per_frame,clocks,1,10,\n";
+      }
+  write(dir / "summary.csv", s);
+  return dir;
+}
+
+TEST(Charts, PciSweepGivesBarsPerBusAndNicLabelledWithTheBottleneck) {
+  auto charts = standard_charts(load_results(pci_dir().string()));
+  ASSERT_EQ(charts.size(), 4u);  // rx, tx, both, cycles
+  EXPECT_EQ(charts[0].name, "pci-throughput-rx");
+  auto* bars = qobject_cast<QBarSeries*>(charts[0].chart->series()[0]);
+  ASSERT_NE(bars, nullptr);
+  ASSERT_EQ(bars->barSets().size(), 2);                // two NICs
+  EXPECT_DOUBLE_EQ(bars->barSets()[0]->at(0), 700.0);  // Mbit/s on PCI 32/33
+  auto* both = qobject_cast<QBarSeries*>(charts[2].chart->series()[0]);
+  EXPECT_DOUBLE_EQ(both->barSets()[1]->at(1), 1960.0);  // rx + tx on PCI 64/66
+  // The labels appear once the chart is laid out: one per bar.
+  QChartView view(charts[0].chart);
+  view.resize(1200, 800);
+  view.show();
+  QCoreApplication::processEvents();
+  charts[0].annotate(charts[0].chart);
+  QStringList labels;
+  for (auto* item : charts[0].chart->childItems())
+    if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item)) labels << t->text();
+  labels.sort();
+  EXPECT_EQ(labels, (QStringList{"bus", "bus", "wire", "wire"}));
+  auto* cycles = qobject_cast<QStackedBarSeries*>(charts[3].chart->series()[0]);
+  ASSERT_NE(cycles, nullptr);
+  EXPECT_DOUBLE_EQ(cycles->barSets()[0]->at(0), 400.0);
+  for (std::size_t i = 1; i < charts.size(); ++i) delete charts[i].chart;
+}
+
+std::filesystem::path nic_review_dir() {
+  const auto dir = fresh("nic-review");
+  write(dir / "sweep.json", R"({"name": "nic-review-2003", "replications": 1})");
+  std::string s =
+      "point,nic,hosts.pc.app.request_bytes,hosts.pc.app.direction,component,name,unit,n,mean,"
+      "ci95_half_width\n";
+  int point = 0;
+  for (const char* nic : {"Intel 82540EM", "HardLink HA-32G (AC1002)"})
+    for (int bytes : {128, 1024, 65536})
+      for (const char* d : {"receive", "send"}) {
+        const std::string p =
+            std::to_string(point++) + "," + nic + "," + std::to_string(bytes) + "," + d + ",";
+        s += p + "pc.stack,receive_throughput,bit/s,1,8e8,\n";
+        s += p + "pc.stack,send_throughput,bit/s,1,7e8,\n";
+        s += p + "pc.driver,cpu_utilisation,fraction,1,0.25,\n";
+      }
+  write(dir / "summary.csv", s);
+  return dir;
+}
+
+TEST(Charts, NicReviewGivesThroughputCpuAndPeIndexVsRequestSize) {
+  auto charts = standard_charts(load_results(nic_review_dir().string()));
+  ASSERT_EQ(charts.size(), 6u);
+  EXPECT_EQ(charts[2].name, "nic-review-pe-receive");
+  const auto pe = named_lines(charts[2].chart);
+  ASSERT_EQ(pe.size(), 2u);
+  EXPECT_EQ(pe.at("Intel 82540EM")->count(), 3);
+  EXPECT_DOUBLE_EQ(pe.at("Intel 82540EM")->at(0).y(), 800.0 / 25.0);  // Mbit/s per CPU %
+  const auto cpu = named_lines(charts[1].chart);
+  EXPECT_DOUBLE_EQ(cpu.at("Intel 82540EM")->at(2).y(), 25.0);
+  EXPECT_DOUBLE_EQ(named_lines(charts[3].chart).at("Intel 82540EM")->at(1).y(), 700.0);
+  EXPECT_EQ(axis_title(charts[0].chart, Qt::Horizontal), "request size (bytes)");
   for (auto& c : charts) delete c.chart;
 }
 
@@ -211,6 +333,27 @@ TEST(Charts, RenderWritesPngOfTheHouseSizeAndSvg) {
   EXPECT_NE(text.find("<svg"), std::string::npos);
   EXPECT_NE(text.find("SNR margin"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(stem + ".png.tmp"));
+}
+
+TEST(Charts, EveryStandardChartOfTheKnownDirectoriesRendersAPngOfTheHouseSize) {
+  const auto out = fresh("render-all");
+  int rendered = 0;
+  for (const auto& dir :
+       {phy_dir(), cew_dir(), diameter_dir(), contention_dir(), pci_dir(), nic_review_dir()}) {
+    for (auto& c : standard_charts(load_results(dir.string()))) {
+      const auto stem = (out / (dir.filename().string() + "-" + c.name)).string();
+      save_chart(c.chart, QString::fromStdString(stem), c.annotate);
+      const QImage png(QString::fromStdString(stem + ".png"));
+      ASSERT_FALSE(png.isNull()) << stem;
+      EXPECT_EQ(png.size(), QSize(1200, 800)) << stem;
+      std::set<QRgb> colours;
+      for (int y = 0; y < png.height(); y += 9)
+        for (int x = 0; x < png.width(); x += 9) colours.insert(png.pixel(x, y));
+      EXPECT_GT(colours.size(), 10u) << stem;
+      ++rendered;
+    }
+  }
+  EXPECT_EQ(rendered, 4 + 3 + 2 + 3 + 4 + 6);
 }
 
 TEST(Charts, ANonResultsDirectoryIsAClearError) {

@@ -1,5 +1,7 @@
 #include "analysis/results.hpp"
 
+#include "analysis/sweep_summary.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -12,35 +14,6 @@
 namespace gbesim {
 
 namespace {
-
-// Splits one CSV line (RFC 4180 quoting, as our writers produce it).
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> out;
-  std::string field;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.push_back(field);
-      field.clear();
-    } else {
-      field += c;
-    }
-  }
-  out.push_back(field);
-  return out;
-}
 
 nlohmann::json read_json(const std::filesystem::path& file) {
   std::ifstream in(file);

@@ -26,6 +26,8 @@ struct RunRecord {
 };
 
 std::string csv_field(const std::string& text);
+// One CSV line split into fields (RFC 4180 quoting, as csv_field writes it).
+std::vector<std::string> split_csv_line(const std::string& line);
 std::string points_csv(const std::vector<std::string>& swept_paths,
                        const std::vector<RunRecord>& runs);
 std::string summary_csv(const std::vector<std::string>& swept_paths,

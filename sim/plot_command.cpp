@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include <fmt/core.h>
-#include <QApplication>
 
 #include "analysis/results.hpp"
 #include "ui/render.hpp"
@@ -21,16 +20,7 @@ int run_plot(const PlotOptions& o) {
     return 2;
   }
   // Charts render offscreen: no display is needed (or used).
-  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  // The offscreen platform's chatter (missing XDG_RUNTIME_DIR, size hints) is not for users.
-  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
-    if (type == QtCriticalMsg || type == QtFatalMsg)
-      std::cerr << "qt: " << message.toStdString() << "\n";
-  });
-  int argc = 1;
-  char name[] = "gbesim";
-  char* argv[] = {name, nullptr};
-  QApplication app(argc, argv);
+  const ui::OffscreenApplication app;
   const std::filesystem::path out = o.out_dir.empty()
                                         ? std::filesystem::path(o.results_dir) / "charts"
                                         : std::filesystem::path(o.out_dir);

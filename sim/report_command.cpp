@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include <fmt/core.h>
-#include <QApplication>
 
 #include "analysis/comparisons.hpp"
 #include "analysis/results.hpp"
@@ -178,15 +177,7 @@ int run_report(const ReportOptions& o) {
       return 2;
     }
   }
-  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
-    if (type == QtCriticalMsg || type == QtFatalMsg)
-      std::cerr << "qt: " << message.toStdString() << "\n";
-  });
-  int argc = 1;
-  char name[] = "gbesim";
-  char* argv[] = {name, nullptr};
-  QApplication app(argc, argv);
+  const ui::OffscreenApplication app;
 
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gbesim report"

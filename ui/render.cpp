@@ -7,6 +7,7 @@
 #include <QPixmap>
 #include <QtCharts/QChartView>
 #include <QtSvg/QSvgGenerator>
+#include <cstdio>
 #include <stdexcept>
 
 namespace gbesim::ui {
@@ -41,6 +42,19 @@ class LaidOut {
 };
 
 }  // namespace
+
+OffscreenApplication::OffscreenApplication() {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+      std::fprintf(stderr, "qt: %s\n", message.toLocal8Bit().constData());
+  });
+  app_ = new QApplication(argc_, argv_);
+}
+
+OffscreenApplication::~OffscreenApplication() {
+  delete app_;
+}
 
 QByteArray chart_png(QChart* chart, const std::function<void(QChart*)>& annotate, QSize size) {
   LaidOut l(chart, annotate, size);

@@ -2,6 +2,7 @@
 // Charts to files, offscreen: PNG (a QChartView grabbed at the house size) and SVG
 // (QSvgGenerator). Written atomically: to a temporary name, then renamed.
 
+#include <QApplication>
 #include <QByteArray>
 #include <QSize>
 #include <QString>
@@ -11,6 +12,21 @@
 #include "ui/chart_style.hpp"
 
 namespace gbesim::ui {
+
+// A QApplication for command-line rendering: offscreen (no display needed, or used) unless
+// QT_QPA_PLATFORM says otherwise, and quiet about the platform's chatter (critical messages
+// still reach stderr).
+class OffscreenApplication {
+ public:
+  OffscreenApplication();
+  ~OffscreenApplication();
+
+ private:
+  int argc_ = 1;
+  char name_[8] = "gbesim";
+  char* argv_[2] = {name_, nullptr};
+  QApplication* app_;
+};
 
 // Takes ownership of the chart. Writes <stem>.png and <stem>.svg; throws std::runtime_error on
 // failure.

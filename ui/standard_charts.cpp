@@ -397,6 +397,11 @@ void contention_charts(const Results& r, std::vector<StandardChart>& out) {
                   "efficiency (DA..FCS bits / line bits)",
                   lines_by_many(r, "stations", series, {}, "domain0", "efficiency", 1.0, label),
                   std::pair(0.0, 1.0))});
+  out.push_back(
+      {"contention-throughput",
+       line_chart("Half-duplex contention: throughput vs number of stations", "stations contending",
+                  "collision-domain throughput, DA..FCS (Mbit/s)",
+                  lines_by_many(r, "stations", series, {}, "domain0", "throughput", 1e-6, label))});
   out.push_back({"contention-access-delay",
                  line_chart("Half-duplex contention: mean access delay of station 0",
                             "stations contending", "mean access delay (us)",

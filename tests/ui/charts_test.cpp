@@ -192,6 +192,7 @@ std::filesystem::path contention_dir() {
                               std::to_string(n) + ",";
         s += p + "domain0,efficiency,fraction,3,0.9,0.01\n";
         s += p + "domain0,fairness,index,3,1,0\n";
+        s += p + "domain0,throughput,bit/s,3,9e8,1e6\n";
         s += p + "s0.mac,access_delay_mean,ns,3,5000,100\n";
       }
   write(dir / "summary.csv", s);
@@ -214,13 +215,15 @@ TEST(Comparisons, DiameterSweepGivesTheFirstLateCollisionLengthAgainstThePdvEdge
 TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {
   const auto dir = contention_dir();
   auto charts = standard_charts(load_results(dir.string()));
-  ASSERT_EQ(charts.size(), 3u);
-  EXPECT_EQ(charts[1].name, "contention-access-delay");
-  const auto lines = named_lines(charts[1].chart);
+  ASSERT_EQ(charts.size(), 4u);
+  EXPECT_EQ(charts[1].name, "contention-throughput");
+  EXPECT_DOUBLE_EQ(named_lines(charts[1].chart).at("100 Mb/s, 1518-byte frames")->at(2).y(), 900.0);
+  EXPECT_EQ(charts[2].name, "contention-access-delay");
+  const auto lines = named_lines(charts[2].chart);
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines.at("1000 Mb/s, 64-byte frames")->count(), 3);
   EXPECT_DOUBLE_EQ(lines.at("1000 Mb/s, 64-byte frames")->at(0).y(), 5.0);  // ns -> us
-  EXPECT_EQ(axis_title(charts[1].chart, Qt::Vertical), "mean access delay (us)");
+  EXPECT_EQ(axis_title(charts[2].chart, Qt::Vertical), "mean access delay (us)");
   for (auto& c : charts) delete c.chart;
 }
 
@@ -353,7 +356,7 @@ TEST(Charts, EveryStandardChartOfTheKnownDirectoriesRendersAPngOfTheHouseSize) {
       ++rendered;
     }
   }
-  EXPECT_EQ(rendered, 4 + 3 + 2 + 3 + 4 + 6);
+  EXPECT_EQ(rendered, 4 + 3 + 2 + 4 + 4 + 6);
 }
 
 TEST(Charts, ANonResultsDirectoryIsAClearError) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -25,18 +26,18 @@ nlohmann::json read_json(const std::filesystem::path& file) {
   }
 }
 
-double to_number(const std::string& text) {
-  if (text.empty()) return std::numeric_limits<double>::quiet_NaN();
+}  // namespace
+
+std::optional<double> parse_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
   try {
     std::size_t used = 0;
     const double v = std::stod(text, &used);
-    return used == text.size() ? v : std::numeric_limits<double>::quiet_NaN();
+    if (used == text.size()) return v;
   } catch (const std::exception&) {
-    return std::numeric_limits<double>::quiet_NaN();
   }
+  return std::nullopt;
 }
-
-}  // namespace
 
 int CsvTable::column(const std::string& name) const {
   const auto it = std::find(columns.begin(), columns.end(), name);
@@ -50,7 +51,7 @@ std::string CsvTable::at(std::size_t row, const std::string& name) const {
 }
 
 double CsvTable::number(std::size_t row, const std::string& name) const {
-  return to_number(at(row, name));
+  return parse_number(at(row, name)).value_or(std::numeric_limits<double>::quiet_NaN());
 }
 
 CsvTable read_csv_file(const std::string& file) {
@@ -73,11 +74,9 @@ std::optional<Statistic> Results::value(std::size_t point, const std::string& co
 }
 
 std::vector<std::string> Results::components() const {
-  std::vector<std::string> out;
-  for (const auto& [key, s] : stats_)
-    if (std::find(out.begin(), out.end(), std::get<1>(key)) == out.end())
-      out.push_back(std::get<1>(key));
-  return out;
+  std::set<std::string> seen;
+  for (const auto& [key, s] : stats_) seen.insert(std::get<1>(key));
+  return {seen.begin(), seen.end()};
 }
 
 int Results::axis(const std::string& name) const {

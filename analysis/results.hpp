@@ -68,6 +68,8 @@ class Results {
 };
 
 CsvTable read_csv_file(const std::string& file);
+// The whole text as a number, or nullopt ("" or "64/1518 7:3" are not numbers).
+std::optional<double> parse_number(const std::string& text);
 // Throws std::runtime_error naming the directory and what is missing.
 Results load_results(const std::string& dir);
 

@@ -19,10 +19,6 @@ namespace gbesim {
 
 namespace {
 
-double q_function(double x) {
-  return 0.5 * std::erfc(x / std::sqrt(2.0));
-}
-
 struct Row {
   double sigma = 0;
   double snr_db = 0;  // mean coded symbol energy per dimension over sigma^2
@@ -39,11 +35,7 @@ namespace {
 
 void run_awgn(const PhyOptions& o, Json& summary) {
   const auto seed = static_cast<std::uint64_t>(o.seed);
-  // The coded constellation's mean energy per dimension (all 512 words equally likely).
-  double energy = 0;
-  for (std::uint16_t sd = 0; sd < 512; ++sd)
-    for (auto v : phy::map_word(sd)) energy += v * v;
-  energy /= 512.0 * 4.0;
+  const double energy = phy::coded_symbol_energy();
 
   std::vector<Row> rows;
   double total_symbols = 0;
@@ -70,7 +62,7 @@ void run_awgn(const PhyOptions& o, Json& summary) {
       quartet_errors += got != sent;
     }
     r.uncoded_ser = static_cast<double>(ser_errors) / (4.0 * static_cast<double>(o.symbols));
-    r.uncoded_ser_closed_form = 2 * (1 - 1.0 / 5) * q_function(1 / (2 * sigma));
+    r.uncoded_ser_closed_form = 2 * (1 - 1.0 / 5) * phy::q_function(1 / (2 * sigma));
     r.uncoded_4d_error_rate = static_cast<double>(quartet_errors) / static_cast<double>(o.symbols);
     // Coded: random bytes through the encoder, the channel and the Viterbi decoder.
     std::vector<std::uint8_t> bytes(static_cast<std::size_t>(o.symbols));

@@ -27,14 +27,9 @@ QString q(const std::string& s) {
 }
 
 bool is_number(const std::string& s, double& v) {
-  if (s.empty()) return false;
-  try {
-    std::size_t used = 0;
-    v = std::stod(s, &used);
-    return used == s.size();
-  } catch (const std::exception&) {
-    return false;
-  }
+  const auto n = parse_number(s);
+  if (n) v = *n;
+  return n.has_value();
 }
 
 struct Range {
@@ -466,10 +461,10 @@ void diameter_charts(const Results& r, std::vector<StandardChart>& out) {
 // with the bottleneck the run showed; and the bus clocks per frame by part (analysis/pci_cycles).
 void pci_charts(const Results& r, std::vector<StandardChart>& out) {
   const std::string size_axis = "stations.b.traffic[0].frame_bytes";
-  const std::string size = r.values_of(size_axis).empty() ? "" : [&] {
-    const auto v = r.values_of(size_axis);
-    return std::find(v.begin(), v.end(), "1518") != v.end() ? std::string("1518") : v.back();
-  }();
+  // 1518 bytes when swept, else the last size swept.
+  const auto sizes = r.values_of(size_axis);
+  const bool has_1518 = std::find(sizes.begin(), sizes.end(), "1518") != sizes.end();
+  const std::string size = has_1518 ? "1518" : sizes.empty() ? "" : sizes.back();
   const auto buses = r.values_of("bus");
   const auto nics = r.values_of("hosts.h.nic.profile");
   for (const char* direction : {"rx", "tx", "both"}) {
@@ -666,9 +661,7 @@ void generic_sweep_chart(const Results& r, std::vector<StandardChart>& out) {
 }
 
 void run_chart(const Results& r, std::vector<StandardChart>& out) {
-  // Stations: components "<name>.mac" with a tx_throughput.
-  std::vector<std::string> stations;
-  for (const char* prefix : {"a", "b", "c", "d"}) (void)prefix;
+  // Stations: the run's configured stations with a MAC's throughput.
   QChart* c = new_chart(q(r.name + ": throughput per station"));
   auto* tx = new QBarSet("transmitted");
   auto* rx = new QBarSet("received");

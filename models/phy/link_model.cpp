@@ -33,10 +33,6 @@ constexpr double kTargetBer = 1e-10;
 using Complex = std::complex<double>;
 using Spectrum = std::vector<Complex>;  // bins 0..N/2
 
-double q_function(double x) {
-  return 0.5 * std::erfc(x / std::sqrt(2.0));
-}
-
 double bin_hz(int k) {
   return k * kSampleRate / kFftSize;
 }
@@ -302,6 +298,10 @@ const std::array<double, 5>& level_probabilities() {
 }
 
 }  // namespace
+
+double q_function(double x) {
+  return 0.5 * std::erfc(x / std::sqrt(2.0));
+}
 
 double coded_symbol_energy() {
   double e = 0;

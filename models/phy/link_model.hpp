@@ -83,6 +83,8 @@ struct PhyLinkAnalysis {
 };
 
 inline constexpr int kOversample = 16;
+// The Gaussian tail probability Q(x).
+double q_function(double x);
 // Mean energy per dimension of the coded constellation (all 512 words equally likely).
 double coded_symbol_energy();
 

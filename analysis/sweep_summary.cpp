@@ -64,21 +64,23 @@ std::vector<std::pair<std::string, std::string>> scalar_columns(
   return columns;
 }
 
-std::string number(double v) {
-  return std::isfinite(v) ? fmt::format("{}", v) : "";
-}
-
 }  // namespace
+
+std::string number_text(double v) {
+  if (std::isnan(v)) return "";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{}", v);
+}
 
 std::string points_csv(const std::vector<std::string>& swept_paths,
                        const std::vector<RunRecord>& runs) {
   const auto columns = scalar_columns(runs);
-  std::string out = "run,point,replication,seed";
+  std::string out = "run,point,replication,seed,status";
   for (const auto& p : swept_paths) out += "," + csv_field(p);
   for (const auto& [component, name] : columns) out += "," + csv_field(component + "." + name);
   out += "\n";
   for (const auto& r : runs) {
-    out += fmt::format("{},{},{},{}", r.run, r.point, r.replication, r.seed);
+    out += fmt::format("{},{},{},{},{}", r.run, r.point, r.replication, r.seed, r.status);
     for (const auto& v : r.swept_values) out += "," + csv_field(v);
     std::map<std::pair<std::string, std::string>, const RunScalar*> by_key;
     for (const auto& s : r.scalars) by_key[{s.component, s.name}] = &s;
@@ -92,14 +94,17 @@ std::string points_csv(const std::vector<std::string>& swept_paths,
 }
 
 std::string summary_csv(const std::vector<std::string>& swept_paths,
-                        const std::vector<RunRecord>& runs) {
+                        const std::vector<RunRecord>& runs, std::int64_t replications) {
   std::string out = "point";
   for (const auto& p : swept_paths) out += "," + csv_field(p);
-  out += ",component,name,unit,n,mean,ci95_half_width\n";
+  out += ",component,name,unit,n,mean,ci95_half_width,status\n";
   // Points in order; within a point, scalars in order of first appearance.
   std::map<std::size_t, std::vector<const RunRecord*>> by_point;
-  for (const auto& r : runs) by_point[r.point].push_back(&r);
+  for (const auto& r : runs)
+    if (r.status == "complete") by_point[r.point].push_back(&r);
   for (const auto& [point, members] : by_point) {
+    const char* status =
+        static_cast<std::int64_t>(members.size()) >= replications ? "complete" : "partial";
     std::vector<std::pair<std::string, std::string>> order;
     std::map<std::pair<std::string, std::string>, std::vector<double>> samples;
     std::map<std::pair<std::string, std::string>, std::string> units;
@@ -107,10 +112,10 @@ std::string summary_csv(const std::vector<std::string>& swept_paths,
       for (const auto& s : r->scalars) {
         const auto key = std::make_pair(s.component, s.name);
         if (samples.find(key) == samples.end()) order.push_back(key);
-        // Statistics that do not exist for a run (NaN, e.g. the latency of a sink that received
-        // nothing) are left out of the summary rather than counted as zeros.
+        // Statistics that do not exist for a run (no value, e.g. the latency of a sink that
+        // received nothing) are left out of the summary rather than counted as zeros.
         auto& list = samples[key];
-        if (std::isfinite(s.value)) list.push_back(s.value);
+        if (!std::isnan(s.value)) list.push_back(s.value);
         units[key] = s.unit;
       }
     }
@@ -118,9 +123,9 @@ std::string summary_csv(const std::vector<std::string>& swept_paths,
     for (const auto& v : members.front()->swept_values) prefix += "," + csv_field(v);
     for (const auto& key : order) {
       const SampleSummary sum = summarize(samples[key]);
-      out +=
-          fmt::format("{},{},{},{},{},{},{}\n", prefix, csv_field(key.first), csv_field(key.second),
-                      csv_field(units[key]), sum.n, number(sum.mean), number(sum.ci95_half_width));
+      out += fmt::format("{},{},{},{},{},{},{},{}\n", prefix, csv_field(key.first),
+                         csv_field(key.second), csv_field(units[key]), sum.n, number_text(sum.mean),
+                         number_text(sum.ci95_half_width), status);
     }
   }
   return out;

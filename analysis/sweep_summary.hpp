@@ -1,6 +1,7 @@
 #pragma once
-// Aggregation of a sweep: points.csv (one row per run: swept values and every scalar) and
-// summary.csv (per point and scalar: n, mean and 95% CI half-width over replications).
+// Aggregation of a sweep: points.csv (one row per planned run: its status, swept values and, for
+// a complete run, every scalar) and summary.csv (per point and scalar over its complete runs:
+// n, mean and 95% CI half-width, and whether every replication of the point is complete).
 
 #include <cstdint>
 #include <string>
@@ -21,8 +22,10 @@ struct RunRecord {
   std::size_t point = 0;
   std::int64_t replication = 0;
   std::int64_t seed = 0;
+  // complete, or why not: interrupted, failed, stale (an earlier configuration), missing
+  std::string status = "complete";
   std::vector<std::string> swept_values;  // as text, in the order of the swept paths
-  std::vector<RunScalar> scalars;
+  std::vector<RunScalar> scalars;         // empty unless complete
 };
 
 std::string csv_field(const std::string& text);
@@ -30,7 +33,11 @@ std::string csv_field(const std::string& text);
 std::vector<std::string> split_csv_line(const std::string& line);
 std::string points_csv(const std::vector<std::string>& swept_paths,
                        const std::vector<RunRecord>& runs);
+// `replications`: how many runs each point has in the plan.
 std::string summary_csv(const std::vector<std::string>& swept_paths,
-                        const std::vector<RunRecord>& runs);
+                        const std::vector<RunRecord>& runs, std::int64_t replications);
+// A value as results files write it: empty when it has no value (NaN), inf or -inf, otherwise
+// the shortest text that reads back to the same double.
+std::string number_text(double v);
 
 }  // namespace gbesim

@@ -2,11 +2,54 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
 namespace gbesim {
+namespace {
+
+// The open temporaries, for remove_registered_temporaries(): fixed storage, so that a signal
+// handler can walk it without allocating.
+constexpr int kSlots = 64;
+constexpr std::size_t kPathBytes = 4096;
+char g_paths[kSlots][kPathBytes];
+std::atomic<int> g_state[kSlots];  // 0 free, 1 being written, 2 holds a path
+
+}  // namespace
+
+int register_temporary(const std::string& path) {
+  if (path.size() >= kPathBytes) return -1;
+  for (int i = 0; i < kSlots; ++i) {
+    int expected = 0;
+    if (!g_state[i].compare_exchange_strong(expected, 1)) continue;
+    std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
+    g_state[i].store(2);
+    return i;
+  }
+  return -1;
+}
+
+void unregister_temporary(int slot) {
+  if (slot >= 0) g_state[slot].store(0);
+}
+
+void remove_registered_temporaries() noexcept {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_state[i].load() == 2) ::unlink(g_paths[i]);
+}
+
+bool is_temporary_name(const std::string& file_name) {
+  // SystemC's VCD writer appends ".vcd" to the name it is given.
+  std::string name = file_name;
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, ".vcd") == 0)
+    name.resize(name.size() - 4);
+  const auto at = name.rfind(".tmp-");
+  if (name.size() < 2 || name[0] != '.' || at == std::string::npos || at < 2) return false;
+  const std::string pid = name.substr(at + 5);
+  return !pid.empty() && pid.find_first_not_of("0123456789") == std::string::npos;
+}
 
 std::filesystem::path temporary_name(const std::filesystem::path& final_path) {
   return final_path.parent_path() /
@@ -18,11 +61,13 @@ AtomicFile::AtomicFile(std::filesystem::path final_path)
   file_ = std::fopen(temp_.c_str(), "wb");
   if (file_ == nullptr)
     throw std::runtime_error("cannot write " + temp_.string() + ": " + std::strerror(errno));
+  slot_ = register_temporary(temp_.string());
   static constexpr std::size_t kBuffer = 1 << 20;
   std::setvbuf(file_, nullptr, _IOFBF, kBuffer);
 }
 
 AtomicFile::~AtomicFile() {
+  unregister_temporary(slot_);
   if (file_ != nullptr) {
     std::fclose(file_);
     std::error_code ec;
@@ -46,6 +91,8 @@ void AtomicFile::commit() {
   }
   std::error_code ec;
   std::filesystem::rename(temp_, final_, ec);
+  unregister_temporary(slot_);
+  slot_ = -1;
   if (ec) throw std::runtime_error("cannot rename to " + final_.string() + ": " + ec.message());
 }
 

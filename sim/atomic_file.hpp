@@ -27,10 +27,20 @@ class AtomicFile {
   std::filesystem::path temp_;
   std::FILE* file_ = nullptr;
   bool failed_ = false;
+  int slot_ = -1;  // in the registry of open temporaries
 };
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
 // A sibling name for a temporary file: ".<name>.tmp-<pid>".
 std::filesystem::path temporary_name(const std::filesystem::path& final_path);
+// Whether a file name has the form temporary_name gives.
+bool is_temporary_name(const std::string& file_name);
+// Registers a temporary file written some other way (SystemC's VCD writer), for
+// remove_registered_temporaries(); returns a slot for unregister_temporary (-1: not registered).
+int register_temporary(const std::string& path);
+void unregister_temporary(int slot);
+// Removes every registered temporary this process has open. Async-signal-safe: for a signal
+// handler that must exit at once.
+void remove_registered_temporaries() noexcept;
 
 }  // namespace gbesim

@@ -1,33 +1,132 @@
 #include "sim/diagnostics.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace gbesim {
 
-std::string Diagnostic::format() const {
-  std::string out = "error: " + file;
-  if (!path.empty()) out += ": " + path;
-  return out + ": " + message;
-}
-
-static std::string join_messages(const std::vector<Diagnostic>& items) {
+std::string printable(std::string_view text) {
+  static const char* hex = "0123456789abcdef";
   std::string out;
-  for (const auto& d : items) {
-    if (!out.empty()) out += "\n";
-    out += d.format();
+  out.reserve(text.size());
+  auto byte_escape = [&](unsigned char c) {
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 15];
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      if (c == '\n') {
+        out += "\\n";
+      } else if (c == '\t') {
+        out += "\\t";
+      } else if (c == '\r') {
+        out += "\\r";
+      } else {
+        byte_escape(c);
+      }
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // A UTF-8 sequence: its length from the lead byte, then continuation bytes, no overlong
+    // forms or surrogates; anything else is escaped byte by byte.
+    const std::size_t n = c >= 0xf0 && c <= 0xf4  ? 4
+                          : c >= 0xe0             ? 3
+                          : c >= 0xc2 && c < 0xe0 ? 2
+                                                  : 0;
+    bool ok = n > 0 && c < 0xf5 && i + n <= text.size();
+    std::uint32_t cp = n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+    for (std::size_t k = 1; ok && k < n; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      ok = (cc & 0xc0) == 0x80;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if (ok)
+      ok = !(n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) &&
+           !(n == 4 && (cp < 0x10000 || cp > 0x10ffff));
+    if (!ok) {
+      byte_escape(c);
+      ++i;
+      continue;
+    }
+    if (cp >= 0x80 && cp <= 0x9f) {  // C1 controls: some terminals act on them
+      out += "\\u00";
+      out += hex[cp >> 4];
+      out += hex[cp & 15];
+    } else {
+      out.append(text.substr(i, n));
+    }
+    i += n;
   }
   return out;
 }
 
-ScenarioError::ScenarioError(std::vector<Diagnostic> diagnostics)
-    : std::runtime_error(join_messages(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+namespace {
+
+// Very long paths and values (a 60,000-level --set path) are shortened in the middle.
+std::string shortened(std::string_view text) {
+  constexpr std::size_t kKeep = 400;
+  if (text.size() <= kKeep) return std::string(text);
+  auto boundary = [&](std::size_t i) {  // back to the start of a UTF-8 character
+    while (i > 0 && (static_cast<unsigned char>(text[i]) & 0xc0) == 0x80) --i;
+    return i;
+  };
+  const std::size_t head = boundary(kKeep / 2);
+  const std::size_t tail = boundary(text.size() - kKeep / 4);
+  return std::string(text.substr(0, head)) + " ... (" + std::to_string(tail - head) +
+         " bytes left out) ... " + std::string(text.substr(tail));
+}
+
+}  // namespace
+
+std::string Diagnostic::format() const {
+  std::string out = "error: " + printable(shortened(file));
+  if (!path.empty()) out += ": " + printable(shortened(path));
+  return out + ": " + printable(shortened(message));
+}
+
+static std::string join_messages(const std::vector<Diagnostic>& items, std::size_t more) {
+  std::string out;
+  std::size_t shown = 0;
+  for (const auto& d : items) {
+    if (shown == kMaxShownErrors) break;
+    if (!out.empty()) out += "\n";
+    out += d.format();
+    ++shown;
+  }
+  const std::size_t rest = items.size() - shown + more;
+  if (rest > 0 && !items.empty())
+    out += "\nerror: " + printable(items.front().file) + ": " + std::to_string(rest) +
+           " more error" + (rest == 1 ? "" : "s") + " not shown (the first " +
+           std::to_string(shown) + " are above)";
+  return out;
+}
+
+ScenarioError::ScenarioError(std::vector<Diagnostic> diagnostics, std::size_t more)
+    : std::runtime_error(join_messages(diagnostics, more)),
+      diagnostics_(std::move(diagnostics)),
+      more_(more) {}
 
 void Diagnostics::error(std::string path, std::string message) {
-  items_.push_back({file_, std::move(path), std::move(message)});
+  error_in(file_, std::move(path), std::move(message));
+}
+
+void Diagnostics::error_in(std::string file, std::string path, std::string message) {
+  if (full()) {
+    ++more_;
+    return;
+  }
+  items_.push_back({std::move(file), std::move(path), std::move(message)});
 }
 
 void Diagnostics::throw_if_any() const {
-  if (!items_.empty()) throw ScenarioError(items_);
+  if (!items_.empty()) throw ScenarioError(items_, more_);
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

@@ -1,16 +1,24 @@
 #include "sim/json_input.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <set>
-#include <sstream>
+#include <iterator>
+#include <unordered_set>
 #include <vector>
 
 namespace gbesim {
 
+std::string dump_json(const Json& v, int indent) {
+  return v.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 std::string describe_value(const Json& v) {
-  std::string text = v.dump();
+  std::string text = dump_json(v);
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   const char* kind = v.is_string()           ? "a string"
                      : v.is_boolean()        ? "a boolean"
@@ -22,69 +30,215 @@ std::string describe_value(const Json& v) {
   return text + " (" + kind + ")";
 }
 
-// Parses JSON, reporting duplicate keys (which JSON parsers otherwise resolve silently).
-Json parse_document(const std::string& text, Diagnostics& d) {
-  std::vector<std::set<std::string>> seen;
-  std::vector<std::string> dup_keys;
-  auto callback = [&](int /*depth*/, Json::parse_event_t event, Json& parsed) {
-    switch (event) {
-      case Json::parse_event_t::object_start:
-        seen.emplace_back();
-        break;
-      case Json::parse_event_t::object_end:
-        seen.pop_back();
-        break;
-      case Json::parse_event_t::key: {
-        const std::string key = parsed.get<std::string>();
-        if (!seen.empty() && !seen.back().insert(key).second) dup_keys.push_back(key);
-        break;
-      }
-      default:
-        break;
+namespace {
+
+// A character iterator that records how far the parser has read, so that events (a duplicate
+// key) can be placed at a line and column.
+class CountingIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  CountingIterator(const char* p, const char** furthest) : p_(p), furthest_(furthest) {}
+  reference operator*() const { return *p_; }
+  CountingIterator& operator++() {
+    ++p_;
+    if (p_ > *furthest_) *furthest_ = p_;
+    return *this;
+  }
+  CountingIterator operator++(int) {
+    CountingIterator before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const CountingIterator& o) const { return p_ == o.p_; }
+  bool operator!=(const CountingIterator& o) const { return p_ != o.p_; }
+
+ private:
+  const char* p_;
+  const char** furthest_;
+};
+
+std::string line_and_column(const std::string& text, std::size_t offset) {
+  std::size_t line = 1;
+  std::size_t column = 1;
+  const std::size_t stop = std::min(offset, text.size());
+  for (std::size_t i = 0; i < stop; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
     }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// Builds the document from parser events. Objects are appended to without the ordered map's
+// linear duplicate search (duplicates are found here, with a hash set per open object), so a
+// document parses in time linear in its size; nesting is limited to kMaxJsonDepth.
+class Builder {
+ public:
+  Builder(const std::string& text, const char** furthest) : text_(text), furthest_(furthest) {}
+
+  bool null() { return put(Json()); }
+  bool boolean(bool v) { return put(Json(v)); }
+  bool number_integer(Json::number_integer_t v) { return put(Json(v)); }
+  bool number_unsigned(Json::number_unsigned_t v) { return put(Json(v)); }
+  bool number_float(Json::number_float_t v, const std::string&) { return put(Json(v)); }
+  bool string(std::string& v) { return put(Json(std::move(v))); }
+  bool binary(Json::binary_t& v) { return put(Json::binary(std::move(v))); }
+
+  bool start_object(std::size_t) { return open(Json::object()); }
+  bool start_array(std::size_t) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(std::string& k) {
+    Frame& f = stack_.back();
+    if (!f.keys.insert(k).second)
+      error(child_path(f.path, k), "duplicate key \"" + k + "\" (" + key_start() +
+                                       "): JSON keeps only one; remove or rename the other");
+    f.key = std::move(k);
     return true;
-  };
-  try {
-    Json doc = Json::parse(text, callback);
-    for (const auto& k : dup_keys) d.error("", "duplicate key \"" + k + "\" (JSON keeps only one)");
-    return doc;
-  } catch (const Json::out_of_range& e) {
-    d.error("", std::string("a number does not fit: ") + e.what());
-    return Json();
-  } catch (const Json::parse_error& e) {
-    // Line and column of the byte where parsing failed.
-    std::size_t line = 1;
-    std::size_t column = 1;
-    const std::size_t stop = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    for (std::size_t i = 0; i < stop; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
+  }
+
+  bool parse_error(std::size_t position, const std::string& token,
+                   const nlohmann::detail::exception& e) {
+    if (e.id == 406) {
+      // A number beyond a double: the path of the value being read.
+      // The parser has read the number and one character beyond it.
+      const std::size_t start = position > token.size() ? position - token.size() : 0;
+      error(pending_path(), "a number does not fit in a 64-bit float: " + token + " (" +
+                                line_and_column(text_, start) + ")");
+      return false;
     }
     std::string what = e.what();
     const auto colon = what.find(": ", what.find("column"));
     if (colon != std::string::npos) what = what.substr(colon + 2);
-    d.error("", "malformed JSON at line " + std::to_string(line) + ", column " +
-                    std::to_string(column) + ": " + what);
-    return Json();
+    error("", "malformed JSON at " + line_and_column(text_, position > 0 ? position - 1 : 0) +
+                  ": " + what);
+    return false;
   }
+
+  JsonParse result() {
+    JsonParse out;
+    out.ok = errors_.empty();
+    out.too_deep = too_deep_;
+    out.errors = std::move(errors_);
+    if (out.ok) out.value = std::move(root_);
+    return out;
+  }
+
+ private:
+  struct Frame {
+    Json value;
+    std::string path;
+    std::string key;  // objects: the key of the value being read
+    std::unordered_set<std::string> keys;
+  };
+
+  std::string here() const {
+    return line_and_column(text_, static_cast<std::size_t>(*furthest_ - text_.data()));
+  }
+
+  // Where the key just read starts: back from its closing quote to the opening one.
+  std::string key_start() const {
+    std::size_t i = static_cast<std::size_t>(*furthest_ - text_.data());
+    if (i >= 2) i -= 2;  // the last character inside the quotes
+    while (i > 0) {
+      std::size_t slashes = 0;
+      while (slashes < i && text_[i - 1 - slashes] == '\\') ++slashes;
+      if (text_[i] == '"' && slashes % 2 == 0) break;
+      --i;
+    }
+    return line_and_column(text_, i);
+  }
+
+  // The path of the value about to be read.
+  std::string pending_path() const {
+    if (stack_.empty()) return "";
+    const Frame& f = stack_.back();
+    return f.value.is_object() ? child_path(f.path, f.key) : index_path(f.path, f.value.size());
+  }
+
+  bool open(Json container) {
+    if (stack_.size() >= kMaxJsonDepth) {
+      too_deep_ = true;
+      error(pending_path(), "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep (" +
+                                here() + "); no scenario needs that many");
+      return false;
+    }
+    Frame f;
+    f.path = pending_path();
+    f.value = std::move(container);
+    stack_.push_back(std::move(f));
+    return true;
+  }
+
+  bool close() {
+    Json v = std::move(stack_.back().value);
+    stack_.pop_back();
+    return put(std::move(v));
+  }
+
+  bool put(Json v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return true;
+    }
+    Frame& f = stack_.back();
+    if (f.value.is_object())
+      f.value.get_ref<Json::object_t&>().emplace_back(std::move(f.key), std::move(v));
+    else
+      f.value.get_ref<Json::array_t&>().push_back(std::move(v));
+    return true;
+  }
+
+  void error(const std::string& path, const std::string& message) {
+    errors_.push_back({"", path, message});
+  }
+
+  const std::string& text_;
+  const char** furthest_;
+  std::vector<Frame> stack_;
+  Json root_;
+  std::vector<Diagnostic> errors_;
+  bool too_deep_ = false;
+};
+
+}  // namespace
+
+JsonParse parse_json_text(const std::string& text) {
+  const char* furthest = text.data();
+  Builder builder(text, &furthest);
+  CountingIterator first(text.data(), &furthest);
+  CountingIterator last(text.data() + text.size(), &furthest);
+  Json::sax_parse(first, last, &builder);
+  return builder.result();
+}
+
+Json parse_document(const std::string& text, Diagnostics& d) {
+  JsonParse p = parse_json_text(text);
+  for (auto& e : p.errors) d.error(std::move(e.path), std::move(e.message));
+  return std::move(p.value);
 }
 
 std::string read_json_file(const std::string& file) {
-  std::error_code dir_ec;
-  if (std::filesystem::is_directory(file, dir_ec)) {
+  namespace fs = std::filesystem;
+  auto fail = [&](const std::string& message) {
     Diagnostics d(file);
-    d.error("", "is a directory; expected a JSON file");
+    d.error("", message);
     d.throw_if_any();
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    Diagnostics d(file);
+  };
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) {
+    if (errno != ENOENT && errno != ENOTDIR)
+      fail(std::string("cannot read: ") + std::strerror(errno));
     std::string hint;
-    namespace fs = std::filesystem;
     const fs::path p(file);
     const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
     std::error_code ec;
@@ -96,12 +250,37 @@ std::string read_json_file(const std::string& file) {
     std::sort(names.begin(), names.end());
     if (auto s = did_you_mean(p.filename().string(), names))
       hint = "; did you mean " + (p.has_parent_path() ? (dir / *s).string() : *s) + "?";
-    d.error("", std::string(fs::exists(p, ec) ? "cannot read the file" : "no such file") + hint);
-    d.throw_if_any();
+    fail("no such file" + hint);
   }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  // A FIFO would block for ever and a device may never end: only regular files are read.
+  if (S_ISDIR(st.st_mode)) fail("is a directory; expected a JSON file");
+  if (!S_ISREG(st.st_mode))
+    fail("is not a regular file (a pipe, socket or device); expected a JSON file");
+  if (static_cast<std::size_t>(st.st_size) > kMaxInputBytes)
+    fail("is " + std::to_string(st.st_size >> 20) + " MiB; input files are limited to " +
+         std::to_string(kMaxInputBytes >> 20) + " MiB");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) fail(std::string("cannot read the file: ") + std::strerror(errno));
+  // At most one byte beyond the limit, in case the file grew since stat.
+  std::string text;
+  std::vector<char> chunk(std::size_t{1} << 16);
+  while (in && text.size() <= kMaxInputBytes) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) fail("cannot read the file");
+  if (text.size() > kMaxInputBytes)
+    fail("input files are limited to " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+  return text;
+}
+
+std::optional<Json> read_json_record(const std::filesystem::path& file) {
+  try {
+    const JsonParse parsed = parse_json_text(read_json_file(file.string()));
+    if (parsed.ok) return parsed.value;
+  } catch (const ScenarioError&) {
+  }
+  return std::nullopt;
 }
 
 }  // namespace gbesim

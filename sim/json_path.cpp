@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/diagnostics.hpp"
+#include "sim/json_input.hpp"
 
 namespace gbesim {
 
@@ -16,6 +17,8 @@ std::vector<PathToken> parse_json_path(const std::string& path) {
   };
   if (path.empty()) fail("empty");
   while (i < path.size()) {
+    if (tokens.size() >= kMaxJsonDepth)
+      fail("more than " + std::to_string(kMaxJsonDepth) + " levels; no scenario is that deep");
     if (path[i] == '[') {
       const std::size_t close = path.find(']', i);
       if (close == std::string::npos) fail("'[' without ']'");
@@ -154,11 +157,12 @@ void set_json_path(Json& document, const std::string& path, const Json& value) {
 }
 
 Json parse_override_value(const std::string& text) {
-  try {
-    return Json::parse(text);
-  } catch (const Json::exception&) {
-    return Json(text);  // not JSON (or a number JSON cannot hold): the loader judges the string
-  }
+  JsonParse parsed = parse_json_text(text);
+  if (parsed.ok) return std::move(parsed.value);
+  if (parsed.too_deep)
+    throw std::invalid_argument("the value is nested more than " + std::to_string(kMaxJsonDepth) +
+                                " levels deep");
+  return Json(text);  // not JSON (or a number JSON cannot hold): the loader judges the string
 }
 
 }  // namespace gbesim

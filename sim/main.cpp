@@ -13,6 +13,7 @@
 #include "gbesim_version.hpp"
 #include "sim/bench.hpp"
 #include "sim/diagnostics.hpp"
+#include "sim/output_dir.hpp"
 #include "sim/params_command.hpp"
 #include "sim/phy_command.hpp"
 #include "sim/plot_command.hpp"
@@ -30,6 +31,14 @@ std::string self_path(const char* argv0) {
   return ec ? std::string(argv0) : exe.string();
 }
 
+// Integer options take plain decimal digits: CLI11 would also read 0x10 or 1e3.
+const CLI::Validator kDecimal(
+    [](std::string& text) -> std::string {
+      if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return "";
+      return "expected a non-negative decimal integer, got " + gbesim::printable(text);
+    },
+    "DECIMAL");
+
 int cli(int argc, char** argv) {
   using namespace gbesim;
   CLI::App app{"gbesim - a cycle-accurate Gigabit Ethernet MAC/PHY simulator"};
@@ -44,10 +53,13 @@ int cli(int argc, char** argv) {
   auto* run_cmd = app.add_subcommand("run", "run one simulation of a scenario");
   run_cmd->add_option("scenario", run.scenario_file, "scenario JSON file")->required();
   run_cmd->add_option("--set", run.load.sets, "override a parameter: path=value (repeatable)");
-  run_cmd->add_option("--out", out_dir, "results directory (default results/<name>)");
+  auto* out_opt =
+      run_cmd->add_option("--out", out_dir, "results directory (default results/<name>)");
   auto* seed_opt = run_cmd->add_option("--seed", seed, "run seed (default: the scenario's)")
+                       ->check(kDecimal)
                        ->check(CLI::Range(std::int64_t{0}, (std::int64_t{1} << 53) - 1));
   auto* point_opt = run_cmd->add_option("--point", point, "run K of the scenario's sweep")
+                        ->check(kDecimal)
                         ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
   run_cmd->add_option("--trace", traces, "events, pcap, vcd (comma-separated)")
       ->delimiter(',')
@@ -55,16 +67,24 @@ int cli(int argc, char** argv) {
   run_cmd->add_flag("--quiet", run.quiet, "no progress and no summary");
   std::int64_t chunk_ns = 0;
   auto* chunk_opt = run_cmd->add_option("--chunk-ns", chunk_ns, "fixed kernel chunk (testing)")
+                        ->check(kDecimal)
                         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 50));
   chunk_opt->group("");  // hidden
+  std::int64_t parent_pid = 0;
+  auto* parent_opt =
+      run_cmd->add_option("--parent-pid", parent_pid, "end with this process (sweeps)")
+          ->check(kDecimal);
+  parent_opt->group("");  // hidden
 
   SweepOptions sweep;
   std::string sweep_out;
   auto* sweep_cmd = app.add_subcommand("sweep", "run every point x replication of a sweep");
   sweep_cmd->add_option("scenario", sweep.scenario_file, "scenario JSON file")->required();
   sweep_cmd->add_option("-j,--jobs", sweep.jobs, "runs in parallel (default 1)")
+      ->check(kDecimal)
       ->check(CLI::Range(1, 256));
-  sweep_cmd->add_option("--out", sweep_out, "sweep directory (default results/<name>)");
+  auto* sweep_out_opt =
+      sweep_cmd->add_option("--out", sweep_out, "sweep directory (default results/<name>)");
   sweep_cmd->add_option("--set", sweep.sets, "override a parameter: path=value (repeatable)");
   sweep_cmd->add_flag("--list", sweep.list_only, "list the runs and exit");
   sweep_cmd->add_flag("--quiet", sweep.quiet, "no progress");
@@ -77,7 +97,8 @@ int cli(int argc, char** argv) {
   auto* topology_cmd = app.add_subcommand(
       "topology", "check a cabling plant's collision domains (exit 0 pass, 1 fail, 2 bad input)");
   topology_cmd->add_option("file", topology.file, "topology JSON file")->required();
-  topology_cmd->add_option("--out", topology.out_dir, "output directory (default results/<name>)");
+  auto* topology_out_opt = topology_cmd->add_option("--out", topology.out_dir,
+                                                    "output directory (default results/<name>)");
   topology_cmd->add_flag("--quiet", topology.quiet, "write the files, print nothing");
 
   PlotOptions plot;
@@ -85,14 +106,16 @@ int cli(int argc, char** argv) {
       app.add_subcommand("plot", "the standard charts of a results directory (PNG, SVG)");
   plot_cmd->add_option("results", plot.results_dir, "a run's, a sweep's or gbesim phy's directory")
       ->required();
-  plot_cmd->add_option("-o,--out", plot.out_dir, "output directory (default RESULTS/charts)");
+  auto* plot_out_opt =
+      plot_cmd->add_option("-o,--out", plot.out_dir, "output directory (default RESULTS/charts)");
   plot_cmd->add_flag("--quiet", plot.quiet, "write the files, print nothing");
 
   ReportOptions report;
   auto* report_cmd =
       app.add_subcommand("report", "one self-contained HTML report of results directories");
   report_cmd->add_option("results", report.results_dirs, "results directories")->required();
-  report_cmd->add_option("-o,--out", report.out_file, "HTML file (default RESULTS/report.html)");
+  auto* report_out_opt = report_cmd->add_option("-o,--out", report.out_file,
+                                                "HTML file (default RESULTS/report.html)");
   report_cmd->add_flag("--quiet", report.quiet, "write the file, print nothing");
 
   BenchOptions bench;
@@ -114,20 +137,26 @@ int cli(int argc, char** argv) {
   phy_cmd
       ->add_option("--mc-symbols", phy.mc_symbols,
                    "Monte Carlo 4D symbols per cable point (0: none; default 20000)")
+      ->check(kDecimal)
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{100'000'000}));
   phy_cmd->add_option("--eye-length", phy.eye_length_m, "cable length of the eye diagrams (m)")
       ->check(CLI::Range(0.0, 1000.0));
   phy_cmd->add_option("--echo-taps", phy.echo_canceller_taps, "echo canceller span (default 160)")
+      ->check(kDecimal)
       ->check(CLI::Range(0, 1000));
   phy_cmd
       ->add_option("--next-taps", phy.next_canceller_taps,
                    "span of each NEXT canceller (default 32)")
+      ->check(kDecimal)
       ->check(CLI::Range(0, 1000));
   phy_cmd->add_option("--ffe-taps", phy.ffe_taps, "feed-forward equaliser taps (default 16)")
+      ->check(kDecimal)
       ->check(CLI::Range(1, 256));
   phy_cmd->add_option("--dfe-taps", phy.dfe_taps, "decision-feedback taps (default 64)")
+      ->check(kDecimal)
       ->check(CLI::Range(0, 512));
   phy_cmd->add_option("--adc-bits", phy.adc_bits, "ADC resolution (0: ideal; default 8)")
+      ->check(kDecimal)
       ->check(CLI::Range(0, 16));
   phy_cmd
       ->add_option("--noise", phy.noise_dbm_per_hz,
@@ -137,13 +166,16 @@ int cli(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::Range(0.01, 10.0));
   phy_cmd->add_option("--symbols", phy.symbols, "4D symbols per noise level")
+      ->check(kDecimal)
       ->check(CLI::Range(1000, 100'000'000));
-  phy_cmd->add_option("--seed", phy.seed, "seed")->check(CLI::Range(0, 1 << 30));
+  phy_cmd->add_option("--seed", phy.seed, "seed")->check(kDecimal)->check(CLI::Range(0, 1 << 30));
   phy_cmd->add_flag("--quiet", phy.quiet, "write the files, print nothing");
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed and memory");
   bench_cmd->add_option("--runs", bench.runs, "runs per case; the median is reported")
+      ->check(kDecimal)
       ->check(CLI::Range(1, 99));
   bench_cmd->add_option("--duration-ms", bench.duration_ms, "simulated time per run")
+      ->check(kDecimal)
       ->check(CLI::Range(1, 100000));
 
   try {
@@ -154,8 +186,13 @@ int cli(int argc, char** argv) {
   }
 
   try {
+    // An empty --out is a mistake (an unset shell variable), not "the default".
+    for (auto* o :
+         {out_opt, sweep_out_opt, topology_out_opt, plot_out_opt, report_out_opt, phy_out})
+      if (o->count() > 0) checked_out_option(o->as<std::string>(), o->get_name());
     if (run_cmd->parsed()) {
-      if (!out_dir.empty()) run.out_dir = out_dir;
+      if (out_opt->count() > 0) run.out_dir = out_dir;
+      if (*parent_opt) run.parent_pid = parent_pid;
       if (*seed_opt) run.load.seed = seed;
       if (*point_opt) run.load.run = static_cast<std::size_t>(point);
       if (*chunk_opt) run.chunk_ns = chunk_ns;
@@ -163,7 +200,7 @@ int cli(int argc, char** argv) {
       return run_simulation(run);
     }
     if (sweep_cmd->parsed()) {
-      if (!sweep_out.empty()) sweep.out_dir = sweep_out;
+      if (sweep_out_opt->count() > 0) sweep.out_dir = sweep_out;
       sweep.self = self_path(argv[0]);
       return run_sweep(sweep);
     }
@@ -186,7 +223,7 @@ int cli(int argc, char** argv) {
     std::cerr << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << printable(e.what()) << "\n";
     return 1;
   }
   return 0;

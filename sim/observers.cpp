@@ -68,6 +68,7 @@ void PcapRecorder::commit() {
 VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
     : final_(dir / "trace.vcd"), temp_base_(dir / (".trace.tmp-" + std::to_string(::getpid()))) {
   file_ = sc_core::sc_create_vcd_trace_file(temp_base_.c_str());
+  slot_ = register_temporary(temp_base_.string() + ".vcd");
   file_->set_time_unit(1, sc_core::SC_PS);
   for (const auto& station : network.stations()) {
     const std::string s = station->basename();
@@ -96,6 +97,7 @@ VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
 }
 
 VcdRecorder::~VcdRecorder() {
+  unregister_temporary(slot_);
   if (file_ != nullptr) {
     sc_core::sc_close_vcd_trace_file(file_);
     std::error_code ec;
@@ -107,6 +109,8 @@ void VcdRecorder::commit() {
   sc_core::sc_close_vcd_trace_file(file_);
   file_ = nullptr;
   std::filesystem::rename(temp_base_.string() + ".vcd", final_);
+  unregister_temporary(slot_);
+  slot_ = -1;
 }
 
 }  // namespace gbesim

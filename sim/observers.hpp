@@ -74,6 +74,7 @@ class VcdRecorder {
   std::filesystem::path final_;
   std::filesystem::path temp_base_;  // SystemC appends ".vcd"
   sc_core::sc_trace_file* file_ = nullptr;
+  int slot_ = -1;  // registered temporary
 };
 
 }  // namespace gbesim

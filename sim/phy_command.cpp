@@ -1,5 +1,7 @@
 #include "sim/phy_command.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -13,6 +15,7 @@
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
+#include "sim/output_dir.hpp"
 #include "sim/scenario_loader.hpp"
 
 namespace gbesim {
@@ -282,14 +285,15 @@ int run_phy(const PhyOptions& options) {
     o.seed = s.config.run.seed;
     if (!o.out_given) o.out_dir = "results/" + s.config.run.name + "-phy";
   }
-  const std::filesystem::path dir(o.out_dir);
-  std::filesystem::create_directories(dir);
+  // Checked and locked before the (long) link-level computation, not after.
+  const OutputDirectory out(o.out_dir, fmt::format("gbesim phy (pid {})", ::getpid()));
+  const std::filesystem::path& dir = out.path();
   Json summary;
   summary["seed"] = o.seed;
   summary["channel"] = o.channel;
   if (o.channel != "cable") run_awgn(o, summary);
   if (o.channel != "awgn") run_cable(o, summary);
-  write_file_atomically(dir / "phy.json", summary.dump(2) + "\n");
+  write_file_atomically(dir / "phy.json", dump_json(summary, 2) + "\n");
   if (!o.quiet)
     fmt::print("results: {}/ ({}phy.json)\n", dir.string(),
                o.channel == "awgn" ? "awgn.csv, coding_gain.csv, "

@@ -1,11 +1,14 @@
 #include "sim/plot_command.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 
 #include <fmt/core.h>
 
 #include "analysis/results.hpp"
+#include "sim/output_dir.hpp"
 #include "ui/render.hpp"
 #include "ui/standard_charts.hpp"
 
@@ -24,7 +27,7 @@ int run_plot(const PlotOptions& o) {
   const std::filesystem::path out = o.out_dir.empty()
                                         ? std::filesystem::path(o.results_dir) / "charts"
                                         : std::filesystem::path(o.out_dir);
-  std::filesystem::create_directories(out);
+  const OutputDirectory charts_dir(out, fmt::format("gbesim plot (pid {})", ::getpid()));
   const auto charts = ui::standard_charts(results);
   if (charts.empty()) {
     std::cerr << "error: " << o.results_dir << ": no standard chart applies to these results\n";

@@ -2,7 +2,10 @@
 // Progress on stderr about every two seconds of wall time: one updating line on a terminal,
 // plain lines otherwise.
 
+#include <fmt/format.h>
+
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -12,6 +15,12 @@ namespace gbesim {
 
 std::string format_duration_ps(Picoseconds ps);   // "12.5 ms"
 std::string format_wall_seconds(double seconds);  // "1m05s"
+
+// A number for a summary line that may have no value: fmt::format("{:>8.2f}", Shown{x}) gives
+// "    1.50", "       -" when x has no value (NaN), and "     inf" / "    -inf".
+struct Shown {
+  double value;
+};
 
 class ProgressLine {
  public:
@@ -34,3 +43,22 @@ class ProgressLine {
 };
 
 }  // namespace gbesim
+
+template <>
+struct fmt::formatter<gbesim::Shown> {
+  std::string spec;
+  auto parse(format_parse_context& ctx) {
+    auto it = ctx.begin();
+    while (it != ctx.end() && *it != '}') spec.push_back(*it++);
+    return it;
+  }
+  template <class FormatContext>
+  auto format(const gbesim::Shown& s, FormatContext& ctx) const {
+    if (std::isfinite(s.value))
+      return fmt::format_to(ctx.out(), fmt::runtime("{:" + spec + "}"), s.value);
+    // Keep the fill, alignment and width; drop the precision and type.
+    const std::string width = spec.substr(0, spec.find_first_of(".eEfFgG%"));
+    const char* text = std::isnan(s.value) ? "-" : s.value > 0 ? "inf" : "-inf";
+    return fmt::format_to(ctx.out(), fmt::runtime("{:" + width + "}"), text);
+  }
+};

@@ -1,31 +1,31 @@
 #include "sim/runner.hpp"
 
 #include <fmt/format.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <ctime>
 
+#include "analysis/sweep_summary.hpp"
 #include "gbesim_version.hpp"
 #include "models/common/time.hpp"
 #include "scenarios/network.hpp"
 #include "sim/analytic_scalars.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
+#include "sim/json_input.hpp"
 #include "sim/observers.hpp"
+#include "sim/output_dir.hpp"
 #include "sim/progress.hpp"
+#include "sim/stop_signal.hpp"
 #include "sim/topology_command.hpp"
 
 namespace gbesim {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-
-void on_signal(int) {
-  g_stop = 1;
-}
 
 std::string iso_time_now() {
   const std::time_t t = std::time(nullptr);
@@ -56,7 +56,7 @@ Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::strin
   Picoseconds chunk = options.chunk_ns ? *options.chunk_ns * kPsPerNs : kPsPerUs;
   Outcome out;
   while (now_ps() < end_ps) {
-    if (g_stop != 0) {
+    if (stop_requested()) {
       out.interrupted = true;
       break;
     }
@@ -124,18 +124,20 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
                          value(mac, "frame_check_sequence_errors");
     fmt::print(
         "  {:<10} {:>12.0f} {:>10.2f} {:>12.0f} {:>10.2f} {:>11.3f} us {:>11.3f} us {:>8.0f}\n",
-        station->basename(), value(mac, "frames_transmitted_ok"), value(mac, "tx_throughput") / 1e6,
-        value(mac, "frames_received_ok"), value(mac, "rx_throughput") / 1e6,
-        value(sink, "latency_mean") / 1e3, value(sink, "latency_p99") / 1e3, drops);
+        station->basename(), Shown{value(mac, "frames_transmitted_ok")},
+        Shown{value(mac, "tx_throughput") / 1e6}, Shown{value(mac, "frames_received_ok")},
+        Shown{value(mac, "rx_throughput") / 1e6}, Shown{value(sink, "latency_mean") / 1e3},
+        Shown{value(sink, "latency_p99") / 1e3}, Shown{drops});
   }
   for (const auto& medium : network.media()) {
     const std::string m = medium->basename();
     fmt::print(
         "  {}: efficiency {:.4f}; time on frames {:.1f} %, preambles {:.1f} %, extension {:.1f} %, "
         "collisions {:.1f} %, idle {:.1f} %; {:.0f} bursts\n",
-        m, value(m, "efficiency"), 100 * value(m, "frame_share"), 100 * value(m, "preamble_share"),
-        100 * value(m, "extension_share"), 100 * value(m, "collision_share"),
-        100 * value(m, "idle_share"), value(m, "bursts"));
+        m, Shown{value(m, "efficiency")}, Shown{100 * value(m, "frame_share")},
+        Shown{100 * value(m, "preamble_share")}, Shown{100 * value(m, "extension_share")},
+        Shown{100 * value(m, "collision_share")}, Shown{100 * value(m, "idle_share")},
+        Shown{value(m, "bursts")});
   }
   for (const auto& host : network.hosts()) {
     const std::string b = std::string(host->name()) + ".pci";
@@ -143,9 +145,11 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
     fmt::print(
         "  {}: {} {}-bit {} MHz, peak {:.1f} MB/s; utilisation {:.1f} %, data {:.1f} %; read "
         "{:.1f} MB/s, write {:.1f} MB/s; {:.0f} transactions, {:.1f} data phases each\n",
-        b, p.mode == "pcix" ? "PCI-X" : "PCI", p.width_bits, p.clock_mhz, value(b, "peak_mbps"),
-        100 * value(b, "utilisation"), 100 * value(b, "data_share"), value(b, "read_mbps"),
-        value(b, "write_mbps"), value(b, "transactions"), value(b, "data_phases_mean"));
+        b, p.mode == "pcix" ? "PCI-X" : "PCI", p.width_bits, p.clock_mhz,
+        Shown{value(b, "peak_mbps")}, Shown{100 * value(b, "utilisation")},
+        Shown{100 * value(b, "data_share")}, Shown{value(b, "read_mbps")},
+        Shown{value(b, "write_mbps")}, Shown{value(b, "transactions")},
+        Shown{value(b, "data_phases_mean")});
     if (host->config().has_nic) {
       const std::string n = std::string(host->name()) + ".nic";
       const std::string d = std::string(host->name()) + ".driver";
@@ -154,12 +158,12 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
           "{:.0f} interrupts/s; host: {:.2f} Mb/s delivered, {:.2f} Mb/s sent, CPU {:.1f} %, "
           "{:.1f} "
           "frames per interrupt, P/E {:.1f}\n",
-          n, value(n, "frames_arrived"),
-          value(n, "rx_fifo_overflow") + value(n, "rx_no_descriptor"), value(n, "rx_fifo_overflow"),
-          value(n, "rx_no_descriptor"), value(n, "interrupts_per_second"),
-          value(d, "delivered_throughput") / 1e6, value(d, "sent_throughput") / 1e6,
-          100 * value(d, "cpu_utilisation"), value(d, "frames_per_interrupt"),
-          value(d, "pe_index"));
+          n, Shown{value(n, "frames_arrived")},
+          Shown{value(n, "rx_fifo_overflow") + value(n, "rx_no_descriptor")},
+          Shown{value(n, "rx_fifo_overflow")}, Shown{value(n, "rx_no_descriptor")},
+          Shown{value(n, "interrupts_per_second")}, Shown{value(d, "delivered_throughput") / 1e6},
+          Shown{value(d, "sent_throughput") / 1e6}, Shown{100 * value(d, "cpu_utilisation")},
+          Shown{value(d, "frames_per_interrupt")}, Shown{value(d, "pe_index")});
       if (host->stack() != nullptr) {
         const AppParams& app = host->config().app;
         const std::string s = std::string(host->name()) + ".stack";
@@ -168,13 +172,15 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
             "  {}: {} of {} B, {} with {}: application {:.2f} Mb/s received, {:.2f} Mb/s sent; "
             "{:.0f} requests/s; {}\n",
             s, app.kind, app.request_bytes, app.direction, app.peer,
-            value(s, "receive_throughput") / 1e6, value(s, "send_throughput") / 1e6,
-            value(s, "requests_per_second"),
+            Shown{value(s, "receive_throughput") / 1e6}, Shown{value(s, "send_throughput") / 1e6},
+            Shown{value(s, "requests_per_second")},
             udp ? fmt::format("{:.0f} datagrams sent, {:.0f} received",
-                              value(s, "udp_datagrams_sent"), value(s, "udp_datagrams_received"))
+                              Shown{value(s, "udp_datagrams_sent")},
+                              Shown{value(s, "udp_datagrams_received")})
                 : fmt::format("{:.0f} segments resent, {:.0f} timeouts, round trip mean {:.2f} us",
-                              value(s, "segments_retransmitted"), value(s, "timeouts"),
-                              value(s, "round_trip_mean") / 1e3));
+                              Shown{value(s, "segments_retransmitted")},
+                              Shown{value(s, "timeouts")},
+                              Shown{value(s, "round_trip_mean") / 1e3}));
       }
       const std::string a = "analysis." + std::string(host->name());
       for (const char* dir : {"rx", "tx"}) {
@@ -186,9 +192,9 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
         fmt::print(
             "  {} {}: {:.1f} bus clocks per frame; ceilings: bus {:.2f} Mb/s, wire {:.2f} Mb/s; "
             "bottleneck: {}\n",
-            a, dir, value(a, pre + "bus_clocks_per_frame"),
-            value(a, pre + "bus_ceiling_throughput") / 1e6,
-            value(a, pre + "wire_ceiling_throughput") / 1e6, bottleneck);
+            a, dir, Shown{value(a, pre + "bus_clocks_per_frame")},
+            Shown{value(a, pre + "bus_ceiling_throughput") / 1e6},
+            Shown{value(a, pre + "wire_ceiling_throughput") / 1e6}, bottleneck);
       }
     }
   }
@@ -198,41 +204,61 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
     fmt::print(
         "  link{} {} - {}: 1000BASE-T over {} m of {}: SNR {:.2f} dB, margin {:.2f} dB, BER "
         "{:.3g}, octet errors {:.3g} -> {:.3g} injected bit errors/bit\n",
-        i, l.a, l.b, l.params.cable_m, l.params.medium, l.phy->snr_db, l.phy->margin_db, l.phy->ber,
-        l.phy->octet_error_rate, l.params.ber);
+        i, l.a, l.b, l.params.cable_m, l.params.medium, Shown{l.phy->snr_db},
+        Shown{l.phy->margin_db}, Shown{l.phy->ber}, Shown{l.phy->octet_error_rate},
+        Shown{l.params.ber});
   }
   fmt::print("results: {}/ (run.json, scalars.csv)\n", dir.string());
 }
 
-void remove_stale_outputs(const std::filesystem::path& dir, const std::set<std::string>& traces,
-                          const Network& network, bool topology) {
+// The files a run writes besides run.json, which lists them (so that the next run in the same
+// directory removes exactly what this one wrote, e.g. pcaps of stations it no longer has).
+std::vector<std::string> output_files(const RunOptions& options, const Network& network,
+                                      bool topology) {
+  std::vector<std::string> files = {"scalars.csv"};
+  if (options.traces.count("events")) files.push_back("events.csv");
+  if (options.traces.count("vcd")) files.push_back("trace.vcd");
+  if (options.traces.count("pcap"))
+    for (const auto& s : network.stations()) files.push_back(std::string(s->basename()) + ".pcap");
+  if (topology)
+    for (const char* f : {"topology.txt", "topology_pairs.csv", "topology.dot"}) files.push_back(f);
+  return files;
+}
+
+// What an earlier run in this directory wrote: the files its run.json lists, the fixed names of
+// every kind of output, and pcaps named after this run's stations. run.json goes first: it marks
+// a directory complete, and must not survive beside new files.
+void remove_previous_outputs(const OutputDirectory& out, const Network& network) {
+  std::vector<std::string> names;
+  if (const auto old = read_json_record(out.path() / "run.json")) {
+    if (old->is_object() && old->contains("outputs") && (*old)["outputs"].is_array())
+      for (const auto& f : (*old)["outputs"])
+        if (f.is_string()) names.push_back(f.get<std::string>());
+  }
   std::error_code ec;
-  if (traces.count("events") == 0) std::filesystem::remove(dir / "events.csv", ec);
-  if (traces.count("vcd") == 0) std::filesystem::remove(dir / "trace.vcd", ec);
-  if (!topology)
-    for (const char* f : {"topology.txt", "topology_pairs.csv", "topology.dot"})
-      std::filesystem::remove(dir / f, ec);
-  if (traces.count("pcap") == 0) {
-    for (const auto& s : network.stations())
-      std::filesystem::remove(dir / (std::string(s->basename()) + ".pcap"), ec);
+  out.remove_or_fail("run.json");
+  for (const char* f : {"scalars.csv", "events.csv", "trace.vcd", "topology.txt",
+                        "topology_pairs.csv", "topology.dot"})
+    names.emplace_back(f);
+  for (const auto& s : network.stations()) names.push_back(std::string(s->basename()) + ".pcap");
+  for (const auto& name : names) {
+    // Only plain file names inside the directory: run.json is input like any other.
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+      continue;
+    std::filesystem::remove(out.path() / name, ec);
   }
 }
 
+// A run started by a sweep ends with the sweep: SIGTERM when the parent dies (it then stops
+// cleanly like any SIGTERM).
+void end_with_parent(std::int64_t parent_pid) {
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (::getppid() != static_cast<pid_t>(parent_pid))
+    throw std::runtime_error("the sweep that started this run (pid " + std::to_string(parent_pid) +
+                             ") has ended");
+}
+
 }  // namespace
-
-void install_stop_handlers() {
-  struct sigaction action {};
-  action.sa_handler = on_signal;
-  // The first signal asks for a clean stop; a second one (if the stop hangs) ends the process.
-  action.sa_flags = SA_RESETHAND;
-  sigemptyset(&action.sa_mask);
-  ::sigaction(SIGINT, &action, nullptr);
-  ::sigaction(SIGTERM, &action, nullptr);
-}
-
-bool stop_requested() {
-  return g_stop != 0;
-}
 
 std::filesystem::path default_out_dir(const LoadedScenario& scenario) {
   std::filesystem::path dir = std::filesystem::path("results") / scenario.config.run.name;
@@ -241,9 +267,9 @@ std::filesystem::path default_out_dir(const LoadedScenario& scenario) {
 }
 
 std::string format_scalar_value(const Scalar& s) {
-  if (s.integral) return fmt::format("{}", static_cast<std::uint64_t>(s.value));
-  if (!std::isfinite(s.value)) return "nan";
-  return fmt::format("{}", s.value);
+  if (s.integral && std::isfinite(s.value))
+    return fmt::format("{}", static_cast<std::uint64_t>(s.value));
+  return number_text(s.value);  // empty: no value
 }
 
 std::string scalars_csv(const std::vector<Scalar>& scalars) {
@@ -254,23 +280,21 @@ std::string scalars_csv(const std::vector<Scalar>& scalars) {
 }
 
 int run_simulation(const RunOptions& options) {
+  install_stop_handlers();
+  if (options.parent_pid) end_with_parent(*options.parent_pid);
   const LoadedScenario scenario = load_scenario(options.scenario_file, options.load);
-  const std::filesystem::path dir = options.out_dir ? *options.out_dir : default_out_dir(scenario);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir))
-    throw ScenarioError(
-        {{dir.string(), "",
-          "cannot create the results directory" + (ec ? ": " + ec.message() : std::string())}});
-  // run.json is written last and marks the directory complete: an old one goes first, so that a
-  // crash cannot leave it beside new files.
-  std::filesystem::remove(dir / "run.json", ec);
+  // The directory is checked and locked before anything is simulated.
+  const OutputDirectory out(
+      options.out_dir ? *options.out_dir : default_out_dir(scenario),
+      fmt::format("gbesim run {} (pid {})", printable(options.scenario_file), ::getpid()));
+  const std::filesystem::path& dir = out.path();
 
   init_time_resolution();
   // The kernel's informational messages (e.g. the VCD timescale it chose) are not for users.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));
   Network network(scenario.config, context);
+  remove_previous_outputs(out, network);
 
   std::unique_ptr<EventsCsvWriter> events;
   std::unique_ptr<PcapRecorder> pcaps;
@@ -285,7 +309,7 @@ int run_simulation(const RunOptions& options) {
   if (options.traces.count("pcap")) pcaps = std::make_unique<PcapRecorder>(network, dir);
   if (options.traces.count("vcd")) vcd = std::make_unique<VcdRecorder>(network, dir);
 
-  install_stop_handlers();
+  allow_clean_stop();
   const Picoseconds end_ps = scenario.config.run.duration_ns * kPsPerNs;
   const Outcome outcome = simulate(end_ps, options, scenario.config.run.name);
 
@@ -367,9 +391,9 @@ int run_simulation(const RunOptions& options) {
   run["frames_created"] = context.frames.frames_created();
   run["frames_allocated"] = context.frames.allocated();
   run["peak_rss_kib"] = peak_rss_kib();
+  run["outputs"] = output_files(options, network, !scenario.config.topology_json.empty());
   run["config"] = scenario.resolved;
-  write_file_atomically(dir / "run.json", run.dump(2) + "\n");
-  remove_stale_outputs(dir, options.traces, network, !scenario.config.topology_json.empty());
+  write_file_atomically(dir / "run.json", dump_json(run, 2) + "\n");
 
   if (!options.quiet) print_summary(scenario, network, scalars, outcome, dir);
   return outcome.interrupted ? 130 : 0;

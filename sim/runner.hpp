@@ -23,6 +23,8 @@ struct RunOptions {
   // Fixed simulated time per kernel call instead of the adaptive one (for tests that prove the
   // chunking does not change results).
   std::optional<std::int64_t> chunk_ns;
+  // Set by a sweep for its runs: the run ends (as on SIGTERM) when this process does.
+  std::optional<std::int64_t> parent_pid;
 };
 
 inline const std::vector<std::string>& trace_kinds() {
@@ -40,9 +42,5 @@ int run_simulation(const RunOptions& options);
 // scalars.csv text for a list of scalars.
 std::string scalars_csv(const std::vector<Scalar>& scalars);
 std::string format_scalar_value(const Scalar& s);
-
-// Installs SIGINT/SIGTERM handlers that ask the running simulation (or sweep) to stop cleanly.
-void install_stop_handlers();
-bool stop_requested();
 
 }  // namespace gbesim

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -16,16 +17,19 @@
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
 #include "sim/nic_profiles.hpp"
+#include "sim/output_dir.hpp"
 #include "sim/topology_loader.hpp"
 
 namespace gbesim {
 namespace {
 
+constexpr std::size_t kMaxTrafficSources = 256;
+
 // ---------------------------------------------------------------------------------------------
 // Reading JSON text
 
 std::string value_text(const Json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
+  return v.is_string() ? v.get<std::string>() : dump_json(v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -43,7 +47,7 @@ std::optional<ParamValue> convert(const Json& v, const ParamInfo& info, const st
     case ParamType::integer: {
       std::int64_t x = 0;
       if (v.is_number_unsigned() && v.get<std::uint64_t>() > 9'000'000'000'000'000'000ULL) {
-        d.error(path, "expected an integer in " + range_phrase(info) + ", got " + v.dump());
+        d.error(path, "expected an integer in " + range_phrase(info) + ", got " + dump_json(v));
         return std::nullopt;
       } else if (v.is_number_integer()) {
         x = v.get<std::int64_t>();
@@ -70,7 +74,7 @@ std::optional<ParamValue> convert(const Json& v, const ParamInfo& info, const st
       }
       const double x = v.get<double>();
       if (!(x >= info.min && x <= info.max)) {
-        d.error(path, "expected a number in " + range_phrase(info) + ", got " + v.dump());
+        d.error(path, "expected a number in " + range_phrase(info) + ", got " + dump_json(v));
         return std::nullopt;
       }
       return ParamValue(x);
@@ -129,8 +133,9 @@ void read_table(const Json& obj, const std::string& path, const ParamTable<P>& t
     if (std::find(extra.begin(), extra.end(), key) != extra.end()) continue;
     const auto* entry = table.find(key);
     if (entry == nullptr) {
-      d.error(child_path(path, key),
-              "unknown key" + suggestion(key, known) + " (known here: " + key_list(known) + ")");
+      d.error(child_path(path, key), d.full() ? std::string()
+                                              : "unknown key" + suggestion(key, known) +
+                                                    " (known here: " + key_list(known) + ")");
       continue;
     }
     if (entry->info.type == ParamType::structured) continue;
@@ -394,7 +399,7 @@ void read_link_level(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
         continue;
       }
       for (std::size_t i = 0; i < v.size(); ++i) {
-        const std::string name = v[i].is_string() ? v[i].get<std::string>() : v[i].dump();
+        const std::string name = v[i].is_string() ? v[i].get<std::string>() : dump_json(v[i]);
         if (std::find(categories.begin(), categories.end(), name) == categories.end())
           d.error(index_path(at, i),
                   "expected one of " + key_list(categories) + ", got " +
@@ -574,7 +579,7 @@ void read_topology(const Json& doc, ScenarioConfig& c,
   const LoadedTopology t =
       read_topology_block(doc["topology"], d.file(), "topology", c.run.rate_mbps, d);
   if (!d.empty()) return;
-  c.topology_json = doc["topology"].dump();
+  c.topology_json = dump_json(doc["topology"]);
   const double bit_ns = 1000.0 / static_cast<double>(c.run.rate_mbps);
   for (std::size_t i = 0; i < t.report.domains.size(); ++i) {
     const DomainReport& dom = t.report.domains[i];
@@ -685,7 +690,11 @@ void check_duplex(ScenarioConfig& c, Diagnostics& d) {
 // (one analysis per distinct medium, length and noise).
 void predict_phy_errors(ScenarioConfig& c, Diagnostics& d) {
   const std::vector<std::string> kinds = {"ideal", "1000base-t"};
-  std::map<std::tuple<std::string, double, double>, LinkConfig::PhyPrediction> done;
+  // Solving the link model takes a fraction of a second per cable: each cable is solved once per
+  // process (the desktop app and the fuzz tests load many variants of one scenario).
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, double, double>, LinkConfig::PhyPrediction> done;
+  const std::lock_guard<std::mutex> lock(mutex);
   for (std::size_t i = 0; i < c.links.size(); ++i) {
     auto& l = c.links[i];
     const std::string path = index_path("links", i);
@@ -968,14 +977,8 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
   read_table(doc, "", run_param_table(), c.run, d, top_level_blocks());
   for (const char* key : {"name", "description"})
     if (!doc.contains(key)) d.error("", std::string("missing \"") + key + "\"");
-  const auto name_ok = [](const std::string& s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
-      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.';
-    }) && s[0] != '.';
-  };
-  if (doc.contains("name") && doc["name"].is_string() && !name_ok(c.run.name))
-    d.error("name", Json(c.run.name).dump() +
-                        " cannot name a results directory: use letters, digits, '_', '-', '.'");
+  if (doc.contains("name") && doc["name"].is_string())
+    if (const auto problem = results_name_problem(c.run.name)) d.error("name", *problem);
   if (doc.contains("rate_mbps") && !find_speed_mode(c.run.rate_mbps))
     d.error("rate_mbps", "no speed mode " + std::to_string(c.run.rate_mbps) +
                              " Mb/s; expected one of " + speed_mode_list());
@@ -1054,6 +1057,14 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
           if (!field.value().is_array()) {
             d.error(at,
                     "expected an array of traffic sources, got " + describe_value(field.value()));
+            continue;
+          }
+          // Every source is consulted at each decision of its MAC: thousands on one station
+          // would make the run crawl, and no installation has them.
+          if (field.value().size() > kMaxTrafficSources) {
+            d.error(at, "has " + std::to_string(field.value().size()) +
+                            " traffic sources; a station takes at most " +
+                            std::to_string(kMaxTrafficSources));
             continue;
           }
           for (std::size_t i = 0; i < field.value().size(); ++i)
@@ -1412,7 +1423,7 @@ SweepPlan read_sweep(const Json& doc, Diagnostics& d) {
 
 std::string point_label(const std::vector<std::pair<std::string, Json>>& values) {
   std::string out;
-  for (const auto& [path, v] : values) out += (out.empty() ? "" : ", ") + path + "=" + v.dump();
+  for (const auto& [path, v] : values) out += (out.empty() ? "" : ", ") + path + "=" + dump_json(v);
   return out;
 }
 
@@ -1485,7 +1496,7 @@ LoadedScenario load_point(const Prepared& prepared, const std::string& file,
     } catch (const ScenarioError& e) {
       std::vector<Diagnostic> items = e.diagnostics();
       for (auto& item : items) item.message = prefix + item.message;
-      throw ScenarioError(items);
+      throw ScenarioError(items, e.more());
     }
   }
   out.config.run.seed = run ? prepared.plan.seed_of_run(*run) : prepared.plan.base_seed;
@@ -1569,19 +1580,22 @@ LoadedScenario load_scenario(const std::string& file, const LoadOptions& options
 SweepPlan load_sweep_plan(const std::string& file, const LoadOptions& options) {
   const Prepared prepared = prepare(read_json_file(file), file, options);
   std::vector<Diagnostic> all;
+  std::size_t more = 0;
   try {
     load_point(prepared, file, std::nullopt);
   } catch (const ScenarioError& e) {
     all.insert(all.end(), e.diagnostics().begin(), e.diagnostics().end());
+    more += e.more();
   }
-  for (std::size_t p = 0; all.size() < 50 && p < prepared.plan.point_count(); ++p) {
+  for (std::size_t p = 0; all.size() < kMaxShownErrors && p < prepared.plan.point_count(); ++p) {
     try {
       load_point(prepared, file, p * static_cast<std::size_t>(prepared.plan.replications));
     } catch (const ScenarioError& e) {
       all.insert(all.end(), e.diagnostics().begin(), e.diagnostics().end());
+      more += e.more();
     }
   }
-  if (!all.empty()) throw ScenarioError(all);
+  if (!all.empty()) throw ScenarioError(all, more);
   return prepared.plan;
 }
 

@@ -10,16 +10,22 @@
 #include <chrono>
 #include <csignal>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
+#include "analysis/results.hpp"
 #include "analysis/sweep_summary.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
+#include "sim/json_input.hpp"
+#include "sim/output_dir.hpp"
 #include "sim/progress.hpp"
 #include "sim/runner.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/stop_signal.hpp"
 
 extern char** environ;
 
@@ -32,15 +38,10 @@ std::filesystem::path run_dir(const std::filesystem::path& dir, std::size_t run)
 
 // A run is done if its run.json says complete and it ran the configuration we expect now.
 bool run_complete(const std::filesystem::path& dir, const Json& expected_config) {
-  std::ifstream in(dir / "run.json");
-  if (!in) return false;
-  try {
-    const Json run = Json::parse(in);
-    return run.value("status", "") == "complete" && run.contains("config") &&
-           run["config"] == expected_config && std::filesystem::exists(dir / "scalars.csv");
-  } catch (const std::exception&) {
-    return false;
-  }
+  const auto run = read_json_record(dir / "run.json");
+  return run && run->is_object() && run->contains("status") && (*run)["status"] == "complete" &&
+         run->contains("config") && (*run)["config"] == expected_config &&
+         std::filesystem::is_regular_file(dir / "scalars.csv");
 }
 
 std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
@@ -52,19 +53,26 @@ std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
     const auto f = split_csv_line(line);
     if (f.size() != 4) continue;
     RunScalar s{f[0], f[1], f[2], 0.0, f[3]};
-    try {
-      s.value = f[3] == "nan" ? std::nan("") : std::stod(f[3]);
-    } catch (const std::exception&) {
-      s.value = std::nan("");
-    }
+    s.value = parse_number(f[3]).value_or(std::nan(""));  // empty: no value
     out.push_back(std::move(s));
   }
   return out;
 }
 
+// A run in its own process group, so that a Ctrl-C at the terminal reaches only the sweep, which
+// passes one SIGINT on to each run (a second signal would make the run stop at once, without
+// writing its interrupted record); and tied to the sweep: if the sweep dies, its runs stop.
 pid_t spawn_run(const SweepOptions& options, std::size_t run, const std::filesystem::path& dir) {
-  std::vector<std::string> args = {options.self,        "run",   options.scenario_file, "--point",
-                                   std::to_string(run), "--out", dir.string(),          "--quiet"};
+  // Not --quiet: the run's log.txt gets its progress lines and its summary.
+  std::vector<std::string> args = {options.self,
+                                   "run",
+                                   options.scenario_file,
+                                   "--point",
+                                   std::to_string(run),
+                                   "--out",
+                                   dir.string(),
+                                   "--parent-pid",
+                                   std::to_string(::getpid())};
   for (const auto& s : options.sets) {
     args.push_back("--set");
     args.push_back(s);
@@ -79,9 +87,19 @@ pid_t spawn_run(const SweepOptions& options, std::size_t run, const std::filesys
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&defaults, sig);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, options.self.c_str(), &actions, nullptr, argv.data(), environ);
+  const int rc =
+      posix_spawn(&pid, options.self.c_str(), &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (rc != 0) throw std::runtime_error("cannot start " + options.self + ": " + std::strerror(rc));
   return pid;
 }
@@ -93,7 +111,7 @@ void print_list(const SweepPlan& plan) {
     const auto columns = plan.columns();
     const auto labels = plan.point_labels(plan.point_of_run(k));
     for (std::size_t c = 0; c < columns.size(); ++c)
-      values += (values.empty() ? "" : "  ") + columns[c] + "=" + labels[c];
+      values += (values.empty() ? "" : "  ") + printable(columns[c]) + "=" + printable(labels[c]);
     fmt::print("{:>5} {:>6} {:>5} {:>12}  {}\n", k, plan.point_of_run(k),
                plan.replication_of_run(k), plan.seed_of_run(k), values);
   }
@@ -104,6 +122,7 @@ void print_list(const SweepPlan& plan) {
 }  // namespace
 
 int run_sweep(const SweepOptions& options) {
+  install_stop_handlers();
   LoadOptions load;
   load.sets = options.sets;
   const SweepPlan plan = load_sweep_plan(options.scenario_file, load);
@@ -112,14 +131,17 @@ int run_sweep(const SweepOptions& options) {
     return 0;
   }
   const LoadedScenario base = load_scenario(options.scenario_file, load);
-  const std::filesystem::path dir =
-      options.out_dir ? *options.out_dir : std::filesystem::path("results") / base.config.run.name;
+  // One sweep per directory at a time; its runs lock their own directories.
+  const OutputDirectory out(
+      options.out_dir ? *options.out_dir : std::filesystem::path("results") / base.config.run.name,
+      fmt::format("gbesim sweep {} (pid {})", printable(options.scenario_file), ::getpid()));
+  const std::filesystem::path& dir = out.path();
   std::error_code ec;
   std::filesystem::create_directories(dir / "runs", ec);
   if (ec)
-    throw ScenarioError({{dir.string(), "", "cannot create the sweep directory: " + ec.message()}});
+    throw ScenarioError({{dir.string(), "", "cannot create the runs directory: " + ec.message()}});
 
-  // The plan, for people and for tools.
+  // The plan, for people and for tools; its status follows the sweep.
   Json description;
   description["scenario_file"] = options.scenario_file;
   description["name"] = base.config.run.name;
@@ -133,7 +155,12 @@ int run_sweep(const SweepOptions& options) {
     points.push_back(values);
   }
   description["points"] = points;
-  write_file_atomically(dir / "sweep.json", description.dump(2) + "\n");
+  auto write_description = [&](const std::string& status, std::size_t complete) {
+    description["status"] = status;
+    description["runs_complete"] = complete;
+    write_file_atomically(dir / "sweep.json", dump_json(description, 2) + "\n");
+  };
+  write_description("running", 0);
 
   // What is still to run.
   std::vector<Json> expected(plan.run_count());
@@ -150,10 +177,9 @@ int run_sweep(const SweepOptions& options) {
     }
   }
 
-  install_stop_handlers();
   ProgressLine progress(!options.quiet);
   std::map<pid_t, std::size_t> running;
-  std::vector<std::size_t> failed;
+  std::set<std::size_t> failed;
   std::size_t next = 0;
   std::size_t done = 0;
   bool forwarded = false;
@@ -163,25 +189,40 @@ int run_sweep(const SweepOptions& options) {
                        name, done + skipped, plan.run_count(), running.size(), failed.size(),
                        skipped);
   };
-  std::vector<RunRecord> records;
+  // A run's status, for points.csv: complete, or why not.
+  auto run_status = [&](std::size_t k) -> std::string {
+    if (run_complete(run_dir(dir, k), expected[k])) return "complete";
+    if (failed.count(k)) return "failed";
+    const auto run = read_json_record(run_dir(dir, k) / "run.json");
+    if (!run || !run->is_object()) return "missing";
+    const Json status = run->contains("status") ? (*run)["status"] : Json();
+    return status == "interrupted" ? "interrupted" : status == "complete" ? "stale" : "missing";
+  };
+  std::size_t complete = 0;
   // Aggregate every complete run into points.csv and summary.csv: at the end, and every few
   // seconds while the sweep runs, so that charts (gbesim-gui) can follow it.
   auto aggregate = [&] {
-    records.clear();
+    std::vector<RunRecord> records;
+    complete = 0;
     for (std::size_t k = 0; k < plan.run_count(); ++k) {
-      if (!run_complete(run_dir(dir, k), expected[k])) continue;
       RunRecord r;
       r.run = k;
       r.point = plan.point_of_run(k);
       r.replication = plan.replication_of_run(k);
       r.seed = plan.seed_of_run(k);
       r.swept_values = plan.point_labels(r.point);
-      r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
+      r.status = run_status(k);
+      if (r.status == "complete") {
+        r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
+        ++complete;
+      }
       records.push_back(std::move(r));
     }
     write_file_atomically(dir / "points.csv", points_csv(plan.columns(), records));
-    write_file_atomically(dir / "summary.csv", summary_csv(plan.columns(), records));
+    write_file_atomically(dir / "summary.csv",
+                          summary_csv(plan.columns(), records, plan.replications));
   };
+  allow_clean_stop();
   auto last_aggregate = std::chrono::steady_clock::now();
   while (next < pending.size() || !running.empty()) {
     if (stop_requested() && !forwarded) {
@@ -192,6 +233,9 @@ int run_sweep(const SweepOptions& options) {
            static_cast<int>(running.size()) < options.jobs) {
       const std::size_t k = pending[next++];
       std::filesystem::create_directories(run_dir(dir, k), ec);
+      // A run of an earlier sweep that was killed may still be stopping in this directory.
+      if (const auto holder = wait_until_unlocked(run_dir(dir, k)); holder && !options.quiet)
+        fmt::print(stderr, "run {}: waited for {} to stop\n", k, *holder);
       running[spawn_run(options, k, run_dir(dir, k))] = k;
     }
     if (stop_requested() && running.empty()) break;
@@ -205,10 +249,11 @@ int run_sweep(const SweepOptions& options) {
     if (it == running.end()) continue;
     const std::size_t k = it->second;
     running.erase(it);
-    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+    const int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+    if (code == 0) {
       ++done;
-    } else if (!stop_requested()) {
-      failed.push_back(k);
+    } else if (code != 130) {
+      failed.insert(k);
     }
     progress.update(status());
     if (std::chrono::steady_clock::now() - last_aggregate > std::chrono::seconds(3)) {
@@ -220,10 +265,15 @@ int run_sweep(const SweepOptions& options) {
   progress.finish();
 
   aggregate();
+  const bool all_complete = complete == plan.run_count();
+  write_description(all_complete       ? "complete"
+                    : stop_requested() ? "interrupted"
+                                       : "incomplete",
+                    complete);
 
   if (!options.quiet) {
     fmt::print("sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, runs/)\n",
-               name, records.size(), plan.run_count(), dir.string());
+               name, complete, plan.run_count(), dir.string());
   }
   for (std::size_t k : failed)
     fmt::print(stderr, "run {} failed; see {}\n", k, (run_dir(dir, k) / "log.txt").string());

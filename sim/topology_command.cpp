@@ -1,5 +1,7 @@
 #include "sim/topology_command.hpp"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +9,8 @@
 #include <numeric>
 
 #include "sim/atomic_file.hpp"
+#include "sim/diagnostics.hpp"
+#include "sim/output_dir.hpp"
 
 namespace gbesim {
 namespace {
@@ -104,13 +108,19 @@ std::string topology_pairs_csv(const TopologyReport& report) {
 int run_topology(const TopologyOptions& options) {
   const LoadedTopology topology = load_topology(options.file);
   const std::string text = topology_report_text(topology);
-  const std::filesystem::path dir = options.out_dir.empty()
-                                        ? std::filesystem::path("results") / topology.plant.name
-                                        : std::filesystem::path(options.out_dir);
-  std::filesystem::create_directories(dir);
-  write_file_atomically(dir / "topology.txt", text);
-  write_file_atomically(dir / "topology_pairs.csv", topology_pairs_csv(topology.report));
-  write_file_atomically(dir / "topology.dot", topology_dot(topology.plant, topology.report));
+  // Exit code 1 means "the plant fails": any problem writing the files is 2, like bad input.
+  const OutputDirectory out(options.out_dir.empty()
+                                ? std::filesystem::path("results") / topology.plant.name
+                                : std::filesystem::path(options.out_dir),
+                            fmt::format("gbesim topology (pid {})", ::getpid()));
+  const std::filesystem::path& dir = out.path();
+  try {
+    write_file_atomically(dir / "topology.txt", text);
+    write_file_atomically(dir / "topology_pairs.csv", topology_pairs_csv(topology.report));
+    write_file_atomically(dir / "topology.dot", topology_dot(topology.plant, topology.report));
+  } catch (const std::exception& e) {
+    throw ScenarioError({{dir.string(), "", e.what()}});
+  }
   if (!options.quiet) {
     fmt::print("{}", text);
     fmt::print("files: {}/ (topology.txt, topology_pairs.csv, topology.dot)\n", dir.string());

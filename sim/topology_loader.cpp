@@ -5,6 +5,7 @@
 
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
+#include "sim/output_dir.hpp"
 
 namespace gbesim {
 namespace {
@@ -265,11 +266,13 @@ LoadedTopology read(const Json& doc, const std::string& file, const std::string&
   r.keys(doc, "", kTopKeys);
   CablingPlant& plant = out.plant;
   if (doc.contains("name")) {
-    if (doc["name"].is_string() && is_identifier(doc["name"].get<std::string>())) {
-      plant.name = doc["name"].get<std::string>();
-    } else {
+    if (!doc["name"].is_string()) {
       r.error("name",
               "expected a name of letters, digits, _ - and ., got " + describe_value(doc["name"]));
+    } else if (const auto problem = results_name_problem(doc["name"].get<std::string>())) {
+      r.error("name", *problem);
+    } else {
+      plant.name = doc["name"].get<std::string>();
     }
   } else if (prefix.empty()) {
     r.error("name", "missing: the topology's name");

@@ -272,7 +272,11 @@ void PciBus::cut_at_latency_timer(Active& a) const {
   const std::int64_t term = termination_edge(a);
   if (term < 0) return;
   std::size_t i = 0;
-  while (i < a.last && a.edges[i] <= term) ++i;
+  while (i < a.last) {
+    if (i >= a.edges.size()) generate_phases(a, i + kPhaseBlock);
+    if (a.edges[i] > term) break;
+    ++i;
+  }
   // Memory Write and Invalidate finishes its cache line; PCI-X stops only at a 128-byte boundary.
   std::int64_t boundary = 0;
   if (a.t.command == PciCommand::memory_write_invalidate)
@@ -281,9 +285,33 @@ void PciBus::cut_at_latency_timer(Active& a) const {
   if (boundary > 0) {
     std::int64_t done = 0;
     for (std::size_t k = 0; k <= i; ++k) done += a.phase_bytes[k];
-    while (i < a.last && (a.address0 + done) % boundary != 0) done += a.phase_bytes[++i];
+    while (i < a.last && (a.address0 + done) % boundary != 0) {
+      if (i + 1 >= a.edges.size()) generate_phases(a, i + 1 + kPhaseBlock);
+      done += a.phase_bytes[++i];
+    }
   }
   a.last = i;
+}
+
+void PciBus::generate_phases(Active& a, std::size_t count) const {
+  while (a.edges.size() < count && a.bytes_left > 0) {
+    const std::int64_t width = a.width_bytes;
+    const auto offset =
+        static_cast<std::int64_t>(a.next_address % static_cast<std::uint64_t>(width));
+    const std::int64_t n = std::min(width - offset, a.bytes_left);
+    std::int64_t edge = a.edges.empty() ? a.first_edge : a.edges.back() + 1 + a.subsequent_wait;
+    if (a.posted_capacity_bytes > 0) {
+      // Room for n bytes once the buffer has drained to capacity - n.
+      const Picoseconds room_at = a.drained - (a.posted_capacity_bytes - n) * a.posted_ps_per_byte;
+      edge = std::max(edge, edge_at_or_after(room_at));
+      a.drained = std::max(a.drained, time_of(edge)) + n * a.posted_ps_per_byte;
+    }
+    a.edges.push_back(edge);
+    a.phase_bytes.push_back(n);
+    a.drained_after.push_back(a.drained);
+    a.bytes_left -= n;
+    a.next_address += static_cast<std::uint64_t>(n);
+  }
 }
 
 void PciBus::decide(std::int64_t edge) {
@@ -405,27 +433,19 @@ void PciBus::start(std::size_t m, std::int64_t s) {
 
   // The data phases: the first may be partial (address not aligned to the width), so may the
   // last.
-  std::int64_t edge = first_edge;
-  std::uint64_t at = a.address0;
-  Picoseconds drained = posted ? posted->drained_ps : 0;
-  while (bytes > 0) {
-    const std::int64_t offset = static_cast<std::int64_t>(at % static_cast<std::uint64_t>(width));
-    const std::int64_t n = std::min(width - offset, bytes);
-    if (!a.edges.empty()) edge += 1 + subsequent_wait;
-    if (posted) {
-      // Room for n bytes once the buffer has drained to capacity - n.
-      const Picoseconds room_at =
-          drained - (posted->params.posted_write_bytes - n) * posted->ps_per_byte;
-      edge = std::max(edge, edge_at_or_after(room_at));
-      drained = std::max(drained, time_of(edge)) + n * posted->ps_per_byte;
-    }
-    a.edges.push_back(edge);
-    a.phase_bytes.push_back(n);
-    a.drained_after.push_back(drained);
-    bytes -= n;
-    at += static_cast<std::uint64_t>(n);
+  a.width_bytes = width;
+  a.first_edge = first_edge;
+  a.subsequent_wait = subsequent_wait;
+  a.next_address = a.address0;
+  a.bytes_left = bytes;
+  if (posted) {
+    a.posted_capacity_bytes = posted->params.posted_write_bytes;
+    a.posted_ps_per_byte = posted->ps_per_byte;
+    a.drained = posted->drained_ps;
   }
-  a.uncut_phases = static_cast<std::int64_t>(a.edges.size());
+  const auto offset0 = static_cast<std::int64_t>(a.address0 % static_cast<std::uint64_t>(width));
+  a.uncut_phases = bytes > 0 ? (offset0 + bytes + width - 1) / width : 0;
+  generate_phases(a, kPhaseBlock);
   a.uncut_ending = uncut_ending;
   if (wants_more) a.owner_requests_from = s;  // REQ# held through the transaction
   a_ = a;
@@ -443,7 +463,8 @@ void PciBus::finish() {
     t.data_phases = static_cast<std::int64_t>(a.last) + 1;
     t.end_clock = a.edges[a.last];
     for (std::size_t i = 0; i <= a.last; ++i) t.bytes += a.phase_bytes[i];
-    t.ending = a.last + 1 < a.edges.size() ? PciEnding::latency_timer : a.uncut_ending;
+    t.ending = static_cast<std::int64_t>(a.last) + 1 < a.uncut_phases ? PciEnding::latency_timer
+                                                                      : a.uncut_ending;
   }
   // Clock accounting: [start, end) plus the turnaround clock after it.
   const std::int64_t read_turnaround = read && t.data_phases > 0 ? 1 : 0;
@@ -548,7 +569,11 @@ void PciBus::count(const PciTransaction& t) {
 }
 
 Picoseconds PciBus::next_event_ps() const {
-  if (active_) return time_of(a_.edges.empty() ? a_.t.end_clock : a_.edges[a_.last]);
+  if (active_) {
+    if (a_.edges.empty()) return time_of(a_.t.end_clock);
+    // Not generated that far yet: wake at the last phase generated, to generate more.
+    return time_of(a_.edges[std::min(a_.last, a_.edges.size() - 1)]);
+  }
   std::int64_t first = -1;
   for (std::size_t m = 0; m < masters_.size(); ++m) {
     const std::int64_t r = ready_edge(m);
@@ -562,7 +587,9 @@ void PciBus::advance(Picoseconds now) {
   while (true) {
     const Picoseconds t = next_event_ps();
     if (t > now) return;
-    if (active_)
+    if (active_ && !a_.edges.empty() && a_.last >= a_.edges.size())
+      generate_phases(a_, a_.edges.size() + kPhaseBlock);
+    else if (active_)
       finish();
     else
       decide(t / period_ps_);

@@ -103,6 +103,10 @@ class PciBus {
   void advance(Picoseconds now);
 
   Picoseconds period_ps() const { return period_ps_; }
+  static constexpr std::size_t kPhaseBlock = 16384;
+  // Data phases of the transaction in progress worked out so far (they are generated a block
+  // at a time, as the bus gets to them).
+  std::size_t phases_generated() const { return active_ ? a_.edges.size() : 0; }
   std::int64_t width_bytes() const { return params_.width_bits / 8; }
   const PciBusParams& params() const { return params_; }
   std::size_t master_count() const { return masters_.size(); }
@@ -150,19 +154,34 @@ class PciBus {
     Picoseconds drained_ps = 0;   // when the posted-write buffer will be empty
     std::size_t completer = 0;    // its completer master (PCI-X split reads)
   };
+  // The data phases of a transaction are generated as far as they are needed, a block at a time:
+  // a DMA request may be megabytes, and most of its phases lie beyond the latency timer's cut.
   struct Active {
     PciTransaction t;
-    std::vector<std::int64_t> edges;  // completion edge of each possible data phase
+    std::vector<std::int64_t> edges;  // completion edge of each data phase generated so far
     std::vector<std::int64_t> phase_bytes;
     std::vector<Picoseconds> drained_after;  // posted-write state after each phase
-    std::size_t last = 0;                    // index of the last data phase (after truncation)
+    std::size_t last = 0;  // index of the last data phase (after truncation); may lie beyond
+                           // the phases generated so far when nothing cuts the transaction
     std::int64_t uncut_phases = 0;
+    // What generates the next phase.
+    std::int64_t width_bytes = 4;
+    std::int64_t first_edge = 0;
+    std::int64_t subsequent_wait = 0;
+    std::uint64_t next_address = 0;
+    std::int64_t bytes_left = 0;
+    std::int64_t posted_capacity_bytes = 0;  // 0: the target does not post writes
+    Picoseconds posted_ps_per_byte = 0;
+    Picoseconds drained = 0;
     PciEnding uncut_ending = PciEnding::complete;
     std::uint64_t address0 = 0;             // address of the first data phase
     std::int64_t split_chunk = 0;           // PCI-X split request: bytes asked for
     std::int64_t owner_requests_from = -1;  // the owner's REQ# (for more work) is sampled from
                                             // this edge on (-1: not asserted)
   };
+
+  // Generates a's data phases up to `count` (or all of them).
+  void generate_phases(Active& a, std::size_t count) const;
 
   std::int64_t edge_after(Picoseconds t) const { return t / period_ps_ + 1; }
   std::int64_t edge_at_or_after(Picoseconds t) const { return (t + period_ps_ - 1) / period_ps_; }

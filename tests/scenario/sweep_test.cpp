@@ -52,18 +52,21 @@ TEST(Sweep, RunsEveryPointInItsOwnProcessAndAggregates) {
   const std::string points = read_text(dir / "out/points.csv");
   EXPECT_EQ(line_count(points), 9u);  // header + 8 runs
   EXPECT_EQ(
-      points.rfind("run,point,replication,seed,rate_mbps,stations.a.traffic[0].frame_bytes,", 0),
+      points.rfind("run,point,replication,seed,status,rate_mbps,stations.a.traffic[0].frame_bytes,",
+                   0),
       0u)
       << points.substr(0, 200);
   // Run 7 is point 3 (1000 Mb/s, 1518 bytes), replication 1, seed 2.
-  EXPECT_NE(points.find("\n7,3,1,2,1000,1518,"), std::string::npos);
+  EXPECT_NE(points.find("\n7,3,1,2,complete,1000,1518,"), std::string::npos);
 
   const std::string summary = read_text(dir / "out/summary.csv");
   EXPECT_EQ(summary.rfind("point,rate_mbps,stations.a.traffic[0].frame_bytes,component,name,unit,"
-                          "n,mean,ci95_half_width\n",
+                          "n,mean,ci95_half_width,status\n",
                           0),
             0u);
   EXPECT_NE(summary.find("\n3,1000,1518,a.mac,frames_transmitted_ok,frames,2,"), std::string::npos);
+  EXPECT_EQ(summary.find(",partial\n"), std::string::npos);
+  EXPECT_EQ(Json::parse(read_text(dir / "out/sweep.json"))["status"], "complete");
 
   // Each run ran as its own scenario point.
   const Json run7 = Json::parse(read_text(dir / "out/runs/7/run.json"));

@@ -1,13 +1,17 @@
 #include "tests/support/sim_fixture.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace gbesim::testing {
 
@@ -80,6 +84,92 @@ CommandResult run_gbesim(const std::vector<std::string>& args, const std::filesy
   std::string line = "cd " + shell_quote(cwd.string()) + " && " + shell_quote(GBESIM_BINARY);
   for (const auto& a : args) line += " " + shell_quote(a);
   return run_command(line);
+}
+
+BackgroundGbesim::BackgroundGbesim(const std::vector<std::string>& args,
+                                   const std::filesystem::path& cwd, bool own_group) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    if (own_group) ::setpgid(0, 0);
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    if (::chdir(cwd.c_str()) != 0) ::_exit(127);
+    std::vector<std::string> all = {GBESIM_BINARY};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    ::execv(GBESIM_BINARY, argv.data());
+    ::_exit(127);
+  }
+  if (own_group) ::setpgid(pid_, pid_);  // both sides, so that neither races the other
+  ::close(fds[1]);
+  out_fd_ = fds[0];
+}
+
+BackgroundGbesim::~BackgroundGbesim() {
+  if (!reaped_ && pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    wait();
+  }
+  if (out_fd_ >= 0) ::close(out_fd_);
+}
+
+bool BackgroundGbesim::wait_for_output(const std::string& text) {
+  char buffer[4096];
+  while (output_.find(text) == std::string::npos) {
+    const ssize_t n = ::read(out_fd_, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;  // it closed its output: it has ended
+    output_.append(buffer, static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+void BackgroundGbesim::signal(int sig) const {
+  ::kill(pid_, sig);
+}
+
+void BackgroundGbesim::signal_group(int sig) const {
+  ::kill(-pid_, sig);
+}
+
+int BackgroundGbesim::wait() {
+  if (reaped_) return code_;
+  char buffer[4096];
+  ssize_t n = 0;
+  while ((n = ::read(out_fd_, buffer, sizeof buffer)) != 0) {
+    if (n < 0 && errno != EINTR) break;
+    if (n > 0) output_.append(buffer, static_cast<std::size_t>(n));
+  }
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  reaped_ = true;
+  code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return code_;
+}
+
+bool process_running(pid_t pid) {
+  // A zombie has ended: whether anyone reaps it depends on the machine's init.
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(in, text)) return false;
+  const auto close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
+bool wait_until(const std::function<bool()>& condition, const std::function<bool()>& give_up) {
+  while (!condition()) {
+    if (give_up()) return condition();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // a poll, not a wait for time
+  }
+  return true;
 }
 
 std::filesystem::path fresh_directory(const std::string& tag) {

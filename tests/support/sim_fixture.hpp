@@ -2,7 +2,10 @@
 // Test helpers: an in-process simulation built from scenario JSON (the same loader and builder
 // as `gbesim run`), an event recorder, and a way to run the gbesim binary as a user would.
 
+#include <sys/types.h>
+
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +63,40 @@ struct CommandResult {
 // Runs the gbesim binary with the given arguments (shell-quoted here) in `cwd`.
 CommandResult run_gbesim(const std::vector<std::string>& args,
                          const std::filesystem::path& cwd = std::filesystem::current_path());
+// gbesim running in the background, as a user's terminal would have it: the test waits for what
+// it prints (never for a fixed time), then signals it.
+class BackgroundGbesim {
+ public:
+  // `own_group`: in a process group of its own (as a shell job), so that the group can be
+  // signalled as a terminal's Ctrl-C would.
+  BackgroundGbesim(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                   bool own_group = false);
+  ~BackgroundGbesim();  // kills it if it still runs
+  BackgroundGbesim(const BackgroundGbesim&) = delete;
+  BackgroundGbesim& operator=(const BackgroundGbesim&) = delete;
+
+  pid_t pid() const { return pid_; }
+  // Reads its output (stdout and stderr) until `text` appears; false if it ended first.
+  bool wait_for_output(const std::string& text);
+  void signal(int sig) const;
+  void signal_group(int sig) const;
+  // Waits for it to end; its exit code (128 + signal if a signal ended it).
+  int wait();
+  const std::string& output() const { return output_; }
+
+ private:
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  std::string output_;
+  bool reaped_ = false;
+  int code_ = -1;
+};
+
+// Waits until `condition` holds, polling; false if `give_up` holds first (a process that ended).
+bool wait_until(const std::function<bool()>& condition, const std::function<bool()>& give_up);
+// Whether a process is running (not ended, not a zombie).
+bool process_running(pid_t pid);
+
 // Runs a shell command line, capturing stdout and stderr.
 CommandResult run_command(const std::string& command_line);
 // A fresh empty directory under the system temporary directory.

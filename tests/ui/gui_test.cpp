@@ -88,11 +88,14 @@ TEST(Gui, ChangedParameterRunsAndTheChartReceivesPoints) {
 
 TEST(Gui, CancelLeavesAnInterruptedRun) {
   Gui g("cancel");
-  g.set("duration_ns", "100000000000");  // 100 s simulated: far longer than the test waits
+  // The longest duration there is: no machine finishes it. Cancel once the run reports progress
+  // (then it is simulating, however fast or slow the machine).
+  g.set("duration_ns", "1125899906842624");
   QSignalSpy spy(g.window.get(), &MainWindow::finished);
   g.click("run");
-  QTest::qWait(1500);
-  ASSERT_TRUE(g.window->running());
+  while (g.window->running() && !g.window->log_text().contains("simulated ("))
+    QTest::qWait(20);  // a poll: the events keep flowing until the condition holds
+  ASSERT_TRUE(g.window->running()) << g.window->log_text().toStdString();
   g.click("cancel");
   EXPECT_EQ(g.wait_finished(spy), 130);
   EXPECT_EQ(g.run_json()["status"], "interrupted");

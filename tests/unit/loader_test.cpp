@@ -194,7 +194,8 @@ TEST(Loader, EmptyAndSelfReferencesAreErrorsNotCrashes) {
 
 TEST(Loader, NumbersBeyondWhatTheyCanHoldAreErrors) {
   EXPECT_CONTAINS(error_of(R"({"name": "x", "description": "", "duration_ns": 1e400})"),
-                  "bad.json: a number does not fit");
+                  "bad.json: duration_ns: a number does not fit in a 64-bit float: 1e400 (line "
+                  "1, column 49)");
   EXPECT_CONTAINS(error_of(with("duration_ns", "18446744073709551615")),
                   "duration_ns: expected an integer in 1 .. 1125899906842624 ns, got "
                   "18446744073709551615");

@@ -353,6 +353,51 @@ TEST(PciBus, APostedWriteBufferThrottlesWritesToTheMemoryRate) {
   EXPECT_EQ(b.log[0].wait_clocks, (s + 338) - s - 1 - 100);
 }
 
+// A 16 MiB DMA write: its 4,194,304 data phases are worked out as the bus reaches them, not at
+// its start (which took seconds and hundreds of MB for a few microseconds of simulation), and
+// the timing across the blocks they are worked out in is the closed form's to the clock.
+TEST(PciBus, AHugeRequestIsTimedExactlyWithoutWorkingOutEveryPhaseAhead) {
+  constexpr std::int64_t kBytes = std::int64_t{16} << 20;
+  constexpr std::int64_t kPhases = kBytes / 4;
+  {
+    // Throttled by a posted-write buffer (the closed form s + 4N - 62 of the test above).
+    Bench b;
+    PciTargetParams tp;
+    tp.posted_write_bytes = 64;
+    tp.memory_write_mbps = 1e6 / 30'000.0;
+    const auto bridge = b.bus.add_target("bridge", tp);
+    const auto m = b.master("dma");
+    b.bus.request(m, req(bridge, PciCommand::memory_write, kBytes), 0);
+    b.run_until(100 * kP33);
+    EXPECT_LE(b.bus.phases_generated(), 2 * PciBus::kPhaseBlock);
+    b.run();
+    ASSERT_EQ(b.log.size(), 1u);
+    EXPECT_EQ(b.log[0].data_phases, kPhases);
+    EXPECT_EQ(b.log[0].end_clock, b.log[0].start_clock + 4 * kPhases - 62);
+    EXPECT_EQ(b.log[0].bytes, kBytes);
+  }
+  {
+    // Cut by the latency timer when another master asks, 40 phases in, as above.
+    Bench b;
+    const auto bridge = b.bus.add_target("bridge", {});
+    PciMasterParams a;
+    a.latency_timer_clocks = 16;
+    const auto ma = b.master("a", a);
+    const auto mc = b.master("c");
+    b.bus.request(ma, req(bridge, PciCommand::memory_write, kBytes), 0);
+    b.run_until(40 * kP33);
+    EXPECT_LE(b.bus.phases_generated(), PciBus::kPhaseBlock);
+    b.bus.request(mc, req(bridge, PciCommand::memory_write, 4), 40 * kP33);
+    b.run();
+    ASSERT_EQ(b.log.size(), 3u);
+    EXPECT_EQ(b.log[0].end_clock, 43);
+    EXPECT_EQ(b.log[0].data_phases, 40);
+    EXPECT_EQ(b.log[2].data_phases, kPhases - 40);
+    EXPECT_EQ(b.log[2].end_clock, b.log[2].start_clock + 2 + kPhases - 40 - 1);
+    EXPECT_EQ(b.log[2].ending, PciEnding::complete);
+  }
+}
+
 // A read slower than 16 clocks becomes a delayed transaction: Retry at the DEVSEL# clock, the
 // master asks again retry_backoff_clocks later, and the attempt made once the data is there
 // (20 clocks after the first) gets it at the fastest timing.

@@ -75,7 +75,8 @@ TEST(Topology, OneMoreTenthOfAMetreFailsAt100Mbps) {
 TEST(Topology, AMarginTermIsAddedToEveryPath) {
   std::string text = two_hubs(100, 5, 100);
   text.insert(text.find("\"rate_mbps\""), "\"margin_bt\": 4, ");
-  const DomainReport& d = load(text).report.domains[0];
+  const auto t = load(text);  // a reference into a temporary would dangle
+  const DomainReport& d = t.report.domains[0];
   EXPECT_NEAR(d.pairs[*d.worst].pdv_bt, 515.96, 1e-9);
   EXPECT_FALSE(d.pass);
 }

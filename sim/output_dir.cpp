@@ -1,0 +1,129 @@
+#include "sim/output_dir.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
+#include "sim/atomic_file.hpp"
+#include "sim/diagnostics.hpp"
+
+namespace gbesim {
+namespace {
+
+constexpr const char* kLockName = ".gbesim.lock";
+
+[[noreturn]] void fail(const std::filesystem::path& dir, const std::string& message) {
+  throw ScenarioError({{dir.string(), "", message}});
+}
+
+int open_lock(const std::filesystem::path& dir) {
+  return ::open((dir / kLockName).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+}
+
+std::string holder_of(int fd) {
+  std::array<char, 512> buffer{};
+  const ssize_t n = ::pread(fd, buffer.data(), buffer.size() - 1, 0);
+  std::string text = n > 0 ? std::string(buffer.data(), static_cast<std::size_t>(n)) : "";
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text.empty() ? "another process" : text;
+}
+
+}  // namespace
+
+OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& holder)
+    : dir_(std::move(dir)) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec || !std::filesystem::is_directory(dir_))
+    fail(dir_, "cannot create the directory" + (ec ? ": " + ec.message() : std::string()));
+  lock_fd_ = open_lock(dir_);
+  if (lock_fd_ < 0) fail(dir_, std::string("cannot write here: ") + std::strerror(errno));
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    const std::string who = holder_of(lock_fd_);
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    fail(dir_, "in use by " + who + "; wait for it to finish, stop it, or use another --out");
+  }
+  const std::string text = holder + "\n";
+  if (::ftruncate(lock_fd_, 0) != 0 ||
+      ::pwrite(lock_fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()))
+    fail(dir_, std::string("cannot write here: ") + std::strerror(errno));
+  // Temporaries of processes that were killed before they could rename or remove them.
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (is_temporary_name(name)) std::filesystem::remove(entry.path(), ec);
+  }
+  // Can a file be created and renamed here? Better to know now than after the simulation.
+  try {
+    AtomicFile probe(dir_ / ".write-test");
+    probe.write("ok\n");
+    probe.commit();
+  } catch (const std::exception& e) {
+    fail(dir_, std::string("cannot write here: ") + e.what());
+  }
+  std::filesystem::remove(dir_ / ".write-test", ec);
+}
+
+OutputDirectory::~OutputDirectory() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock
+}
+
+void OutputDirectory::remove_or_fail(const std::string& name) const {
+  std::error_code ec;
+  const auto file = dir_ / name;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return;
+  std::filesystem::remove(file, ec);
+  if (ec) fail(dir_, "cannot remove the old " + name + ": " + ec.message());
+}
+
+std::optional<std::string> wait_until_unlocked(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (!std::filesystem::exists(dir / kLockName, ec)) return std::nullopt;
+  const int fd = open_lock(dir);
+  if (fd < 0) return std::nullopt;  // the run itself will say what is wrong
+  std::optional<std::string> waited;
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    waited = holder_of(fd);
+    while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ::close(fd);
+  return waited;
+}
+
+std::optional<std::string> results_name_problem(const std::string& name) {
+  const std::string shown = "\"" + name + "\"";
+  if (name.empty()) return "a name cannot be empty";
+  if (name.size() > 100) return "a name is at most 100 characters";
+  if (!std::isalnum(static_cast<unsigned char>(name[0])))
+    return shown + " cannot name a results directory: start with a letter or a digit";
+  if (!std::all_of(name.begin(), name.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.';
+      }))
+    return shown + " cannot name a results directory: use letters, digits, '_', '-', '.'";
+  // Windows device names, with or without an extension, whatever the case.
+  std::string stem = name.substr(0, name.find('.'));
+  std::transform(stem.begin(), stem.end(), stem.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+  static const char* kReserved[] = {"CON", "PRN", "AUX", "NUL"};
+  bool reserved = std::find_if(std::begin(kReserved), std::end(kReserved),
+                               [&](const char* r) { return stem == r; }) != std::end(kReserved);
+  if ((stem.rfind("COM", 0) == 0 || stem.rfind("LPT", 0) == 0) && stem.size() == 4 &&
+      stem[3] >= '1' && stem[3] <= '9')
+    reserved = true;
+  if (reserved) return shown + " is a device name on Windows; choose another name";
+  return std::nullopt;
+}
+
+std::filesystem::path checked_out_option(const std::string& text, const std::string& option) {
+  if (text.empty()) throw ScenarioError({{option, "", "expected a directory, got an empty path"}});
+  return std::filesystem::path(text);
+}
+
+}  // namespace gbesim

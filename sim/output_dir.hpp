@@ -1,0 +1,45 @@
+#pragma once
+// A results directory is written by one gbesim process at a time. Opening one creates it, takes
+// its lock (another gbesim writing there is an error that names it), checks that files can be
+// created in it before anything is simulated, and removes the temporary files that a killed
+// process left behind (while we hold the lock, no other process may be writing them). The lock is
+// a flock(2) on DIR/.gbesim.lock: the kernel releases it when the holder ends, however it ends.
+// Problems are ScenarioErrors (exit code 2), naming the directory.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace gbesim {
+
+class OutputDirectory {
+ public:
+  // `holder`: how this process describes itself to another that finds the directory busy.
+  OutputDirectory(std::filesystem::path dir, const std::string& holder);
+  OutputDirectory(const OutputDirectory&) = delete;
+  OutputDirectory& operator=(const OutputDirectory&) = delete;
+  ~OutputDirectory();
+
+  const std::filesystem::path& path() const { return dir_; }
+  // Removes DIR/name if it exists; a ScenarioError if it exists and cannot be removed (a stale
+  // run.json must never survive beside new results).
+  void remove_or_fail(const std::string& name) const;
+
+ private:
+  std::filesystem::path dir_;
+  int lock_fd_ = -1;
+};
+
+// Blocks until no process holds DIR's lock (an earlier sweep's run that is still stopping).
+// Returns the holder's description when it had to wait, nullopt when the directory was free.
+std::optional<std::string> wait_until_unlocked(const std::filesystem::path& dir);
+
+// Why `name` cannot name a results directory (results/<name>), or nullopt: it must start with a
+// letter or a digit, use letters, digits, '_', '-' and '.', be at most 100 characters, and not be
+// a name Windows reserves for a device (CON, NUL, COM1, ...), so results can be copied anywhere.
+std::optional<std::string> results_name_problem(const std::string& name);
+
+// The text of an --out option, checked: empty is an error, not "the default".
+std::filesystem::path checked_out_option(const std::string& text, const std::string& option);
+
+}  // namespace gbesim

@@ -1,0 +1,14 @@
+#pragma once
+// SIGINT, SIGTERM and SIGHUP for people. While a simulation (or a sweep's runs) can stop cleanly,
+// the first signal asks it to, and the caller writes what it has with status `interrupted`.
+// Before that point (loading, elaborating) there is nothing to save, and after a first request a
+// second signal means "now": the process removes its temporary files and exits with 130 at once.
+
+namespace gbesim {
+
+void install_stop_handlers();
+// From now on the first signal only requests a stop (the caller polls stop_requested()).
+void allow_clean_stop();
+bool stop_requested();
+
+}  // namespace gbesim

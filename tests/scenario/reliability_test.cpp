@@ -1,0 +1,301 @@
+// Reliability through the gbesim binary: signals at any moment, killed processes, busy and
+// unwritable directories, stale files, sweeps stopped every way a user stops them. Every test
+// waits for a condition (a progress line, a lock file), never for a time, so that it holds on a
+// fast and a slow machine alike.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <regex>
+
+#include "sim/json_path.hpp"
+#include "tests/support/sim_fixture.hpp"
+
+namespace gbesim {
+namespace {
+
+using namespace gbesim::testing;
+
+// The longest duration a scenario may ask for: no machine finishes it.
+const std::string kForever = "duration_ns=1125899906842624";
+
+const char* kTwoStations = R"({"name": "two", "description": "",
+  "duration_ns": 20000,
+  "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+               "b": {}},
+  "links": [{"between": ["a", "b"], "cable_m": 10}]})";
+
+std::vector<std::string> temporaries_in(const std::filesystem::path& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find(".tmp-") != std::string::npos) out.push_back(name);
+  }
+  return out;
+}
+
+Json read_json(const std::filesystem::path& file) {
+  return Json::parse(read_text(file));
+}
+
+// The pid a lock file names ("gbesim run s.json (pid 123)").
+pid_t pid_in_lock(const std::filesystem::path& lock) {
+  std::smatch m;
+  const std::string text = read_text(lock);
+  if (!std::regex_search(text, m, std::regex(R"(\(pid (\d+)\))"))) return -1;
+  return static_cast<pid_t>(std::stol(m[1]));
+}
+
+TEST(Reliability, ASignalWhileLoadingOrSimulatingEndsTheRunWithNothingHalfWritten) {
+  // Whenever SIGTERM lands (loading, elaborating or simulating), the run ends with 130, leaves no
+  // temporary file, and a run.json, if any, says interrupted.
+  const auto dir = fresh_directory("term-early");
+  write_text(dir / "s.json", kTwoStations);
+  BackgroundGbesim run({"run", "s.json", "--set", kForever, "--out", "out", "--trace", "events"},
+                       dir);
+  run.signal(SIGTERM);
+  // 130 from gbesim's handler; 143 if the signal came before the program had started at all.
+  const int code = run.wait();
+  EXPECT_TRUE(code == 130 || code == 128 + SIGTERM) << code << run.output();
+  EXPECT_EQ(temporaries_in(dir / "out"), std::vector<std::string>{});
+  if (std::filesystem::exists(dir / "out/run.json")) {
+    EXPECT_EQ(read_json(dir / "out/run.json")["status"], "interrupted");
+  }
+}
+
+TEST(Reliability, ASecondSignalStopsAtOnceAndLeavesNoTemporaryFiles) {
+  const auto dir = fresh_directory("double-int");
+  write_text(dir / "s.json", kTwoStations);
+  BackgroundGbesim run({"run", "s.json", "--set", kForever, "--out", "out", "--trace", "events"},
+                       dir);
+  ASSERT_TRUE(run.wait_for_output("simulated (")) << run.output();
+  run.signal(SIGINT);
+  run.signal(SIGINT);
+  EXPECT_EQ(run.wait(), 130) << run.output();
+  EXPECT_EQ(temporaries_in(dir / "out"), std::vector<std::string>{});
+}
+
+TEST(Reliability, TemporariesOfAKilledRunAreRemovedByTheNextRun) {
+  const auto dir = fresh_directory("kill9");
+  write_text(dir / "s.json", kTwoStations);
+  {
+    BackgroundGbesim run({"run", "s.json", "--set", kForever, "--out", "out", "--trace", "events"},
+                         dir);
+    ASSERT_TRUE(run.wait_for_output("simulated (")) << run.output();
+    run.signal(SIGKILL);
+    EXPECT_EQ(run.wait(), 128 + SIGKILL);
+  }
+  ASSERT_EQ(temporaries_in(dir / "out").size(), 1u);  // .events.csv.tmp-PID, left by kill -9
+  const auto again = run_gbesim({"run", "s.json", "--out", "out", "--quiet"}, dir);
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(temporaries_in(dir / "out"), std::vector<std::string>{});
+  EXPECT_EQ(read_json(dir / "out/run.json")["status"], "complete");
+}
+
+TEST(Reliability, ADirectoryInUseIsRefusedNamingItsHolder) {
+  const auto dir = fresh_directory("busy");
+  write_text(dir / "s.json", kTwoStations);
+  BackgroundGbesim first({"run", "s.json", "--set", kForever, "--out", "out"}, dir);
+  ASSERT_TRUE(first.wait_for_output("simulated (")) << first.output();
+  const auto second = run_gbesim({"run", "s.json", "--out", "out"}, dir);
+  EXPECT_EQ(second.exit_code, 2);
+  EXPECT_NE(second.output.find("error: out: in use by gbesim run s.json (pid " +
+                               std::to_string(first.pid()) + ")"),
+            std::string::npos)
+      << second.output;
+  first.signal(SIGINT);
+  EXPECT_EQ(first.wait(), 130);
+  EXPECT_EQ(read_json(dir / "out/run.json")["status"], "interrupted");  // the first one's
+}
+
+TEST(Reliability, AnUnwritableDirectoryFailsBeforeSimulatingAndKeepsTheOldRecord) {
+  const auto dir = fresh_directory("unwritable");
+  write_text(dir / "s.json", kTwoStations);
+  ASSERT_EQ(run_gbesim({"run", "s.json", "--out", "out", "--quiet"}, dir).exit_code, 0);
+  const std::string old_record = read_text(dir / "out/run.json");
+  std::filesystem::permissions(
+      dir / "out", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
+                       std::filesystem::perms::group_read | std::filesystem::perms::group_exec |
+                       std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
+  // Root writes anywhere: the run then goes as an unprivileged user.
+  std::string as_user;
+  if (::geteuid() == 0) {
+    if (run_command("command -v setpriv").exit_code != 0)
+      GTEST_SKIP() << "running as root without setpriv: cannot make a directory unwritable";
+    as_user = "setpriv --reuid=nobody --regid=nogroup --clear-groups ";
+    std::filesystem::permissions(dir, std::filesystem::perms::all);
+  }
+  const auto r = run_command("cd " + dir.string() + " && " + as_user + GBESIM_BINARY +
+                             " run s.json --out out --seed 7");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: out: cannot write here"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("simulated"), std::string::npos) << r.output;  // nothing simulated
+  EXPECT_EQ(read_text(dir / "out/run.json"), old_record);
+  std::filesystem::permissions(dir / "out", std::filesystem::perms::all);
+}
+
+TEST(Reliability, AnOldRecordThatCannotBeRemovedIsAnErrorBeforeSimulating) {
+  const auto dir = fresh_directory("stuck-record");
+  write_text(dir / "s.json", kTwoStations);
+  std::filesystem::create_directories(dir / "out/run.json/x");  // not removable by remove()
+  const auto r = run_gbesim({"run", "s.json", "--out", "out"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: out: cannot remove the old run.json"), std::string::npos)
+      << r.output;
+}
+
+TEST(Reliability, APreviousScenariosPcapsDoNotStayBesideANewRun) {
+  const auto dir = fresh_directory("stale-pcap");
+  write_text(dir / "ab.json", kTwoStations);
+  std::string cd = kTwoStations;
+  for (auto [from, to] : {std::pair{"\"a\"", "\"c\""}, {"\"b\"", "\"d\""}}) {
+    for (auto at = cd.find(from); at != std::string::npos; at = cd.find(from))
+      cd.replace(at, 3, to);
+  }
+  write_text(dir / "cd.json", cd);
+  ASSERT_EQ(
+      run_gbesim({"run", "ab.json", "--out", "out", "--trace", "pcap", "--quiet"}, dir).exit_code,
+      0);
+  ASSERT_TRUE(std::filesystem::exists(dir / "out/a.pcap"));
+  const auto r = run_gbesim({"run", "cd.json", "--out", "out", "--trace", "pcap", "--quiet"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "out/c.pcap"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/a.pcap"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/b.pcap"));
+  EXPECT_EQ(read_json(dir / "out/run.json")["outputs"],
+            Json::parse(R"(["scalars.csv", "c.pcap", "d.pcap"])"));
+}
+
+TEST(Reliability, BadOptionsAreErrorsNotDefaults) {
+  const auto dir = fresh_directory("options");
+  write_text(dir / "s.json", kTwoStations);
+  const auto empty_out = run_gbesim({"run", "s.json", "--out", ""}, dir);
+  EXPECT_EQ(empty_out.exit_code, 2);
+  EXPECT_NE(empty_out.output.find("--out: expected a directory, got an empty path"),
+            std::string::npos)
+      << empty_out.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "results"));
+  const auto hex = run_gbesim({"run", "s.json", "--seed", "0x10"}, dir);
+  EXPECT_EQ(hex.exit_code, 2);
+  EXPECT_NE(hex.output.find("expected a non-negative decimal integer, got 0x10"), std::string::npos)
+      << hex.output;
+  // topology: exit code 1 means "the plant fails"; a directory it cannot write is 2.
+  write_text(dir / "file", "");
+  const auto topology = run_gbesim(
+      {"topology", source_dir().string() + "/scenarios/topologies/two-class-ii-hubs.json", "--out",
+       "file/sub"},
+      dir);
+  EXPECT_EQ(topology.exit_code, 2) << topology.output;
+  EXPECT_NE(topology.output.find("error: file/sub: cannot create the directory"), std::string::npos)
+      << topology.output;
+}
+
+TEST(Reliability, KeysWithControlCharactersArePrintedEscaped) {
+  const auto dir = fresh_directory("escape");
+  // A NUL, a newline and "clear the screen" in one key.
+  write_text(dir / "s.json",
+             R"({"name": "x", "description": "", "a\u0000b\n\u001b[2J": 1, "more": 2})");
+  const auto r = run_gbesim({"run", "s.json"}, dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("error: s.json: a\\x00b\\n\\x1b[2J: unknown key"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("error: s.json: more: unknown key"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos);
+}
+
+const char* kSlowSweep = R"({"name": "slow", "description": "",
+  "duration_ns": 20000,
+  "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+               "b": {}},
+  "links": [{"between": ["a", "b"], "cable_m": 10}],
+  "sweep": {"links[0].cable_m": [10, 20, 30]}})";
+
+TEST(Reliability, ASweepHasOneOwnerAndCtrlCLetsItsRunsWriteInterrupted) {
+  const auto dir = fresh_directory("sweep-stop");
+  write_text(dir / "s.json", kSlowSweep);
+  // Ctrl-C at a terminal signals the whole foreground process group.
+  BackgroundGbesim sweep({"sweep", "s.json", "--set", kForever, "--out", "out", "-j", "2"}, dir,
+                         true);
+  const auto lock = dir / "out/runs/0/.gbesim.lock";
+  ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(lock) && pid_in_lock(lock) > 0; },
+                         [&] { return !process_running(sweep.pid()); }))
+      << sweep.output();
+  const pid_t child = pid_in_lock(lock);
+  // The child is simulating once its first progress would be due; wait for its log to say so.
+  ASSERT_TRUE(wait_until(
+      [&] {
+        return read_text(dir / "out/runs/0/log.txt").find("simulated (") != std::string::npos ||
+               !process_running(child);
+      },
+      [] { return false; }));
+
+  const auto second = run_gbesim({"sweep", "s.json", "--out", "out"}, dir);
+  EXPECT_EQ(second.exit_code, 2);
+  EXPECT_NE(second.output.find("error: out: in use by gbesim sweep s.json (pid " +
+                               std::to_string(sweep.pid()) + ")"),
+            std::string::npos)
+      << second.output;
+
+  sweep.signal_group(SIGINT);
+  EXPECT_EQ(sweep.wait(), 130) << sweep.output();
+  EXPECT_EQ(read_json(dir / "out/runs/0/run.json")["status"], "interrupted");
+  EXPECT_EQ(read_json(dir / "out/sweep.json")["status"], "interrupted");
+  const std::string points = read_text(dir / "out/points.csv");
+  EXPECT_EQ(points.rfind("run,point,replication,seed,status,links[0].cable_m\n", 0), 0u) << points;
+  EXPECT_NE(points.find("\n0,0,0,1,interrupted,10\n"), std::string::npos) << points;
+  EXPECT_NE(points.find("\n2,2,0,1,missing,30\n"), std::string::npos) << points;
+  EXPECT_EQ(temporaries_in(dir / "out"), std::vector<std::string>{});
+}
+
+TEST(Reliability, ASweepsRunsEndWithItWhenItIsKilled) {
+  const auto dir = fresh_directory("sweep-kill");
+  write_text(dir / "s.json", kSlowSweep);
+  BackgroundGbesim sweep({"sweep", "s.json", "--set", kForever, "--out", "out"}, dir);
+  const auto lock = dir / "out/runs/0/.gbesim.lock";
+  ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(lock) && pid_in_lock(lock) > 0; },
+                         [&] { return !process_running(sweep.pid()); }))
+      << sweep.output();
+  const pid_t child = pid_in_lock(lock);
+  sweep.signal(SIGKILL);
+  EXPECT_EQ(sweep.wait(), 128 + SIGKILL);
+  // The run gets SIGTERM from the kernel as its parent dies, and stops.
+  ASSERT_TRUE(wait_until([&] { return !process_running(child); }, [] { return false; }));
+  // A new sweep in the directory finds it free and finishes what is left.
+  const auto again = run_gbesim({"sweep", "s.json", "--out", "out", "--quiet"}, dir);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(read_json(dir / "out/sweep.json")["status"], "complete");
+  const std::string summary = read_text(dir / "out/summary.csv");
+  EXPECT_NE(summary.find(",complete\n"), std::string::npos);
+  EXPECT_EQ(summary.find(",partial\n"), std::string::npos);
+}
+
+TEST(Reliability, ValuesWithoutAValueAreEmptyAndInfinitiesAreWrittenAsSuch) {
+  const auto dir = fresh_directory("nonfinite");
+  // a receives nothing: its latency has no value.
+  write_text(dir / "s.json", kTwoStations);
+  const auto r = run_gbesim({"run", "s.json", "--out", "out"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string scalars = read_text(dir / "out/scalars.csv");
+  EXPECT_NE(scalars.find("\na.sink,latency_mean,ns,\n"), std::string::npos) << scalars;
+  EXPECT_EQ(scalars.find("nan"), std::string::npos);
+  EXPECT_EQ(r.output.find("nan"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  -"), std::string::npos) << r.output;
+
+  // 100 km of Cat 5e: no signal is left, the SNR is minus infinity dB.
+  write_text(dir / "far.json", R"({"name": "far", "description": "", "duration_ns": 20000,
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 100000, "medium": "cat5e",
+               "phy": "1000base-t"}]})");
+  const auto far = run_gbesim({"run", "far.json", "--out", "far"}, dir);
+  ASSERT_EQ(far.exit_code, 0) << far.output;
+  EXPECT_NE(read_text(dir / "far/scalars.csv").find("\nanalysis.link0,phy_snr_db,dB,-inf\n"),
+            std::string::npos);
+  EXPECT_NE(far.output.find("SNR -inf dB"), std::string::npos) << far.output;
+}
+
+}  // namespace
+}  // namespace gbesim

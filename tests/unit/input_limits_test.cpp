@@ -1,0 +1,162 @@
+// Input that once crashed the loader, hung it, or flooded the terminal: each is now a clear error
+// (file, JSON path, what is wrong), in bounded output.
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "sim/diagnostics.hpp"
+#include "sim/json_input.hpp"
+#include "sim/output_dir.hpp"
+#include "sim/scenario_loader.hpp"
+#include "sim/topology_loader.hpp"
+
+namespace gbesim {
+namespace {
+
+const char* kValid = R"({"name": "t", "description": "",
+  "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+               "b": {}},
+  "links": [{"between": ["a", "b"], "cable_m": 10}]})";
+
+std::string error_of(const std::string& text, const LoadOptions& options = {}) {
+  try {
+    load_scenario_text(text, "bad.json", options);
+    return "";
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+}
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+std::string nested(std::size_t levels) {
+  return R"({"name": "t", "description": "", "x": )" + std::string(levels, '[') +
+         std::string(levels, ']') + "}";
+}
+
+TEST(InputLimits, JsonNestedDeeperThanTheLimitIsAnErrorNotAStackOverflow) {
+  // 100,000 levels overflowed the stack of the readers that recurse per level.
+  const std::string e = error_of(nested(100'000));
+  EXPECT_CONTAINS(e, "error: bad.json: x[0][0][0][0]");
+  EXPECT_CONTAINS(e, ": nested more than 64 levels deep (line 1, column ");
+  // At the limit it still parses (and then fails only as an unknown key).
+  EXPECT_CONTAINS(error_of(nested(kMaxJsonDepth - 1)), "bad.json: x: unknown key");
+}
+
+TEST(InputLimits, DeepSetPathsAndValuesAreErrors) {
+  LoadOptions deep_path;
+  std::string path = "a";
+  for (int i = 0; i < 20'000; ++i) path += ".a";
+  deep_path.sets = {path + "=1"};
+  const std::string e = error_of(kValid, deep_path);
+  EXPECT_CONTAINS(e, "more than 64 levels; no scenario is that deep");
+  EXPECT_LT(e.size(), 2000u) << "a 40,000-character path is shortened in the message";
+
+  LoadOptions deep_value;
+  deep_value.sets = {"description=" + std::string(20'000, '[')};
+  EXPECT_CONTAINS(error_of(kValid, deep_value),
+                  "--set description: the value is nested more than 64 levels deep");
+}
+
+TEST(InputLimits, ManyUnknownKeysGiveTheFirstErrorsAndACount) {
+  std::string text = kValid;
+  text.pop_back();  // the closing brace
+  for (int i = 0; i < 100'000; ++i) text += ",\"junk" + std::to_string(i) + "\": 1";
+  text += "}";
+  const std::string e = error_of(text);
+  EXPECT_CONTAINS(e, "error: bad.json: junk0: unknown key");
+  EXPECT_CONTAINS(e, "error: bad.json: junk49: unknown key");
+  EXPECT_EQ(e.find("junk50:"), std::string::npos);
+  EXPECT_CONTAINS(e, "error: bad.json: 99950 more errors not shown (the first 50 are above)");
+  EXPECT_LT(e.size(), 20'000u);
+}
+
+TEST(InputLimits, DuplicateKeysAndOverflowingNumbersNameTheirPathAndLine) {
+  const std::string dup = error_of(R"({"name": "t", "description": "",
+    "stations": {"a": {}, "a": {}}})");
+  EXPECT_CONTAINS(dup, "bad.json: stations.a: duplicate key \"a\" (line 2, column 27)");
+  const std::string big = error_of(R"({"name": "t", "description": "",
+    "links": [{"between": ["a", "b"], "cable_m": -1e999}]})");
+  EXPECT_CONTAINS(big,
+                  "bad.json: links[0].cable_m: a number does not fit in a 64-bit float: -1e999 "
+                  "(line 2, column 50)");
+}
+
+TEST(InputLimits, ControlCharactersAndBrokenUtf8ArePrintedEscaped) {
+  const std::string e =
+      error_of(R"({"name": "t", "description": "", "a\u0000b\u001b[2J\u0085": 1})");
+  EXPECT_CONTAINS(e, "error: bad.json: a\\x00b\\x1b[2J\\u0085: unknown key");
+  EXPECT_EQ(e.find('\0'), std::string::npos);
+  EXPECT_EQ(e.find('\x1b'), std::string::npos);
+  EXPECT_EQ(printable("caf\xc3\xa9 \xff\xfe x\xe2\x82"), "caf\xc3\xa9 \\xff\\xfe x\\xe2\\x82");
+  // A --set value that is not UTF-8 is judged as text, never thrown at as a library error.
+  LoadOptions o;
+  o.sets = {"stations.a.traffic[0].pattern=\xff"};
+  EXPECT_CONTAINS(error_of(kValid, o), "stations.a.traffic[0].pattern: \"\\xff\" is not one of");
+}
+
+TEST(InputLimits, OnlyRegularFilesOfBoundedSizeAreRead) {
+  auto error_reading = [](const std::string& file) -> std::string {
+    try {
+      read_json_file(file);
+      return "";
+    } catch (const ScenarioError& e) {
+      return e.what();
+    }
+  };
+  EXPECT_CONTAINS(error_reading("/dev/zero"),
+                  "error: /dev/zero: is not a regular file (a pipe, socket or device)");
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("gbesim-limits-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto fifo = (dir / "fifo.json").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_CONTAINS(error_reading(fifo), "is not a regular file");  // and does not block
+  const auto big = (dir / "big.json").string();
+  {
+    const int fd = ::open(big.c_str(), O_WRONLY | O_CREAT, 0600);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, static_cast<off_t>(kMaxInputBytes) + 1), 0);  // sparse
+    ::close(fd);
+  }
+  EXPECT_CONTAINS(error_reading(big), "input files are limited to 64 MiB");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(InputLimits, NamesThatCannotNameAResultsDirectoryAreErrors) {
+  for (const char* name :
+       {"-rf", "--help", ".hidden", "..", "CON", "con.txt", "Com1", "LPT9.log", "a/b", "a b", ""}) {
+    std::string text = kValid;
+    text.replace(text.find("\"t\""), 3, "\"" + std::string(name) + "\"");
+    EXPECT_CONTAINS(error_of(text), "bad.json: name: ");
+  }
+  for (const char* name : {"default", "a.b-c_1", "COM10", "console", "9lives"})
+    EXPECT_EQ(results_name_problem(name), std::nullopt) << name;
+  try {
+    load_topology_text(R"({"name": "..", "nodes": {}, "cables": []})", "t.json");
+    ADD_FAILURE() << "\"..\" accepted as a topology name";
+  } catch (const ScenarioError& e) {
+    EXPECT_CONTAINS(e.what(), "t.json: name: \"..\" cannot name a results directory");
+  }
+}
+
+TEST(InputLimits, AStationTakesABoundedNumberOfTrafficSources) {
+  std::string sources;
+  for (int i = 0; i < 257; ++i)
+    sources +=
+        std::string(i ? "," : "") + R"({"pattern": "saturated", "to": "b", "frame_bytes": 64})";
+  std::string text = kValid;
+  const auto at = text.find("[{\"pattern\"");
+  text.replace(at, text.find("]", at) - at + 1, "[" + sources + "]");
+  EXPECT_CONTAINS(error_of(text),
+                  "stations.a.traffic: has 257 traffic sources; a station takes at most 256");
+}
+
+}  // namespace
+}  // namespace gbesim

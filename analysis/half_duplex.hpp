@@ -1,6 +1,6 @@
 #pragma once
 // Closed forms for half-duplex Ethernet (derived here from the 802.3 rules, then checked against
-// ../shared/reference/validation.md section 2 by the tests):
+// docs/references.md, Validation 2 by the tests):
 //  - one saturated sender, no contention: the exact repeating timeline with or without carrier
 //    extension and frame bursting, hence frames/s and efficiency;
 //  - many always-ready stations: the Metcalfe-Boggs (1976) slotted idealisation.

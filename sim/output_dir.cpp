@@ -12,6 +12,7 @@
 
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
+#include "sim/stop_signal.hpp"
 
 namespace gbesim {
 namespace {
@@ -90,7 +91,7 @@ std::optional<std::string> wait_until_unlocked(const std::filesystem::path& dir)
   std::optional<std::string> waited;
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     waited = holder_of(fd);
-    while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+    while (::flock(fd, LOCK_EX) != 0 && errno == EINTR && !stop_requested()) {
     }
   }
   ::close(fd);

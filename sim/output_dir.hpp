@@ -30,8 +30,9 @@ class OutputDirectory {
   int lock_fd_ = -1;
 };
 
-// Blocks until no process holds DIR's lock (an earlier sweep's run that is still stopping).
-// Returns the holder's description when it had to wait, nullopt when the directory was free.
+// Blocks until no process holds DIR's lock (an earlier sweep's run that is still stopping), or
+// until this process is asked to stop. Returns the holder's description when it had to wait,
+// nullopt when the directory was free.
 std::optional<std::string> wait_until_unlocked(const std::filesystem::path& dir);
 
 // Why `name` cannot name a results directory (results/<name>), or nullopt: it must start with a

@@ -235,7 +235,8 @@ int run_sweep(const SweepOptions& options) {
       std::filesystem::create_directories(run_dir(dir, k), ec);
       // A run of an earlier sweep that was killed may still be stopping in this directory.
       if (const auto holder = wait_until_unlocked(run_dir(dir, k)); holder && !options.quiet)
-        fmt::print(stderr, "run {}: waited for {} to stop\n", k, *holder);
+        fmt::print(stderr, "run {}: waited for {} to stop\n", k, printable(*holder));
+      if (stop_requested()) break;
       running[spawn_run(options, k, run_dir(dir, k))] = k;
     }
     if (stop_requested() && running.empty()) break;

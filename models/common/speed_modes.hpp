@@ -34,7 +34,8 @@ inline constexpr std::int64_t kQTagBytes = 4;
 inline constexpr std::int64_t kMaxJumboFrameBytes = 16128;  // 8254x driver limit, see docs/mac.md
 inline constexpr std::int64_t kPauseQuantumBits = 512;
 
-// Half duplex (802.3 4.4.2; the Clause 4 Pascal model's constants, standards.md A.1-A.2).
+// Half duplex (802.3 4.4.2; the Clause 4 Pascal model's constants, docs/references.md,
+// Standards A.1-A.2).
 inline constexpr std::int64_t kInterFrameGapPart1Bits = 64;  // carrier here restarts the gap
 inline constexpr std::int64_t kAttemptLimit = 16;
 inline constexpr std::int64_t kBackoffLimit = 10;

@@ -652,7 +652,8 @@ void NicDriver::service_interrupt() {
     register_access(PciCommand::memory_read, kIcr, kIcrTag);
     wait(icr_read_);
   }
-  std::vector<ReceivedFrame> frames = nic_.take_received();
+  handling_ = nic_.take_received();
+  const std::vector<ReceivedFrame>& frames = handling_;
   const std::int64_t reclaimed = nic_.take_tx_completed();
   tx_reclaimed_ += static_cast<std::uint64_t>(reclaimed);
   for (std::int64_t i = 0; i < reclaimed; ++i) {
@@ -678,8 +679,10 @@ void NicDriver::service_interrupt() {
     if (stack_ != nullptr) stack_->receive(*f.frame, now);
   }
   in_handler_ = 0;
+  const bool any = !frames.empty();
+  handling_.clear();
   cpu_busy_ps_ += static_cast<std::uint64_t>(now - start);
-  if (!frames.empty()) {
+  if (any) {
     // Hand the buffers back: a posted write of the tail register; the CPU does not wait.
     refills_ += static_cast<std::uint64_t>(buffers);
     register_access(PciCommand::memory_write, kRdt,
@@ -693,14 +696,15 @@ bool NicDriver::post_stack_frames() {
   const auto outstanding = static_cast<std::int64_t>(tx_sizes_.size());
   const std::int64_t room = tx_ring_ - 1 - outstanding;
   if (!stack_->has_frames() || room <= 0) return false;
-  std::vector<FramePtr> frames;
+  posting_.clear();
   double bytes = 0;
-  while (static_cast<std::int64_t>(frames.size()) < room && stack_->has_frames()) {
-    frames.push_back(stack_->take_frame());
-    bytes += static_cast<double>(frames.back()->size());
+  while (static_cast<std::int64_t>(posting_.size()) < room && stack_->has_frames()) {
+    posting_.push_back(stack_->take_frame());
+    bytes += static_cast<double>(posting_.back()->size());
   }
-  spend(cpu_.per_sent_packet_ns * static_cast<double>(frames.size()) + checksum_ns_ * bytes);
-  post_tx(std::move(frames));
+  spend(cpu_.per_sent_packet_ns * static_cast<double>(posting_.size()) + checksum_ns_ * bytes);
+  post_tx(std::move(posting_));
+  posting_.clear();
   return true;
 }
 

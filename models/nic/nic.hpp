@@ -230,6 +230,10 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
   HostStack* stack_;
   double checksum_ns_;                // per frame byte, 0 when the NIC offloads checksums
   std::deque<std::size_t> tx_sizes_;  // posted, not yet reclaimed
+  // Frames the CPU holds while it spends time on them. Members, not locals of the thread: a run
+  // may end while the thread waits, and a thread's stack is never unwound.
+  std::vector<ReceivedFrame> handling_;
+  std::vector<FramePtr> posting_;
   SimContext& context_;
   Nic& nic_;
   PciBusModule& bus_;

@@ -12,8 +12,9 @@ const std::array<CableCategory, 3>& cable_categories() {
   static const std::array<CableCategory, 3> kTable = {{
       {"cat5", 2.1, 0.529, 0.0, 0.0, 0.4, 27.1, 16.8, 17.0,
        {{{0.0, 15.0, 0.0}, {20.0, 28.01, 10.0}, {20.0, 28.01, 10.0}}}, 5.7, 50.0,
-       "IEEE 802.3 40.7.2 (standards.md C.2, UNCONFIRMED): IL 2.1 f^0.529 + 0.4/f, NEXT "
-       "27.1 - 16.8 log(f/100), ELFEXT 17 - 20 log(f/100), RL 15 / 15 - 10 log(f/20) (TSB-95)"},
+       "IEEE 802.3 40.7.2 (docs/references.md, Standards C.2, UNCONFIRMED): IL 2.1 f^0.529 "
+       "+ 0.4/f, NEXT 27.1 - 16.8 log(f/100), ELFEXT 17 - 20 log(f/100), RL 15 / "
+       "15 - 10 log(f/20) (TSB-95)"},
       {"cat5e", 1.05 * 1.9108 + 0.16, 0.5, 1.05 * 0.0222, 1.05 * 0.2, 0.0, 30.1, 15.0, 17.4,
        {{{0.0, 17.0, 0.0}, {20.0, 30.01, 10.0}, {20.0, 30.01, 10.0}}}, 5.7, 50.0,
        "TIA/EIA-568-B.2 channel (recalled): IL 24.0 dB, NEXT 30.1 dB, ELFEXT 17.4 dB at "

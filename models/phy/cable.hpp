@@ -9,10 +9,10 @@
 // (dB per metre); NEXT and return loss are dominated by the near-end connectors and are taken as
 // independent of length; ELFEXT falls 10 dB per decade of length (FEXT power grows with the
 // coupling length while the signal it is compared with falls by the insertion loss).
-// Sources per row (docs/phy.md): IEEE 802.3 Clause 40.7 via standards.md C.2 (Cat 5, UNCONFIRMED
-// recalled values); TSB-95 for Cat 5 return loss and ELFEXT; TIA/EIA-568-B.2 and B.2-1 channel
-// limits (Cat 5e, Cat 6) as recalled and cross-checked against a cable tester's limit tables
-// (IDEAL LANTEK manual, Appendix C) where those were readable.
+// Sources per row (docs/phy.md): IEEE 802.3 Clause 40.7 via docs/references.md, Standards C.2
+// (Cat 5, UNCONFIRMED recalled values); TSB-95 for Cat 5 return loss and ELFEXT; TIA/EIA-568-B.2
+// and B.2-1 channel limits (Cat 5e, Cat 6) as recalled and cross-checked against a cable tester's
+// limit tables (IDEAL LANTEK manual, Appendix C) where those were readable.
 
 #include <array>
 #include <string_view>

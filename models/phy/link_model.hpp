@@ -31,7 +31,8 @@ struct PhyLinkParams {
   const CableCategory* cable = nullptr;
   double length_m = 100.0;
   double tx_peak_volts = 0.75;                // level +2: 670..820 mV (40.6.1.2.1)
-  bool tx_partial_response = true;            // 0.75 + 0.25 z^-1 (UNCONFIRMED in standards.md)
+  bool tx_partial_response = true;            // 0.75 + 0.25 z^-1 (UNCONFIRMED:
+                                              // docs/references.md, Standards C.1)
   double background_noise_dbm_per_hz = -140;  // at the receiver input, 100 ohm
   double rx_filter_mhz = 62.5;                // 4th-order Butterworth corner
   int adc_bits = 8;                           // 0: no quantisation

@@ -1,7 +1,8 @@
 #pragma once
-// 1000BASE-T's 4D-PAM5 trellis-coded modulation (IEEE 802.3 40.3.1.3 as standards.md C.1 gives
-// it): each 8 ns a 9-bit word Sd[8:0] -- eight data bits and one bit from an 8-state
-// convolutional encoder -- becomes a quartet (A, B, C, D) of PAM-5 symbols {-2, -1, 0, +1, +2}.
+// 1000BASE-T's 4D-PAM5 trellis-coded modulation (IEEE 802.3 40.3.1.3 as docs/references.md,
+// Standards C.1 gives it): each 8 ns a 9-bit word Sd[8:0] -- eight data bits and one bit from an
+// 8-state convolutional encoder -- becomes a quartet (A, B, C, D) of PAM-5 symbols
+// {-2, -1, 0, +1, +2}.
 //
 // The subset partition is the standard's: the 1D subsets X = {-1, +1} and Y = {-2, 0, +2}; a 4D
 // subset is a pattern of X/Y per pair together with its complement (XXXX and YYYY, ...), eight

@@ -1,10 +1,11 @@
 #pragma once
-// The 1000BASE-T PCS framing layer (IEEE 802.3 Clause 40.3, as far as standards.md gives it):
-// GMII octets in, one 4D-PAM5 quartet per 8 ns symbol out, and back. Modelled: side-stream
-// scrambling (Sc[7:0] from Sx/Sy, sign scrambling with Sg and Srev), the trellis-coded data
-// symbols, the stream delimiters SSD/ESD, the two CSReset symbols that return the encoder to
-// state 0, carrier extension and its errors in every position, transmit error propagation, idle
-// with loc_rcvr_status, the receiver's descrambler lock and false-carrier detection.
+// The 1000BASE-T PCS framing layer (IEEE 802.3 Clause 40.3, as far as docs/references.md,
+// Standards C.1 gives it): GMII octets in, one 4D-PAM5 quartet per 8 ns symbol out, and back.
+// Modelled: side-stream scrambling (Sc[7:0] from Sx/Sy, sign scrambling with Sg and Srev), the
+// trellis-coded data symbols, the stream delimiters SSD/ESD, the two CSReset symbols that return
+// the encoder to state 0, carrier extension and its errors in every position, transmit error
+// propagation, idle with loc_rcvr_status, the receiver's descrambler lock and false-carrier
+// detection.
 //
 // Symbols of our own (Tables 40-1/40-2 are not available; docs/phy.md says so):
 //   SSD1 = ESD1 = (+2,+2,+2,+2), SSD2 = ESD2_Ext_0 = (+2,+2,+2,-2), ESD2_Ext_1 = (+2,+2,-2,+2),

@@ -1,6 +1,7 @@
 #pragma once
-// The 1000BASE-T side-stream scrambler (IEEE 802.3 Clause 40.3.1.3.1, as standards.md C.1 gives
-// it): a 33-bit linear feedback shift register advanced once per 4D symbol period (8 ns).
+// The 1000BASE-T side-stream scrambler (IEEE 802.3 Clause 40.3.1.3.1, as docs/references.md,
+// Standards C.1 gives it): a 33-bit linear feedback shift register advanced once per 4D symbol
+// period (8 ns).
 //   MASTER: g_M(x) = 1 + x^13 + x^33, Scr_n[0] = Scr_{n-1}[12] XOR Scr_{n-1}[32]
 //   SLAVE:  g_S(x) = 1 + x^20 + x^33, Scr_n[0] = Scr_{n-1}[19] XOR Scr_{n-1}[32]
 // and Scr_n[i] = Scr_{n-1}[i-1] otherwise. Both polynomials are primitive, so from any non-zero

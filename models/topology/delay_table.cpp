@@ -28,13 +28,13 @@ std::string repeater_key(const std::string& repeater_class) {
 
 namespace {
 
-// Sources (see ../shared/reference/standards.md, section B).
+// Sources (see docs/references.md, Standards B).
 constexpr const char* kIntelHub =
     "Intel Express 100BASE-TX hub manual, App. B; Black Box LH8000A (802.3u-1995 worst case)";
 constexpr const char* kIitek = "iitek.com tekcorner (802.3u Class II repeater with a T4 port)";
 constexpr const char* kGigRecalled =
-    "802.3 Clause 42 component delays, recalled (standards.md B.3); consistent with the 200 m "
-    "one-repeater diameter: 864 + 2 x 1112 + 976 = 4064 <= 4096";
+    "802.3 Clause 42 component delays, recalled (docs/references.md, Standards B.3); consistent "
+    "with the 200 m one-repeater diameter: 864 + 2 x 1112 + 976 = 4064 <= 4096";
 constexpr const char* kFrom100 =
     "same ns per metre as the 100 Mb/s row (propagation does not depend on the bit rate)";
 

@@ -2,7 +2,7 @@
 // The round-trip delay figures of IEEE 802.3's collision-domain models as one data table: cable
 // delay per metre per medium and speed, DTE-pair and repeater delays, and the budget per speed.
 // Every row names its source; rows whose value is not confirmed against a primary document say
-// so (../shared/reference/standards.md section B). Users add media and override rows.
+// so (docs/references.md, Standards B). Users add media and override rows.
 //
 // All values are round trip, in bit times (BT) at the row's speed.
 

@@ -68,7 +68,7 @@ TEST(HalfDuplex, WithoutExtensionAGigabitFrameIsAsShortAsInFullDuplex) {
 }
 
 TEST(HalfDuplex, ABurstFollowsTheValidationTimeline) {
-  // validation.md section 2: frame 1 holds the medium 4160 ns; frame k >= 2 starts at
+  // docs/references.md, Validation 2: frame 1 holds the medium 4160 ns; frame k >= 2 starts at
   // 4256 + (k - 2) * 672 ns; the last start below 65 536 ns is frame 93 (65 408 ns); the burst
   // ends at 65 984 ns; the next one starts 96 ns later, at 66 080 ns.
   SimFixture sim(pair(10, R"({"pattern": "saturated", "to": "b", "frame_bytes": 64})", "",

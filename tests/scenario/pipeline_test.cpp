@@ -463,7 +463,8 @@ TEST(Pipeline, ReportHoldsEveryChartAndTableOfAKnownSweep) {
   EXPECT_NE(html.find("<p>one saturated sender</p>"), std::string::npos);
   EXPECT_NE(html.find("4 (2 points x 2 replications)"), std::string::npos);
   EXPECT_NE(html.find("<th>seeds</th><td>1 .. 2</td>"), std::string::npos);
-  // Simulated against analytic: a row per point, 64-byte frames at 0.7619 (validation.md 1).
+  // Simulated against analytic: a row per point, 64-byte frames at 0.7619 (docs/references.md,
+  // Validation 1).
   EXPECT_EQ(count("single-sender efficiency"), 2u);
   EXPECT_NE(html.find("<td>0.7619</td>"), std::string::npos);
   EXPECT_EQ(count("<td>stations.a.traffic[0].frame_bytes = "), 2u + 2u);  // both tables

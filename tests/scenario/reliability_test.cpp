@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <regex>
 
 #include "sim/json_path.hpp"
 #include "tests/support/sim_fixture.hpp"
@@ -43,10 +42,12 @@ Json read_json(const std::filesystem::path& file) {
 
 // The pid a lock file names ("gbesim run s.json (pid 123)").
 pid_t pid_in_lock(const std::filesystem::path& lock) {
-  std::smatch m;
   const std::string text = read_text(lock);
-  if (!std::regex_search(text, m, std::regex(R"(\(pid (\d+)\))"))) return -1;
-  return static_cast<pid_t>(std::stol(m[1]));
+  const auto at = text.find("(pid ");
+  if (at == std::string::npos) return -1;
+  const auto end = text.find(')', at);
+  if (end == std::string::npos) return -1;
+  return static_cast<pid_t>(std::stol(text.substr(at + 5, end - at - 5)));
 }
 
 TEST(Reliability, ASignalWhileLoadingOrSimulatingEndsTheRunWithNothingHalfWritten) {

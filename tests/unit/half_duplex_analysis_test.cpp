@@ -24,7 +24,7 @@ struct Row {
   std::int64_t frames_per_burst;
 };
 
-// ../shared/reference/validation.md section 2 (1000 Mb/s, one saturated sender), to 3 places.
+// docs/references.md, Validation 2 (1000 Mb/s, one saturated sender), to 3 places.
 TEST(HalfDuplexAnalysis, MatchesThePublishedSingleSenderTable) {
   const Row rows[] = {{64, 0.762, 0.120, 0.721, 93},
                       {128, 0.865, 0.241, 0.825, 53},
@@ -45,8 +45,8 @@ TEST(HalfDuplexAnalysis, MatchesThePublishedSingleSenderTable) {
 }
 
 TEST(HalfDuplexAnalysis, TheWorkedBurstExampleHoldsToTheBitTime) {
-  // validation.md: 64 bytes with bursting: 93 frames, the burst ends at 65 984 bit times, the
-  // next starts at 66 080: 93 * 512 / 66 080 = 0.7206.
+  // docs/references.md, Validation 2: 64 bytes with bursting: 93 frames, the burst ends at
+  // 65 984 bit times, the next starts at 66 080: 93 * 512 / 66 080 = 0.7206.
   const auto t = single_sender_timeline(setup(64, true, true));
   EXPECT_EQ(t.frame_end_bits.front(), 4160);
   EXPECT_EQ(t.frame_end_bits[1], 4256 + 576);

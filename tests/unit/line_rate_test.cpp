@@ -5,7 +5,7 @@
 namespace gbesim {
 namespace {
 
-// Figures from ../shared/reference/validation.md section 1 (IEEE 802.3 line rates).
+// Figures from docs/references.md, Validation 1 (IEEE 802.3 line rates).
 TEST(LineRate, ClosedFormsMatchThePublishedFrameRates) {
   EXPECT_NEAR(line_rate_frames_per_second(10, 64), 14880.95, 0.01);
   EXPECT_NEAR(line_rate_frames_per_second(10, 1518), 812.74, 0.01);

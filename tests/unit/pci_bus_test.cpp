@@ -1,7 +1,7 @@
 // The PCI bus model's timing, clock by clock, against the protocol (PCI 2.2 as summarised in
-// ../shared/reference/standards.md section D) and the closed form in analysis/pci_cycles. The
-// bus engine is plain C++; these tests step it directly (tests/module/pci_bus_module_test.cpp
-// runs it under the SystemC kernel).
+// docs/references.md, Standards D) and the closed form in analysis/pci_cycles. The bus engine is
+// plain C++; these tests step it directly (tests/module/pci_bus_module_test.cpp runs it under the
+// SystemC kernel).
 
 #include "models/pci/pci_bus.hpp"
 

@@ -1,6 +1,6 @@
 // Viterbi decoding of the 4D-PAM5 trellis code, and AWGN error rates against closed forms:
-// uncoded PAM-5 symbol errors 2(1 - 1/5) Q(d / 2 sigma) (validation.md 5), and the code's gain
-// at a 1e-3 error rate between 4 dB and its asymptotic 6.02 dB.
+// uncoded PAM-5 symbol errors 2(1 - 1/5) Q(d / 2 sigma) (docs/references.md, Validation 5), and
+// the code's gain at a 1e-3 error rate between 4 dB and its asymptotic 6.02 dB.
 
 #include "models/phy/viterbi.hpp"
 

@@ -1,6 +1,6 @@
 // Collision domains from a cabling graph: path delay values against the worked examples of
-// ../shared/reference/validation.md section 3, the repeater rules, loops, domains split at
-// switches, and the loader's errors for bad input.
+// docs/references.md, Validation 3, the repeater rules, loops, domains split at switches, and the
+// loader's errors for bad input.
 
 #include <gtest/gtest.h>
 
@@ -42,7 +42,7 @@ std::string two_hubs(double a_m, double link_m, double b_m) {
 }
 
 TEST(Topology, TwoClassIIRepeatersAndTwoHundredFiveMetresGive511_96) {
-  // validation.md 3: 205 x 1.112 + 2 x 92 + 100 = 511.96 <= 512: legal.
+  // docs/references.md, Validation 3: 205 x 1.112 + 2 x 92 + 100 = 511.96 <= 512: legal.
   const auto t = load(two_hubs(100, 5, 100));
   ASSERT_EQ(t.report.domains.size(), 1u);
   const DomainReport& d = t.report.domains[0];
@@ -100,7 +100,7 @@ std::string gigabit(double a_m, double b_m, int repeaters = 1) {
 }
 
 TEST(Topology, OneGigabitRepeaterAndTwoHundredMetresGive4064) {
-  // validation.md 3: 864 + 200 x 11.12 + 976 = 4064 <= 4096.
+  // docs/references.md, Validation 3: 864 + 200 x 11.12 + 976 = 4064 <= 4096.
   const DomainReport d = load(gigabit(100, 100)).report.domains[0];
   EXPECT_NEAR(d.pairs[*d.worst].pdv_bt, 4064, 1e-9);
   EXPECT_TRUE(d.pass);

@@ -1,6 +1,6 @@
 // One saturated half-duplex sender, simulated for 10 ms in every mode and frame size, must send
 // exactly as many frames as the closed form (analysis/half_duplex) says; with it the efficiency
-// is the published figure of validation.md section 2 to within one frame's share.
+// is the published figure of docs/references.md, Validation 2 to within one frame's share.
 
 #include <gtest/gtest.h>
 

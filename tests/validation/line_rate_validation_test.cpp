@@ -1,7 +1,7 @@
 // Full-duplex line rate, simulated for one second and compared with IEEE 802.3's arithmetic
-// (../shared/reference/validation.md section 1): the simulated count must equal the exact closed
-// form, and the rate must be within one frame per second of the published figure. The 10 Gb/s
-// figures (14 880 952 and 812 744 frames/s) are the standard 802.3ae line-rate table's.
+// (docs/references.md, Validation 1): the simulated count must equal the exact closed form, and
+// the rate must be within one frame per second of the published figure. The 10 Gb/s figures
+// (14 880 952 and 812 744 frames/s) are the standard 802.3ae line-rate table's.
 
 #include <gtest/gtest.h>
 

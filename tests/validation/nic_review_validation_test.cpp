@@ -1,6 +1,7 @@
-// The 2003 review's Intel 82540EM on 32-bit/33 MHz PCI (validation.md 4), simulated with
-// scenarios/nic-review-2003.json's calibrated host: receive within 10 % of 840 Mbit/s, transmit
-// within 10 % of 690 Mbit/s, transmit below receive; small requests cost throughput and CPU.
+// The 2003 review's Intel 82540EM on 32-bit/33 MHz PCI (docs/references.md, Validation 4),
+// simulated with scenarios/nic-review-2003.json's calibrated host: receive within 10 % of
+// 840 Mbit/s, transmit within 10 % of 690 Mbit/s, transmit below receive; small requests cost
+// throughput and CPU.
 // And the calibration itself: the bridge gives a long DMA stream 100 MB/s reading and 120 MB/s
 // writing (the practical 32/33 figures the bridge was set to).
 

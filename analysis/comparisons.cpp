@@ -1,6 +1,7 @@
 #include "analysis/comparisons.hpp"
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -55,7 +56,9 @@ std::vector<Comparison> comparisons(const Results& r) {
       double first = NAN;
       std::size_t at = pts.front();
       for (std::size_t p : pts) {
-        const double len = std::stod(r.points[p][static_cast<std::size_t>(length_axis)]);
+        const double len = parse_number(r.points[p][static_cast<std::size_t>(length_axis)])
+                               .value_or(std::numeric_limits<double>::quiet_NaN());
+        if (std::isnan(len)) continue;
         const auto late = r.value(p, "domain0", "late_collisions_per_1000_frames");
         if (late && late->mean > 0 && !(len >= first)) {
           first = len;

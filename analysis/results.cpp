@@ -90,8 +90,11 @@ std::vector<std::size_t> Results::where(
   for (std::size_t p = 0; p < points.size(); ++p) {
     bool ok = true;
     for (const auto& [ax, v] : fixed) {
+      // A point with no complete run (an interrupted sweep) has no values: it matches nothing.
       const int a = axis(ax);
-      if (a < 0 || points[p][static_cast<std::size_t>(a)] != v) ok = false;
+      if (a < 0 || static_cast<std::size_t>(a) >= points[p].size() ||
+          points[p][static_cast<std::size_t>(a)] != v)
+        ok = false;
     }
     if (ok) out.push_back(p);
   }
@@ -103,6 +106,7 @@ std::vector<std::string> Results::values_of(const std::string& ax) const {
   const int a = axis(ax);
   if (a < 0) return out;
   for (const auto& p : points) {
+    if (static_cast<std::size_t>(a) >= p.size()) continue;  // a point with no complete run
     const auto& v = p[static_cast<std::size_t>(a)];
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   }
@@ -128,11 +132,14 @@ Results load_results(const std::string& dir_text) {
                                "ci95_half_width");
     r.axes.assign(summary.columns.begin() + 1, summary.columns.begin() + comp);
     for (std::size_t i = 0; i < summary.rows.size(); ++i) {
+      if (summary.rows[i].size() != summary.columns.size())
+        throw std::runtime_error((dir / "summary.csv").string() + ": row " + std::to_string(i + 2) +
+                                 " has " + std::to_string(summary.rows[i].size()) +
+                                 " fields, not " + std::to_string(summary.columns.size()));
       const auto point = static_cast<std::size_t>(std::stoul(summary.rows[i][0]));
-      if (point >= r.points.size()) {
-        r.points.resize(point + 1);
+      if (point >= r.points.size()) r.points.resize(point + 1);
+      if (r.points[point].empty())
         r.points[point].assign(summary.rows[i].begin() + 1, summary.rows[i].begin() + comp);
-      }
       Statistic s;
       s.mean = summary.number(i, "mean");
       s.ci95 = summary.number(i, "ci95_half_width");
@@ -141,6 +148,10 @@ Results load_results(const std::string& dir_text) {
       s.unit = summary.at(i, "unit");
       r.set(point, summary.at(i, "component"), summary.at(i, "name"), s);
     }
+    // A point with no complete run (an interrupted sweep) has no rows: empty values, which no
+    // chart takes for a number.
+    for (auto& p : r.points)
+      if (p.empty()) p.assign(r.axes.size(), "");
     // The description, from the first run's record when there is one.
     const fs::path first = dir / "runs" / "0" / "run.json";
     if (fs::exists(first)) r.description = read_json(first).value("description", "");

@@ -4,51 +4,51 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
 namespace gbesim {
 namespace {
 
-// The open temporaries, for remove_registered_temporaries(): fixed storage, so that a signal
-// handler can walk it without allocating.
-constexpr int kSlots = 64;
-constexpr std::size_t kPathBytes = 4096;
-char g_paths[kSlots][kPathBytes];
-std::atomic<int> g_state[kSlots];  // 0 free, 1 being written, 2 holds a path
+// The open temporaries, for remove_registered_temporaries(): a fixed array of slots, each
+// holding its own copy of a path, so that a signal handler can walk it without allocating.
+constexpr int kSlots = 4096;
+std::atomic<char*> g_paths[kSlots];
 
 }  // namespace
 
 int register_temporary(const std::string& path) {
-  if (path.size() >= kPathBytes) return -1;
+  char* copy = ::strdup(path.c_str());
+  if (copy == nullptr) return -1;
   for (int i = 0; i < kSlots; ++i) {
-    int expected = 0;
-    if (!g_state[i].compare_exchange_strong(expected, 1)) continue;
-    std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
-    g_state[i].store(2);
-    return i;
+    char* expected = nullptr;
+    if (g_paths[i].compare_exchange_strong(expected, copy)) return i;
   }
+  std::free(copy);
   return -1;
 }
 
 void unregister_temporary(int slot) {
-  if (slot >= 0) g_state[slot].store(0);
+  if (slot >= 0) std::free(g_paths[slot].exchange(nullptr));
 }
 
 void remove_registered_temporaries() noexcept {
   for (int i = 0; i < kSlots; ++i)
-    if (g_state[i].load() == 2) ::unlink(g_paths[i]);
+    if (const char* path = g_paths[i].load()) ::unlink(path);
 }
 
-bool is_temporary_name(const std::string& file_name) {
+std::optional<long> temporary_owner(const std::string& file_name) {
   // SystemC's VCD writer appends ".vcd" to the name it is given.
   std::string name = file_name;
   if (name.size() > 4 && name.compare(name.size() - 4, 4, ".vcd") == 0)
     name.resize(name.size() - 4);
   const auto at = name.rfind(".tmp-");
-  if (name.size() < 2 || name[0] != '.' || at == std::string::npos || at < 2) return false;
+  if (name.size() < 2 || name[0] != '.' || at == std::string::npos || at < 2) return std::nullopt;
   const std::string pid = name.substr(at + 5);
-  return !pid.empty() && pid.find_first_not_of("0123456789") == std::string::npos;
+  if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stol(pid);
 }
 
 std::filesystem::path temporary_name(const std::filesystem::path& final_path) {
@@ -58,10 +58,15 @@ std::filesystem::path temporary_name(const std::filesystem::path& final_path) {
 
 AtomicFile::AtomicFile(std::filesystem::path final_path)
     : final_(std::move(final_path)), temp_(temporary_name(final_)) {
-  file_ = std::fopen(temp_.c_str(), "wb");
-  if (file_ == nullptr)
-    throw std::runtime_error("cannot write " + temp_.string() + ": " + std::strerror(errno));
+  // Registered before it exists: a signal in between finds nothing to remove, never a file it
+  // does not know of.
   slot_ = register_temporary(temp_.string());
+  file_ = std::fopen(temp_.c_str(), "wb");
+  if (file_ == nullptr) {
+    const int error = errno;
+    unregister_temporary(slot_);
+    throw std::runtime_error("cannot write " + temp_.string() + ": " + std::strerror(error));
+  }
   static constexpr std::size_t kBuffer = 1 << 20;
   std::setvbuf(file_, nullptr, _IOFBF, kBuffer);
 }

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace gbesim {
@@ -33,8 +34,8 @@ class AtomicFile {
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
 // A sibling name for a temporary file: ".<name>.tmp-<pid>".
 std::filesystem::path temporary_name(const std::filesystem::path& final_path);
-// Whether a file name has the form temporary_name gives.
-bool is_temporary_name(const std::string& file_name);
+// The process id in a file name of the form temporary_name gives, or nullopt for other names.
+std::optional<long> temporary_owner(const std::string& file_name);
 // Registers a temporary file written some other way (SystemC's VCD writer), for
 // remove_registered_temporaries(); returns a slot for unregister_temporary (-1: not registered).
 int register_temporary(const std::string& path);

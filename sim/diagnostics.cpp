@@ -130,30 +130,43 @@ void Diagnostics::throw_if_any() const {
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  const std::size_t n = a.size();
+  // Three rows of the table: the transposition looks two rows back.
   const std::size_t m = b.size();
-  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= n; ++i) {
+  std::vector<std::size_t> before(m + 1), previous(m + 1), current(m + 1);
+  for (std::size_t j = 0; j <= m; ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
     for (std::size_t j = 1; j <= m; ++j) {
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        current[j] = std::min(current[j], before[j - 2] + 1);
     }
+    std::swap(before, previous);
+    std::swap(previous, current);
   }
-  return d[n][m];
+  return previous[m];
 }
 
 std::optional<std::string> did_you_mean(std::string_view word,
                                         const std::vector<std::string>& candidates) {
+  // Nobody mistypes a 200-character key: absurd words (and candidates) get no suggestion, which
+  // keeps the work per word bounded whatever the input.
+  constexpr std::size_t kLongest = 128;
+  if (word.size() > kLongest) return std::nullopt;
   std::optional<std::string> best;
   std::size_t best_distance = 0;
   auto length_gap = [&](const std::string& c) {
     return c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
   };
+  auto is_affix = [&](const std::string& c) {
+    const std::string_view shorter = c.size() < word.size() ? std::string_view(c) : word;
+    const std::string_view longer = c.size() < word.size() ? word : std::string_view(c);
+    return longer.substr(0, shorter.size()) == shorter;
+  };
   for (const auto& c : candidates) {
+    // More than three characters longer or shorter is too far for a typo, unless it is a prefix.
+    if (c.size() > kLongest || (length_gap(c) > 3 && !is_affix(c))) continue;
     const std::size_t dist = edit_distance(word, c);
     // Ties go to the candidate closest in length: "cat5f" is more likely "cat5e" than "cat5".
     if (!best || dist < best_distance ||

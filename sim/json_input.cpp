@@ -1,12 +1,13 @@
 #include "sim/json_input.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <unordered_set>
 #include <vector>
@@ -62,27 +63,41 @@ class CountingIterator {
   const char** furthest_;
 };
 
-std::string line_and_column(const std::string& text, std::size_t offset) {
-  std::size_t line = 1;
-  std::size_t column = 1;
-  const std::size_t stop = std::min(offset, text.size());
-  for (std::size_t i = 0; i < stop; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
+// Line and column of byte offsets, counted incrementally: errors are reported in text order, so
+// each is found from the previous one (rescanning from the start for each of many duplicate keys
+// would be quadratic).
+class Positions {
+ public:
+  explicit Positions(const std::string& text) : text_(text) {}
+  std::string at(std::size_t offset) {
+    offset = std::min(offset, text_.size());
+    if (offset < offset_) offset_ = 0, line_ = 1, column_ = 1;  // back to the start
+    for (; offset_ < offset; ++offset_) {
+      if (text_[offset_] == '\n') {
+        ++line_;
+        column_ = 1;
+      } else {
+        ++column_;
+      }
     }
+    return "line " + std::to_string(line_) + ", column " + std::to_string(column_);
   }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
+
+ private:
+  const std::string& text_;
+  std::size_t offset_ = 0;
+  std::size_t line_ = 1;
+  std::size_t column_ = 1;
+};
 
 // Builds the document from parser events. Objects are appended to without the ordered map's
 // linear duplicate search (duplicates are found here, with a hash set per open object), so a
-// document parses in time linear in its size; nesting is limited to kMaxJsonDepth.
+// document parses in time linear in its size; nesting is limited to kMaxJsonDepth; errors beyond
+// the first kMaxShownErrors are only counted.
 class Builder {
  public:
-  Builder(const std::string& text, const char** furthest) : text_(text), furthest_(furthest) {}
+  Builder(const std::string& text, const char** furthest)
+      : text_(text), furthest_(furthest), positions_(text) {}
 
   bool null() { return put(Json()); }
   bool boolean(bool v) { return put(Json(v)); }
@@ -99,28 +114,34 @@ class Builder {
 
   bool key(std::string& k) {
     Frame& f = stack_.back();
-    if (!f.keys.insert(k).second)
-      error(child_path(f.path, k), "duplicate key \"" + k + "\" (" + key_start() +
-                                       "): JSON keeps only one; remove or rename the other");
+    if (!f.keys.insert(k).second) {
+      if (errors_.size() < kMaxShownErrors) {
+        error(child_path(f.path, k), "duplicate key \"" + k + "\" (" + key_start() +
+                                         "): JSON keeps only one; remove or rename the other");
+      } else {
+        ++more_;
+      }
+    }
     f.key = std::move(k);
+    mark();
     return true;
   }
 
   bool parse_error(std::size_t position, const std::string& token,
                    const nlohmann::detail::exception& e) {
     if (e.id == 406) {
-      // A number beyond a double: the path of the value being read.
-      // The parser has read the number and one character beyond it.
+      // A number beyond a double: the path of the value being read. The parser has read the
+      // number and one character beyond it.
       const std::size_t start = position > token.size() ? position - token.size() : 0;
       error(pending_path(), "a number does not fit in a 64-bit float: " + token + " (" +
-                                line_and_column(text_, start) + ")");
+                                positions_.at(start) + ")");
       return false;
     }
+    syntax_error_ = true;
     std::string what = e.what();
     const auto colon = what.find(": ", what.find("column"));
     if (colon != std::string::npos) what = what.substr(colon + 2);
-    error("", "malformed JSON at " + line_and_column(text_, position > 0 ? position - 1 : 0) +
-                  ": " + what);
+    error("", "malformed JSON at " + positions_.at(position > 0 ? position - 1 : 0) + ": " + what);
     return false;
   }
 
@@ -128,7 +149,9 @@ class Builder {
     JsonParse out;
     out.ok = errors_.empty();
     out.too_deep = too_deep_;
+    out.syntax_error = syntax_error_;
     out.errors = std::move(errors_);
+    out.more_errors = more_;
     if (out.ok) out.value = std::move(root_);
     return out;
   }
@@ -141,21 +164,13 @@ class Builder {
     std::unordered_set<std::string> keys;
   };
 
-  std::string here() const {
-    return line_and_column(text_, static_cast<std::size_t>(*furthest_ - text_.data()));
-  }
-
-  // Where the key just read starts: back from its closing quote to the opening one.
-  std::string key_start() const {
-    std::size_t i = static_cast<std::size_t>(*furthest_ - text_.data());
-    if (i >= 2) i -= 2;  // the last character inside the quotes
-    while (i > 0) {
-      std::size_t slashes = 0;
-      while (slashes < i && text_[i - 1 - slashes] == '\\') ++slashes;
-      if (text_[i] == '"' && slashes % 2 == 0) break;
-      --i;
-    }
-    return line_and_column(text_, i);
+  std::size_t offset() const { return static_cast<std::size_t>(*furthest_ - text_.data()); }
+  // Where the parser was at the end of the last event: a key starts at the first quote after it
+  // (only whitespace and a comma lie between).
+  void mark() { last_event_ = offset(); }
+  std::string key_start() {
+    const std::size_t quote = text_.find('"', last_event_);
+    return positions_.at(quote == std::string::npos ? offset() : quote);
   }
 
   // The path of the value about to be read.
@@ -169,13 +184,14 @@ class Builder {
     if (stack_.size() >= kMaxJsonDepth) {
       too_deep_ = true;
       error(pending_path(), "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep (" +
-                                here() + "); no scenario needs that many");
+                                positions_.at(offset()) + "); no scenario needs that many");
       return false;
     }
     Frame f;
     f.path = pending_path();
     f.value = std::move(container);
     stack_.push_back(std::move(f));
+    mark();
     return true;
   }
 
@@ -186,6 +202,7 @@ class Builder {
   }
 
   bool put(Json v) {
+    mark();
     if (stack_.empty()) {
       root_ = std::move(v);
       return true;
@@ -204,10 +221,14 @@ class Builder {
 
   const std::string& text_;
   const char** furthest_;
+  Positions positions_;
   std::vector<Frame> stack_;
   Json root_;
   std::vector<Diagnostic> errors_;
+  std::size_t more_ = 0;
+  std::size_t last_event_ = 0;
   bool too_deep_ = false;
+  bool syntax_error_ = false;
 };
 
 }  // namespace
@@ -224,6 +245,7 @@ JsonParse parse_json_text(const std::string& text) {
 Json parse_document(const std::string& text, Diagnostics& d) {
   JsonParse p = parse_json_text(text);
   for (auto& e : p.errors) d.error(std::move(e.path), std::move(e.message));
+  d.count_more(p.more_errors);
   return std::move(p.value);
 }
 
@@ -252,25 +274,34 @@ std::string read_json_file(const std::string& file) {
       hint = "; did you mean " + (p.has_parent_path() ? (dir / *s).string() : *s) + "?";
     fail("no such file" + hint);
   }
-  // A FIFO would block for ever and a device may never end: only regular files are read.
+  // A FIFO would block for ever and a device may never end: only regular files are read. The
+  // checks are made on the descriptor that is read (opened without blocking, so that a FIFO put
+  // in the file's place after the stat above cannot block either).
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) fail(std::string("cannot read the file: ") + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  if (::fstat(fd, &st) != 0) fail(std::string("cannot read the file: ") + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) fail("is a directory; expected a JSON file");
   if (!S_ISREG(st.st_mode))
     fail("is not a regular file (a pipe, socket or device); expected a JSON file");
+  const std::string limit = "input files are limited to " + std::to_string(kMaxInputBytes >> 20) +
+                            " MiB (" + std::to_string(kMaxInputBytes) + " bytes)";
   if (static_cast<std::size_t>(st.st_size) > kMaxInputBytes)
-    fail("is " + std::to_string(st.st_size >> 20) + " MiB; input files are limited to " +
-         std::to_string(kMaxInputBytes >> 20) + " MiB");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) fail(std::string("cannot read the file: ") + std::strerror(errno));
-  // At most one byte beyond the limit, in case the file grew since stat.
+    fail("has " + std::to_string(st.st_size) + " bytes; " + limit);
+  // At most one byte beyond the limit, in case the file grew since fstat.
   std::string text;
   std::vector<char> chunk(std::size_t{1} << 16);
-  while (in && text.size() <= kMaxInputBytes) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  while (text.size() <= kMaxInputBytes) {
+    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(std::string("cannot read the file: ") + std::strerror(errno));
+    if (n == 0) break;
+    text.append(chunk.data(), static_cast<std::size_t>(n));
   }
-  if (in.bad()) fail("cannot read the file");
-  if (text.size() > kMaxInputBytes)
-    fail("input files are limited to " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+  if (text.size() > kMaxInputBytes) fail("has grown beyond the limit while being read; " + limit);
   return text;
 }
 

@@ -28,7 +28,9 @@ struct JsonParse {
   Json value;                      // null when !ok
   bool ok = false;                 // parsed with no error
   bool too_deep = false;           // failed on the depth limit
+  bool syntax_error = false;       // not JSON at all (rather than a duplicate key, a huge number)
   std::vector<Diagnostic> errors;  // path and message of each error (file left empty)
+  std::size_t more_errors = 0;     // beyond those listed
 };
 // Parses JSON text into an ordered document in time linear in its size.
 JsonParse parse_json_text(const std::string& text);

@@ -159,9 +159,14 @@ void set_json_path(Json& document, const std::string& path, const Json& value) {
 Json parse_override_value(const std::string& text) {
   JsonParse parsed = parse_json_text(text);
   if (parsed.ok) return std::move(parsed.value);
-  if (parsed.too_deep)
-    throw std::invalid_argument("the value is nested more than " + std::to_string(kMaxJsonDepth) +
-                                " levels deep");
+  // JSON with a duplicate key, a number beyond a double or too deep is a mistake in JSON; only
+  // text that is not JSON at all is taken as a string.
+  if (!parsed.syntax_error && !parsed.errors.empty()) {
+    const Diagnostic& e = parsed.errors.front();
+    throw std::invalid_argument("the value " +
+                                (e.path.empty() ? std::string() : "at " + e.path + " ") +
+                                "is not usable JSON: " + e.message);
+  }
   return Json(text);  // not JSON (or a number JSON cannot hold): the loader judges the string
 }
 

@@ -67,8 +67,8 @@ void PcapRecorder::commit() {
 
 VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
     : final_(dir / "trace.vcd"), temp_base_(dir / (".trace.tmp-" + std::to_string(::getpid()))) {
-  file_ = sc_core::sc_create_vcd_trace_file(temp_base_.c_str());
   slot_ = register_temporary(temp_base_.string() + ".vcd");
+  file_ = sc_core::sc_create_vcd_trace_file(temp_base_.c_str());
   file_->set_time_unit(1, sc_core::SC_PS);
   for (const auto& station : network.stations()) {
     const std::string s = station->basename();

@@ -2,12 +2,14 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 
 #include "sim/atomic_file.hpp"
@@ -23,8 +25,20 @@ constexpr const char* kLockName = ".gbesim.lock";
   throw ScenarioError({{dir.string(), "", message}});
 }
 
-int open_lock(const std::filesystem::path& dir) {
-  return ::open((dir / kLockName).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+// The lock file, never through a symbolic link (a planted link could make us truncate another
+// file); read-only when another user owns it (flock works on any descriptor). -1 on failure.
+int open_lock(const std::filesystem::path& dir, bool* writable) {
+  const auto file = dir / kLockName;
+  int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  *writable = fd >= 0;
+  if (fd < 0 && errno == EACCES) fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  struct stat st {};
+  if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    ::close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  return fd;
 }
 
 std::string holder_of(int fd) {
@@ -43,22 +57,31 @@ OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& h
   std::filesystem::create_directories(dir_, ec);
   if (ec || !std::filesystem::is_directory(dir_))
     fail(dir_, "cannot create the directory" + (ec ? ": " + ec.message() : std::string()));
-  lock_fd_ = open_lock(dir_);
-  if (lock_fd_ < 0) fail(dir_, std::string("cannot write here: ") + std::strerror(errno));
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    const std::string who = holder_of(lock_fd_);
+  bool writable = false;
+  lock_fd_ = open_lock(dir_, &writable);
+  if (lock_fd_ < 0)
+    fail(dir_, "cannot use " + std::string(kLockName) + " here: " + std::strerror(errno));
+  // From here on a failure must release the lock: the destructor does not run for a constructor
+  // that throws.
+  auto release_and_fail = [&](const std::string& message) {
     ::close(lock_fd_);
     lock_fd_ = -1;
-    fail(dir_, "in use by " + who + "; wait for it to finish, stop it, or use another --out");
-  }
+    fail(dir_, message);
+  };
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0)
+    release_and_fail("in use by " + holder_of(lock_fd_) +
+                     "; wait for it to finish, stop it, or use another --out");
   const std::string text = holder + "\n";
-  if (::ftruncate(lock_fd_, 0) != 0 ||
-      ::pwrite(lock_fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()))
-    fail(dir_, std::string("cannot write here: ") + std::strerror(errno));
-  // Temporaries of processes that were killed before they could rename or remove them.
+  if (writable &&
+      (::ftruncate(lock_fd_, 0) != 0 ||
+       ::pwrite(lock_fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())))
+    release_and_fail(std::string("cannot write here: ") + std::strerror(errno));
+  // Temporaries of processes that were killed before they could rename or remove them (a
+  // process still running, such as a report being written here, keeps its own).
   for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
     const std::string name = entry.path().filename().string();
-    if (is_temporary_name(name)) std::filesystem::remove(entry.path(), ec);
+    if (const auto pid = temporary_owner(name); pid && ::kill(*pid, 0) != 0 && errno == ESRCH)
+      std::filesystem::remove(entry.path(), ec);
   }
   // Can a file be created and renamed here? Better to know now than after the simulation.
   try {
@@ -66,7 +89,7 @@ OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& h
     probe.write("ok\n");
     probe.commit();
   } catch (const std::exception& e) {
-    fail(dir_, std::string("cannot write here: ") + e.what());
+    release_and_fail(std::string("cannot write here: ") + e.what());
   }
   std::filesystem::remove(dir_ / ".write-test", ec);
 }
@@ -86,7 +109,8 @@ void OutputDirectory::remove_or_fail(const std::string& name) const {
 std::optional<std::string> wait_until_unlocked(const std::filesystem::path& dir) {
   std::error_code ec;
   if (!std::filesystem::exists(dir / kLockName, ec)) return std::nullopt;
-  const int fd = open_lock(dir);
+  bool writable = false;
+  const int fd = open_lock(dir, &writable);
   if (fd < 0) return std::nullopt;  // the run itself will say what is wrong
   std::optional<std::string> waited;
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -108,6 +132,8 @@ std::optional<std::string> results_name_problem(const std::string& name) {
         return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.';
       }))
     return shown + " cannot name a results directory: use letters, digits, '_', '-', '.'";
+  if (name.back() == '.')
+    return shown + " cannot name a results directory: it ends with '.' (Windows drops it)";
   // Windows device names, with or without an extension, whatever the case.
   std::string stem = name.substr(0, name.find('.'));
   std::transform(stem.begin(), stem.end(), stem.begin(),

@@ -790,16 +790,25 @@ void apply_nic_profile(const Json& ref, const std::string& at, NicParams& nic,
   }
   Diagnostics pd(file);
   const Json doc = parse_document(text, pd);
-  if (!pd.empty() || !doc.is_object()) {
-    d.error_in(file, "", "not a NIC profile: expected a JSON object");
+  if (!pd.empty()) {
+    try {
+      pd.throw_if_any();
+    } catch (const ScenarioError& e) {
+      for (const auto& item : e.diagnostics()) d.error_in(item.file, item.path, item.message);
+    }
+    return;
+  }
+  if (!doc.is_object()) {
+    d.error_in(file, "", "not a NIC profile: expected a JSON object, got " + describe_value(doc));
     return;
   }
   static const std::vector<std::string> keys = {"name", "description", "nic", "master"};
   for (const auto& item : doc.items())
     if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
-      d.error_in(
-          file, item.key(),
-          "unknown key" + suggestion(item.key(), keys) + " (known here: " + key_list(keys) + ")");
+      d.error_in(file, item.key(),
+                 d.full() ? std::string()
+                          : "unknown key" + suggestion(item.key(), keys) +
+                                " (known here: " + key_list(keys) + ")");
   // Each field: {"value": ..., "source": "..."}; the values go through the parameter tables.
   auto values_of = [&](const char* block) {
     Json values = Json::object();
@@ -820,7 +829,8 @@ void apply_nic_profile(const Json& ref, const std::string& at, NicParams& nic,
                        describe_value(v));
         continue;
       }
-      values[f.key()] = v["value"];
+      // The block has no duplicate keys (the parser refuses them): append, in linear time.
+      values.get_ref<Json::object_t&>().emplace_back(f.key(), v["value"]);
     }
     return values;
   };
@@ -1641,13 +1651,19 @@ Json frame_size_json(const FrameSizeSpec& s) {
   return s.fixed_bytes;
 }
 
+// Adds a key the object does not have yet (names that are unique by construction), without the
+// ordered map's linear search: a resolved document of many stations is written in linear time.
+void append_unique(Json& object, const std::string& key, Json value) {
+  object.get_ref<Json::object_t&>().emplace_back(key, std::move(value));
+}
+
 }  // namespace
 
 Json resolved_json(const ScenarioConfig& config) {
   Json out = table_json(run_param_table(), config.run);
   Json media = Json::object();
   for (const auto& [name, params] : config.media)
-    media[name] = table_json(medium_param_table(), params);
+    append_unique(media, name, table_json(medium_param_table(), params));
   out["media"] = media;
   Json stations = Json::object();
   for (const auto& s : config.stations) {
@@ -1673,7 +1689,7 @@ Json resolved_json(const ScenarioConfig& config) {
       traffic.push_back(source);
     }
     station["traffic"] = traffic;
-    stations[s.name] = station;
+    append_unique(stations, s.name, std::move(station));
   }
   if (!stations.empty() || config.hosts.empty()) out["stations"] = stations;
   Json links = Json::array();
@@ -1695,7 +1711,7 @@ Json resolved_json(const ScenarioConfig& config) {
         d["medium"] = dom.medium;
         Json cable = Json::object();
         for (std::size_t i = 0; i < dom.stations.size(); ++i)
-          cable[dom.stations[i]] = dom.cable_m[i];
+          append_unique(cable, dom.stations[i], dom.cable_m[i]);
         d["cable_m"] = cable;
         d["repeater_delay_ns"] = dom.repeater_delay_ns;
       } else {
@@ -1716,7 +1732,7 @@ Json resolved_json(const ScenarioConfig& config) {
       for (const auto& m : h.dma) {
         Json master = table_json(dma_traffic_param_table(), m.traffic);
         master["master"] = table_json(pci_master_param_table(), m.master);
-        dma[m.name] = master;
+        append_unique(dma, m.name, std::move(master));
       }
       host["dma"] = dma;
       if (h.has_nic) {

@@ -1,7 +1,10 @@
 #include "sim/stop_signal.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 
 #include "sim/atomic_file.hpp"
@@ -11,10 +14,25 @@ namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
 volatile std::sig_atomic_t g_clean_stop = 0;
+int g_wake[2] = {-1, -1};
+
+void wake() {
+  if (g_wake[1] < 0) return;
+  [[maybe_unused]] const auto n = ::write(g_wake[1], "w", 1);
+}
+
+void on_child(int) {
+  const int saved = errno;
+  wake();
+  errno = saved;
+}
 
 void on_signal(int) {
   if (g_clean_stop != 0 && g_stop == 0) {
+    const int saved = errno;
     g_stop = 1;
+    wake();
+    errno = saved;
     return;
   }
   // Only async-signal-safe calls from here on.
@@ -27,10 +45,35 @@ void on_signal(int) {
 }  // namespace
 
 void install_stop_handlers() {
+  if (g_wake[0] < 0 && ::pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) != 0) g_wake[0] = g_wake[1] = -1;
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &action, nullptr);
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) {
+    ::sigaction(s, &action, nullptr);
+    sigaddset(&signals, s);
+  }
+  ::sigprocmask(SIG_UNBLOCK, &signals, nullptr);
+}
+
+void watch_children() {
+  struct sigaction action {};
+  action.sa_handler = on_child;
+  action.sa_flags = SA_NOCLDSTOP | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGCHLD, &action, nullptr);
+}
+
+void wait_for_wake() {
+  if (g_wake[0] < 0) return;
+  pollfd p{g_wake[0], POLLIN, 0};
+  while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
+  }
+  char buffer[64];
+  while (::read(g_wake[0], buffer, sizeof buffer) > 0) {
+  }
 }
 
 void allow_clean_stop() {

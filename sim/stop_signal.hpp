@@ -6,9 +6,16 @@
 
 namespace gbesim {
 
+// Installs the handlers (and unblocks these signals, which a sweep blocks in the runs it starts
+// until they get here).
 void install_stop_handlers();
 // From now on the first signal only requests a stop (the caller polls stop_requested()).
 void allow_clean_stop();
 bool stop_requested();
+
+// For a process waiting on its children: SIGCHLD, like a stop request, wakes wait_for_wake().
+// Nothing is missed between a check and the wait (the handlers write to a pipe it polls).
+void watch_children();
+void wait_for_wake();
 
 }  // namespace gbesim

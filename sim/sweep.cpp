@@ -61,7 +61,8 @@ std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
 
 // A run in its own process group, so that a Ctrl-C at the terminal reaches only the sweep, which
 // passes one SIGINT on to each run (a second signal would make the run stop at once, without
-// writing its interrupted record); and tied to the sweep: if the sweep dies, its runs stop.
+// writing its interrupted record); and tied to the sweep: if the sweep dies, its runs stop
+// (--parent-pid).
 pid_t spawn_run(const SweepOptions& options, std::size_t run, const std::filesystem::path& dir) {
   // Not --quiet: the run's log.txt gets its progress lines and its summary.
   std::vector<std::string> args = {options.self,
@@ -89,12 +90,18 @@ pid_t spawn_run(const SweepOptions& options, std::size_t run, const std::filesys
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   posix_spawnattr_setpgroup(&attributes, 0);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&defaults, sig);
+  // The stop signals start blocked: one that comes before the run has its handlers stays
+  // pending until it does (and then stops it as one would), instead of killing it outright.
+  sigset_t stops;
+  sigemptyset(&stops);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
+  sigset_t defaults = stops;
+  sigaddset(&defaults, SIGCHLD);
   posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setsigmask(&attributes, &stops);
   pid_t pid = 0;
   const int rc =
       posix_spawn(&pid, options.self.c_str(), &actions, &attributes, argv.data(), environ);
@@ -160,7 +167,6 @@ int run_sweep(const SweepOptions& options) {
     description["runs_complete"] = complete;
     write_file_atomically(dir / "sweep.json", dump_json(description, 2) + "\n");
   };
-  write_description("running", 0);
 
   // What is still to run.
   std::vector<Json> expected(plan.run_count());
@@ -176,6 +182,8 @@ int run_sweep(const SweepOptions& options) {
       pending.push_back(k);
     }
   }
+
+  write_description("running", skipped);
 
   ProgressLine progress(!options.quiet);
   std::map<pid_t, std::size_t> running;
@@ -222,9 +230,38 @@ int run_sweep(const SweepOptions& options) {
     write_file_atomically(dir / "summary.csv",
                           summary_csv(plan.columns(), records, plan.replications));
   };
+  watch_children();
   allow_clean_stop();
+  // Reaps every run that has ended. A run that ends with 130 (or dies of SIGINT/SIGTERM) after
+  // the sweep passed on a stop was interrupted; anything else but 0 failed, even a 130 nobody
+  // here asked for.
+  auto reap = [&] {
+    bool any = false;
+    int wstatus = 0;
+    pid_t pid = 0;
+    while ((pid = ::waitpid(-1, &wstatus, WNOHANG)) > 0) {
+      const auto it = running.find(pid);
+      if (it == running.end()) continue;
+      const std::size_t k = it->second;
+      running.erase(it);
+      any = true;
+      const bool exited = WIFEXITED(wstatus);
+      const int code = exited ? WEXITSTATUS(wstatus) : -1;
+      const bool stopped =
+          forwarded && (code == 130 ||
+                        (!exited && (WTERMSIG(wstatus) == SIGINT || WTERMSIG(wstatus) == SIGTERM)));
+      if (code == 0) {
+        ++done;
+      } else if (!stopped) {
+        failed.insert(k);
+      }
+      progress.update(status());
+    }
+    return any;
+  };
   auto last_aggregate = std::chrono::steady_clock::now();
   while (next < pending.size() || !running.empty()) {
+    const bool reaped = reap();
     if (stop_requested() && !forwarded) {
       for (const auto& [pid, run] : running) ::kill(pid, SIGINT);
       forwarded = true;
@@ -239,28 +276,14 @@ int run_sweep(const SweepOptions& options) {
       if (stop_requested()) break;
       running[spawn_run(options, k, run_dir(dir, k))] = k;
     }
+    if (stop_requested() && !forwarded) continue;  // pass the stop on before waiting
     if (stop_requested() && running.empty()) break;
-    int wstatus = 0;
-    const pid_t pid = ::waitpid(-1, &wstatus, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const std::size_t k = it->second;
-    running.erase(it);
-    const int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-    if (code == 0) {
-      ++done;
-    } else if (code != 130) {
-      failed.insert(k);
-    }
-    progress.update(status());
     if (std::chrono::steady_clock::now() - last_aggregate > std::chrono::seconds(3)) {
       aggregate();
       last_aggregate = std::chrono::steady_clock::now();
     }
+    // Sleep until a run ends or a signal comes; neither can slip in after the checks above.
+    if (!reaped && !running.empty()) wait_for_wake();
   }
   progress.update(status(), true);
   progress.finish();
@@ -279,7 +302,10 @@ int run_sweep(const SweepOptions& options) {
   for (std::size_t k : failed)
     fmt::print(stderr, "run {} failed; see {}\n", k, (run_dir(dir, k) / "log.txt").string());
   if (stop_requested()) return 130;
-  return failed.empty() ? 0 : 1;
+  if (!all_complete && failed.empty())
+    fmt::print(stderr, "sweep {}: {} of {} runs are not complete (see points.csv)\n", name,
+               plan.run_count() - complete, plan.run_count());
+  return all_complete ? 0 : 1;
 }
 
 }  // namespace gbesim

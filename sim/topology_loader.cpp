@@ -1,7 +1,9 @@
 #include "sim/topology_loader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_set>
 
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
@@ -33,13 +35,16 @@ class Reader {
     return path[0] == '[' ? prefix_ + path : prefix_ + "." + path;
   }
   void error(const std::string& path, const std::string& message) { d_.error(at(path), message); }
+  // Once enough errors are kept, later ones are only counted: no need to word them.
+  bool full() const { return d_.full(); }
 
   // Unknown keys of an object, each with a suggestion.
   void keys(const Json& obj, const std::string& path, const std::vector<std::string>& known) {
     for (const auto& item : obj.items()) {
       if (std::find(known.begin(), known.end(), item.key()) != known.end()) continue;
-      error(child_path(path, item.key()),
-            "unknown key" + suggestion(item.key(), known) + " (known here: " + join(known) + ")");
+      error(child_path(path, item.key()), full() ? std::string()
+                                                 : "unknown key" + suggestion(item.key(), known) +
+                                                       " (known here: " + join(known) + ")");
     }
   }
   std::optional<double> number(const Json& v, const std::string& path, double min, double max,
@@ -133,10 +138,20 @@ void read_media(const Json& media, Reader& r, DelayTable& table) {
   }
 }
 
+// The analysis finds and keeps every pair of end stations' path (issue 15 makes it scale): a
+// plant is limited to sizes it handles in seconds and a few hundred MB.
+constexpr std::size_t kMaxNodes = 4096;
+constexpr std::size_t kMaxEndStations = 1024;
+
 void read_nodes(const Json& nodes, Reader& r, CablingPlant& plant) {
   if (!nodes.is_object() || nodes.empty()) {
     r.error("nodes", "expected an object of nodes, e.g. {\"a\": {\"kind\": \"dte\"}}, got " +
                          describe_value(nodes));
+    return;
+  }
+  if (nodes.size() > kMaxNodes) {
+    r.error("nodes", "has " + std::to_string(nodes.size()) + " nodes; a plant takes at most " +
+                         std::to_string(kMaxNodes));
     return;
   }
   for (const auto& [name, body] : nodes.items()) {
@@ -192,6 +207,13 @@ void read_nodes(const Json& nodes, Reader& r, CablingPlant& plant) {
     }
     plant.nodes.push_back(std::move(n));
   }
+  const auto end_stations =
+      std::count_if(plant.nodes.begin(), plant.nodes.end(),
+                    [](const CablingNode& n) { return n.kind == NodeKind::dte; });
+  if (static_cast<std::size_t>(end_stations) > kMaxEndStations)
+    r.error("nodes", "has " + std::to_string(end_stations) +
+                         " end stations (kind dte); a plant takes at most " +
+                         std::to_string(kMaxEndStations));
 }
 
 void read_cables(const Json& cables, Reader& r, CablingPlant& plant,
@@ -201,6 +223,7 @@ void read_cables(const Json& cables, Reader& r, CablingPlant& plant,
     return;
   }
   const std::vector<std::string> media = plant.table.media_names();
+  const std::unordered_set<std::string> known(node_names.begin(), node_names.end());
   for (std::size_t i = 0; i < cables.size(); ++i) {
     const std::string path = index_path("cables", i);
     const Json& body = cables[i];
@@ -220,9 +243,10 @@ void read_cables(const Json& cables, Reader& r, CablingPlant& plant,
     } else {
       for (std::size_t k = 0; k < 2; ++k) {
         const std::string name = (*between)[k].get<std::string>();
-        if (std::find(node_names.begin(), node_names.end(), name) == node_names.end()) {
-          r.error(index_path(child_path(path, "between"), k),
-                  "no node \"" + name + "\"" + suggestion(name, node_names));
+        if (known.count(name) == 0) {
+          r.error(
+              index_path(child_path(path, "between"), k),
+              r.full() ? std::string() : "no node \"" + name + "\"" + suggestion(name, node_names));
           ok = false;
         }
       }

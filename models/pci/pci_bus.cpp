@@ -283,6 +283,7 @@ void PciBus::cut_at_latency_timer(Active& a) const {
     boundary = targets_[a.t.target].params.cache_line_bytes;
   if (pcix()) boundary = std::max(boundary, kAdbBytes);
   if (boundary > 0) {
+    if (i >= a.edges.size()) generate_phases(a, i + 1);
     std::int64_t done = 0;
     for (std::size_t k = 0; k <= i; ++k) done += a.phase_bytes[k];
     while (i < a.last && (a.address0 + done) % boundary != 0) {
@@ -448,14 +449,14 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   generate_phases(a, kPhaseBlock);
   a.uncut_ending = uncut_ending;
   if (wants_more) a.owner_requests_from = s;  // REQ# held through the transaction
-  a_ = a;
+  a_ = std::move(a);
   active_ = true;
   cut_at_latency_timer(a_);
 }
 
 void PciBus::finish() {
   active_ = false;
-  Active a = a_;
+  Active a = std::move(a_);  // a_ is not read again before the next start()
   PciTransaction& t = a.t;
   Master& x = masters_[t.master];
   const bool read = is_read(t.command) && !t.split_completion;

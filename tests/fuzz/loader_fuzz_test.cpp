@@ -54,7 +54,7 @@ template <class Load>
 Tally fuzz(const std::string& name, const std::string& text, Load load) {
   fuzz::Mutator mutator(seed_of(name));
   Tally t;
-  const auto keep = fresh_directory("fuzz-failures");
+  static const auto keep = fresh_directory("fuzz-failures");  // once: failures of every file
   for (std::size_t i = 0; i < mutants_per_file(); ++i) {
     const std::string mutant = mutator.mutate(text);
     ++t.tried;

@@ -128,6 +128,9 @@ TEST(Reliability, AnUnwritableDirectoryFailsBeforeSimulatingAndKeepsTheOldRecord
       GTEST_SKIP() << "running as root without setpriv: cannot make a directory unwritable";
     as_user = "setpriv --reuid=nobody --regid=nogroup --clear-groups ";
     std::filesystem::permissions(dir, std::filesystem::perms::all);
+    if (run_command(as_user + GBESIM_BINARY + " --version").exit_code != 0)
+      GTEST_SKIP() << "user nobody cannot run " << GBESIM_BINARY
+                   << " (the build tree is not readable to others): cannot test as non-root";
   }
   const auto r = run_command("cd " + dir.string() + " && " + as_user + GBESIM_BINARY +
                              " run s.json --out out --seed 7");
@@ -271,6 +274,34 @@ TEST(Reliability, ASweepsRunsEndWithItWhenItIsKilled) {
   const std::string summary = read_text(dir / "out/summary.csv");
   EXPECT_NE(summary.find(",complete\n"), std::string::npos);
   EXPECT_EQ(summary.find(",partial\n"), std::string::npos);
+}
+
+TEST(Reliability, ARunStoppedByAnyoneButItsSweepCountsAsFailed) {
+  const auto dir = fresh_directory("sweep-outsider");
+  write_text(dir / "s.json", kSlowSweep);
+  BackgroundGbesim sweep({"sweep", "s.json", "--set", kForever, "--out", "out"}, dir);
+  const auto lock = dir / "out/runs/0/.gbesim.lock";
+  ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(lock) && pid_in_lock(lock) > 0; },
+                         [&] { return !process_running(sweep.pid()); }))
+      << sweep.output();
+  const pid_t child = pid_in_lock(lock);
+  ASSERT_TRUE(wait_until(
+      [&] {
+        return read_text(dir / "out/runs/0/log.txt").find("simulated (") != std::string::npos;
+      },
+      [&] { return !process_running(child); }));
+  // Someone else stops run 0; the sweep goes on with the others, which it then stops itself.
+  ::kill(child, SIGINT);
+  const auto run1 = dir / "out/runs/1/.gbesim.lock";
+  ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(run1) && pid_in_lock(run1) > 0; },
+                         [&] { return !process_running(sweep.pid()); }))
+      << sweep.output();
+  sweep.signal(SIGTERM);
+  EXPECT_EQ(sweep.wait(), 130) << sweep.output();
+  EXPECT_NE(sweep.output().find("run 0 failed"), std::string::npos) << sweep.output();
+  const std::string points = read_text(dir / "out/points.csv");
+  EXPECT_NE(points.find("\n0,0,0,1,failed,10\n"), std::string::npos) << points;
+  EXPECT_EQ(read_json(dir / "out/runs/0/run.json")["status"], "interrupted");
 }
 
 TEST(Reliability, ValuesWithoutAValueAreEmptyAndInfinitiesAreWrittenAsSuch) {

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+extern char** environ;
+
 namespace gbesim::testing {
 
 SimFixture::SimFixture(const std::string& scenario_json, const LoadOptions& options)
@@ -90,6 +92,18 @@ BackgroundGbesim::BackgroundGbesim(const std::vector<std::string>& args,
                                    const std::filesystem::path& cwd, bool own_group) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  // Everything the child needs is made before fork: after it, only exec-safe calls.
+  std::vector<std::string> all = {GBESIM_BINARY};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_text = {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"};
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::string(*e).rfind("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=", 0) != 0) env_text.push_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_ = ::fork();
   if (pid_ == 0) {
     if (own_group) ::setpgid(0, 0);
@@ -98,13 +112,7 @@ BackgroundGbesim::BackgroundGbesim(const std::vector<std::string>& args,
     ::close(fds[0]);
     ::close(fds[1]);
     if (::chdir(cwd.c_str()) != 0) ::_exit(127);
-    std::vector<std::string> all = {GBESIM_BINARY};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-    ::execv(GBESIM_BINARY, argv.data());
+    ::execve(GBESIM_BINARY, argv.data(), envp.data());
     ::_exit(127);
   }
   if (own_group) ::setpgid(pid_, pid_);  // both sides, so that neither races the other

@@ -51,7 +51,7 @@ struct Gui {
     QTest::mouseClick(b, Qt::LeftButton);
   }
   int wait_finished(QSignalSpy& spy) {
-    if (spy.isEmpty() && !spy.wait(120'000)) return -1;
+    if (spy.isEmpty() && !spy.wait(600'000)) return -1;  // a hang guard, not a timing
     return spy.takeFirst().at(0).toInt();
   }
   nlohmann::json run_json() const {

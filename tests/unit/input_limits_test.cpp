@@ -60,8 +60,14 @@ TEST(InputLimits, DeepSetPathsAndValuesAreErrors) {
 
   LoadOptions deep_value;
   deep_value.sets = {"description=" + std::string(20'000, '[')};
+  EXPECT_CONTAINS(error_of(kValid, deep_value), "--set description: the value at [0]");
   EXPECT_CONTAINS(error_of(kValid, deep_value),
-                  "--set description: the value is nested more than 64 levels deep");
+                  "is not usable JSON: nested more than 64 levels deep");
+  // JSON with a duplicate key is a mistake, not a string.
+  LoadOptions duplicate;
+  duplicate.sets = {R"(stations.a.mac={"ifg_bits": 96, "ifg_bits": 64})"};
+  EXPECT_CONTAINS(error_of(kValid, duplicate),
+                  "--set stations.a.mac: the value at ifg_bits is not usable JSON: duplicate key");
 }
 
 TEST(InputLimits, ManyUnknownKeysGiveTheFirstErrorsAndACount) {
@@ -75,6 +81,23 @@ TEST(InputLimits, ManyUnknownKeysGiveTheFirstErrorsAndACount) {
   EXPECT_EQ(e.find("junk50:"), std::string::npos);
   EXPECT_CONTAINS(e, "error: bad.json: 99950 more errors not shown (the first 50 are above)");
   EXPECT_LT(e.size(), 20'000u);
+}
+
+TEST(InputLimits, HugeKeysAndManyDuplicatesStayCheap) {
+  // A 4 MB key gets no did-you-mean (its edit distance to every known key was a 4-million-row
+  // table each), and 100,000 duplicate keys give 50 errors and a count (each was placed by a
+  // rescan of the text from its start).
+  const std::string huge =
+      R"({"name": "t", "description": "", ")" + std::string(4 << 20, 'a') + R"(": 1})";
+  const std::string e = error_of(huge);
+  EXPECT_CONTAINS(e, ": unknown key (known here: name, description");
+  EXPECT_LT(e.size(), 4000u);
+  std::string dups = R"({"name": "t", "description": "", "x": {"a": 0)";
+  for (int i = 0; i < 100'000; ++i) dups += ", \"a\": 0";
+  dups += "}}";
+  const std::string d = error_of(dups);
+  EXPECT_CONTAINS(d, "error: bad.json: x.a: duplicate key \"a\" (line 1, column 48)");
+  EXPECT_CONTAINS(d, "error: bad.json: 99950 more errors not shown (the first 50 are above)");
 }
 
 TEST(InputLimits, DuplicateKeysAndOverflowingNumbersNameTheirPathAndLine) {
@@ -130,8 +153,8 @@ TEST(InputLimits, OnlyRegularFilesOfBoundedSizeAreRead) {
 }
 
 TEST(InputLimits, NamesThatCannotNameAResultsDirectoryAreErrors) {
-  for (const char* name :
-       {"-rf", "--help", ".hidden", "..", "CON", "con.txt", "Com1", "LPT9.log", "a/b", "a b", ""}) {
+  for (const char* name : {"-rf", "--help", ".hidden", "..", "CON", "con.txt", "Com1", "LPT9.log",
+                           "a/b", "a b", "", "abc."}) {
     std::string text = kValid;
     text.replace(text.find("\"t\""), 3, "\"" + std::string(name) + "\"");
     EXPECT_CONTAINS(error_of(text), "bad.json: name: ");

@@ -131,8 +131,8 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
       attach_domain(name, {l.a, l.b}, {{0, d}, {d, 0}});
       continue;
     }
-    links_.push_back(
-        std::make_unique<FullDuplexLink>(name.c_str(), l.params, ns_per_m, l.a, l.b, context));
+    links_.push_back(std::make_unique<FullDuplexLink>(name.c_str(), l.effective_params(), ns_per_m,
+                                                      l.a, l.b, context));
     links_.back()->connect(find_station(l.a)->mac(), find_station(l.b)->mac());
     towards_.emplace_back(l.b, &links_.back()->a_to_b());
     towards_.emplace_back(l.a, &links_.back()->b_to_a());

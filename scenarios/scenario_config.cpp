@@ -84,4 +84,14 @@ std::vector<ParamTableInfo> all_param_tables() {
   };
 }
 
+double LinkConfig::injected_ber() const {
+  return phy ? std::min(0.5, phy->octet_error_rate / 8) : params.ber;
+}
+
+LinkParams LinkConfig::effective_params() const {
+  LinkParams p = params;
+  p.ber = injected_ber();
+  return p;
+}
+
 }  // namespace gbesim

@@ -44,9 +44,8 @@ struct StationConfig {
 struct LinkConfig {
   std::string a;
   std::string b;
-  LinkParams params;
-  // phy "1000base-t": the link-level model's prediction for this cable (params.ber is set from
-  // octet_error_rate / 8, so a frame fails as often as its octets see an error).
+  LinkParams params;  // as the scenario says: derived values never overwrite them
+  // phy "1000base-t": the link-level model's prediction for this cable.
   struct PhyPrediction {
     double snr_db = 0;
     double margin_db = 0;
@@ -54,6 +53,11 @@ struct LinkConfig {
     double octet_error_rate = 0;
   };
   std::optional<PhyPrediction> phy;
+  // The bit-error rate the link injects: the scenario's `ber`, or with phy "1000base-t"
+  // octet_error_rate / 8 (at most 0.5), so that a frame fails as often as its octets see an error.
+  double injected_ber() const;
+  // params with the injected bit-error rate, for the link model.
+  LinkParams effective_params() const;
 };
 
 // A half-duplex collision domain. Its one-way delays come either from cable lengths to a central

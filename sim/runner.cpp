@@ -206,7 +206,7 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
         "{:.3g}, octet errors {:.3g} -> {:.3g} injected bit errors/bit\n",
         i, l.a, l.b, l.params.cable_m, l.params.medium, Shown{l.phy->snr_db},
         Shown{l.phy->margin_db}, Shown{l.phy->ber}, Shown{l.phy->octet_error_rate},
-        Shown{l.params.ber});
+        Shown{l.injected_ber()});
   }
   fmt::print("results: {}/ (run.json, scalars.csv)\n", dir.string());
 }
@@ -328,7 +328,7 @@ int run_simulation(const RunOptions& options) {
     analytic.push_back({comp, "phy_margin_db", "dB", l.phy->margin_db});
     analytic.push_back({comp, "phy_ber", "errors/bit", l.phy->ber});
     analytic.push_back({comp, "phy_octet_error_rate", "errors/octet", l.phy->octet_error_rate});
-    analytic.push_back({comp, "injected_ber", "errors/bit", l.params.ber});
+    analytic.push_back({comp, "injected_ber", "errors/bit", l.injected_ber()});
   }
   scalars.insert(scalars.end(), totals.begin(), totals.end());
   scalars.insert(scalars.end(), analytic.begin(), analytic.end());

@@ -24,6 +24,7 @@ namespace gbesim {
 namespace {
 
 constexpr std::size_t kMaxTrafficSources = 256;
+constexpr std::size_t kMaxStations = 10'000;
 
 // ---------------------------------------------------------------------------------------------
 // Reading JSON text
@@ -746,7 +747,6 @@ void predict_phy_errors(ScenarioConfig& c, Diagnostics& d) {
       it = done.emplace(key, pred).first;
     }
     l.phy = it->second;
-    l.params.ber = std::min(0.5, it->second.octet_error_rate / 8);
   }
 }
 
@@ -1017,6 +1017,18 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
   if (doc.contains("sink")) read_table(doc["sink"], "sink", sink_param_table(), default_sink, d);
 
   // Stations.
+  const std::size_t station_count =
+      doc.contains("stations") && doc["stations"].is_object() ? doc["stations"].size() : 0;
+  const std::size_t host_count =
+      doc.contains("hosts") && doc["hosts"].is_object() ? doc["hosts"].size() : 0;
+  if (station_count + host_count > kMaxStations) {
+    // Elaboration and results grow faster than the count (10,000 stations take about 10 s and
+    // 0.7 GB before the first simulated nanosecond): a guard, not a model limit.
+    d.error("stations", "has " + std::to_string(station_count) + " stations and " +
+                            std::to_string(host_count) + " hosts; a scenario takes at most " +
+                            std::to_string(kMaxStations) + " together");
+    return c;
+  }
   if (doc.contains("hosts")) c.hosts = read_hosts(doc["hosts"], d);
   if (!doc.contains("stations")) {
     if (!doc.contains("hosts"))

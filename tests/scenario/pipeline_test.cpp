@@ -672,6 +672,41 @@ TEST(Pipeline, EveryBuiltInScenarioValidatesAtEveryPoint) {
   EXPECT_GE(count, 5);
 }
 
+// run.json's "config" is itself a scenario that runs to the same results: the resolved document
+// of every sweep point (first replication) of every shipped scenario loads again to the same
+// document, and for each scenario's first and last point the binary runs both to byte-identical
+// scalars.csv.
+TEST(Pipeline, TheResolvedConfigurationOfEveryShippedPointRunsToTheSameResults) {
+  const auto dir = fresh_directory("round-trip");
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "scenarios")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string file = entry.path().string();
+    const SweepPlan plan = load_sweep_plan(file);
+    for (std::size_t p = 0; p < plan.point_count(); ++p) {
+      LoadOptions o;
+      o.run = p * static_cast<std::size_t>(plan.replications);
+      const LoadedScenario s = load_scenario(file, o);
+      const LoadedScenario again = load_scenario_text(s.resolved.dump(), "resolved.json");
+      ASSERT_EQ(again.resolved, s.resolved) << file << " point " << p;
+    }
+    for (const std::size_t p : {std::size_t{0}, plan.point_count() - 1}) {
+      const std::string run = std::to_string(p * static_cast<std::size_t>(plan.replications));
+      const std::string stem = entry.path().stem().string() + "-" + run;
+      const auto first = run_gbesim({"run", file, "--point", run, "--set", "duration_ns=20000",
+                                     "--out", stem + "-a", "--quiet"},
+                                    dir);
+      ASSERT_EQ(first.exit_code, 0) << first.output;
+      write_text(dir / (stem + ".json"),
+                 Json::parse(read_text(dir / (stem + "-a/run.json")))["config"].dump(1));
+      const auto second = run_gbesim({"run", stem + ".json", "--out", stem + "-b", "--quiet"}, dir);
+      ASSERT_EQ(second.exit_code, 0) << stem << ": " << second.output;
+      EXPECT_EQ(read_text(dir / (stem + "-b/scalars.csv")),
+                read_text(dir / (stem + "-a/scalars.csv")))
+          << stem;
+    }
+  }
+}
+
 // pci-ceiling: at points where the bus or the wire is the bound, the simulated throughput lands
 // within 2 % below the closed-form prediction (analysis/pci_cycles) and never above it.
 TEST(Pipeline, PciCeilingPointsMeetTheClosedForm) {

@@ -169,6 +169,16 @@ TEST(InputLimits, NamesThatCannotNameAResultsDirectoryAreErrors) {
   }
 }
 
+TEST(InputLimits, AScenarioTakesABoundedNumberOfStations) {
+  std::string stations;
+  for (int i = 0; i < 10'001; ++i)
+    stations += std::string(i ? "," : "") + "\"s" + std::to_string(i) + "\": {}";
+  const std::string text = R"({"name": "t", "description": "", "stations": {)" + stations + "}}";
+  EXPECT_CONTAINS(error_of(text),
+                  "bad.json: stations: has 10001 stations and 0 hosts; a scenario takes at most "
+                  "10000 together");
+}
+
 TEST(InputLimits, AStationTakesABoundedNumberOfTrafficSources) {
   std::string sources;
   for (int i = 0; i < 257; ++i)

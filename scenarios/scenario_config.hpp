@@ -103,6 +103,9 @@ struct HostConfig {
 struct ScenarioConfig {
   RunParams run;
   std::map<std::string, MediumParams> media;
+  // The scenario-wide "mac" and "sink" blocks: where every station's own start from.
+  MacParams default_mac;
+  SinkParams default_sink;
   std::vector<StationConfig> stations;  // in file order
   std::vector<LinkConfig> links;
   std::vector<DomainConfig> domains;

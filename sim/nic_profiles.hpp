@@ -16,4 +16,10 @@ namespace gbesim {
 // name -> JSON text, sorted by name.
 const std::vector<std::pair<std::string, std::string>>& builtin_nic_profiles();
 
+// Applies a profile's values to nic and master. `ref` is a built-in profile's name or a path
+// ending in .json (relative to the scenario's directory, d.file()); errors in the profile name
+// its file.
+void apply_nic_profile(const Json& ref, const std::string& at, NicParams& nic,
+                       PciMasterParams& master, Diagnostics& d);
+
 }  // namespace gbesim

@@ -1,5 +1,6 @@
 #include "models/common/param_table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -39,6 +40,15 @@ std::string format_param_value(const ParamValue& value) {
     std::string operator()(const std::string& v) const { return "\"" + v + "\""; }
   };
   return std::visit(Visitor{}, value);
+}
+
+std::optional<std::string> ParamInfo::constraint_problem(std::int64_t value) const {
+  bool ok = true;
+  if (!one_of.empty()) ok = std::find(one_of.begin(), one_of.end(), value) != one_of.end();
+  if (multiple_of > 0 && value % multiple_of != 0) ok = false;
+  if (power_of_two && (value <= 0 || (value & (value - 1)) != 0)) ok = false;
+  if (ok) return std::nullopt;
+  return rule + ", got " + std::to_string(value);
 }
 
 std::string ParamInfo::range_text() const {

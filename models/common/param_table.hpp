@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -33,7 +34,19 @@ struct ParamInfo {
   std::vector<std::string> choices;  // choice only
   std::string doc;
   ParamValue default_value;
+  // text only: the kind of name it holds ("station", "medium", ...), checked against the
+  // scenario's names with a did-you-mean.
+  std::string refers_to;
+  // integer only, beyond the range: one of these values, a multiple of this, a power of two;
+  // `rule` says so in words ("a PCI bus is 32 or 64 bits wide").
+  std::vector<std::int64_t> one_of;
+  std::int64_t multiple_of = 0;
+  bool power_of_two = false;
+  std::string rule;
   std::string range_text() const;
+  // The rule's words and the value, if an integer breaks the row's one-of, multiple-of or
+  // power-of-two constraint.
+  std::optional<std::string> constraint_problem(std::int64_t value) const;
 };
 
 template <class P>
@@ -49,45 +62,56 @@ class ParamTable {
 
   ParamTable& integer(std::string key, std::int64_t P::*field, std::string unit, std::int64_t min,
                       std::int64_t max, std::string doc) {
-    return add({std::move(key),
-                std::move(unit),
-                ParamType::integer,
-                static_cast<double>(min),
-                static_cast<double>(max),
-                {},
-                std::move(doc),
-                {}},
+    return add(row(std::move(key), std::move(unit), ParamType::integer, static_cast<double>(min),
+                   static_cast<double>(max), {}, std::move(doc)),
                field);
   }
   ParamTable& real(std::string key, double P::*field, std::string unit, double min, double max,
                    std::string doc) {
-    return add({std::move(key), std::move(unit), ParamType::real, min, max, {}, std::move(doc), {}},
+    return add(row(std::move(key), std::move(unit), ParamType::real, min, max, {}, std::move(doc)),
                field);
   }
   ParamTable& boolean(std::string key, bool P::*field, std::string doc) {
-    return add({std::move(key), "", ParamType::boolean, 0, 1, {}, std::move(doc), {}}, field);
+    return add(row(std::move(key), "", ParamType::boolean, 0, 1, {}, std::move(doc)), field);
   }
   ParamTable& text(std::string key, std::string P::*field, std::string doc) {
-    return add({std::move(key), "", ParamType::text, 0, 0, {}, std::move(doc), {}}, field);
+    return add(row(std::move(key), "", ParamType::text, 0, 0, {}, std::move(doc)), field);
   }
   ParamTable& choice(std::string key, std::string P::*field, std::vector<std::string> choices,
                      std::string doc) {
-    return add(
-        {std::move(key), "", ParamType::choice, 0, 0, std::move(choices), std::move(doc), {}},
-        field);
+    return add(row(std::move(key), "", ParamType::choice, 0, 0, std::move(choices), std::move(doc)),
+               field);
+  }
+
+  // A name of another part of the scenario (a station, a medium, a target).
+  ParamTable& reference(std::string key, std::string P::*field, std::string kind, std::string doc) {
+    text(std::move(key), field, std::move(doc));
+    entries_.back().info.refers_to = std::move(kind);
+    return *this;
+  }
+  // Constraints on the integer row added last.
+  ParamTable& one_of(std::vector<std::int64_t> values, std::string rule) {
+    entries_.back().info.one_of = std::move(values);
+    entries_.back().info.rule = std::move(rule);
+    return *this;
+  }
+  ParamTable& multiple_of(std::int64_t step, std::string rule) {
+    entries_.back().info.multiple_of = step;
+    entries_.back().info.rule = std::move(rule);
+    return *this;
+  }
+  ParamTable& power_of_two(std::string rule) {
+    entries_.back().info.power_of_two = true;
+    entries_.back().info.rule = std::move(rule);
+    return *this;
   }
 
   ParamTable& structured(std::string key, std::string grammar, std::string default_text,
                          std::string doc) {
     Entry e;
-    e.info = {std::move(key),
-              "",
-              ParamType::structured,
-              0,
-              0,
-              {std::move(grammar)},
-              std::move(doc),
-              ParamValue(std::move(default_text))};
+    e.info =
+        row(std::move(key), "", ParamType::structured, 0, 0, {std::move(grammar)}, std::move(doc));
+    e.info.default_value = ParamValue(std::move(default_text));
     entries_.push_back(std::move(e));
     return *this;
   }
@@ -112,6 +136,18 @@ class ParamTable {
   }
 
  private:
+  static ParamInfo row(std::string key, std::string unit, ParamType type, double min, double max,
+                       std::vector<std::string> choices, std::string doc) {
+    ParamInfo info;
+    info.key = std::move(key);
+    info.unit = std::move(unit);
+    info.type = type;
+    info.min = min;
+    info.max = max;
+    info.choices = std::move(choices);
+    info.doc = std::move(doc);
+    return info;
+  }
   template <class T>
   ParamTable& add(ParamInfo info, T P::*field) {
     Entry e;

@@ -40,8 +40,8 @@ const ParamTable<AppParams>& app_param_table() {
     t.choice("kind", &AppParams::kind, app_kinds(),
              "bulk: an iperf-like stream; requests: IOmeter-like transfers of request_bytes; "
              "ping_pong: netPIPE-like echo of request_bytes; udp: datagrams at rate_bps")
-        .text("peer", &AppParams::peer,
-              "the station at the other end: ideal (no host) or served by another host's NIC")
+        .reference("peer", &AppParams::peer, "station",
+                   "the station at the other end: ideal (no host) or served by another host's NIC")
         .choice("direction", &AppParams::direction, {"receive", "send"},
                 "this host's data direction: receive (the peer sends) or send")
         .integer("request_bytes", &AppParams::request_bytes, "bytes", 1, 1LL << 30,

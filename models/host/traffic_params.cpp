@@ -9,7 +9,8 @@ const ParamTable<TrafficParams>& traffic_param_table() {
          "pattern", &TrafficParams::pattern, traffic_patterns(),
          "saturated: always one frame of its own waiting; poisson: exponential gaps at "
          "load_bps; on_off: load peak_load_bps during on-periods; script: frames at given times")
-        .text("to", &TrafficParams::to, "destination: a station name or \"broadcast\"")
+        .reference("to", &TrafficParams::to, "destination",
+                   "destination: a station name or \"broadcast\"")
         .boolean("enabled", &TrafficParams::enabled,
                  "false: the source exists but sends nothing (handy in sweeps)")
         .structured("frame_bytes",

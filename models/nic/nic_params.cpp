@@ -7,7 +7,7 @@ namespace gbesim {
 const ParamTable<NicParams>& nic_param_table() {
   static const ParamTable<NicParams> table = [] {
     ParamTable<NicParams> t("nic", "a NIC between a station's MAC and its host's PCI bus");
-    t.text("station", &NicParams::station, "the station whose MAC it serves")
+    t.reference("station", &NicParams::station, "station", "the station whose MAC it serves")
         .integer("rx_fifo_bytes", &NicParams::rx_fifo_bytes, "bytes", 2048, 1 << 24,
                  "receive FIFO (packet buffer share)")
         .integer("tx_fifo_bytes", &NicParams::tx_fifo_bytes, "bytes", 2048, 1 << 24,
@@ -99,7 +99,7 @@ const ParamTable<CpuParams>& cpu_param_table() {
 const ParamTable<HostTxParams>& host_tx_param_table() {
   static const ParamTable<HostTxParams> table = [] {
     ParamTable<HostTxParams> t("tx", "a bulk sender on the host, through its NIC");
-    t.text("to", &HostTxParams::to, "the destination station")
+    t.reference("to", &HostTxParams::to, "station", "the destination station")
         .integer("frame_bytes", &HostTxParams::frame_bytes, "bytes", 64, 16'128,
                  "DA..FCS bytes of every frame");
     return t;

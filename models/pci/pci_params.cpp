@@ -10,6 +10,7 @@ const ParamTable<PciBusParams>& pci_bus_param_table() {
              "(attribute phase, split transactions)")
         .integer("width_bits", &PciBusParams::width_bits, "bits", 32, 64,
                  "AD bus width: 32 or 64 (REQ64#/ACK64#: 8 bytes per data phase)")
+        .one_of({32, 64}, "a PCI bus is 32 or 64 bits wide")
         .integer("clock_mhz", &PciBusParams::clock_mhz, "MHz", 33, 133,
                  "bus clock: 33 or 66 (pci); 66, 100 or 133 (pcix); 33 means 33.33 MHz")
         .choice("arbiter", &PciBusParams::arbiter, {"round_robin", "fixed_priority"},
@@ -53,6 +54,7 @@ const ParamTable<PciTargetParams>& pci_target_param_table() {
         .integer("cache_line_bytes", &PciTargetParams::cache_line_bytes, "bytes", 8, 256,
                  "cache line: Memory Read and Memory Read Line are served to its end, Memory "
                  "Write and Invalidate moves whole lines")
+        .power_of_two("a cache line is a power of two")
         .integer("prefetch_bytes", &PciTargetParams::prefetch_bytes, "bytes", 8, 1 << 20,
                  "Memory Read Multiple: bytes streamed from the start address (rounded up to a "
                  "cache-line end) before the target disconnects")
@@ -76,9 +78,11 @@ const ParamTable<PciMasterParams>& pci_master_param_table() {
     ParamTable<PciMasterParams> t("pci.master", "a bus master (initiator)");
     t.integer("width_bits", &PciMasterParams::width_bits, "bits", 32, 64,
               "the master's data path: 32 or 64")
+        .one_of({32, 64}, "a master is 32 or 64 bits wide")
         .integer("latency_timer_clocks", &PciMasterParams::latency_timer_clocks, "clocks", 0, 248,
                  "master latency timer (multiple of 8): once expired with GNT# removed the burst "
                  "ends with the data phase in progress")
+        .multiple_of(8, "the latency timer counts in units of 8 clocks")
         .integer("priority", &PciMasterParams::priority, "", 0, 255,
                  "fixed_priority arbiter: lower is served first")
         .boolean("dual_address_cycle", &PciMasterParams::dual_address_cycle,
@@ -103,7 +107,8 @@ const std::vector<std::string>& pci_command_names() {
 const ParamTable<DmaTrafficParams>& dma_traffic_param_table() {
   static const ParamTable<DmaTrafficParams> table = [] {
     ParamTable<DmaTrafficParams> t("pci.dma", "what a generic DMA master moves over the bus");
-    t.text("target", &DmaTrafficParams::target, "the target it reads or writes (\"bridge\")")
+    t.reference("target", &DmaTrafficParams::target, "target",
+                "the target it reads or writes (\"bridge\")")
         .choice("command", &DmaTrafficParams::command, pci_command_names(),
                 "the bus command of every request (reads: memory -> device)")
         .integer("request_bytes", &DmaTrafficParams::request_bytes, "bytes", 4, 1 << 24,

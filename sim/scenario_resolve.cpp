@@ -1,0 +1,116 @@
+#include "sim/scenario_resolve.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "models/common/speed_modes.hpp"
+#include "models/phy/link_model.hpp"
+#include "sim/topology_loader.hpp"
+
+namespace gbesim {
+
+// Every DTE of the plant is a station, and each pair's one-way delay is half its path delay
+// value without the margin (cables, repeaters and both stations' PHY delays), so the simulated
+// round trip is the PDV arithmetic's.
+void resolve_topology(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
+  if (!doc.contains("topology")) return;
+  const LoadedTopology t =
+      read_topology_block(doc["topology"], d.file(), "topology", c.run.rate_mbps, d);
+  if (!d.empty()) return;
+  std::vector<std::string> station_names;
+  for (const auto& s : c.stations) station_names.push_back(s.name);
+  const double bit_ns = 1000.0 / static_cast<double>(c.run.rate_mbps);
+  for (std::size_t i = 0; i < t.report.domains.size(); ++i) {
+    const DomainReport& dom = t.report.domains[i];
+    const std::string origin = "topology domain " + std::to_string(i);
+    if (dom.rate_mbps != c.run.rate_mbps) {
+      d.error("topology", origin + " runs at " + std::to_string(dom.rate_mbps) +
+                              " Mb/s, the scenario at " + std::to_string(c.run.rate_mbps) +
+                              " (rate_mbps)");
+      continue;
+    }
+    DomainConfig out;
+    out.origin = origin;
+    out.from_topology = true;
+    for (const auto& s : dom.stations) {
+      const CablingNode* node = t.plant.find(s);
+      if (node == nullptr || node->kind != NodeKind::dte) continue;  // a switch port
+      if (c.find_station(s) == nullptr)
+        d.error(child_path("topology.nodes", s),
+                "no station \"" + s + "\"" + suggestion(s, station_names) +
+                    ": every station (dte) of a scenario's topology is a station of the scenario");
+      out.stations.push_back(s);
+    }
+    if (out.stations.size() < 2) {
+      if (out.stations.size() == 1)
+        d.error(child_path("topology.nodes", out.stations[0]),
+                "station \"" + out.stations[0] +
+                    "\" has no other station in its collision domain (switches are not simulated "
+                    "yet)");
+      continue;
+    }
+    const std::size_t n = out.stations.size();
+    out.delay_ns.assign(n, std::vector<double>(n, 0.0));
+    for (const PathReport& p : dom.pairs) {
+      const auto a = std::find(out.stations.begin(), out.stations.end(), p.from);
+      const auto b = std::find(out.stations.begin(), out.stations.end(), p.to);
+      if (a == out.stations.end() || b == out.stations.end()) continue;
+      if (!p.pdv_known) {
+        d.error("topology", origin + ": the path delay of " + p.from + " - " + p.to +
+                                " is not known (a device delay is not in the table at this "
+                                "speed); give \"delay_bt\" for its repeaters and stations");
+        continue;
+      }
+      const double one_way_ns = (p.pdv_bt - p.margin_bt) / 2 * bit_ns;
+      out.delay_ns[a - out.stations.begin()][b - out.stations.begin()] = one_way_ns;
+      out.delay_ns[b - out.stations.begin()][a - out.stations.begin()] = one_way_ns;
+    }
+    c.domains.push_back(std::move(out));
+  }
+}
+
+void resolve_defaults(ScenarioConfig& c) {
+  const auto mode = find_speed_mode(c.run.rate_mbps);
+  const double line_bps = 1e6 * static_cast<double>(c.run.rate_mbps);
+  for (auto& s : c.stations) {
+    if (s.mac.slot_time_bits == 0 && mode) s.mac.slot_time_bits = mode->slot_time_bits;
+    for (auto& t : s.traffic) {
+      if (t.load > 0) t.load_bps = t.load * line_bps;
+      t.load = 0;  // from here on the load is load_bps
+    }
+  }
+}
+
+void predict_phy_errors(ScenarioConfig& c) {
+  // Solving the link model takes a fraction of a second per cable: each cable is solved once per
+  // process (the desktop app and the fuzz tests load many variants of one scenario).
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, double, double>, LinkConfig::PhyPrediction> done;
+  const std::lock_guard<std::mutex> lock(mutex);
+  for (auto& l : c.links) {
+    if (l.params.phy != "1000base-t") continue;
+    const phy::CableCategory* cable = phy::find_cable_category(l.params.medium);
+    if (cable == nullptr) continue;  // refused by the phy-model rule
+    const auto key =
+        std::make_tuple(l.params.medium, l.params.cable_m, l.params.phy_noise_dbm_per_hz);
+    auto it = done.find(key);
+    if (it == done.end()) {
+      phy::PhyLinkParams p;
+      p.cable = cable;
+      p.length_m = l.params.cable_m;
+      p.background_noise_dbm_per_hz = l.params.phy_noise_dbm_per_hz;
+      const auto a = phy::analyse_link(p);
+      LinkConfig::PhyPrediction pred;
+      pred.snr_db = a.snr_db;
+      pred.margin_db = a.margin_db;
+      pred.ber = a.ber_coded;
+      pred.octet_error_rate = a.octet_error_coded;
+      it = done.emplace(key, pred).first;
+    }
+    l.phy = it->second;
+  }
+}
+
+}  // namespace gbesim

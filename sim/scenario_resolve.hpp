@@ -1,0 +1,24 @@
+#pragma once
+// Derived values of a scenario: what follows from the keys a user wrote and is not itself a key
+// they must write. The collision domains of a topology block, the slot time of the run's speed
+// where a MAC leaves it 0, a load given as a fraction of the line rate in bits per second, and
+// the bit-error rate the 1000BASE-T link-level model predicts for a cable (kept apart from the
+// link's own `ber`, LinkConfig::phy).
+
+#include "scenarios/scenario_config.hpp"
+#include "sim/diagnostics.hpp"
+#include "sim/json_path.hpp"
+
+namespace gbesim {
+
+// The topology block (docs/topology.md) as collision domains; errors name topology paths.
+void resolve_topology(const Json& doc, ScenarioConfig& config, Diagnostics& d);
+
+// Slot times and loads in bits per second.
+void resolve_defaults(ScenarioConfig& config);
+
+// Links with phy "1000base-t": the link-level model's prediction for the cable, solved once per
+// process for each medium, length and noise.
+void predict_phy_errors(ScenarioConfig& config);
+
+}  // namespace gbesim

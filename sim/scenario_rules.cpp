@@ -1,0 +1,393 @@
+#include "sim/scenario_rules.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include "models/common/speed_modes.hpp"
+
+namespace gbesim {
+namespace {
+
+std::string host_path(const HostConfig& h, const std::string& rest) {
+  return child_path(child_path("hosts", h.name), rest);
+}
+
+std::string station_path(const std::string& name, const std::string& rest = "") {
+  const std::string p = child_path("stations", name);
+  return rest.empty() ? p : child_path(p, rest);
+}
+
+void unique_addresses(const ScenarioConfig& c, Diagnostics& d) {
+  std::map<std::string, const StationConfig*> seen;
+  for (const auto& s : c.stations) {
+    const auto [it, fresh] = seen.emplace(s.address.to_string(), &s);
+    if (!fresh)
+      d.error(station_path(s.name),
+              "address " + s.address.to_string() + " is also station " + it->second->name + "'s");
+  }
+}
+
+void host_names(const ScenarioConfig& c, Diagnostics& d) {
+  for (const auto& h : c.hosts)
+    if (c.find_station(h.name) != nullptr)
+      d.error(child_path("hosts", h.name), "\"" + h.name + "\" is also a station's name");
+}
+
+// A NIC serves one station, holds its largest frame, and its raw sender sends elsewhere.
+void nic_fits_station(const ScenarioConfig& c, Diagnostics& d) {
+  std::set<std::string> served;
+  for (const auto& h : c.hosts) {
+    if (!h.has_nic || h.nic.station.empty()) continue;
+    const StationConfig* s = c.find_station(h.nic.station);
+    if (s == nullptr) continue;
+    if (!h.tx.to.empty() && c.find_station(h.tx.to) != nullptr) {
+      if (h.tx.to == h.nic.station)
+        d.error(host_path(h, "tx.to"), "the NIC's own station; send to another");
+      else if (h.tx.frame_bytes > s->mac.max_frame_bytes)
+        d.error(host_path(h, "tx.frame_bytes"),
+                std::to_string(h.tx.frame_bytes) +
+                    "-byte frames exceed the station's max_frame_bytes (" +
+                    std::to_string(s->mac.max_frame_bytes) + ")");
+    }
+    if (!served.insert(h.nic.station).second)
+      d.error(host_path(h, "nic.station"), "station \"" + h.nic.station + "\" already has a NIC");
+    const std::int64_t largest = s->mac.max_frame_bytes + kQTagBytes;
+    if (h.nic.rx_fifo_bytes < largest)
+      d.error(host_path(h, "nic.rx_fifo_bytes"),
+              "a receive FIFO of " + std::to_string(h.nic.rx_fifo_bytes) +
+                  " bytes cannot hold the station's largest frame (" + std::to_string(largest) +
+                  " bytes with a VLAN tag)");
+    const std::int64_t buffers = (largest + h.nic.buffer_bytes - 1) / h.nic.buffer_bytes;
+    if (h.nic.rx_ring_descriptors - 1 < buffers)
+      d.error(host_path(h, "nic.rx_ring_descriptors"),
+              "a ring of " + std::to_string(h.nic.rx_ring_descriptors) +
+                  " descriptors (one always kept free) cannot take the largest frame's " +
+                  std::to_string(buffers) + " buffers of " + std::to_string(h.nic.buffer_bytes) +
+                  " bytes");
+    if (h.nic.tx_fifo_bytes < largest)
+      d.error(host_path(h, "nic.tx_fifo_bytes"),
+              "a transmit FIFO of " + std::to_string(h.nic.tx_fifo_bytes) +
+                  " bytes cannot hold the station's largest frame (" + std::to_string(largest) +
+                  " bytes with a VLAN tag): transmit is store and forward");
+  }
+}
+
+// A station has one port: on one link or one collision domain, and on one at least.
+void one_port_per_station(const ScenarioConfig& c, Diagnostics& d) {
+  std::unordered_set<std::string> attached;
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    const auto& l = c.links[i];
+    const std::string at = child_path(index_path("links", i), "between");
+    for (std::size_t k = 0; k < 2; ++k) {
+      const std::string& who = k == 0 ? l.a : l.b;
+      if (c.find_station(who) == nullptr) continue;
+      if (!attached.insert(who).second)
+        d.error(index_path(at, k),
+                "station \"" + who + "\" is already on another link; a station has one port");
+    }
+  }
+  for (const auto& dom : c.domains) {
+    for (std::size_t k = 0; k < dom.stations.size(); ++k) {
+      const std::string& who = dom.stations[k];
+      if (c.find_station(who) == nullptr) continue;
+      if (attached.insert(who).second) continue;
+      const std::string at = dom.from_topology ? child_path("topology.nodes", who)
+                                               : index_path(child_path(dom.origin, "stations"), k);
+      d.error(at, "station \"" + who + "\" is already on a link or domain; a station has one port");
+    }
+  }
+  for (const auto& s : c.stations)
+    if (attached.count(s.name) == 0)
+      d.error(station_path(s.name),
+              "station is not on any link or collision domain; add it to \"links\", "
+              "\"topology\" or \"collision_domains\"");
+}
+
+const StationConfig* station(const ScenarioConfig& c, const std::string& name) {
+  return c.find_station(name);
+}
+
+void duplex_matches(const ScenarioConfig& c, Diagnostics& d) {
+  for (const auto& dom : c.domains)
+    for (const auto& name : dom.stations) {
+      const StationConfig* s = station(c, name);
+      if (s != nullptr && s->mac.duplex != "half")
+        d.error(station_path(name, "mac.duplex"),
+                "\"" + name + "\" is on " + dom.origin +
+                    ", a shared medium: set \"mac\": {\"duplex\": \"half\"} (at the top level, or "
+                    "for the station)");
+    }
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    const auto& l = c.links[i];
+    const StationConfig* a = station(c, l.a);
+    const StationConfig* b = station(c, l.b);
+    if (a == nullptr || b == nullptr) continue;
+    if (a->mac.duplex != b->mac.duplex)
+      d.error(index_path("links", i), "duplex mismatch: " + l.a + " is " + a->mac.duplex +
+                                          " duplex, " + l.b + " is " + b->mac.duplex + " duplex");
+    else if (a->mac.duplex == "half" && l.params.ber > 0)
+      d.error(child_path(index_path("links", i), "ber"),
+              "bit errors are modelled on full-duplex links only; this link joins two half-duplex "
+              "MACs (a collision domain): use 0");
+  }
+}
+
+void mac_modes(const ScenarioConfig& c, Diagnostics& d) {
+  const auto mode = find_speed_mode(c.run.rate_mbps);
+  for (const auto& s : c.stations) {
+    const std::string path = station_path(s.name, "mac");
+    if (s.mac.pause_xon_bytes >= s.mac.pause_xoff_bytes)
+      d.error(station_path(s.name, "mac.pause_xon_bytes"),
+              "pause_xon_bytes (" + std::to_string(s.mac.pause_xon_bytes) +
+                  ") must be below pause_xoff_bytes (" + std::to_string(s.mac.pause_xoff_bytes) +
+                  ")");
+    if (s.mac.duplex != "half") continue;
+    if (mode && !mode->half_duplex_defined)
+      d.error(child_path(path, "duplex"), "half duplex is not defined at " +
+                                              std::to_string(c.run.rate_mbps) +
+                                              " Mb/s (802.3: 10, 100 and 1000 Mb/s only)");
+    if (s.mac.frame_bursting && c.run.rate_mbps != 1000)
+      d.error(child_path(path, "frame_bursting"), "frame bursting is defined at 1000 Mb/s only");
+    if (s.mac.pause_tx_enabled)
+      d.error(child_path(path, "pause_tx_enabled"), "PAUSE is full duplex only (802.3 Annex 31B)");
+    if (s.mac.ifg_part1_bits > s.mac.ifg_bits)
+      d.error(child_path(path, "ifg_part1_bits"),
+              "the first part of the gap (" + std::to_string(s.mac.ifg_part1_bits) +
+                  " bit times) cannot be longer than the gap (" + std::to_string(s.mac.ifg_bits) +
+                  ")");
+  }
+}
+
+// phy "1000base-t": a twisted-pair category, full duplex at 1000 Mb/s, the error rate from the
+// cable.
+void phy_model_applies(const ScenarioConfig& c, Diagnostics& d) {
+  const std::vector<std::string> kinds = {"ideal", "1000base-t"};
+  const std::vector<std::string> categories = {"cat5", "cat5e", "cat6"};
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    const auto& l = c.links[i];
+    const std::string path = index_path("links", i);
+    if (l.params.phy == "ideal") continue;
+    if (l.params.phy != "1000base-t") {
+      d.error(child_path(path, "phy"), "expected one of " + schema::key_list(kinds) + ", got \"" +
+                                           l.params.phy + "\"" + suggestion(l.params.phy, kinds));
+      continue;
+    }
+    if (std::find(categories.begin(), categories.end(), l.params.medium) == categories.end()) {
+      d.error(child_path(path, "medium"),
+              "phy \"1000base-t\" needs a twisted-pair category (cat5, cat5e, cat6), got \"" +
+                  l.params.medium + "\"");
+      continue;
+    }
+    const StationConfig* a = station(c, l.a);
+    if (a != nullptr && a->mac.duplex == "half") {
+      d.error(child_path(path, "phy"), "the 1000BASE-T error model is for full-duplex links; " +
+                                           l.a + " is half duplex (use phy \"ideal\")");
+      continue;
+    }
+    if (c.run.rate_mbps != 1000) {
+      d.error(child_path(path, "phy"), "1000BASE-T runs at 1000 Mb/s; the run's rate_mbps is " +
+                                           std::to_string(c.run.rate_mbps));
+      continue;
+    }
+    if (l.params.ber > 0)
+      d.error(child_path(path, "ber"),
+              "with phy \"1000base-t\" the bit-error rate comes from the cable; remove \"ber\" "
+              "(or use phy \"ideal\")");
+  }
+}
+
+// Traffic goes to a reachable station (or broadcast), in frames the MAC can send.
+void traffic_fits(const ScenarioConfig& c, Diagnostics& d) {
+  for (const auto& s : c.stations) {
+    std::vector<std::string> reachable;
+    bool reach_known = false;
+    for (std::size_t i = 0; i < s.traffic.size(); ++i) {
+      const TrafficParams& t = s.traffic[i];
+      const std::string path = index_path(station_path(s.name, "traffic"), i);
+      if (t.to == s.name) {
+        d.error(child_path(path, "to"), "a station cannot send to itself");
+      } else if (!t.to.empty() && t.to != "broadcast" && c.find_station(t.to) != nullptr) {
+        if (!reach_known) {
+          reachable = c.reachable_from(s.name);
+          reach_known = true;
+        }
+        if (!reachable.empty() &&
+            std::find(reachable.begin(), reachable.end(), t.to) == reachable.end())
+          d.error(child_path(path, "to"), "\"" + t.to + "\" is not reachable from " + s.name +
+                                              " (reachable: " + schema::key_list(reachable) +
+                                              "; there are no switches between segments)");
+      }
+      const std::int64_t limit = s.mac.max_frame_bytes + (t.vlan_id >= 0 ? kQTagBytes : 0);
+      auto check_size = [&](std::int64_t bytes, const std::string& at) {
+        if (bytes < kMinFrameBytes) {
+          d.error(at,
+                  std::to_string(bytes) + " bytes is below the 64-byte minimum frame (DA..FCS)");
+        } else if (bytes > limit) {
+          d.error(at, std::to_string(bytes) +
+                          " bytes is larger than this station's maximum frame (" +
+                          std::to_string(limit) +
+                          " bytes; raise mac.max_frame_bytes for jumbo frames)");
+        }
+      };
+      if (t.pattern == "script") {
+        for (std::size_t k = 0; k < t.script.size(); ++k)
+          check_size(t.script[k].bytes,
+                     child_path(index_path(child_path(path, "script"), k), "bytes"));
+      } else {
+        check_size(t.frame_bytes.smallest(), child_path(path, "frame_bytes"));
+        if (t.frame_bytes.largest() != t.frame_bytes.smallest())
+          check_size(t.frame_bytes.largest(), child_path(path, "frame_bytes"));
+      }
+    }
+  }
+}
+
+// An application's peer is another reachable station; the MTU fits both MACs; one end per host.
+void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
+  for (const auto& h : c.hosts) {
+    if (h.app.kind == "udp" && h.app.request_bytes > 65507)
+      d.error(
+          host_path(h, "app.request_bytes"),
+          "a UDP datagram carries at most 65507 bytes, got " + std::to_string(h.app.request_bytes));
+    const StationConfig* s = h.has_nic ? c.find_station(h.nic.station) : nullptr;
+    if (s == nullptr || h.app.kind.empty()) continue;
+    const StationConfig* peer = c.find_station(h.app.peer);
+    if (peer == nullptr) continue;
+    if (h.app.peer == h.nic.station) {
+      d.error(host_path(h, "app.peer"), "the NIC's own station; the peer is another station");
+      continue;
+    }
+    const auto reach = c.reachable_from(h.nic.station);
+    if (std::find(reach.begin(), reach.end(), h.app.peer) == reach.end())
+      d.error(host_path(h, "app.peer"), "station \"" + h.app.peer + "\" is not reachable from \"" +
+                                            h.nic.station +
+                                            "\" (no link or collision domain joins them)");
+    if (!h.tx.to.empty())
+      d.error(host_path(h, "app"),
+              "a host runs either the raw sender (tx) or an application, not both");
+    const std::int64_t frame = h.transport.mtu + 18;
+    for (const StationConfig* st : {s, peer})
+      if (frame > st->mac.max_frame_bytes)
+        d.error(host_path(h, "transport.mtu"),
+                "MTU " + std::to_string(h.transport.mtu) + " makes " + std::to_string(frame) +
+                    "-byte frames, over station " + st->name + "'s max_frame_bytes (" +
+                    std::to_string(st->mac.max_frame_bytes) + ")");
+    for (const auto& other : c.hosts)
+      if (&other != &h && other.has_nic && other.nic.station == h.app.peer &&
+          !other.app.kind.empty())
+        d.error(child_path(child_path("hosts", other.name), "app"),
+                "host " + h.name +
+                    "'s application already runs its other end on this host (a host runs one "
+                    "application end)");
+  }
+}
+
+void bus_modes(const ScenarioConfig& c, Diagnostics& d) {
+  for (const auto& h : c.hosts) {
+    const bool pcix = h.pci.mode == "pcix";
+    const std::vector<std::int64_t> clocks =
+        pcix ? std::vector<std::int64_t>{66, 100, 133} : std::vector<std::int64_t>{33, 66};
+    if (std::find(clocks.begin(), clocks.end(), h.pci.clock_mhz) == clocks.end())
+      d.error(host_path(h, "pci.clock_mhz"),
+              std::string(pcix ? "PCI-X runs at 66, 100 or 133 MHz" : "PCI runs at 33 or 66 MHz") +
+                  ", got " + std::to_string(h.pci.clock_mhz));
+    if (!pcix && h.bridge.split_read_bytes > 0)
+      d.error(
+          host_path(h, "bridge.split_read_bytes"),
+          "split transactions are PCI-X only; this bus is \"pci\" (hosts." + h.name + ".pci.mode)");
+  }
+}
+
+}  // namespace
+
+const std::vector<ScenarioRule>& scenario_rules() {
+  static const std::vector<ScenarioRule> rules = {
+      {"unique-addresses", "no two stations have the same MAC address", unique_addresses},
+      {"host-names", "a host is not named like a station", host_names},
+      {"nic-fits-station",
+       "a NIC serves one station; its FIFOs and receive ring hold that station's largest frame; "
+       "its sender sends to another station in frames the MAC takes",
+       nic_fits_station},
+      {"one-port-per-station",
+       "every station is on exactly one link or collision domain (topology included)",
+       one_port_per_station},
+      {"duplex-matches",
+       "stations on a collision domain are half duplex; a link's two MACs have the same duplex; "
+       "bit errors on full-duplex links only",
+       duplex_matches},
+      {"mac-modes",
+       "half duplex at 10/100/1000 Mb/s only; frame bursting at 1000 Mb/s; PAUSE full duplex "
+       "only; the gap's first part within the gap; pause_xon_bytes below pause_xoff_bytes",
+       mac_modes},
+      {"phy-model",
+       "phy \"1000base-t\" needs cat5/cat5e/cat6, full duplex, 1000 Mb/s and no ber of its own",
+       phy_model_applies},
+      {"traffic-fits",
+       "traffic goes to another reachable station or broadcast, in frames of 64 bytes up to the "
+       "station's maximum (plus a VLAN tag if tagged)",
+       traffic_fits},
+      {"applications-fit",
+       "an application's peer is another station reachable from its NIC; the MTU's frames fit "
+       "both MACs; one application end per host; UDP datagrams of at most 65507 bytes",
+       applications_fit},
+      {"bus-modes",
+       "PCI runs at 33 or 66 MHz, PCI-X at 66, 100 or 133; split transactions on PCI-X only",
+       bus_modes},
+  };
+  return rules;
+}
+
+void check_rules(const ScenarioConfig& config, Diagnostics& d) {
+  for (const auto& rule : scenario_rules()) rule.check(config, d);
+}
+
+void check_references(const std::vector<schema::Reference>& references,
+                      const ScenarioConfig& config, Diagnostics& d) {
+  std::vector<std::string> stations;
+  for (const auto& s : config.stations) stations.push_back(s.name);
+  std::vector<std::string> destinations = stations;
+  destinations.push_back("broadcast");
+  std::vector<std::string> media;
+  for (const auto& [name, params] : config.media) media.push_back(name);
+  const std::vector<std::string> targets = {"bridge"};
+  struct Kind {
+    const std::vector<std::string>* names;
+    std::unordered_set<std::string> set;
+    std::string noun;
+    std::string listed;
+  };
+  auto kind = [](const std::vector<std::string>& names, std::string noun, std::string listed) {
+    return Kind{&names, {names.begin(), names.end()}, std::move(noun), std::move(listed)};
+  };
+  std::map<std::string, Kind> kinds;
+  kinds.emplace("station", kind(stations, "station", "stations"));
+  kinds.emplace("destination", kind(destinations, "station", "stations"));
+  kinds.emplace("medium", kind(media, "medium", "media"));
+  kinds.emplace("target", kind(targets, "target", "targets on this bus"));
+  for (const auto& ref : references) {
+    const auto it = kinds.find(ref.kind);
+    if (it == kinds.end() || it->second.set.count(ref.name) != 0) continue;
+    const Kind& k = it->second;
+    if (ref.name.empty()) {
+      d.error(ref.path, "expected a " + k.noun + " name" +
+                            (ref.kind == "destination" ? " or \"broadcast\"" : "") + ", got \"\"");
+      continue;
+    }
+    if (d.full()) {
+      d.error(ref.path, "");
+      continue;
+    }
+    // A long list is cut: a scenario may have thousands of stations.
+    std::vector<std::string> shown(k.names->begin(),
+                                   k.names->begin() + std::min<std::size_t>(k.names->size(), 12));
+    std::string list = schema::key_list(shown);
+    if (k.names->size() > shown.size())
+      list += ", ... (" + std::to_string(k.names->size()) + " in all)";
+    d.error(ref.path, "no " + k.noun + " \"" + ref.name + "\"" + suggestion(ref.name, *k.names) +
+                          " (" + k.listed + ": " + list + ")");
+  }
+}
+
+}  // namespace gbesim

@@ -63,27 +63,6 @@ const StationConfig* ScenarioConfig::peer_of(const std::string& name) const {
   return nullptr;
 }
 
-std::vector<ParamTableInfo> all_param_tables() {
-  return {
-      describe(run_param_table(), "(top level)"),
-      describe(mac_param_table(), "mac, stations.<name>.mac"),
-      describe(sink_param_table(), "sink, stations.<name>.sink"),
-      describe(traffic_param_table(), "stations.<name>.traffic[i]"),
-      describe(link_param_table(), "links[i]  (plus \"between\": [station, station])"),
-      describe(medium_param_table(), "media.<medium name>"),
-      describe(pci_bus_param_table(), "hosts.<name>.pci"),
-      describe(pci_target_param_table(), "hosts.<name>.bridge"),
-      describe(dma_traffic_param_table(), "hosts.<name>.dma.<master name>"),
-      describe(pci_master_param_table(),
-               "hosts.<name>.dma.<master name>.master, hosts.<name>.nic.master"),
-      describe(nic_param_table(), "hosts.<name>.nic"),
-      describe(cpu_param_table(), "hosts.<name>.cpu"),
-      describe(host_tx_param_table(), "hosts.<name>.tx"),
-      describe(app_param_table(), "hosts.<name>.app"),
-      describe(transport_param_table(), "hosts.<name>.transport"),
-  };
-}
-
 double LinkConfig::injected_ber() const {
   return phy ? std::min(0.5, phy->octet_error_rate / 8) : params.ber;
 }

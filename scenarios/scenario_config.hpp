@@ -128,7 +128,4 @@ struct ScenarioConfig {
   const StationConfig* peer_of(const std::string& name) const;
 };
 
-// Every parameter table, in the order `gbesim params` prints them, with where each block goes.
-std::vector<ParamTableInfo> all_param_tables();
-
 }  // namespace gbesim

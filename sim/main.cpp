@@ -92,6 +92,9 @@ int cli(int argc, char** argv) {
   auto* params_cmd = app.add_subcommand("params", "list every model parameter");
   bool params_as_json = false;
   params_cmd->add_flag("--json", params_as_json, "as JSON (for the desktop app)");
+  bool params_as_markdown = false;
+  params_cmd->add_flag("--markdown", params_as_markdown,
+                       "as the Markdown reference docs/scenarios.md carries");
 
   TopologyOptions topology;
   auto* topology_cmd = app.add_subcommand(
@@ -212,7 +215,9 @@ int cli(int argc, char** argv) {
       return run_phy(phy);
     }
     if (params_cmd->parsed()) {
-      fmt::print("{}", params_as_json ? params_json() : params_text());
+      fmt::print("{}", params_as_json       ? params_json()
+                       : params_as_markdown ? params_markdown()
+                                            : params_text());
       return 0;
     }
     if (bench_cmd->parsed()) {

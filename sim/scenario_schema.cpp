@@ -385,10 +385,15 @@ const Object<ScenarioConfig>& scenario_schema() {
       out.push_back(sweep_entry(path));
       out.push_back(sweep_entry(path + ".*"));
     };
+    Object<ScenarioConfig>::Field media = by_hand<ScenarioConfig>(
+        "media", "map", "{\"<medium>\": {...}}", "",
+        "the media table: built-in rows, changed or added to", read_media, write_media);
+    media.describe = [describe = media.describe](const std::string& path, std::vector<Entry>& out) {
+      describe(path, out);
+      schema::describe_rows(medium_param_table(), child_path(path, "*"), out);
+    };
     s.rows(run_param_table(), &ScenarioConfig::run)
-        .custom(by_hand<ScenarioConfig>("media", "map", "{\"<medium>\": {...}}", "",
-                                        "the media table: built-in rows, changed or added to",
-                                        read_media, write_media))
+        .custom(std::move(media))
         .field("mac", &ScenarioConfig::default_mac, schema::table(mac_param_table()))
         .written_if([](const ScenarioConfig&) { return false; })
         .field("sink", &ScenarioConfig::default_sink, schema::table(sink_param_table()))

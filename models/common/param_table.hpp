@@ -164,16 +164,4 @@ class ParamTable {
   std::vector<Entry> entries_;
 };
 
-// The tables `gbesim params` prints, type-erased.
-struct ParamTableInfo {
-  std::string name;  // where the block goes in a scenario, e.g. "stations.<name>.mac"
-  std::string doc;
-  std::vector<ParamInfo> params;
-};
-
-template <class P>
-ParamTableInfo describe(const ParamTable<P>& table, std::string where) {
-  return {std::move(where), table.doc(), table.infos()};
-}
-
 }  // namespace gbesim

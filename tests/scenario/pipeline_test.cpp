@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -745,6 +746,21 @@ TEST(Pipeline, ParamsListsEveryParameterWithUnitDefaultAndDoc) {
                           "drain_mbps", "ns_per_m", "duration_ns", "frame_bytes"})
     EXPECT_NE(r.output.find(key), std::string::npos) << key;
   EXPECT_NE(r.output.find("bit times"), std::string::npos);
+}
+
+// `gbesim params --json` (what the desktop app builds its form from) reaches every block.
+TEST(Pipeline, ParamsJsonListsThePathsOfEveryBlock) {
+  const auto r = run_gbesim({"params", "--json"});
+  ASSERT_EQ(r.exit_code, 0);
+  const auto doc = Json::parse(r.output);
+  std::set<std::string> paths;
+  for (const auto& p : doc["paths"]) paths.insert(p["path"].get<std::string>());
+  for (const char* path :
+       {"collision_domains[*].cable_m", "topology", "link_level.lengths_m", "hosts.*.pci.mode",
+        "hosts.*.bridge.prefetch_bytes", "hosts.*.nic.profile", "hosts.*.cpu.per_byte_ns",
+        "hosts.*.app.peer", "stations.*.address", "sweep"})
+    EXPECT_EQ(paths.count(path), 1u) << path;
+  EXPECT_GE(doc["rules"].size(), 8u);
 }
 
 TEST(Pipeline, TheDefaultScenarioRunsAndSummarises) {

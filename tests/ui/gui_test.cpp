@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -44,6 +45,13 @@ struct Gui {
     ASSERT_NE(line, nullptr) << path.toStdString();
     line->selectAll();
     QTest::keyClicks(line, text);
+  }
+  void choose(const QString& path, const QString& text) {
+    auto* box = window->findChild<QComboBox*>("param:" + path);
+    ASSERT_NE(box, nullptr) << path.toStdString();
+    const int index = box->findText(text);
+    ASSERT_GE(index, 0) << text.toStdString();
+    box->setCurrentIndex(index);
   }
   void click(const char* button) {
     auto* b = window->findChild<QPushButton*>(button);
@@ -101,6 +109,29 @@ TEST(Gui, CancelLeavesAnInterruptedRun) {
   EXPECT_EQ(g.run_json()["status"], "interrupted");
   EXPECT_GT(g.run_json()["simulated_ps"].get<long long>(), 0);
   EXPECT_GE(g.window->chart_count(), 1);  // the partial results are shown
+}
+
+// The form reaches every block the scenario writes: a link's cable length and a host's NIC
+// profile are edited like the run's duration, and the run uses them.
+TEST(Gui, EditsACableLengthAndANicProfileAndRuns) {
+  Gui g("nic", R"({"name": "guinic", "description": "a NIC receiving", "duration_ns": 200000,
+    "stations": {"a": {}, "b": {"traffic": [{"pattern": "saturated", "to": "a",
+                                             "frame_bytes": 1518}]}},
+    "links": [{"between": ["a", "b"], "cable_m": 10}],
+    "hosts": {"h": {"nic": {"station": "a", "profile": "intel-82540em"}}}})");
+  EXPECT_EQ(g.window->overrides(), QStringList{});
+  g.set("links[0].cable_m", "50");
+  g.choose("hosts.h.nic.profile", "natsemi-dp83820");
+  EXPECT_EQ(g.window->overrides(),
+            (QStringList{"links[0].cable_m=50", "hosts.h.nic.profile=natsemi-dp83820"}));
+  QSignalSpy spy(g.window.get(), &MainWindow::finished);
+  g.click("run");
+  ASSERT_EQ(g.wait_finished(spy), 0) << g.window->log_text().toStdString();
+  const auto config = g.run_json()["config"];
+  EXPECT_EQ(config["links"][0]["cable_m"], 50.0);
+  // The DP83820's FIFOs (32 KB receive, 8 KB transmit), not the 82540EM's (48 KB, 16 KB).
+  EXPECT_EQ(config["hosts"]["h"]["nic"]["rx_fifo_bytes"], 32768);
+  EXPECT_EQ(config["hosts"]["h"]["nic"]["tx_fifo_bytes"], 8192);
 }
 
 TEST(Gui, AScenarioErrorIsShownAsTheCliWordsIt) {

@@ -144,15 +144,15 @@ MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
             emit finished(code);
           });
 
-  // The parameter tables come from the simulator itself.
+  // The scenario's paths (types, ranges, defaults, docs) come from the simulator itself.
   QProcess params;
   params.start(gbesim_, {"params", "--json"});
   params.waitForFinished(30000);
   try {
     tables_ = nlohmann::json::parse(params.readAllStandardOutput().toStdString());
   } catch (const std::exception&) {
-    log("cannot read the parameter tables from " + gbesim_ + " params --json");
-    tables_ = nlohmann::json::array();
+    log("cannot read the scenario's parameters from " + gbesim_ + " params --json");
+    tables_ = nlohmann::json::object();
   }
   refresh_results_list();
 }
@@ -181,53 +181,120 @@ bool MainWindow::open_scenario(const QString& file) {
   return true;
 }
 
-// The top-level keys and the scenario-wide MAC block, one editor per parameter: its value in
-// the scenario, or the default; tooltip: doc, unit and range.
+namespace {
+
+// Where a schema path (stations.*.mac.ifg_bits, links[*].cable_m) occurs in the scenario as
+// written: wildcards expand over the elements there are, and a key is shown when the object
+// holding it is written (the scenario-wide "mac" and "sink" blocks always are). `value` is null
+// when the key is not written (its default applies).
+struct Place {
+  std::string path;
+  std::string parent;
+  const nlohmann::json* value;
+};
+
+std::vector<std::string> segments(const std::string& path) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : path) {
+    if (c == '.') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c == '[') {
+      if (!cur.empty()) out.push_back(cur);
+      cur = "[";
+    } else if (c == ']') {
+      out.push_back(cur + "]");
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+void places(const nlohmann::json& node, const std::vector<std::string>& segs, std::size_t i,
+            const std::string& prefix, std::vector<Place>& out) {
+  static const nlohmann::json empty = nlohmann::json::object();
+  const std::string& seg = segs[i];
+  auto join = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
+  if (i + 1 == segs.size()) {
+    if (!node.is_object() || seg == "*" || seg == "[*]") return;
+    out.push_back({join(seg), prefix, node.contains(seg) ? &node[seg] : nullptr});
+    return;
+  }
+  if (seg == "*") {
+    if (node.is_object())
+      for (const auto& item : node.items())
+        places(item.value(), segs, i + 1, join(item.key()), out);
+  } else if (seg == "[*]") {
+    if (node.is_array())
+      for (std::size_t k = 0; k < node.size(); ++k)
+        places(node[k], segs, i + 1, prefix + "[" + std::to_string(k) + "]", out);
+  } else if (node.is_object() && node.contains(seg)) {
+    places(node[seg], segs, i + 1, join(seg), out);
+  } else if (i == 0 && (seg == "mac" || seg == "sink")) {
+    places(empty, segs, i + 1, join(seg), out);
+  }
+}
+
+// Forms of thousands of stations would be unusable; the CLI's --set reaches the rest.
+constexpr std::size_t kMaxFormRows = 1500;
+
+}  // namespace
+
+// One editor per scalar the scenario has (or could have, in a block it writes): its value as
+// written or its default; tooltip: doc, unit, range and rule. Named "param:<path>".
 void MainWindow::build_form() {
   while (form_->rowCount() > 0) form_->removeRow(0);
-  for (const auto& table : tables_) {
-    const std::string name = table.value("name", "");
-    std::string prefix;
-    const nlohmann::json* block = &scenario_;
-    if (name == "(top level)") {
-      prefix = "";
-    } else if (name.rfind("mac,", 0) == 0) {
-      prefix = "mac.";
-      static const nlohmann::json empty = nlohmann::json::object();
-      block = scenario_.contains("mac") ? &scenario_["mac"] : &empty;
-    } else {
-      continue;
-    }
-    auto* heading =
-        new QLabel(QString::fromStdString("<b>" + (prefix.empty() ? std::string("run") : "mac") +
-                                          "</b> — " + table.value("doc", "")));
-    heading->setWordWrap(true);
-    form_->addRow(heading);
-    for (const auto& p : table["params"]) {
-      const std::string type = p.value("type", "");
-      if (type == "structured") continue;
-      const std::string key = p.value("key", "");
-      const QString path = QString::fromStdString(prefix + key);
-      const nlohmann::json value = block->contains(key) ? (*block)[key] : p["default"];
+  std::size_t rows = 0;
+  std::string heading_of;
+  const nlohmann::json& paths = tables_.contains("paths") ? tables_["paths"] : nlohmann::json();
+  for (const auto& p : paths) {
+    const std::string type = p.value("type", "");
+    if (type == "object" || type == "map" || type == "list" || type == "structured") continue;
+    const std::string range = p.value("range", "");
+    // A reference with a list of names (a NIC profile) is a choice; other names are typed.
+    const bool listed = type == "reference" && range.find(" | ") != std::string::npos;
+    std::vector<Place> found;
+    places(scenario_, segments(p.value("path", "")), 0, "", found);
+    for (const auto& place : found) {
+      if (rows++ >= kMaxFormRows) break;
+      if (place.parent != heading_of) {
+        heading_of = place.parent;
+        auto* heading = new QLabel(
+            QString::fromStdString("<b>" + (heading_of.empty() ? "run" : heading_of) + "</b>"));
+        form_->addRow(heading);
+      }
+      const nlohmann::json value =
+          place.value != nullptr ? *place.value : p.value("default", nlohmann::json());
+      const QString path = QString::fromStdString(place.path);
       QString tip = QString::fromStdString(p.value("doc", ""));
       if (!p.value("unit", "").empty()) tip += "\nunit: " + QString::fromStdString(p["unit"]);
-      if (p.contains("min"))
-        tip += "\nrange: " + QString::number(p["min"].get<double>(), 'g', 16) + " .. " +
-               QString::number(p["max"].get<double>(), 'g', 16);
+      if (!range.empty()) tip += "\nrange: " + QString::fromStdString(range);
+      if (!p.value("rule", "").empty()) tip += "\nrule: " + QString::fromStdString(p["rule"]);
       QWidget* editor = nullptr;
-      QString original = text_of(value);
+      const QString original = value.is_null() ? QString() : text_of(value);
       if (type == "boolean") {
         auto* box = new QCheckBox;
         box->setChecked(value.is_boolean() && value.get<bool>());
         editor = box;
-      } else if (type == "choice") {
+      } else if (type == "choice" || listed) {
         auto* box = new QComboBox;
-        for (const auto& c : p["choices"]) box->addItem(QString::fromStdString(c));
+        if (listed) {
+          box->setEditable(true);  // or a profile file of one's own
+          for (const auto& c : QString::fromStdString(range).split(" | "))
+            if (!c.startsWith("<")) box->addItem(c);
+        } else {
+          for (const auto& c : p["choices"]) box->addItem(QString::fromStdString(c));
+        }
+        if (box->findText(original) < 0) box->insertItem(0, original);
         box->setCurrentText(original);
         editor = box;
       } else {
         auto* line = new QLineEdit(original);
-        if (type == "integer" || type == "real") {
+        if ((type == "integer" || type == "number") && p.contains("min")) {
           auto* v = new QDoubleValidator(p["min"].get<double>(), p["max"].get<double>(),
                                          type == "integer" ? 0 : 12, line);
           v->setNotation(QDoubleValidator::StandardNotation);
@@ -238,6 +305,7 @@ void MainWindow::build_form() {
       editor->setObjectName("param:" + path);
       editor->setProperty("original", original);
       editor->setToolTip(tip);
+      const std::string key = place.path.substr(place.parent.empty() ? 0 : place.parent.size() + 1);
       const QString label =
           QString::fromStdString(key) +
           (p.value("unit", "").empty() ? "" : " (" + QString::fromStdString(p["unit"]) + ")");
@@ -246,6 +314,9 @@ void MainWindow::build_form() {
       form_->addRow(l, editor);
     }
   }
+  if (rows > kMaxFormRows)
+    form_->addRow(new QLabel(QString("%1 more parameters: change them in the file or with --set")
+                                 .arg(rows - kMaxFormRows)));
 }
 
 QStringList MainWindow::overrides() const {

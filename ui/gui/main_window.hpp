@@ -1,6 +1,7 @@
 #pragma once
-// gbesim-gui's window: open a scenario, edit its top-level and MAC parameters in a form generated
-// from the parameter tables (`gbesim params --json`: units, ranges, docs as tooltips), run it or
+// gbesim-gui's window: open a scenario, edit its parameters in a form generated from the scenario
+// schema (`gbesim params --json`: every path the scenario has, with units, ranges, rules and docs
+// as tooltips; cable lengths, NIC profiles, host and MAC settings alike), run it or
 // its sweep as a child `gbesim` process (progress bar from its progress lines, Cancel sends
 // SIGTERM and leaves an `interrupted` run), show the standard charts (ui/standard_charts) when it
 // ends, browse earlier results, export PNG/SVG/CSV. No SystemC in this process: the simulator is
@@ -68,7 +69,7 @@ class MainWindow : public QMainWindow {
   QString results_root_;
   QString scenario_file_;
   nlohmann::json scenario_;
-  nlohmann::json tables_;  // `gbesim params --json`
+  nlohmann::json tables_;  // `gbesim params --json`: {"paths": [...], "rules": [...]}
   QString results_dir_;
   QProcess process_;
   QString pending_out_;

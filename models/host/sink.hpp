@@ -3,7 +3,8 @@
 // bytes, latency from enqueue at the sender to the last bit received here) and, when given a
 // finite drain rate, holds frames in a bounded receive queue that it empties at that rate; the
 // backlog is reported to the MAC, whose MAC Control may send PAUSE from it.
-// Does not model: per-frame host costs (the host CPU model, later), or memory bandwidth.
+// Does not model: per-frame host costs (a station served by a NIC has the NIC's driver and the
+// host's CPU model instead of a sink), or memory bandwidth.
 
 #include <cstdint>
 #include "models/common/ring_queue.hpp"

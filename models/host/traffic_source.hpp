@@ -6,8 +6,8 @@
 //   on_off    - alternating on/off periods (exponential or fixed); frames evenly spaced at
 //               peak_load_bps while on;
 //   script    - frames queued at explicit times.
-// Does not model: the host that would produce the data (see models/host CPU model, later), or
-// any transport protocol reacting to loss.
+// Does not model: the host that would produce the data (a host's application and transport,
+// models/host/host_stack, do that behind a NIC), or any transport protocol reacting to loss.
 
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,7 @@
 #pragma once
-// IEEE 802.3 Clause 4 MAC in full-duplex mode, with Clause 31 MAC Control PAUSE (Annex 31B).
+// IEEE 802.3 Clause 4 MAC, full duplex here and half duplex (CSMA/CD with carrier extension and
+// frame bursting, Clause 4.2.3 / 4.2.3.2.4) in mac_half_duplex.cpp against a shared medium, with
+// Clause 31 MAC Control PAUSE (Annex 31B) in full duplex.
 //
 // Models: transmit queue -> framing (preamble+SFD 8 bytes, frame, inter-frame gap) exact to the
 // bit time at 10/100/1000/10000 Mb/s; receive checks (undersize, address filter, too long, FCS,
@@ -15,8 +17,7 @@
 // activation per frame (at its end); the tx_start event is announced at the decision with its
 // exact future time. With exact tracing enabled (VCD) the MAC also wakes at each frame start so
 // that sampled state variables change on the right edge.
-// Does not model: half duplex (CSMA/CD, extension, bursting), the MAC-PHY interface clocking
-// (GMII byte lanes), PAUSE frames sent while a PAUSE frame is in flight being merged, other
+// Does not model: the MAC-PHY interface clocking (GMII byte lanes), PAUSE frames sent while a PAUSE frame is in flight being merged, other
 // MAC Control opcodes (counted as unsupported), or the IPG shrinkage allowed at 10 Gb/s (DIC).
 
 #include <algorithm>

@@ -3,8 +3,10 @@
 // delay (cable length x ns per metre, rounded once to the picosecond) and an optional bit-error
 // process. A frame whose last bit leaves one MAC at t arrives complete at the other at t + delay.
 // Fidelity: exact timing; frames never overlap within a direction because the sending MAC
-// serialises them. Does not model: the PHY (symbols, coding, its latency), skew, signal quality
-// (the 1000BASE-T PHY model drives the error hook instead).
+// serialises them. The PHYs' latency is a constant per direction (phy_tx_latency_ns +
+// phy_rx_latency_ns added to the cable delay). Does not model: the PHY's symbols and coding,
+// skew, signal quality (the 1000BASE-T link-level model predicts an error rate for the cable,
+// which the bit-error process then applies).
 
 #include <cstdint>
 #include <functional>

@@ -7,10 +7,11 @@ namespace gbesim {
 
 Station::Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
                  std::int64_t rate_mbps, const std::vector<SourceConfig>& sources,
-                 const AppEnd* ideal, SimContext& context)
+                 const AppEnd* ideal, bool served, SimContext& context)
     : sc_module(name),
-      mac_("mac", config.mac, MacConfig{rate_mbps, config.address, number}, context),
-      sink_("sink", config.sink, mac_, context) {
+      mac_("mac", config.mac, MacConfig{rate_mbps, config.address, number}, context) {
+  if (!served && ideal == nullptr)
+    sink_ = std::make_unique<Sink>("sink", config.sink, mac_, context);
   for (std::size_t i = 0; i < config.traffic.size(); ++i) {
     const std::string child = "source" + std::to_string(i);
     sources_.push_back(std::make_unique<TrafficSource>(child.c_str(), config.traffic[i], sources[i],
@@ -100,7 +101,8 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     }
     stations_.push_back(std::make_unique<Station>(
         s.name.c_str(), s, static_cast<std::uint32_t>(stations_.size() + 1), config.run.rate_mbps,
-        sources, served.count(s.name) ? nullptr : end_for(s.name), context));
+        sources, served.count(s.name) ? nullptr : end_for(s.name), served.count(s.name) > 0,
+        context));
   }
 
   auto attach_domain = [&](const std::string& name, const std::vector<std::string>& members,

@@ -14,6 +14,7 @@
 
 #include "models/common/sim_context.hpp"
 #include "models/host/host_stack.hpp"
+#include "models/host/nic_driver.hpp"
 #include "models/host/sink.hpp"
 #include "models/host/traffic_source.hpp"
 #include "models/mac/mac.hpp"
@@ -41,18 +42,20 @@ struct AppEnd {
 class Station : public sc_core::sc_module {
  public:
   // sources[i] configures config.traffic[i]; ideal: an application end this station runs on an
-  // ideal host ("stack" + "endpoint"), or nullptr.
+  // ideal host ("stack" + "endpoint"), or nullptr; served: a host's NIC is the MAC's client.
+  // The MAC has exactly one client: the NIC, the ideal endpoint, or else a sink.
   Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
           std::int64_t rate_mbps, const std::vector<SourceConfig>& sources, const AppEnd* ideal,
-          SimContext& context);
+          bool served, SimContext& context);
 
   Mac& mac() { return mac_; }
-  Sink& sink() { return sink_; }
+  // The receiving sink, or nullptr when a NIC or an ideal endpoint receives instead.
+  Sink* sink() { return sink_.get(); }
   const std::vector<std::unique_ptr<TrafficSource>>& sources() const { return sources_; }
 
  private:
   Mac mac_;
-  Sink sink_;
+  std::unique_ptr<Sink> sink_;
   std::vector<std::unique_ptr<TrafficSource>> sources_;
   std::unique_ptr<HostStack> stack_;
   std::unique_ptr<IdealEndpoint> endpoint_;

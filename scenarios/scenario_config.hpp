@@ -11,6 +11,7 @@
 #include "models/common/mac_address.hpp"
 #include "models/common/param_table.hpp"
 #include "models/host/app_params.hpp"
+#include "models/host/driver_params.hpp"
 #include "models/host/sink_params.hpp"
 #include "models/host/traffic_params.hpp"
 #include "models/mac/mac_params.hpp"
@@ -18,6 +19,7 @@
 #include "models/medium/media.hpp"
 #include "models/nic/nic_params.hpp"
 #include "models/pci/pci_params.hpp"
+#include "models/phy/phy_params.hpp"
 
 namespace gbesim {
 
@@ -118,6 +120,7 @@ struct ScenarioConfig {
     std::vector<double> lengths_m;
     std::int64_t mc_symbols = 20'000;
     double eye_length_m = 100;
+    phy::PhyReceiverParams receiver;
   };
   std::optional<LinkLevelSweep> link_level;
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -144,27 +145,30 @@ int cli(int argc, char** argv) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{100'000'000}));
   phy_cmd->add_option("--eye-length", phy.eye_length_m, "cable length of the eye diagrams (m)")
       ->check(CLI::Range(0.0, 1000.0));
-  phy_cmd->add_option("--echo-taps", phy.echo_canceller_taps, "echo canceller span (default 160)")
-      ->check(kDecimal)
-      ->check(CLI::Range(0, 1000));
-  phy_cmd
-      ->add_option("--next-taps", phy.next_canceller_taps,
-                   "span of each NEXT canceller (default 32)")
-      ->check(kDecimal)
-      ->check(CLI::Range(0, 1000));
-  phy_cmd->add_option("--ffe-taps", phy.ffe_taps, "feed-forward equaliser taps (default 16)")
-      ->check(kDecimal)
-      ->check(CLI::Range(1, 256));
-  phy_cmd->add_option("--dfe-taps", phy.dfe_taps, "decision-feedback taps (default 64)")
-      ->check(kDecimal)
-      ->check(CLI::Range(0, 512));
-  phy_cmd->add_option("--adc-bits", phy.adc_bits, "ADC resolution (0: ideal; default 8)")
-      ->check(kDecimal)
-      ->check(CLI::Range(0, 16));
-  phy_cmd
-      ->add_option("--noise", phy.noise_dbm_per_hz,
-                   "background noise at the receiver, dBm/Hz (default -140)")
-      ->check(CLI::Range(-200.0, -60.0));
+  // The receiver's flags come from its parameter table: --echo-taps, --adc-bits, ...
+  std::vector<std::pair<std::string, CLI::Option*>> receiver_flags;
+  for (const auto& e : phy::phy_receiver_param_table().entries()) {
+    std::string flag = "--" + e.info.key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    const std::string help = fmt::format("{} ({}, default {})", e.info.doc, e.info.unit,
+                                         format_param_value(e.info.default_value));
+    CLI::Option* option = nullptr;
+    if (e.info.type == ParamType::integer) {
+      option =
+          phy_cmd
+              ->add_option_function<std::int64_t>(
+                  flag, [&phy, &e](std::int64_t v) { e.set(phy.receiver, ParamValue(v)); }, help)
+              ->check(kDecimal)
+              ->check(CLI::Range(static_cast<std::int64_t>(e.info.min),
+                                 static_cast<std::int64_t>(e.info.max)));
+    } else {
+      option = phy_cmd
+                   ->add_option_function<double>(
+                       flag, [&phy, &e](double v) { e.set(phy.receiver, ParamValue(v)); }, help)
+                   ->check(CLI::Range(e.info.min, e.info.max));
+    }
+    receiver_flags.emplace_back(e.info.key, option);
+  }
   phy_cmd->add_option("--sigma", phy.sigmas, "noise standard deviations per dimension")
       ->delimiter(',')
       ->check(CLI::Range(0.01, 10.0));
@@ -212,6 +216,8 @@ int cli(int argc, char** argv) {
     if (report_cmd->parsed()) return run_report(report);
     if (phy_cmd->parsed()) {
       phy.out_given = phy_out->count() > 0;
+      for (const auto& [key, option] : receiver_flags)
+        if (option->count() > 0) phy.receiver_given.push_back(key);
       return run_phy(phy);
     }
     if (params_cmd->parsed()) {

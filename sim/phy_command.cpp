@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "sim/json_input.hpp"
 #include "sim/output_dir.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/schema.hpp"
 
 namespace gbesim {
 
@@ -146,12 +148,7 @@ constexpr Variant kVariants[] = {
 phy::PhyLinkParams link_params(const PhyOptions& o, const phy::CableCategory* cable, double length,
                                const Variant& v) {
   phy::PhyLinkParams p;
-  p.echo_canceller_taps = o.echo_canceller_taps;
-  p.next_canceller_taps = o.next_canceller_taps;
-  p.ffe_taps = o.ffe_taps;
-  p.dfe_taps = o.dfe_taps;
-  p.adc_bits = o.adc_bits;
-  p.background_noise_dbm_per_hz = o.noise_dbm_per_hz;
+  phy::apply(o.receiver, p);
   p.cable = cable;
   p.length_m = length;
   p.echo_cancellation = v.echo;
@@ -243,12 +240,7 @@ void run_cable(const PhyOptions& o, Json& summary) {
   write_file_atomically(dir / "eye.csv", eye.str());
 
   summary["zero_margin_length_m"] = reach_json;
-  summary["receiver"] = {{"echo_canceller_taps", o.echo_canceller_taps},
-                         {"next_canceller_taps", o.next_canceller_taps},
-                         {"ffe_taps", o.ffe_taps},
-                         {"dfe_taps", o.dfe_taps},
-                         {"adc_bits", o.adc_bits},
-                         {"noise_dbm_per_hz", o.noise_dbm_per_hz}};
+  summary["receiver"] = schema::write_rows(phy::phy_receiver_param_table(), o.receiver);
   summary["link_symbols_per_second"] = mc_seconds > 0 ? mc_symbols_total / mc_seconds : 0.0;
   if (!o.quiet) {
     fmt::print("length at zero margin (BER 1e-10):\n");
@@ -283,6 +275,11 @@ int run_phy(const PhyOptions& options) {
     o.mc_symbols = l.mc_symbols;
     o.eye_length_m = l.eye_length_m;
     o.seed = s.config.run.seed;
+    // The scenario's receiver, except what the command line gave.
+    for (const auto& e : phy::phy_receiver_param_table().entries())
+      if (std::find(o.receiver_given.begin(), o.receiver_given.end(), e.info.key) ==
+          o.receiver_given.end())
+        e.set(o.receiver, e.get(l.receiver));
     if (!o.out_given) o.out_dir = "results/" + s.config.run.name + "-phy";
   }
   // Checked and locked before the (long) link-level computation, not after.

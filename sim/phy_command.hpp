@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "models/phy/phy_params.hpp"
+
 namespace gbesim {
 
 struct PhyOptions {
@@ -29,13 +31,10 @@ struct PhyOptions {
   std::vector<double> lengths_m;     // empty: 0, 10, ..., 200
   std::int64_t mc_symbols = 20'000;  // Monte Carlo 4D symbols per cable point (0: none)
   double eye_length_m = 100;
-  // The receiver and the environment (models/phy/link_model's PhyLinkParams).
-  int echo_canceller_taps = 160;
-  int next_canceller_taps = 32;
-  int ffe_taps = 16;
-  int dfe_taps = 64;
-  int adc_bits = 8;
-  double noise_dbm_per_hz = -140;
+  // The receiver and the environment (models/phy/phy_params' table), and which of its keys the
+  // command line gave (they win over a scenario's link_level.receiver).
+  phy::PhyReceiverParams receiver;
+  std::vector<std::string> receiver_given;
   bool quiet = false;
 };
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <csignal>
 #include <ctime>
+#include <limits>
 
 #include "analysis/sweep_summary.hpp"
 #include "gbesim_version.hpp"
@@ -113,15 +114,17 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
   if (!network.stations().empty())
     fmt::print("  {:<10} {:>12} {:>10} {:>12} {:>10} {:>14} {:>14} {:>8}\n", "station", "tx frames",
                "tx Mb/s", "rx frames", "rx Mb/s", "latency mean", "latency p99", "drops");
-  auto value = [&](const std::string& component, const std::string& name) {
+  // A statistic the station does not have (a NIC, not a sink, receives) is shown as "-".
+  auto value = [&](const std::string& component, const std::string& name,
+                   double missing = std::numeric_limits<double>::quiet_NaN()) {
     const Scalar* s = find_scalar(scalars, component, name);
-    return s != nullptr ? s->value : 0.0;
+    return s != nullptr ? s->value : missing;
   };
   for (const auto& station : network.stations()) {
     const std::string mac = std::string(station->name()) + ".mac";
     const std::string sink = std::string(station->name()) + ".sink";
-    const double drops = value(mac, "tx_queue_drops") + value(sink, "rx_queue_overflow") +
-                         value(mac, "frame_check_sequence_errors");
+    const double drops = value(mac, "tx_queue_drops", 0) + value(sink, "rx_queue_overflow", 0) +
+                         value(mac, "frame_check_sequence_errors", 0);
     fmt::print(
         "  {:<10} {:>12.0f} {:>10.2f} {:>12.0f} {:>10.2f} {:>11.3f} us {:>11.3f} us {:>8.0f}\n",
         station->basename(), Shown{value(mac, "frames_transmitted_ok")},
@@ -303,7 +306,7 @@ int run_simulation(const RunOptions& options) {
     events = std::make_unique<EventsCsvWriter>(dir / "events.csv");
     for (const auto& s : network.stations()) {
       events->attach(s->mac().events, s->mac().name());
-      events->attach(s->sink().events, s->sink().name());
+      if (s->sink() != nullptr) events->attach(s->sink()->events, s->sink()->name());
     }
   }
   if (options.traces.count("pcap")) pcaps = std::make_unique<PcapRecorder>(network, dir);
@@ -392,7 +395,9 @@ int run_simulation(const RunOptions& options) {
   run["frames_allocated"] = context.frames.allocated();
   run["peak_rss_kib"] = peak_rss_kib();
   run["outputs"] = output_files(options, network, !scenario.config.topology_json.empty());
+  run["scenario"] = scenario.written;
   run["config"] = scenario.resolved;
+  run["derived"] = scenario.derived;
   write_file_atomically(dir / "run.json", dump_json(run, 2) + "\n");
 
   if (!options.quiet) print_summary(scenario, network, scalars, outcome, dir);

@@ -114,7 +114,9 @@ LoadedScenario load_point(const Prepared& prepared, const std::string& file,
     }
   }
   out.config.run.seed = run ? prepared.plan.seed_of_run(*run) : prepared.plan.base_seed;
+  out.written = std::move(doc);
   out.resolved = resolved_json(out.config);
+  out.derived = derived_json(out.config);
   return out;
 }
 

@@ -24,7 +24,9 @@ struct LoadOptions {
 struct LoadedScenario {
   std::string file;
   ScenarioConfig config;
+  Json written;   // the document as the user wrote it, with --set and the sweep point applied
   Json resolved;  // every parameter with its value; itself a valid scenario
+  Json derived;   // what the resolve step computed (scenario_resolve.hpp), never a parameter
   SweepPlan plan;
   std::optional<std::size_t> run;
   std::vector<std::pair<std::string, Json>> point_values;  // of the selected run, if any

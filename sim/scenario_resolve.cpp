@@ -113,4 +113,29 @@ void predict_phy_errors(ScenarioConfig& c) {
   }
 }
 
+Json derived_json(const ScenarioConfig& c) {
+  Json out = Json::object();
+  Json links = Json::array();
+  for (const auto& l : c.links) {
+    Json link = {{"between", {l.a, l.b}}, {"injected_ber", l.injected_ber()}};
+    if (l.phy)
+      link["phy"] = {{"snr_db", l.phy->snr_db},
+                     {"margin_db", l.phy->margin_db},
+                     {"ber", l.phy->ber},
+                     {"octet_error_rate", l.phy->octet_error_rate}};
+    links.push_back(std::move(link));
+  }
+  out["links"] = std::move(links);
+  Json slots = Json::object();
+  for (const auto& s : c.stations)
+    slots.get_ref<Json::object_t&>().emplace_back(s.name, s.mac.slot_time_bits);
+  out["slot_time_bits"] = std::move(slots);
+  Json domains = Json::array();
+  for (const auto& d : c.domains)
+    if (d.from_topology)
+      domains.push_back({{"origin", d.origin}, {"stations", d.stations}, {"delay_ns", d.delay_ns}});
+  if (!domains.empty()) out["topology_domains"] = std::move(domains);
+  return out;
+}
+
 }  // namespace gbesim

@@ -21,4 +21,9 @@ void resolve_defaults(ScenarioConfig& config);
 // process for each medium, length and noise.
 void predict_phy_errors(ScenarioConfig& config);
 
+// What the steps above computed that the user did not write: each link's PHY prediction and the
+// bit-error rate it injects, each station's slot time, the collision domains of a topology block
+// with their one-way delays. run.json records it beside the scenario as written and resolved.
+Json derived_json(const ScenarioConfig& config);
+
 }  // namespace gbesim

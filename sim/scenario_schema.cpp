@@ -263,6 +263,7 @@ const Object<ScenarioConfig::LinkLevelSweep>& link_level_object() {
             [](const S& s) -> std::optional<Json> { return Json(s.mc_symbols); }))
         .field("eye_length_m", &S::eye_length_m,
                schema::number(0, 1000, "m", "the cable length of the eye diagram"))
+        .field("receiver", &S::receiver, schema::table(phy::phy_receiver_param_table()))
         .check([](const Json&, const std::string&, S& s, Reader&) {
           if (s.cables.empty()) s.cables = cable_categories();
         });

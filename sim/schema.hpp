@@ -381,6 +381,25 @@ void error_expected(Reader& r, const std::string& path, const std::string& what,
 // ---------------------------------------------------------------------------------------------
 // Collections
 
+// The node of a map or a list (C: MapOf or ListOf, kept alive by the caller): its elements are
+// described at <path>.* or <path>[*].
+template <class C>
+Node<std::vector<typename C::Element>> collection_node(const C& c, const char* type) {
+  using V = std::vector<typename C::Element>;
+  Node<V> n;
+  n.read = [&c](const Json& v, const std::string& p, V& out, Reader& r) { c.read(v, p, out, r); };
+  n.write = [&c](const V& v) { return c.write(v); };
+  n.describe = [&c, type](const std::string& path, std::vector<Entry>& out) {
+    Entry e;
+    e.path = path;
+    e.type = type;
+    e.doc = c.doc;
+    out.push_back(std::move(e));
+    c.element.describe(std::string(type) == "map" ? child_path(path, "*") : path + "[*]", out);
+  };
+  return n;
+}
+
 // An identifier: letters, digits and _, not starting with a digit.
 bool is_identifier(const std::string& s);
 
@@ -421,22 +440,7 @@ struct MapOf {
       out.template get_ref<Json::object_t&>().emplace_back(e.*name, element.write(e));
     return out;
   }
-  Node<std::vector<E>> node() const {
-    Node<std::vector<E>> n;
-    n.read = [this](const Json& v, const std::string& p, std::vector<E>& out, Reader& r) {
-      read(v, p, out, r);
-    };
-    n.write = [this](const std::vector<E>& v) { return write(v); };
-    n.describe = [this](const std::string& path, std::vector<Entry>& out) {
-      Entry e;
-      e.path = path;
-      e.type = "map";
-      e.doc = doc;
-      out.push_back(std::move(e));
-      element.describe(child_path(path, "*"), out);
-    };
-    return n;
-  }
+  Node<std::vector<E>> node() const { return collection_node(*this, "map"); }
 };
 
 // [element, ...] with at most `max_size` elements.
@@ -484,22 +488,7 @@ struct ListOf {
     for (const auto& e : v) out.push_back(element.write(e));
     return out;
   }
-  Node<std::vector<E>> node() const {
-    Node<std::vector<E>> n;
-    n.read = [this](const Json& v, const std::string& p, std::vector<E>& out, Reader& r) {
-      read(v, p, out, r);
-    };
-    n.write = [this](const std::vector<E>& v) { return write(v); };
-    n.describe = [this](const std::string& path, std::vector<Entry>& out) {
-      Entry e;
-      e.path = path;
-      e.type = "list";
-      e.doc = doc;
-      out.push_back(std::move(e));
-      element.describe(path + "[*]", out);
-    };
-    return n;
-  }
+  Node<std::vector<E>> node() const { return collection_node(*this, "list"); }
 };
 
 }  // namespace gbesim::schema

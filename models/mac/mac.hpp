@@ -17,8 +17,9 @@
 // activation per frame (at its end); the tx_start event is announced at the decision with its
 // exact future time. With exact tracing enabled (VCD) the MAC also wakes at each frame start so
 // that sampled state variables change on the right edge.
-// Does not model: the MAC-PHY interface clocking (GMII byte lanes), PAUSE frames sent while a PAUSE frame is in flight being merged, other
-// MAC Control opcodes (counted as unsupported), or the IPG shrinkage allowed at 10 Gb/s (DIC).
+// Does not model: the MAC-PHY interface clocking (GMII byte lanes), PAUSE frames sent while a PAUSE
+// frame is in flight being merged, other MAC Control opcodes (counted as unsupported), or the IPG
+// shrinkage allowed at 10 Gb/s (DIC).
 
 #include <algorithm>
 #include <cstdint>

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -373,6 +374,27 @@ TEST(Pipeline, ACableRunsAtTheErrorRateThePhyModelPredictsAndAddsThePhyLatencies
   EXPECT_FALSE(std::filesystem::exists(dir / "both/scalars.csv"));
 }
 
+// The receiver's options are one table: a scenario's link_level.receiver sets them, a flag
+// generated from the same table wins over it, and phy.json records what was used.
+TEST(Pipeline, PhyReceiverOptionsComeFromTheScenarioUnlessAFlagSaysOtherwise) {
+  const auto dir = fresh_directory("phy-receiver");
+  write_text(dir / "s.json", R"({"name": "s", "description": "", "duration_ns": 1000,
+    "stations": {"a": {}, "b": {}}, "links": [{"between": ["a", "b"]}],
+    "link_level": {"cables": ["cat5e"], "lengths_m": [100], "mc_symbols": 0,
+                   "receiver": {"echo_taps": 40, "adc_bits": 6}}})");
+  ASSERT_EQ(
+      run_gbesim({"phy", "--scenario", "s.json", "--quiet", "--out", "o", "--adc-bits", "10"}, dir)
+          .exit_code,
+      0);
+  const Json receiver = Json::parse(read_text(dir / "o/phy.json"))["receiver"];
+  EXPECT_EQ(receiver["echo_taps"], 40);  // the scenario's
+  EXPECT_EQ(receiver["adc_bits"], 10);   // the flag's
+  EXPECT_EQ(receiver["ffe_taps"], 16);   // the table's default
+  const auto bad = run_gbesim({"phy", "--echo-taps", "2000", "--out", "x"}, dir);
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(dir / "x"));
+}
+
 TEST(Pipeline, PhyTakesItsLinkLevelSweepFromAScenarioAndRepeatsItByteForByte) {
   const auto dir = fresh_directory("phy-scenario");
   write_text(dir / "s.json", R"({"name": "s", "description": "", "duration_ns": 1000, "seed": 4,
@@ -677,6 +699,32 @@ TEST(Pipeline, EveryBuiltInScenarioValidatesAtEveryPoint) {
 // of every sweep point (first replication) of every shipped scenario loads again to the same
 // document, and for each scenario's first and last point the binary runs both to byte-identical
 // scalars.csv.
+// run.json keeps three views apart: what the user wrote (with --set), every parameter resolved,
+// and what was derived (the PHY's prediction never overwrites the link's own ber).
+TEST(Pipeline, RunJsonKeepsTheScenarioAsWrittenApartFromResolvedAndDerivedValues) {
+  const auto dir = fresh_directory("three-views");
+  write_text(dir / "s.json", R"({"name": "v", "description": "", "duration_ns": 20000,
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 100, "medium": "cat5e",
+               "phy": "1000base-t"}]})");
+  const auto r =
+      run_gbesim({"run", "s.json", "--set", "links[0].cable_m=90", "--out", "o", "--quiet"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Json run = Json::parse(read_text(dir / "o/run.json"));
+  const Json& written = run["scenario"];
+  EXPECT_EQ(written["links"][0]["cable_m"], 90);
+  EXPECT_FALSE(written["links"][0].contains("ber"));
+  EXPECT_FALSE(written["stations"]["a"].contains("mac"));
+  EXPECT_EQ(run["config"]["links"][0]["ber"], 0.0);
+  EXPECT_EQ(run["config"]["stations"]["a"]["mac"]["slot_time_bits"], 4096);
+  const Json& link = run["derived"]["links"][0];
+  const double octet_errors = link["phy"]["octet_error_rate"].get<double>();
+  EXPECT_GT(link["phy"]["margin_db"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(link["injected_ber"].get<double>(), std::min(0.5, octet_errors / 8));
+  EXPECT_EQ(run["derived"]["slot_time_bits"]["b"], 4096);
+}
+
 TEST(Pipeline, TheResolvedConfigurationOfEveryShippedPointRunsToTheSameResults) {
   const auto dir = fresh_directory("round-trip");
   for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "scenarios")) {

@@ -35,7 +35,7 @@ void SimFixture::record_events() {
   };
   for (const auto& s : network_->stations()) {
     attach(s->mac().events, s->mac().name());
-    attach(s->sink().events, s->sink().name());
+    if (s->sink() != nullptr) attach(s->sink()->events, s->sink()->name());
   }
 }
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/phy/phy_params.hpp"
 #include "sim/params_command.hpp"
 #include "sim/scenario_schema.hpp"
 #include "tests/support/sim_fixture.hpp"
@@ -168,6 +169,22 @@ TEST(Schema, TheScenarioPageCarriesTheGeneratedReference) {
       << "docs/scenarios.md's path reference is stale: run scripts/update-scenario-docs";
   for (const auto& e : scenario_entries())
     EXPECT_NE(page.str().find("`" + e.path + "`"), std::string::npos) << e.path;
+}
+
+// The receiver table's defaults are the link model's: one place says what a default PHY is.
+TEST(Schema, ThePhyReceiverTableStartsFromTheLinkModelsDefaults) {
+  phy::PhyLinkParams fresh;
+  phy::PhyLinkParams applied;
+  applied.echo_canceller_taps = applied.next_canceller_taps = applied.ffe_taps = -1;
+  applied.dfe_taps = applied.adc_bits = -1;
+  applied.background_noise_dbm_per_hz = 0;
+  phy::apply(phy::PhyReceiverParams{}, applied);
+  EXPECT_EQ(applied.echo_canceller_taps, fresh.echo_canceller_taps);
+  EXPECT_EQ(applied.next_canceller_taps, fresh.next_canceller_taps);
+  EXPECT_EQ(applied.ffe_taps, fresh.ffe_taps);
+  EXPECT_EQ(applied.dfe_taps, fresh.dfe_taps);
+  EXPECT_EQ(applied.adc_bits, fresh.adc_bits);
+  EXPECT_EQ(applied.background_noise_dbm_per_hz, fresh.background_noise_dbm_per_hz);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,5 +27,12 @@ struct MacAddress {
   friend bool operator==(const MacAddress& a, const MacAddress& b) { return a.octets == b.octets; }
   friend bool operator!=(const MacAddress& a, const MacAddress& b) { return !(a == b); }
 };
+
+// A MAC address read as a 48-bit number (first octet in the low byte): one compare to match.
+inline std::uint64_t address_key(const std::uint8_t* octets) {
+  std::uint64_t key = 0;
+  std::memcpy(&key, octets, 6);
+  return key;
+}
 
 }  // namespace gbesim

@@ -300,13 +300,13 @@ void HostStack::timer_process() {
 IdealEndpoint::IdealEndpoint(sc_core::sc_module_name name, Mac& mac, HostStack& stack)
     : sc_module(name), mac_(mac), stack_(stack) {
   mac.attach_client(this);
-  mac.events.connect([this](const Event& e) {
-    if (e.frame == nullptr || e.frame->flow != kHostFlow) return;
-    if (e.kind == EventKind::tx_end || e.kind == EventKind::drop)
-      stack_.wake().notify(sc_core::SC_ZERO_TIME);
-  });
   SC_METHOD(wake_process);
   sensitive << stack.wake();
+}
+
+// A frame of the stack's has left or was given up: the stack may send the next.
+void IdealEndpoint::mac_tx_done(const Frame& frame, Picoseconds, bool) {
+  if (frame.flow == kHostFlow) stack_.wake().notify(sc_core::SC_ZERO_TIME);
 }
 
 void IdealEndpoint::mac_receive(FramePtr frame, Picoseconds now) {

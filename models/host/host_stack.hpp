@@ -127,6 +127,7 @@ class IdealEndpoint : public sc_core::sc_module, public MacClient {
   SC_HAS_PROCESS(IdealEndpoint);
   IdealEndpoint(sc_core::sc_module_name name, Mac& mac, HostStack& stack);
   void mac_receive(FramePtr frame, Picoseconds now) override;
+  void mac_tx_done(const Frame& frame, Picoseconds at, bool sent) override;
   void settle(Picoseconds) override {}
 
  private:

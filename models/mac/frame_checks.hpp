@@ -36,13 +36,6 @@ struct RxFilter {
   std::uint64_t own_key = 0;  // the address as a 48-bit number, for one-compare matching
 };
 
-// A MAC address read as a 48-bit number (first octet in the low byte).
-inline std::uint64_t address_key(const std::uint8_t* octets) {
-  std::uint64_t key = 0;
-  std::memcpy(&key, octets, 6);
-  return key;
-}
-
 RxVerdict check_received_frame(const std::vector<std::uint8_t>& bytes, const RxFilter& filter);
 
 // Bytes of MAC client data and padding: what Clause 30's aOctets*OK count.

@@ -183,6 +183,7 @@ bool Mac::enqueue(FramePtr frame) {
 
 void Mac::drop(FramePtr frame, std::string_view reason) {
   ++tx_queue_drops_;
+  if (client_ != nullptr) client_->mac_tx_done(*frame, now_ps(), false);
   events({EventKind::drop, now_ps(), frame.get(), reason});
 }
 
@@ -280,6 +281,7 @@ void Mac::finish_frame(Picoseconds now) {
       refresh_.notify(to_sc_time(interval));
     }
   }
+  if (client_ != nullptr) client_->mac_tx_done(*frame, now, true);
   events({EventKind::tx_end, now, frame.get()});
   next_free_ps_ = now + ifg_ps_;
   set_state(MacTxState::interframe_gap, now);
@@ -315,6 +317,7 @@ void Mac::commit(FramePtr frame, Picoseconds now) {
     paused_ps_ += static_cast<std::uint64_t>(now - paused_since_ps_);
   tx_start_ps_ = std::max(now, next_free_ps_);
   tx_end_ps_ = tx_start_ps_ + frame_time_ps(frame->size());
+  if (client_ != nullptr) client_->mac_tx_started(*frame, tx_start_ps_);
   events({EventKind::tx_start, tx_start_ps_, frame.get()});
   if (port_ != nullptr) port_->started(*frame, tx_start_ps_);
   in_flight_ = std::move(frame);
@@ -354,6 +357,7 @@ void Mac::receive(FramePtr frame, Picoseconds now) {
       break;
   }
   if (verdict != RxVerdict::ok && verdict != RxVerdict::mac_control) {
+    if (client_ != nullptr) client_->mac_rejected(*frame, now);
     events({EventKind::rx_drop, now, frame.get(), to_string(verdict)});
     return;
   }

@@ -29,6 +29,8 @@
 
 #include "models/common/event.hpp"
 #include "models/common/frame.hpp"
+#include "models/common/full_duplex.hpp"
+#include "models/common/half_duplex.hpp"
 #include "models/common/hook.hpp"
 #include "models/common/settle.hpp"
 #include "models/common/sim_context.hpp"
@@ -41,20 +43,22 @@ namespace gbesim {
 
 // What sits above the MAC and takes received frames. settle(now) completes the client's own
 // timed work (consuming frames) due by now.
+// The MAC's one client (a sink, a NIC, an ideal endpoint): it receives the accepted frames and is
+// told what became of every frame the MAC transmits and of every frame it rejects. The MAC calls
+// the transmit and rejection calls before its trace hook (events) sees the same moment, so a
+// client may act at once (queue its next frame); an accepted frame is traced (rx_ok) before the
+// client takes it. No client controls anything through the trace hook.
 class MacClient : public Settleable {
  public:
   // Called at the instant the last FCS bit of an accepted frame has arrived.
   virtual void mac_receive(FramePtr frame, Picoseconds now) = 0;
-};
-
-// What sits below the MAC on a full-duplex link.
-class FullDuplexPort {
- public:
-  virtual ~FullDuplexPort() = default;
-  // Called at the instant the first preamble bit leaves the station.
-  virtual void started(const Frame& frame, Picoseconds tx_start_ps) = 0;
-  // Called at the instant the last FCS bit has left the station.
-  virtual void carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds tx_end_ps) = 0;
+  // A frame's first preamble bit leaves (in half duplex: at every attempt).
+  virtual void mac_tx_started(const Frame& /*frame*/, Picoseconds /*at*/) {}
+  // A frame's last bit has left (sent), or the MAC gave it up (not sent: refused at the queue,
+  // too many collisions, a late collision, too long deferred).
+  virtual void mac_tx_done(const Frame& /*frame*/, Picoseconds /*at*/, bool /*sent*/) {}
+  // A received frame the MAC rejected at its end (FCS, length, address, too long).
+  virtual void mac_rejected(const Frame& /*frame*/, Picoseconds /*at*/) {}
 };
 
 // The transmit side's state; paused is full duplex only, deferring..backoff half duplex only.
@@ -75,9 +79,7 @@ struct MacConfig {
   std::uint32_t station = 0;  // 1-based station number, for MAC Control frame ids
 };
 
-class SharedMedium;
-
-class Mac : public sc_core::sc_module {
+class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDuplexStation {
  public:
   SC_HAS_PROCESS(Mac);
   Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig& config,
@@ -97,29 +99,29 @@ class Mac : public sc_core::sc_module {
 
   // Medium side: the port frames leave by, and the link direction that delivers to us (settling
   // it delivers every frame that has arrived by then).
-  void attach_port(FullDuplexPort* port) { port_ = port; }
-  void attach_incoming(Settleable* incoming) { incoming_ = incoming; }
+  void attach_port(FullDuplexPort* port) override { port_ = port; }
+  void attach_incoming(Settleable* incoming) override { incoming_ = incoming; }
   // Called at `now`, the instant the last FCS bit has arrived.
-  void receive(FramePtr frame, Picoseconds now);
+  void receive(FramePtr frame, Picoseconds now) override;
   // Finishes the frame on the wire if its last bit has left by `now` (counters, hand-over to
   // the link). The link calls this on behalf of the receiver before delivering.
-  void finish_due(Picoseconds now) {
+  void finish_due(Picoseconds now) override {
     if (in_flight_ && tx_end_ps_ <= now) finish_frame(tx_end_ps_);
   }
   // Brings everything this station's decisions depend on up to `now`, in the defined order:
   // its own frame's end, arrivals (after the sender's frame ends), the client's consumption, the
   // sources, then the PAUSE refresh timer. Every process of the station calls it first.
-  void settle_station(Picoseconds now);
+  void settle_station(Picoseconds now) override;
   // Wake at every frame start too, so trace_* values change exactly on their edges.
   void enable_exact_trace() { exact_trace_ = true; }
 
   // Half duplex: this MAC is station `index` of a collision domain (mac.duplex = "half").
-  void attach_medium(SharedMedium* medium, std::size_t index);
+  void attach_medium(HalfDuplexMedium* medium, std::size_t index);
   bool half_duplex() const { return half_duplex_; }
   // From the medium: another station's signal reaches us at `at` (>= now).
-  void on_signal_arrival(Picoseconds at, Picoseconds now);
+  void on_signal_arrival(Picoseconds at, Picoseconds now) override;
   // From the medium: a transmission's end has just become known.
-  void on_medium_closed(Picoseconds now);
+  void on_medium_closed(Picoseconds now) override;
   // Statistics the collision domain aggregates.
   std::uint64_t frame_octets_transmitted() const { return frame_octets_transmitted_.value(); }
   std::uint64_t attempts_made() const { return attempts_started_.value(); }
@@ -137,12 +139,15 @@ class Mac : public sc_core::sc_module {
   Picoseconds slot_time_ps() const { return slot_ps_; }
   // The earliest instant this MAC's deference may still look back to: its waiting frame's ready
   // time, or `now` when no frame is waiting.
-  Picoseconds deference_origin(Picoseconds now) const {
+  Picoseconds deference_origin(Picoseconds now) const override {
     return state_ == MacTxState::deferring || state_ == MacTxState::backoff
                ? std::min(now, ready_ps_)
                : now;
   }
-  Picoseconds max_gap_ps() const { return ifg_ps_ + ifg_part1_ps_; }
+  Picoseconds max_gap_ps() const override { return ifg_ps_ + ifg_part1_ps_; }
+  HalfDuplexCounts half_duplex_counts(Picoseconds elapsed) const override;
+  const MacAddress& station_address() const override { return config_.address; }
+  bool promiscuous() const override { return params_.promiscuous; }
   // Half duplex: time the frame (or burst fill) on the wire at `elapsed` has been sent without a
   // collision so far; 0 when nothing unharmed is in progress.
   Picoseconds clean_in_progress_ps(Picoseconds elapsed) const {
@@ -220,7 +225,7 @@ class Mac : public sc_core::sc_module {
   bool collision_ = false;
 
   // Half duplex state: the frame at the head of the line, its attempt, deference and burst.
-  SharedMedium* medium_ = nullptr;
+  HalfDuplexMedium* medium_ = nullptr;
   std::size_t station_index_ = 0;
   RngStream backoff_rng_;
   FramePtr hol_;                         // the frame being sent (taken from the queue)

@@ -12,11 +12,10 @@
 
 #include "models/common/speed_modes.hpp"
 #include "models/mac/mac.hpp"
-#include "models/medium/shared_medium.hpp"
 
 namespace gbesim {
 
-void Mac::attach_medium(SharedMedium* medium, std::size_t index) {
+void Mac::attach_medium(HalfDuplexMedium* medium, std::size_t index) {
   medium_ = medium;
   station_index_ = index;
 }
@@ -50,7 +49,7 @@ void Mac::on_medium_closed(Picoseconds now) {
   if (state_ != MacTxState::deferring || !waiting_for_close_) return;
   waiting_for_close_ = false;
   const auto release =
-      medium_->domain().deference_release(station_index_, ready_ps_, ifg_ps_, ifg_part1_ps_);
+      medium_->deference_release(station_index_, ready_ps_, ifg_ps_, ifg_part1_ps_);
   if (!release) {
     waiting_for_close_ = true;
     medium_->wait_for_close(station_index_);
@@ -124,7 +123,7 @@ void Mac::hd_next_frame(Picoseconds now) {
 
 void Mac::hd_try(Picoseconds now) {
   const auto release =
-      medium_->domain().deference_release(station_index_, ready_ps_, ifg_ps_, ifg_part1_ps_);
+      medium_->deference_release(station_index_, ready_ps_, ifg_ps_, ifg_part1_ps_);
   if (!release) {
     // The busy period's end is not known yet: its sender will tell the medium.
     set_state(MacTxState::deferring, now);
@@ -141,11 +140,10 @@ void Mac::hd_try(Picoseconds now) {
 }
 
 void Mac::hd_start(Picoseconds now, bool in_burst) {
-  const CollisionDomain& domain = medium_->domain();
   if (!in_burst) {
     // A new transmission: the burst timer starts with its first preamble bit (BurstTimer).
     if (attempts_ == 0 && now > ready_ps_ &&
-        domain.first_signal_from(station_index_, ready_ps_) < now)
+        medium_->first_signal_from(station_index_, ready_ps_) < now)
       ++deferred_transmissions_;
     attempt_start_ps_ = now;
     first_of_transmission_ = true;
@@ -163,9 +161,10 @@ void Mac::hd_start(Picoseconds now, bool in_burst) {
   frame_end_ps_ =
       now + (kPreambleSfdBits + hd_wire_bits(hol_->size(), first_of_transmission_)) * bit_ps_;
   // A signal already here, or arriving at this very instant, collides at once.
-  collision_at_ps_ = domain.first_signal_from(station_index_, now);
+  collision_at_ps_ = medium_->first_signal_from(station_index_, now);
   waiting_for_close_ = false;
   set_state(MacTxState::transmitting, now);
+  if (client_ != nullptr) client_->mac_tx_started(*hol_, now);
   events({EventKind::tx_start, now, hol_.get()});
   hd_wake(std::min(collision_at_ps_, frame_end_ps_), now);
 }
@@ -197,6 +196,7 @@ void Mac::hd_frame_done(Picoseconds now) {
     }
     ++burst_frames_;
   }
+  if (client_ != nullptr) client_->mac_tx_done(*frame, now, true);
   events({EventKind::tx_end, now, frame.get()});
   medium_->deliver(station_index_, std::move(frame), frame_start_ps_, frame_end_ps_);
 
@@ -206,7 +206,7 @@ void Mac::hd_frame_done(Picoseconds now) {
   // queued the burst ends here (no trailing fill: 802.3 permits either).
   if (bursting_ && hol_ && now + ifg_ps_ < burst_start_ps_ + burst_limit_ps_) {
     fill_end_ps_ = now + ifg_ps_;
-    collision_at_ps_ = medium_->domain().first_signal_from(station_index_, now);
+    collision_at_ps_ = medium_->first_signal_from(station_index_, now);
     set_state(MacTxState::burst_fill, now);
     hd_wake(std::min(collision_at_ps_, fill_end_ps_), now);
     return;
@@ -284,6 +284,7 @@ void Mac::hd_jam_done(Picoseconds now) {
 
 void Mac::hd_drop(std::string_view reason, Counter& counter, Picoseconds now) {
   ++counter;
+  if (client_ != nullptr) client_->mac_tx_done(*hol_, now, false);
   events({EventKind::drop, now, hol_.get(), reason});
   hd_next_frame(now);
   if (hol_) {
@@ -291,6 +292,23 @@ void Mac::hd_drop(std::string_view reason, Counter& counter, Picoseconds now) {
   } else {
     set_state(MacTxState::idle, now);
   }
+}
+
+HalfDuplexCounts Mac::half_duplex_counts(Picoseconds elapsed) const {
+  HalfDuplexCounts c;
+  c.attempts = attempts_made();
+  c.frames_transmitted_ok = frames_transmitted_ok();
+  c.frame_octets_transmitted = frame_octets_transmitted();
+  c.octets_transmitted_ok = octets_transmitted_ok();
+  c.collisions = collisions();
+  c.late_collisions = late_collisions();
+  c.late_collision_drops = late_collision_drops();
+  c.excessive_collision_drops = excessive_collision_drops();
+  c.frame_check_sequence_errors = frame_check_sequence_errors();
+  c.bursts = bursts();
+  c.frames_in_bursts = frames_in_bursts();
+  c.clean_in_progress_ps = clean_in_progress_ps(elapsed);
+  return c;
 }
 
 }  // namespace gbesim

@@ -118,7 +118,7 @@ FullDuplexLink::FullDuplexLink(sc_core::sc_module_name name, const LinkParams& p
       a_to_b_(("to_" + b_name).c_str(), delay_for(params, ns_per_m), params.ber, context),
       b_to_a_(("to_" + a_name).c_str(), delay_for(params, ns_per_m), params.ber, context) {}
 
-void FullDuplexLink::connect(Mac& a, Mac& b) {
+void FullDuplexLink::connect(FullDuplexStation& a, FullDuplexStation& b) {
   a.attach_port(&a_to_b_);
   a_to_b_.attach_sender(&a);
   a_to_b_.attach_receiver(&b);

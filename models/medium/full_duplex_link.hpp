@@ -15,9 +15,10 @@
 
 #include <systemc>
 
+#include "models/common/full_duplex.hpp"
+#include "models/common/hook.hpp"
 #include "models/common/sim_context.hpp"
 #include "models/common/stats.hpp"
-#include "models/mac/mac.hpp"
 #include "models/medium/bit_error_injector.hpp"
 #include "models/medium/link_params.hpp"
 
@@ -29,8 +30,8 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public S
   LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps, double ber,
                 SimContext& context);
 
-  void attach_receiver(Mac* receiver) { receiver_ = receiver; }
-  void attach_sender(Mac* sender) { sender_ = sender; }
+  void attach_receiver(FullDuplexStation* receiver) { receiver_ = receiver; }
+  void attach_sender(FullDuplexStation* sender) { sender_ = sender; }
   // Delivers every frame whose last bit has arrived by `now`, after letting the sender finish
   // a frame that ended by then (so a zero-length cable delivers at the same instant).
   void settle(Picoseconds now) override;
@@ -67,8 +68,8 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public S
 
   const Picoseconds delay_ps_;
   SimContext& context_;
-  Mac* receiver_ = nullptr;
-  Mac* sender_ = nullptr;
+  FullDuplexStation* receiver_ = nullptr;
+  FullDuplexStation* sender_ = nullptr;
   std::optional<BitErrorInjector> ber_injector_;
   ErrorInjector injector_;
   RingQueue<InFlight> in_flight_;
@@ -90,7 +91,7 @@ class FullDuplexLink : public sc_core::sc_module {
   // Directions are named after the station they deliver to: "to_<b>" carries a's frames.
   FullDuplexLink(sc_core::sc_module_name name, const LinkParams& params, double ns_per_m,
                  const std::string& a_name, const std::string& b_name, SimContext& context);
-  void connect(Mac& a, Mac& b);
+  void connect(FullDuplexStation& a, FullDuplexStation& b);
   LinkDirection& a_to_b() { return a_to_b_; }
   LinkDirection& b_to_a() { return b_to_a_; }
   Picoseconds delay_ps() const { return a_to_b_.delay_ps(); }

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/mac/mac.hpp"
-
 namespace gbesim {
 
 MediumPort::MediumPort(sc_core::sc_module_name name, SharedMedium& medium, std::size_t index,
@@ -116,7 +114,8 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                  });
   auto in_progress = [this](const StatContext& c) {
     double ps = 0;
-    for (const Mac* m : macs_) ps += static_cast<double>(m->clean_in_progress_ps(c.elapsed_ps));
+    for (const HalfDuplexStation* s : stations_)
+      ps += static_cast<double>(s->half_duplex_counts(c.elapsed_ps).clean_in_progress_ps);
     return ps;
   };
   stats_.formula("in_progress_share", "fraction",
@@ -139,75 +138,75 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                    return static_cast<double>(frame_ps_.value()) / static_cast<double>(bit_ps_) *
                           c.per_second();
                  });
-  auto total = [this](std::uint64_t (Mac::*counter)() const) {
+  // A count summed over the domain's stations.
+  auto total = [this](std::uint64_t HalfDuplexCounts::*count) {
     double n = 0;
-    for (const Mac* m : macs_) n += static_cast<double>((m->*counter)());
+    for (const HalfDuplexStation* s : stations_)
+      n += static_cast<double>(s->half_duplex_counts(0).*count);
     return n;
   };
   stats_.formula("payload_throughput", "bit/s",
                  "MAC client data bits (payload and pad) of successful frames per second",
                  [total](const StatContext& c) {
-                   return 8.0 * total(&Mac::octets_transmitted_ok) * c.per_second();
+                   return 8.0 * total(&HalfDuplexCounts::octets_transmitted_ok) * c.per_second();
                  });
   stats_.formula("collisions_per_frame", "collisions/frame",
                  "collisions met by all stations per frame sent successfully",
                  [total](const StatContext&) {
-                   const double frames = total(&Mac::frames_transmitted_ok);
-                   return frames > 0 ? total(&Mac::collisions) / frames : std::nan("");
+                   const double frames = total(&HalfDuplexCounts::frames_transmitted_ok);
+                   return frames > 0 ? total(&HalfDuplexCounts::collisions) / frames : std::nan("");
                  });
   stats_.formula("late_collisions_per_1000_frames", "collisions",
                  "late collisions met by all stations per 1000 transmission attempts",
                  [total](const StatContext&) {
-                   const double attempts = total(&Mac::attempts_made);
-                   return attempts > 0 ? 1000.0 * total(&Mac::late_collisions) / attempts
-                                       : std::nan("");
+                   const double attempts = total(&HalfDuplexCounts::attempts);
+                   return attempts > 0
+                              ? 1000.0 * total(&HalfDuplexCounts::late_collisions) / attempts
+                              : std::nan("");
                  });
   stats_.formula("unnoticed_collision_losses", "frames",
                  "frames their sender counted as sent that reached the receiver damaged: the "
                  "colliding signal arrived after the sender had stopped (receivers' FCS errors)",
-                 [total](const StatContext&) { return total(&Mac::frame_check_sequence_errors); });
+                 [total](const StatContext&) {
+                   return total(&HalfDuplexCounts::frame_check_sequence_errors);
+                 });
   stats_.formula("collision_losses_per_1000_frames", "frames",
                  "frames lost to collisions (late-collision and excessive-collision drops, "
                  "unnoticed losses) per 1000 frames the stations finished with",
                  [total](const StatContext&) {
-                   const double lost = total(&Mac::late_collision_drops) +
-                                       total(&Mac::excessive_collision_drops) +
-                                       total(&Mac::frame_check_sequence_errors);
-                   const double finished = total(&Mac::frames_transmitted_ok) +
-                                           total(&Mac::late_collision_drops) +
-                                           total(&Mac::excessive_collision_drops);
+                   const double lost = total(&HalfDuplexCounts::late_collision_drops) +
+                                       total(&HalfDuplexCounts::excessive_collision_drops) +
+                                       total(&HalfDuplexCounts::frame_check_sequence_errors);
+                   const double finished = total(&HalfDuplexCounts::frames_transmitted_ok) +
+                                           total(&HalfDuplexCounts::late_collision_drops) +
+                                           total(&HalfDuplexCounts::excessive_collision_drops);
                    return finished > 0 ? 1000.0 * lost / finished : std::nan("");
                  });
-  stats_.formula("late_collision_drops", "frames",
-                 "frames dropped after a late collision (never retried at 1000 Mb/s), all stations",
-                 [total](const StatContext&) { return total(&Mac::late_collision_drops); });
-  stats_.formula("excessive_collision_drops", "frames",
-                 "frames dropped after attempt_limit collisions, all stations",
-                 [total](const StatContext&) { return total(&Mac::excessive_collision_drops); });
+  stats_.formula(
+      "late_collision_drops", "frames",
+      "frames dropped after a late collision (never retried at 1000 Mb/s), all stations",
+      [total](const StatContext&) { return total(&HalfDuplexCounts::late_collision_drops); });
+  stats_.formula(
+      "excessive_collision_drops", "frames",
+      "frames dropped after attempt_limit collisions, all stations",
+      [total](const StatContext&) { return total(&HalfDuplexCounts::excessive_collision_drops); });
   stats_.formula("bursts", "bursts", "frame bursts sent on the domain (first frame successful)",
-                 [this](const StatContext&) {
-                   double n = 0;
-                   for (const Mac* m : macs_) n += static_cast<double>(m->bursts());
-                   return n;
-                 });
-  stats_.formula("frames_per_burst", "frames", "mean frames per burst", [this](const StatContext&) {
-    double bursts = 0;
-    double frames = 0;
-    for (const Mac* m : macs_) {
-      bursts += static_cast<double>(m->bursts());
-      frames += static_cast<double>(m->frames_in_bursts());
-    }
-    return bursts > 0 ? frames / bursts : std::nan("");
-  });
+                 [total](const StatContext&) { return total(&HalfDuplexCounts::bursts); });
+  stats_.formula(
+      "frames_per_burst", "frames", "mean frames per burst", [total](const StatContext&) {
+        const double bursts = total(&HalfDuplexCounts::bursts);
+        return bursts > 0 ? total(&HalfDuplexCounts::frames_in_bursts) / bursts : std::nan("");
+      });
   stats_.formula("fairness", "index",
                  "Jain's fairness index of DA..FCS bits sent, over the stations that tried to send",
                  [this](const StatContext&) {
                    double sum = 0;
                    double squares = 0;
                    double n = 0;
-                   for (const Mac* m : macs_) {
-                     if (m->attempts_made() == 0) continue;
-                     const double x = static_cast<double>(m->frame_octets_transmitted());
+                   for (const HalfDuplexStation* s : stations_) {
+                     const HalfDuplexCounts counts = s->half_duplex_counts(0);
+                     if (counts.attempts == 0) continue;
+                     const double x = static_cast<double>(counts.frame_octets_transmitted);
                      sum += x;
                      squares += x * x;
                      n += 1;
@@ -220,12 +219,12 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                  });
 }
 
-std::size_t SharedMedium::attach(Mac& mac) {
-  const std::size_t index = macs_.size();
-  macs_.push_back(&mac);
-  address_keys_.push_back(address_key(mac.address().octets.data()));
-  promiscuous_.push_back(mac.params().promiscuous);
-  ports_[index]->attach(&mac);
+std::size_t SharedMedium::attach(HalfDuplexStation& station) {
+  const std::size_t index = stations_.size();
+  stations_.push_back(&station);
+  address_keys_.push_back(address_key(station.station_address().octets.data()));
+  promiscuous_.push_back(station.promiscuous());
+  ports_[index]->attach(&station);
   return index;
 }
 
@@ -243,10 +242,10 @@ void SharedMedium::begin(std::size_t station, Picoseconds now) {
     period_end_ = now;
   }
   ++open_;
-  for (std::size_t k = 0; k < macs_.size(); ++k) {
+  for (std::size_t k = 0; k < stations_.size(); ++k) {
     if (k == station) continue;
     const Picoseconds arrival = now + domain_.delay(station, k);
-    macs_[k]->on_signal_arrival(arrival, now);
+    stations_[k]->on_signal_arrival(arrival, now);
     if (carrier_trace_) ports_[k]->add_carrier_edge(arrival, +1);
   }
 }
@@ -256,13 +255,13 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
   --open_;
   period_end_ = std::max(period_end_, now);
   if (carrier_trace_) {
-    for (std::size_t k = 0; k < macs_.size(); ++k)
+    for (std::size_t k = 0; k < stations_.size(); ++k)
       if (k != station) ports_[k]->add_carrier_edge(now + domain_.delay(station, k), -1);
   }
-  for (std::size_t k = 0; k < macs_.size(); ++k) {
+  for (std::size_t k = 0; k < stations_.size(); ++k) {
     if (!waiting_for_close_[k]) continue;
     waiting_for_close_[k] = false;
-    macs_[k]->on_medium_closed(now);
+    stations_[k]->on_medium_closed(now);
   }
   // Forget what can no longer matter to anyone's deference: signals gone before the oldest
   // instant a waiting frame (or a frame queued from now on) looks back to, less a gap.
@@ -270,9 +269,9 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
     ends_since_prune_ = 0;
     Picoseconds horizon = now;
     Picoseconds gap = 0;
-    for (const Mac* m : macs_) {
-      horizon = std::min(horizon, m->deference_origin(now));
-      gap = std::max(gap, m->max_gap_ps());
+    for (const HalfDuplexStation* s : stations_) {
+      horizon = std::min(horizon, s->deference_origin(now));
+      gap = std::max(gap, s->max_gap_ps());
     }
     domain_.prune(horizon - gap);
   }
@@ -284,7 +283,7 @@ void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds firs
   const bool group = (frame->bytes[0] & 1U) != 0;
   std::vector<std::size_t>& to = recipients_;
   to.clear();
-  for (std::size_t k = 0; k < macs_.size(); ++k) {
+  for (std::size_t k = 0; k < stations_.size(); ++k) {
     if (k == station) continue;
     if (group || address_keys_[k] == da || promiscuous_[k]) to.push_back(k);
   }

@@ -24,15 +24,14 @@
 #include <systemc>
 
 #include "models/common/frame.hpp"
+#include "models/common/half_duplex.hpp"
 #include "models/common/settle.hpp"
 #include "models/common/sim_context.hpp"
 #include "models/common/stats.hpp"
-#include "models/mac/frame_checks.hpp"
 #include "models/medium/collision_domain.hpp"
 
 namespace gbesim {
 
-class Mac;
 class SharedMedium;
 
 // Deliveries to one station; its settle() hands over every frame that has arrived by then.
@@ -42,7 +41,7 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   MediumPort(sc_core::sc_module_name name, SharedMedium& medium, std::size_t index,
              SimContext& context);
 
-  void attach(Mac* receiver) { receiver_ = receiver; }
+  void attach(HalfDuplexStation* receiver) { receiver_ = receiver; }
   // A frame from `sender` whose first bit reaches this station at `from` and whose last bit
   // (or extension) at `at`.
   void schedule(FramePtr frame, std::size_t sender, Picoseconds from, Picoseconds at,
@@ -67,7 +66,7 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   SharedMedium& medium_;
   const std::size_t index_;
   SimContext& context_;
-  Mac* receiver_ = nullptr;
+  HalfDuplexStation* receiver_ = nullptr;
   std::deque<Pending> pending_;  // in arrival order
   sc_core::sc_event arrival_;
   bool carrier_trace_ = false;
@@ -77,7 +76,7 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   sc_core::sc_event carrier_edge_;
 };
 
-class SharedMedium : public sc_core::sc_module {
+class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
  public:
   // delay_ps[i][k]: one-way delay from station i to station k, in attach order.
   SharedMedium(sc_core::sc_module_name name, std::vector<std::vector<Picoseconds>> delay_ps,
@@ -85,28 +84,34 @@ class SharedMedium : public sc_core::sc_module {
                SimContext& context);
 
   // Stations attach in the order of the delay matrix; returns the station's index.
-  std::size_t attach(Mac& mac);
+  std::size_t attach(HalfDuplexStation& station);
   const CollisionDomain& domain() const { return domain_; }
   MediumPort& port(std::size_t index) { return *ports_[index]; }
-  std::size_t size() const { return macs_.size(); }
+  std::size_t size() const { return stations_.size(); }
 
-  // From the MACs, at the instant it happens.
-  void begin(std::size_t station, Picoseconds now);
-  void end(std::size_t station, Picoseconds now);
-  // Station `station` wants Mac::on_medium_closed at the next end of any transmission.
-  void wait_for_close(std::size_t station) { waiting_for_close_[station] = true; }
-  // A frame `station` sent successfully: [first_bit, last_bit) on the wire at the sender, last_bit
-  // including any extension.
-  void deliver(std::size_t station, FramePtr frame, Picoseconds first_bit, Picoseconds last_bit);
-  // The channel's use, in bit time sent by successful transmissions.
-  void account_success(Picoseconds preamble_ps, Picoseconds frame_ps, Picoseconds extension_ps);
+  // From the stations (HalfDuplexMedium), at the instant it happens.
+  Picoseconds first_signal_from(std::size_t station, Picoseconds from) const override {
+    return domain_.first_signal_from(station, from);
+  }
+  std::optional<Picoseconds> deference_release(std::size_t station, Picoseconds t0,
+                                               Picoseconds ifg_ps,
+                                               Picoseconds part1_ps) const override {
+    return domain_.deference_release(station, t0, ifg_ps, part1_ps);
+  }
+  void begin(std::size_t station, Picoseconds now) override;
+  void end(std::size_t station, Picoseconds now) override;
+  void wait_for_close(std::size_t station) override { waiting_for_close_[station] = true; }
+  void deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,
+               Picoseconds last_bit) override;
+  void account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
+                       Picoseconds extension_ps) override;
   void enable_carrier_trace();
 
  private:
   CollisionDomain domain_;
   SimContext& context_;
   const Picoseconds bit_ps_;
-  std::vector<Mac*> macs_;
+  std::vector<HalfDuplexStation*> stations_;
   std::vector<std::uint64_t> address_keys_;
   std::vector<bool> promiscuous_;
   std::vector<std::size_t> recipients_;

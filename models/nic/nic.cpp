@@ -71,25 +71,25 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   sensitive << early_wake_;
   dont_initialize();
   mac.attach_client(this);
-  mac.events.connect([this](const Event& e) {
-    if (e.frame == nullptr) return;
-    if (e.kind == EventKind::rx_drop) {
-      // A frame whose DMA began early and that the MAC rejected at its end.
-      if (params_.rx_early_bytes > 0)
-        for (auto& f : fifo_)
-          if (f.expected == e.frame && !f.r.frame) {
-            f.discarded = true;
-            f.expected = nullptr;
-            pump(e.time_ps);
-          }
-      return;
+}
+
+// A frame whose DMA began early and that the MAC rejected at its end.
+void Nic::mac_rejected(const Frame& frame, Picoseconds at) {
+  if (params_.rx_early_bytes <= 0) return;
+  for (auto& f : fifo_)
+    if (f.expected == &frame && !f.r.frame) {
+      f.discarded = true;
+      f.expected = nullptr;
+      pump(at);
     }
-    if (e.frame->flow != kNicTxFlow) return;
-    if (e.kind == EventKind::tx_start && tx_read_ && tx_read_->raw == e.frame)
-      tx_read_->start_ps = e.time_ps;
-    if (e.kind == EventKind::tx_end || e.kind == EventKind::drop)
-      tx_finished(*e.frame, e.time_ps, e.kind == EventKind::tx_end);
-  });
+}
+
+void Nic::mac_tx_started(const Frame& frame, Picoseconds at) {
+  if (frame.flow == kNicTxFlow && tx_read_ && tx_read_->raw == &frame) tx_read_->start_ps = at;
+}
+
+void Nic::mac_tx_done(const Frame& frame, Picoseconds at, bool sent) {
+  if (frame.flow == kNicTxFlow) tx_finished(frame, at, sent);
 }
 
 std::uint64_t Nic::tx_frames_inside() const {

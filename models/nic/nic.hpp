@@ -56,8 +56,11 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterParams& master,
       Mac& mac, PciBusModule& bus, std::size_t memory, SimContext& context);
 
-  // MAC side.
+  // MAC side: what the MAC tells its client.
   void mac_receive(FramePtr frame, Picoseconds now) override;
+  void mac_tx_started(const Frame& frame, Picoseconds at) override;
+  void mac_tx_done(const Frame& frame, Picoseconds at, bool sent) override;
+  void mac_rejected(const Frame& frame, Picoseconds at) override;
   // The link: a frame's first preamble bit reaches us at first_bit_ps (receive-early).
   void frame_arriving(const Frame& frame, Picoseconds first_bit_ps);
   void settle(Picoseconds) override {}

@@ -138,5 +138,58 @@ TEST(FullDuplexMac, TooLongFramesAreCountedByTheReceiver) {
   EXPECT_EQ(sim.scalar("b.mac", "frames_received_ok"), 0);
 }
 
+// A client that writes down what its MAC tells it, and the trace hook beside it: the client hears
+// each transmit outcome and each rejected frame, at the frame's exact times, before the trace.
+struct RecordingClient : MacClient {
+  std::vector<std::string>* log = nullptr;
+  std::string who;
+  void mac_receive(FramePtr frame, Picoseconds now) override {
+    log->push_back(who + " receive " + std::to_string(frame->size()) + " " + std::to_string(now));
+  }
+  void mac_tx_started(const Frame& frame, Picoseconds at) override {
+    log->push_back(who + " started " + std::to_string(frame.size()) + " " + std::to_string(at));
+  }
+  void mac_tx_done(const Frame& frame, Picoseconds at, bool sent) override {
+    log->push_back(who + (sent ? " sent " : " given up ") + std::to_string(frame.size()) + " " +
+                   std::to_string(at));
+  }
+  void mac_rejected(const Frame& frame, Picoseconds at) override {
+    log->push_back(who + " rejected " + std::to_string(frame.size()) + " " + std::to_string(at));
+  }
+  void settle(Picoseconds) override {}
+};
+
+TEST(FullDuplexMac, TheClientHearsEveryOutcomeBeforeTheTrace) {
+  // a may send jumbo frames, b takes at most 1518 bytes: the 2000-byte frame is rejected at b.
+  SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 30000,
+    "stations": {"a": {"mac": {"max_frame_bytes": 9018},
+                       "traffic": [{"pattern": "script", "to": "b", "script": [
+                         {"at_ns": 1000, "bytes": 64}, {"at_ns": 5000, "bytes": 2000}]}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 0}]})");
+  std::vector<std::string> log;
+  RecordingClient a_client, b_client;
+  a_client.log = b_client.log = &log;
+  a_client.who = "a";
+  b_client.who = "b";
+  for (auto [name, client] : {std::pair{"a", &a_client}, std::pair{"b", &b_client}}) {
+    Mac& mac = sim.station(name).mac();
+    mac.attach_client(client);
+    mac.events.connect([&log, name = std::string(name)](const Event& e) {
+      if (e.frame != nullptr && e.kind != EventKind::enqueue)
+        log.push_back(name + " trace " + std::string(to_string(e.kind)) + " " +
+                      std::to_string(e.time_ps));
+    });
+  }
+  sim.run();
+  // 64 bytes: 1000 .. 1000 + 72 x 8 ns; 2000 bytes: 5000 .. 5000 + 2008 x 8 ns; no cable delay.
+  const std::vector<std::string> expected = {
+      "a started 64 1000000",    "a trace tx_start 1000000", "a sent 64 1576000",
+      "a trace tx_end 1576000",  "b trace rx_ok 1576000",    "b receive 64 1576000",
+      "a started 2000 5000000",  "a trace tx_start 5000000", "a sent 2000 21064000",
+      "a trace tx_end 21064000", "b rejected 2000 21064000", "b trace rx_drop 21064000"};
+  EXPECT_EQ(log, expected);
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -1,0 +1,81 @@
+#pragma once
+// The boundary between a half-duplex station (a MAC; a switch port in half duplex later) and the
+// shared medium it is attached to. Each side sees only the other's interface here, so models/mac
+// and models/medium never include each other.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "models/common/frame.hpp"
+#include "models/common/mac_address.hpp"
+#include "models/common/time.hpp"
+
+namespace gbesim {
+
+// What a station contributes to its collision domain's statistics: plain counts, which the
+// domain sums over its stations (models/medium/shared_medium's domain-wide rows).
+struct HalfDuplexCounts {
+  std::uint64_t attempts = 0;  // transmission attempts started
+  std::uint64_t frames_transmitted_ok = 0;
+  std::uint64_t frame_octets_transmitted = 0;  // DA..FCS of frames sent OK
+  std::uint64_t octets_transmitted_ok = 0;     // MAC client data and pad of frames sent OK
+  std::uint64_t collisions = 0;
+  std::uint64_t late_collisions = 0;
+  std::uint64_t late_collision_drops = 0;
+  std::uint64_t excessive_collision_drops = 0;
+  std::uint64_t frame_check_sequence_errors = 0;  // frames received with a bad FCS
+  std::uint64_t bursts = 0;
+  std::uint64_t frames_in_bursts = 0;
+  // Time the frame (or burst fill) on the wire at the end has been sent unharmed so far.
+  Picoseconds clean_in_progress_ps = 0;
+};
+
+// A station on a shared medium, as the medium sees it.
+class HalfDuplexStation {
+ public:
+  virtual ~HalfDuplexStation() = default;
+  virtual const MacAddress& station_address() const = 0;
+  virtual bool promiscuous() const = 0;
+  // Another station's signal reaches us at `at` (>= now).
+  virtual void on_signal_arrival(Picoseconds at, Picoseconds now) = 0;
+  // A transmission's end has just become known (asked for with wait_for_close).
+  virtual void on_medium_closed(Picoseconds now) = 0;
+  // A frame whose last bit (or extension) arrived at `now`; a damaged one carries a bad FCS.
+  virtual void receive(FramePtr frame, Picoseconds now) = 0;
+  // Brings the station up to `now` before a delivery (its own frame's end first).
+  virtual void settle_station(Picoseconds now) = 0;
+  // How far back the station's deference may still look, and its longest gap: what the medium
+  // may forget.
+  virtual Picoseconds deference_origin(Picoseconds now) const = 0;
+  virtual Picoseconds max_gap_ps() const = 0;
+  virtual HalfDuplexCounts half_duplex_counts(Picoseconds elapsed) const = 0;
+};
+
+// The shared medium, as a station sees it. `station` is the index attach() returned.
+class HalfDuplexMedium {
+ public:
+  virtual ~HalfDuplexMedium() = default;
+  // The earliest instant at or after `from` at which another station's signal is present at
+  // `station`, or kForeverPs (802.3 collision detection).
+  virtual Picoseconds first_signal_from(std::size_t station, Picoseconds from) const = 0;
+  // The first instant at or after t0 at which a frame waiting since t0 may start (802.3 4.2.8
+  // Deference); nullopt while it depends on a transmission whose end is not known yet.
+  virtual std::optional<Picoseconds> deference_release(std::size_t station, Picoseconds t0,
+                                                       Picoseconds ifg_ps,
+                                                       Picoseconds part1_ps) const = 0;
+  // The station starts or stops putting a signal on the medium.
+  virtual void begin(std::size_t station, Picoseconds now) = 0;
+  virtual void end(std::size_t station, Picoseconds now) = 0;
+  // The station wants on_medium_closed at the next end of any transmission.
+  virtual void wait_for_close(std::size_t station) = 0;
+  // A frame the station sent successfully: [first_bit, last_bit) at the sender, last_bit
+  // including any extension.
+  virtual void deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,
+                       Picoseconds last_bit) = 0;
+  // The channel's use by successful transmissions, in time.
+  virtual void account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
+                               Picoseconds extension_ps) = 0;
+};
+
+}  // namespace gbesim

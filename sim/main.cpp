@@ -20,6 +20,7 @@
 #include "sim/plot_command.hpp"
 #include "sim/report_command.hpp"
 #include "sim/runner.hpp"
+#include "sim/stats_command.hpp"
 #include "sim/sweep.hpp"
 #include "sim/topology_command.hpp"
 
@@ -96,6 +97,13 @@ int cli(int argc, char** argv) {
   bool params_as_markdown = false;
   params_cmd->add_flag("--markdown", params_as_markdown,
                        "as the Markdown reference docs/scenarios.md carries");
+
+  StatsOptions stats;
+  auto* stats_cmd = app.add_subcommand(
+      "stats", "every statistic a scenario's components record: name, unit, description");
+  stats_cmd->add_option("scenario", stats.scenario_file,
+                        "a scenario (default: one of every kind of component)");
+  stats_cmd->add_flag("--json", stats.json, "as JSON");
 
   TopologyOptions topology;
   auto* topology_cmd = app.add_subcommand(
@@ -219,6 +227,10 @@ int cli(int argc, char** argv) {
       for (const auto& [key, option] : receiver_flags)
         if (option->count() > 0) phy.receiver_given.push_back(key);
       return run_phy(phy);
+    }
+    if (stats_cmd->parsed()) {
+      fmt::print("{}", stats_listing(stats));
+      return 0;
     }
     if (params_cmd->parsed()) {
       fmt::print("{}", params_as_json       ? params_json()

@@ -45,9 +45,23 @@ void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) co
   }
 }
 
+// What collect() writes, row by row: a distribution is six rows.
 std::vector<StatGroup::Description> StatGroup::describe() const {
   std::vector<Description> out;
-  for (const auto& e : entries_) out.push_back(e.info);
+  for (const auto& e : entries_) {
+    if (!e.reported) continue;
+    if (e.histogram == nullptr) {
+      out.push_back(e.info);
+      continue;
+    }
+    const std::string& what = e.info.description;
+    out.push_back({e.info.name + "_count", "samples", what + ": samples"});
+    out.push_back({e.info.name + "_mean", "ns", what + ": mean"});
+    out.push_back({e.info.name + "_min", "ns", what + ": minimum"});
+    out.push_back({e.info.name + "_p50", "ns", what + ": median"});
+    out.push_back({e.info.name + "_p99", "ns", what + ": 99th percentile"});
+    out.push_back({e.info.name + "_max", "ns", what + ": maximum"});
+  }
   return out;
 }
 

@@ -49,6 +49,7 @@ class StatGroup {
   struct Description {
     std::string name, unit, description;
   };
+  // One row per scalar collect() appends, in the same order (a distribution's six included).
   std::vector<Description> describe() const;
 
  private:

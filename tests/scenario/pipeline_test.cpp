@@ -811,6 +811,42 @@ TEST(Pipeline, ParamsJsonListsThePathsOfEveryBlock) {
   EXPECT_GE(doc["rules"].size(), 8u);
 }
 
+// `gbesim stats` lists what every kind of component records; the statistics the run summary, the
+// charts and the report read by name are among them (a renamed statistic fails here).
+TEST(Pipeline, StatsListsEveryComponentsStatisticsWithUnitAndDescription) {
+  const auto r = run_gbesim({"stats", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::set<std::string> have;
+  for (const auto& s : Json::parse(r.output)) {
+    EXPECT_FALSE(s["description"].get<std::string>().empty()) << s.dump();
+    have.insert(s["component"].get<std::string>() + " " + s["name"].get<std::string>());
+  }
+  for (const char* want :
+       {// the run summary
+        "<station>.mac frames_transmitted_ok", "<station>.mac tx_throughput",
+        "<station>.mac frames_received_ok", "<station>.mac rx_throughput",
+        "<station>.mac tx_queue_drops", "<station>.mac frame_check_sequence_errors",
+        "<station>.sink latency_mean", "<station>.sink latency_p99",
+        "<station>.sink rx_queue_overflow", "domain<i> efficiency", "domain<i> frame_share",
+        "domain<i> preamble_share", "domain<i> extension_share", "domain<i> collision_share",
+        "domain<i> idle_share", "domain<i> bursts", "<host>.pci utilisation",
+        "<host>.pci data_share", "<host>.pci read_mbps", "<host>.pci write_mbps",
+        "<host>.pci transactions", "<host>.pci data_phases_mean", "<host>.nic frames_arrived",
+        "<host>.nic rx_fifo_overflow", "<host>.nic rx_no_descriptor",
+        "<host>.nic interrupts_per_second", "<host>.driver delivered_throughput",
+        "<host>.driver sent_throughput", "<host>.driver cpu_utilisation",
+        "<host>.driver frames_per_interrupt", "<host>.driver pe_index",
+        "<host>.stack receive_throughput", "<host>.stack send_throughput",
+        "<host>.stack requests_per_second",
+        // the standard charts
+        "<station>.mac tx_efficiency", "<station>.mac access_delay_mean",
+        "domain<i> late_collisions_per_1000_frames"})
+    EXPECT_EQ(have.count(want), 1u) << want;
+  const auto text = run_gbesim({"stats"});
+  ASSERT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.output.find("<host>.driver"), std::string::npos);
+}
+
 TEST(Pipeline, TheDefaultScenarioRunsAndSummarises) {
   const auto dir = fresh_directory("default");
   const auto r = run_gbesim({"run", (source_dir() / "scenarios/default.json").string()}, dir);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/common/stats.hpp"
 #include "models/phy/phy_params.hpp"
 #include "sim/params_command.hpp"
 #include "sim/scenario_schema.hpp"
@@ -185,6 +186,37 @@ TEST(Schema, ThePhyReceiverTableStartsFromTheLinkModelsDefaults) {
   EXPECT_EQ(applied.dfe_taps, fresh.dfe_taps);
   EXPECT_EQ(applied.adc_bits, fresh.adc_bits);
   EXPECT_EQ(applied.background_noise_dbm_per_hz, fresh.background_noise_dbm_per_hz);
+}
+
+}  // namespace
+}  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+// describe() lists exactly the rows collect() writes: what `gbesim stats` shows is what
+// scalars.csv will hold, a distribution's six rows included, an unreported counter left out.
+TEST(Stats, TheDescriptionIsTheRowsCollectWrites) {
+  StatRegistry registry;
+  StatGroup group(registry, "x.mac");
+  Counter sent(group, "frames", "frames", "frames sent");
+  Counter hidden(group, "internal", "frames", "not reported", false);
+  Distribution delay(group, "delay", "time to send");
+  group.formula("rate", "1/s", "frames per second", [](const StatContext&) { return 1.0; });
+  ++sent;
+  StatContext c;
+  c.elapsed_ps = 1;
+  std::vector<Scalar> rows;
+  group.collect(c, rows);
+  const auto described = group.describe();
+  ASSERT_EQ(described.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(described[i].name, rows[i].name) << i;
+    EXPECT_EQ(described[i].unit, rows[i].unit) << i;
+    EXPECT_FALSE(described[i].description.empty()) << i;
+  }
+  EXPECT_EQ(rows.size(), 1u + 6u + 1u);
+  EXPECT_EQ(described[2].name, "delay_mean");
 }
 
 }  // namespace

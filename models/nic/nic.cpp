@@ -438,9 +438,7 @@ std::vector<ReceivedFrame> Nic::take_received() {
   visible_.clear();
   taken_ += out.size();
   // The handler takes the transmit completions at the same instant (take_tx_completed).
-  pending_frames_ = 0;
-  pending_rx_ = {};
-  pending_tx_ = {};
+  moderation_.taken();
   return out;
 }
 
@@ -450,13 +448,7 @@ void Nic::give_descriptors(std::int64_t n, Picoseconds now) {
 }
 
 void Nic::frames_visible(std::int64_t n, Picoseconds now, bool transmit) {
-  if (pending_frames_ == 0) first_pending_ps_ = now;
-  pending_frames_ += n;
-  last_frame_ps_ = now;
-  Pending& p = transmit ? pending_tx_ : pending_rx_;
-  if (p.count == 0) p.first = now;
-  p.count += n;
-  p.last = now;
+  moderation_.frames_visible(n, now, transmit);
   schedule_interrupt(now);
 }
 
@@ -466,27 +458,8 @@ void Nic::interrupt_handled(Picoseconds now) {
 }
 
 void Nic::schedule_interrupt(Picoseconds now) {
-  if (irq_asserted_ || pending_frames_ == 0) return;
-  Picoseconds ready = first_pending_ps_;
-  if (params_.moderation == "coalesce") {
-    ready = pending_frames_ >= params_.coalesce_frames ? last_frame_ps_
-            : params_.coalesce_us > 0 ? first_pending_ps_ + params_.coalesce_us * kPsPerUs
-                                      : kForeverPs;
-  } else if (params_.moderation == "itr") {
-    // Each direction's cause is delayed by its packet timer (restarted by every frame) or its
-    // absolute timer (from the first), whichever ends first; then the ITR interval applies.
-    auto delayed = [](const Pending& p, std::int64_t packet, std::int64_t absolute) {
-      if (p.count == 0) return kForeverPs;
-      if (packet == 0 && absolute == 0) return p.first;
-      Picoseconds t = kForeverPs;
-      if (packet > 0) t = std::min(t, p.last + packet * 1'024'000);
-      if (absolute > 0) t = std::min(t, p.first + absolute * 1'024'000);
-      return t;
-    };
-    ready = std::min(delayed(pending_rx_, params_.rdtr_1024ns, params_.radv_1024ns),
-                     delayed(pending_tx_, params_.tidv_1024ns, params_.tadv_1024ns));
-    if (ready < kForeverPs) ready = std::max(ready, last_irq_ps_ + params_.itr_256ns * 256'000);
-  }
+  if (irq_asserted_) return;
+  const Picoseconds ready = moderation_.ready_ps();
   if (ready >= kForeverPs) return;
   fire_ps_ = std::max(ready, now);
   timer_.cancel();
@@ -495,9 +468,9 @@ void Nic::schedule_interrupt(Picoseconds now) {
 
 void Nic::moderation_process() {
   const Picoseconds now = now_ps();
-  if (irq_asserted_ || pending_frames_ == 0 || now < fire_ps_) return;
+  if (irq_asserted_ || !moderation_.pending() || now < fire_ps_) return;
   irq_asserted_ = true;
-  last_irq_ps_ = now;
+  moderation_.raised(now);
   ++interrupts_;
   interrupt_.notify(sc_core::SC_ZERO_TIME);
 }

@@ -31,6 +31,7 @@
 #include "models/host/host_stack.hpp"
 
 #include "models/mac/mac.hpp"
+#include "models/nic/interrupt_moderation.hpp"
 #include "models/nic/nic_params.hpp"
 #include "models/pci/pci_bus_module.hpp"
 
@@ -179,19 +180,9 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   bool dma_busy_ = false;
   bool last_was_rx_ = false;
 
-  // Interrupt moderation.
+  // Interrupt moderation: when (plain logic), and the timer that fires it.
+  InterruptModeration moderation_{params_};
   bool irq_asserted_ = false;
-  std::int64_t pending_frames_ = 0;  // receive frames and transmit completions, together ...
-  Picoseconds first_pending_ps_ = 0;
-  Picoseconds last_frame_ps_ = 0;
-  struct Pending {  // ... and by direction (for RDTR/RADV and TIDV/TADV)
-    std::int64_t count = 0;
-    Picoseconds first = 0;
-    Picoseconds last = 0;
-  };
-  Pending pending_rx_;
-  Pending pending_tx_;
-  Picoseconds last_irq_ps_ = -kForeverPs;
   Picoseconds fire_ps_ = kForeverPs;
   sc_core::sc_event timer_;
   sc_core::sc_event interrupt_;

@@ -105,14 +105,10 @@ void one_port_per_station(const ScenarioConfig& c, Diagnostics& d) {
               "\"topology\" or \"collision_domains\"");
 }
 
-const StationConfig* station(const ScenarioConfig& c, const std::string& name) {
-  return c.find_station(name);
-}
-
 void duplex_matches(const ScenarioConfig& c, Diagnostics& d) {
   for (const auto& dom : c.domains)
     for (const auto& name : dom.stations) {
-      const StationConfig* s = station(c, name);
+      const StationConfig* s = c.find_station(name);
       if (s != nullptr && s->mac.duplex != "half")
         d.error(station_path(name, "mac.duplex"),
                 "\"" + name + "\" is on " + dom.origin +
@@ -121,8 +117,8 @@ void duplex_matches(const ScenarioConfig& c, Diagnostics& d) {
     }
   for (std::size_t i = 0; i < c.links.size(); ++i) {
     const auto& l = c.links[i];
-    const StationConfig* a = station(c, l.a);
-    const StationConfig* b = station(c, l.b);
+    const StationConfig* a = c.find_station(l.a);
+    const StationConfig* b = c.find_station(l.b);
     if (a == nullptr || b == nullptr) continue;
     if (a->mac.duplex != b->mac.duplex)
       d.error(index_path("links", i), "duplex mismatch: " + l.a + " is " + a->mac.duplex +
@@ -180,7 +176,7 @@ void phy_model_applies(const ScenarioConfig& c, Diagnostics& d) {
                   l.params.medium + "\"");
       continue;
     }
-    const StationConfig* a = station(c, l.a);
+    const StationConfig* a = c.find_station(l.a);
     if (a != nullptr && a->mac.duplex == "half") {
       d.error(child_path(path, "phy"), "the 1000BASE-T error model is for full-duplex links; " +
                                            l.a + " is half duplex (use phy \"ideal\")");

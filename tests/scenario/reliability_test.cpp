@@ -217,17 +217,24 @@ const char* kSlowSweep = R"({"name": "slow", "description": "",
   "links": [{"between": ["a", "b"], "cable_m": 10}],
   "sweep": {"links[0].cable_m": [10, 20, 30]}})";
 
+// The pid of a sweep's first run once it holds its directory's lock, or -1 if the sweep ended
+// before that.
+pid_t first_run_of(const BackgroundGbesim& sweep, const std::filesystem::path& out) {
+  const auto lock = out / "runs/0/.gbesim.lock";
+  if (!wait_until([&] { return std::filesystem::exists(lock) && pid_in_lock(lock) > 0; },
+                  [&] { return !process_running(sweep.pid()); }))
+    return -1;
+  return pid_in_lock(lock);
+}
+
 TEST(Reliability, ASweepHasOneOwnerAndCtrlCLetsItsRunsWriteInterrupted) {
   const auto dir = fresh_directory("sweep-stop");
   write_text(dir / "s.json", kSlowSweep);
   // Ctrl-C at a terminal signals the whole foreground process group.
   BackgroundGbesim sweep({"sweep", "s.json", "--set", kForever, "--out", "out", "-j", "2"}, dir,
                          true);
-  const auto lock = dir / "out/runs/0/.gbesim.lock";
-  ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(lock) && pid_in_lock(lock) > 0; },
-                         [&] { return !process_running(sweep.pid()); }))
-      << sweep.output();
-  const pid_t child = pid_in_lock(lock);
+  const pid_t child = first_run_of(sweep, dir / "out");
+  ASSERT_GT(child, 0) << sweep.output();
   // The child is simulating once its first progress would be due; wait for its log to say so.
   ASSERT_TRUE(wait_until(
       [&] {
@@ -258,11 +265,8 @@ TEST(Reliability, ASweepsRunsEndWithItWhenItIsKilled) {
   const auto dir = fresh_directory("sweep-kill");
   write_text(dir / "s.json", kSlowSweep);
   BackgroundGbesim sweep({"sweep", "s.json", "--set", kForever, "--out", "out"}, dir);
-  const auto lock = dir / "out/runs/0/.gbesim.lock";
-  ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(lock) && pid_in_lock(lock) > 0; },
-                         [&] { return !process_running(sweep.pid()); }))
-      << sweep.output();
-  const pid_t child = pid_in_lock(lock);
+  const pid_t child = first_run_of(sweep, dir / "out");
+  ASSERT_GT(child, 0) << sweep.output();
   sweep.signal(SIGKILL);
   EXPECT_EQ(sweep.wait(), 128 + SIGKILL);
   // The run gets SIGTERM from the kernel as its parent dies, and stops.
@@ -280,11 +284,8 @@ TEST(Reliability, ARunStoppedByAnyoneButItsSweepCountsAsFailed) {
   const auto dir = fresh_directory("sweep-outsider");
   write_text(dir / "s.json", kSlowSweep);
   BackgroundGbesim sweep({"sweep", "s.json", "--set", kForever, "--out", "out"}, dir);
-  const auto lock = dir / "out/runs/0/.gbesim.lock";
-  ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(lock) && pid_in_lock(lock) > 0; },
-                         [&] { return !process_running(sweep.pid()); }))
-      << sweep.output();
-  const pid_t child = pid_in_lock(lock);
+  const pid_t child = first_run_of(sweep, dir / "out");
+  ASSERT_GT(child, 0) << sweep.output();
   ASSERT_TRUE(wait_until(
       [&] {
         return read_text(dir / "out/runs/0/log.txt").find("simulated (") != std::string::npos;

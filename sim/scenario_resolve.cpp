@@ -7,6 +7,7 @@
 
 #include "models/common/speed_modes.hpp"
 #include "models/phy/link_model.hpp"
+#include "sim/json_input.hpp"
 #include "sim/topology_loader.hpp"
 
 namespace gbesim {
@@ -19,6 +20,7 @@ void resolve_topology(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
   const LoadedTopology t =
       read_topology_block(doc["topology"], d.file(), "topology", c.run.rate_mbps, d);
   if (!d.empty()) return;
+  c.topology_json = dump_json(t.resolved);
   std::vector<std::string> station_names;
   for (const auto& s : c.stations) station_names.push_back(s.name);
   const double bit_ns = 1000.0 / static_cast<double>(c.run.rate_mbps);

@@ -6,6 +6,7 @@
 #include "models/common/speed_modes.hpp"
 #include "sim/host_schema.hpp"
 #include "sim/output_dir.hpp"
+#include "sim/topology_schema.hpp"
 #include "sim/traffic_schema.hpp"
 
 namespace gbesim {
@@ -393,6 +394,20 @@ const Object<ScenarioConfig>& scenario_schema() {
       describe(path, out);
       schema::describe_rows(medium_param_table(), child_path(path, "*"), out);
     };
+    // The topology block is read once the stations are known (resolve_topology) and written
+    // as read there, every default spelled out; it is described by its own schema.
+    Object<ScenarioConfig>::Field topology = by_hand<ScenarioConfig>(
+        "topology", "object", "", "", topology_schema().doc(),
+        [](const Json& v, const std::string&, ScenarioConfig& c, Reader&) {
+          c.topology_json = dump_json(v);
+        },
+        [](const ScenarioConfig& c) -> std::optional<Json> {
+          if (c.topology_json.empty()) return std::nullopt;
+          return Json::parse(c.topology_json);
+        });
+    topology.describe = [](const std::string& path, std::vector<Entry>& out) {
+      topology_schema().describe(path, out);
+    };
     s.rows(run_param_table(), &ScenarioConfig::run)
         .custom(std::move(media))
         .field("mac", &ScenarioConfig::default_mac, schema::table(mac_param_table()))
@@ -403,16 +418,7 @@ const Object<ScenarioConfig>& scenario_schema() {
         .written_if([](const ScenarioConfig& c) { return !c.stations.empty() || c.hosts.empty(); })
         .custom(collection("links", link_list(), &ScenarioConfig::links))
         .custom(std::move(domains))
-        .custom(by_hand<ScenarioConfig>(
-            "topology", "structured", "a cabling plant (docs/topology.md)", "",
-            "the collision domains as a cabling plant: nodes, cables, media",
-            [](const Json& v, const std::string&, ScenarioConfig& c, Reader&) {
-              c.topology_json = dump_json(v);
-            },
-            [](const ScenarioConfig& c) -> std::optional<Json> {
-              if (c.topology_json.empty()) return std::nullopt;
-              return Json::parse(c.topology_json);
-            }))
+        .custom(std::move(topology))
         .custom(collection("hosts", host_map(), &ScenarioConfig::hosts))
         .written_if([](const ScenarioConfig& c) { return !c.hosts.empty(); })
         .custom(std::move(link_level))

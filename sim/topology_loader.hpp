@@ -1,16 +1,6 @@
 #pragma once
 // The strict reader of topology files (`gbesim topology FILE`): a cabling plant as JSON.
-//
-// {
-//   "name": "two-hubs", "description": "...",
-//   "rate_mbps": 100,                  // domains whose speed nothing else fixes
-//   "margin_bt": 0,                    // added to every path delay value
-//   "budget_bt": 512,                  // optional: replaces the speed's budget ("what if")
-//   "media": {"my_cable": {"round_trip_bt_per_m": {"100": 1.2}, "source": "datasheet"}},
-//   "nodes": {"a": {"kind": "dte"}, "h1": {"kind": "repeater", "class": "class_ii"},
-//             "sw": {"kind": "switch"}, "mc": {"kind": "converter", "delay_bt": 12}},
-//   "cables": [{"between": ["a", "h1"], "medium": "cat5", "length_m": 100}]
-// }
+// The document is declared in sim/topology_schema.hpp.
 //
 // Errors name the file and JSON path, suggest what was probably meant, and are all reported
 // together (ScenarioError); structural problems the analysis finds (loops, speeds that cannot
@@ -28,6 +18,7 @@ struct LoadedTopology {
   std::string description;
   CablingPlant plant;
   TopologyReport report;
+  Json resolved;  // the document as read, every default written out (loads again to the same)
 };
 
 // Reads and analyses; throws ScenarioError on bad input or structural problems.

@@ -804,9 +804,11 @@ TEST(Pipeline, ParamsJsonListsThePathsOfEveryBlock) {
   std::set<std::string> paths;
   for (const auto& p : doc["paths"]) paths.insert(p["path"].get<std::string>());
   for (const char* path :
-       {"collision_domains[*].cable_m", "topology", "link_level.lengths_m", "hosts.*.pci.mode",
-        "hosts.*.bridge.prefetch_bytes", "hosts.*.nic.profile", "hosts.*.cpu.per_byte_ns",
-        "hosts.*.app.peer", "stations.*.address", "sweep"})
+       {"collision_domains[*].cable_m", "topology", "topology.nodes.*.kind",
+        "topology.cables[*].length_m", "topology.media.*.round_trip_bt_per_m",
+        "link_level.lengths_m", "hosts.*.pci.mode", "hosts.*.bridge.prefetch_bytes",
+        "hosts.*.nic.profile", "hosts.*.cpu.per_byte_ns", "hosts.*.app.peer", "stations.*.address",
+        "sweep"})
     EXPECT_EQ(paths.count(path), 1u) << path;
   EXPECT_GE(doc["rules"].size(), 8u);
 }

@@ -226,6 +226,34 @@ TEST(Topology, BadInputGetsClearErrors) {
   EXPECT_CONTAINS(error_of("{\"name\": \"x\", \"nodes\": {}"), "malformed JSON at line 1");
 }
 
+// A key of another kind of node is named as such, not silently ignored.
+TEST(Topology, AKeyOfAnotherKindOfNodeIsAnError) {
+  std::string s = two_hubs(100, 5, 100);
+  const std::string c = "\"c\": {\"kind\": \"dte\"}";
+  s.replace(s.find(c), c.size(), "\"c\": {\"kind\": \"dte\", \"class\": \"gigabit\"}");
+  EXPECT_CONTAINS(
+      error_of(s),
+      "t.json: nodes.c.class: does not apply to a dte (its keys: kind, phy, rate_mbps, delay_bt)");
+}
+
+// The document as read, written back with every default spelled out, loads again to the same
+// document and the same path delays; user media and converter delays survive the trip.
+TEST(Topology, TheResolvedDocumentLoadsAgainToTheSamePlant) {
+  const auto t = load(R"({"name": "u", "rate_mbps": 100, "description": "trip",
+    "media": {"old_fibre": {"round_trip_bt_per_m": {"100": 1.25}, "source": "test"}},
+    "nodes": {"a": {"kind": "dte", "phy": "t4"}, "b": {"kind": "dte"},
+              "mc": {"kind": "converter", "delay_bt": 20}},
+    "cables": [{"between": ["a", "mc"], "length_m": 100},
+               {"between": ["mc", "b"], "medium": "old_fibre", "length_m": 200}]})");
+  EXPECT_EQ(t.resolved["cables"][0]["medium"], "cat5");
+  EXPECT_EQ(t.resolved["media"]["old_fibre"]["round_trip_bt_per_m"]["100"], 1.25);
+  const auto again = load(t.resolved.dump());
+  EXPECT_EQ(again.resolved, t.resolved);
+  EXPECT_EQ(again.description, "trip");
+  ASSERT_EQ(again.report.domains.size(), 1u);
+  EXPECT_EQ(again.report.domains[0].pairs[0].pdv_bt, t.report.domains[0].pairs[0].pdv_bt);
+}
+
 TEST(Topology, AStationBetweenRepeatersOfTwoSpeedsIsAnError) {
   const std::string e = error_of(R"({"name": "m",
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},

@@ -1,0 +1,390 @@
+#include "sim/topology_schema.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "sim/output_dir.hpp"
+
+namespace gbesim {
+namespace {
+
+using schema::by_hand;
+using schema::Entry;
+using schema::Object;
+using schema::Reader;
+
+const std::vector<std::string> kKinds = {"dte", "repeater", "switch", "converter"};
+const std::vector<std::string> kClasses = {"class_i", "class_ii", "class_ii_t4", "gigabit", "ten"};
+const std::vector<std::string> kPhys = {"tx", "t4"};
+const std::vector<std::string> kRates = {"10", "100", "1000"};
+
+// The analysis finds and keeps every pair of end stations' path (issue 15 makes it scale): a
+// plant is limited to sizes it handles in seconds and a few hundred MB.
+constexpr std::size_t kMaxNodes = 4096;
+constexpr std::size_t kMaxEndStations = 1024;
+
+std::string join(const std::vector<std::string>& words) {
+  return schema::key_list(words);
+}
+
+std::optional<std::string> choice(const Json& v, const std::string& path,
+                                  const std::vector<std::string>& allowed, Reader& r) {
+  if (!v.is_string() ||
+      std::find(allowed.begin(), allowed.end(), v.get<std::string>()) == allowed.end()) {
+    r.d.error(path, "expected one of " + join(allowed) + ", got " + describe_value(v) +
+                        (v.is_string() ? suggestion(v.get<std::string>(), allowed) : ""));
+    return std::nullopt;
+  }
+  return v.get<std::string>();
+}
+
+std::optional<std::int64_t> rate(const Json& v, const std::string& path, Reader& r) {
+  if (v.is_number_integer()) {
+    const std::string s = std::to_string(v.get<std::int64_t>());
+    if (std::find(kRates.begin(), kRates.end(), s) != kRates.end()) return std::stoll(s);
+  }
+  r.d.error(path, "expected 10, 100 or 1000 (Mb/s; half duplex exists at these speeds), got " +
+                      describe_value(v));
+  return std::nullopt;
+}
+
+// A name of letters, digits, _ - and . (a node's name is also a station's).
+bool is_node_name(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  });
+}
+
+const char* kind_name(NodeKind k) {
+  switch (k) {
+    case NodeKind::dte:
+      return "dte";
+    case NodeKind::repeater:
+      return "repeater";
+    case NodeKind::bridge:
+      return "switch";
+    case NodeKind::converter:
+      return "converter";
+  }
+  return "dte";
+}
+
+// ---------------------------------------------------------------------------------------------
+// media.<name>
+
+Object<TopologyMedium> medium_object() {
+  Object<TopologyMedium> o("a medium added to or changed in the delay table");
+  o.custom(by_hand<TopologyMedium>(
+               "round_trip_bt_per_m", "structured", "{\"10\" | \"100\" | \"1000\": number}",
+               "bit times per metre",
+               "the round-trip delay of one metre at each speed given (802.3 Table 29-4 style)",
+               [](const Json& v, const std::string& path, TopologyMedium& m, Reader& r) {
+                 if (!v.is_object()) {
+                   schema::error_expected(r, path, "an object of speeds, e.g. {\"100\": 1.112}", v);
+                   return;
+                 }
+                 for (const auto& [speed, value] : v.items()) {
+                   const std::string at = child_path(path, speed);
+                   if (std::find(kRates.begin(), kRates.end(), speed) == kRates.end()) {
+                     r.d.error(at, "expected a speed key \"10\", \"100\" or \"1000\"");
+                     continue;
+                   }
+                   if (auto x = schema::read_number(value, at, 0, 1000, "bit times per metre", r.d))
+                     m.round_trip_bt_per_m.emplace_back(std::stoll(speed), *x);
+                 }
+               },
+               [](const TopologyMedium& m) -> std::optional<Json> {
+                 Json out = Json::object();
+                 for (const auto& [speed, value] : m.round_trip_bt_per_m)
+                   out[std::to_string(speed)] = value;
+                 return out;
+               }))
+      .field("source", &TopologyMedium::source, schema::text("where the figures come from"))
+      .require("round_trip_bt_per_m",
+               "missing \"round_trip_bt_per_m\": the round-trip delay in bit times per metre at "
+               "each speed, e.g. {\"100\": 1.112}");
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// nodes.<name>
+
+// Which keys each kind of node takes besides "kind".
+std::vector<std::string> keys_of(NodeKind k) {
+  switch (k) {
+    case NodeKind::dte:
+      return {"kind", "phy", "rate_mbps", "delay_bt"};
+    case NodeKind::repeater:
+      return {"kind", "class", "rate_mbps", "delay_bt"};
+    case NodeKind::bridge:
+      return {"kind"};
+    case NodeKind::converter:
+      return {"kind", "rate_mbps", "delay_bt"};
+  }
+  return {};
+}
+
+Object<CablingNode> node_object() {
+  Object<CablingNode> o("a station (dte), repeater, switch or media converter");
+  o.custom(by_hand<CablingNode>(
+               "kind", "choice", join(kKinds), "", "what the node is",
+               [](const Json& v, const std::string& path, CablingNode& n, Reader& r) {
+                 const auto k = choice(v, path, kKinds, r);
+                 if (!k) return;
+                 n.kind = *k == "dte"        ? NodeKind::dte
+                          : *k == "repeater" ? NodeKind::repeater
+                          : *k == "switch"   ? NodeKind::bridge
+                                             : NodeKind::converter;
+               },
+               [](const CablingNode& n) -> std::optional<Json> { return kind_name(n.kind); }))
+      .custom(by_hand<CablingNode>(
+          "phy", "choice", join(kPhys), "",
+          "a dte's PHY type for the DTE-pair delay at 100 Mb/s (default: the speed's)",
+          [](const Json& v, const std::string& path, CablingNode& n, Reader& r) {
+            if (auto p = choice(v, path, kPhys, r)) n.type = *p;
+          },
+          [](const CablingNode& n) -> std::optional<Json> {
+            if (n.kind != NodeKind::dte || n.type.empty()) return std::nullopt;
+            return n.type;
+          }))
+      .custom(by_hand<CablingNode>(
+          "class", "choice", join(kClasses), "",
+          "a repeater's class: class_i/class_ii at 100 Mb/s, gigabit at 1000, ten at 10",
+          [](const Json& v, const std::string& path, CablingNode& n, Reader& r) {
+            if (auto c = choice(v, path, kClasses, r)) n.type = *c;
+          },
+          [](const CablingNode& n) -> std::optional<Json> {
+            if (n.kind != NodeKind::repeater) return std::nullopt;
+            return n.type;
+          }))
+      .custom(by_hand<CablingNode>(
+          "rate_mbps", "choice", "10 | 100 | 1000", "Mb/s",
+          "the node's speed (default: its repeaters', or the plant's)",
+          [](const Json& v, const std::string& path, CablingNode& n, Reader& r) {
+            if (auto x = rate(v, path, r)) n.rate_mbps = *x;
+          },
+          [](const CablingNode& n) -> std::optional<Json> {
+            if (n.rate_mbps == 0) return std::nullopt;
+            return n.rate_mbps;
+          }))
+      .custom(by_hand<CablingNode>(
+          "delay_bt", "number", "0 .. 100000", "bit times",
+          "round-trip delay replacing the table's: a repeater's or converter's own, or a dte's "
+          "share of the DTE-pair delay",
+          [](const Json& v, const std::string& path, CablingNode& n, Reader& r) {
+            if (auto x = schema::read_number(v, path, 0, 100000, "bit times", r.d)) n.delay_bt = *x;
+          },
+          [](const CablingNode& n) -> std::optional<Json> {
+            if (!n.delay_bt) return std::nullopt;
+            return *n.delay_bt;
+          }))
+      .require("kind", "missing \"kind\": one of " + join(kKinds))
+      .check([](const Json& obj, const std::string& path, CablingNode& n, Reader& r) {
+        if (!is_node_name(n.name))
+          r.d.error(path, "a node name uses letters, digits, _ - and . only");
+        if (!obj.contains("kind")) return;
+        const std::vector<std::string> known = keys_of(n.kind);
+        for (const char* key : {"phy", "class", "rate_mbps", "delay_bt"})
+          if (obj.contains(key) && std::find(known.begin(), known.end(), key) == known.end())
+            r.d.error(child_path(path, key), "does not apply to a " +
+                                                 std::string(kind_name(n.kind)) +
+                                                 " (its keys: " + join(known) + ")");
+        if (n.kind == NodeKind::repeater && !obj.contains("class"))
+          r.d.error(child_path(path, "class"),
+                    "missing: the repeater's class, one of " + join(kClasses) +
+                        " (class_i/class_ii at 100 Mb/s, gigabit at 1000, ten at 10)");
+      });
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// cables[i]
+
+Object<Cable> cable_object() {
+  Object<Cable> o("a cable segment between two nodes");
+  o.custom(by_hand<Cable>(
+               "between", "structured", "[node, node]", "", "the two nodes the cable joins",
+               [](const Json& v, const std::string& path, Cable& c, Reader& r) {
+                 if (!v.is_array() || v.size() != 2 || !v[0].is_string() || !v[1].is_string()) {
+                   r.d.error(path, "expected two node names, [\"a\", \"b\"]");
+                   return;
+                 }
+                 c.a = v[0].get<std::string>();
+                 c.b = v[1].get<std::string>();
+                 r.refer("node", c.a, index_path(path, 0));
+                 r.refer("node", c.b, index_path(path, 1));
+               },
+               [](const Cable& c) -> std::optional<Json> {
+                 return Json::array({c.a, c.b});
+               }))
+      .custom(by_hand<Cable>(
+          "medium", "reference", "topology medium", "",
+          "the medium, a row of the delay table (default cat5)",
+          [](const Json& v, const std::string& path, Cable& c, Reader& r) {
+            if (!v.is_string()) {
+              schema::error_expected(r, path, "a medium name", v);
+              return;
+            }
+            c.medium = v.get<std::string>();
+            r.refer("topology medium", c.medium, path);
+          },
+          [](const Cable& c) -> std::optional<Json> { return c.medium; }))
+      .field("length_m", &Cable::length_m,
+             schema::number(0, 100000, "m", "the cable's length in metres"))
+      .require("between", "missing \"between\": the two nodes the cable joins")
+      .require("length_m", "missing \"length_m\": the cable's length in metres");
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document
+
+template <class F>
+Object<TopologyDocument>::Field plant_number(std::string key, F CablingPlant::*member, double min,
+                                             double max, std::string range, std::string doc) {
+  const std::string unit = "bit times";
+  return by_hand<TopologyDocument>(
+      key, "number", std::move(range), unit, std::move(doc),
+      [member, min, max, unit](const Json& v, const std::string& path, TopologyDocument& t,
+                               Reader& r) {
+        if (auto x = schema::read_number(v, path, min, max, unit, r.d)) t.plant.*member = *x;
+      },
+      [member](const TopologyDocument& t) -> std::optional<Json> {
+        if constexpr (std::is_same_v<F, std::optional<double>>) {
+          if (!(t.plant.*member)) return std::nullopt;
+          return *(t.plant.*member);
+        } else {
+          return t.plant.*member;
+        }
+      });
+}
+
+}  // namespace
+
+const schema::Object<TopologyDocument>& topology_schema() {
+  static const auto medium_element = medium_object();
+  static const auto media = [] {
+    schema::MapOf<TopologyMedium> m;
+    m.element = medium_element.node();
+    m.name = &TopologyMedium::name;
+    m.expected = "an object of media, {\"<medium>\": {\"round_trip_bt_per_m\": {...}}}";
+    m.doc = "media added to or changed in the delay table";
+    return m;
+  }();
+  static const auto node_element = node_object();
+  static const auto nodes = [] {
+    schema::MapOf<CablingNode> m;
+    m.element = node_element.node();
+    m.name = &CablingNode::name;
+    m.expected = "an object of nodes, e.g. {\"a\": {\"kind\": \"dte\"}}";
+    m.doc = "the stations, repeaters, switches and media converters";
+    return m;
+  }();
+  static const auto cable_element = cable_object();
+  static const schema::ListOf<Cable> cables(cable_element.node(), "an array of cables",
+                                            "the cable segments");
+  static const Object<TopologyDocument> o = [] {
+    Object<TopologyDocument> s(
+        "a cabling plant: its half-duplex collision domains and their path "
+        "delay values (docs/topology.md)");
+    auto nodes_field = by_hand<TopologyDocument>(
+        "nodes", "map", "{\"<node>\": {...}}", "", nodes.doc,
+        [](const Json& v, const std::string& path, TopologyDocument& t, Reader& r) {
+          if (v.is_object() && v.empty()) {
+            schema::error_expected(r, path, nodes.expected, v);
+            return;
+          }
+          if (v.is_object() && v.size() > kMaxNodes) {
+            r.d.error(path, "has " + std::to_string(v.size()) + " nodes; a plant takes at most " +
+                                std::to_string(kMaxNodes));
+            return;
+          }
+          nodes.read(v, path, t.plant.nodes, r);
+          const auto end_stations =
+              std::count_if(t.plant.nodes.begin(), t.plant.nodes.end(),
+                            [](const CablingNode& n) { return n.kind == NodeKind::dte; });
+          if (static_cast<std::size_t>(end_stations) > kMaxEndStations)
+            r.d.error(path, "has " + std::to_string(end_stations) +
+                                " end stations (kind dte); a plant takes at most " +
+                                std::to_string(kMaxEndStations));
+        },
+        [](const TopologyDocument& t) -> std::optional<Json> {
+          return nodes.write(t.plant.nodes);
+        });
+    nodes_field.describe = [](const std::string& path, std::vector<Entry>& out) {
+      nodes.node().describe(path, out);
+    };
+    s.custom(by_hand<TopologyDocument>(
+                 "name", "string", "letters, digits, _ - .", "",
+                 "the plant's name (required in a topology file; names its results)",
+                 [](const Json& v, const std::string& path, TopologyDocument& t, Reader& r) {
+                   if (!v.is_string()) {
+                     schema::error_expected(r, path, "a name of letters, digits, _ - and .", v);
+                   } else if (const auto problem = results_name_problem(v.get<std::string>())) {
+                     r.d.error(path, *problem);
+                   } else {
+                     t.plant.name = v.get<std::string>();
+                   }
+                 },
+                 [](const TopologyDocument& t) -> std::optional<Json> {
+                   if (t.plant.name.empty()) return std::nullopt;
+                   return t.plant.name;
+                 }))
+        .field("description", &TopologyDocument::description, schema::text("what the plant is"))
+        .written_if([](const TopologyDocument& t) { return !t.description.empty(); })
+        .custom(by_hand<TopologyDocument>(
+            "rate_mbps", "choice", "10 | 100 | 1000", "Mb/s",
+            "the speed of domains that no repeater or node fixes",
+            [](const Json& v, const std::string& path, TopologyDocument& t, Reader& r) {
+              if (auto x = rate(v, path, r)) t.plant.rate_mbps = *x;
+            },
+            [](const TopologyDocument& t) -> std::optional<Json> { return t.plant.rate_mbps; }))
+        .custom(plant_number("margin_bt", &CablingPlant::margin_bt, 0, 1000, "0 .. 1000",
+                             "a safety margin added to every path delay value"))
+        .custom(plant_number("budget_bt", &CablingPlant::budget_bt, 1, 1e6, "1 .. 1000000",
+                             "replaces the speed's round-trip budget (a \"what if\")"))
+        .field("media", &TopologyDocument::media, media.node())
+        .written_if([](const TopologyDocument& t) { return !t.media.empty(); })
+        .custom(std::move(nodes_field))
+        .field("cables", &TopologyDocument::plant,
+               [] {
+                 schema::Node<CablingPlant> n;
+                 n.read = [](const Json& v, const std::string& path, CablingPlant& p, Reader& r) {
+                   cables.read(v, path, p.cables, r);
+                 };
+                 n.write = [](const CablingPlant& p) { return cables.write(p.cables); };
+                 n.describe = cables.node().describe;
+                 return n;
+               }())
+        .require("nodes", "missing \"nodes\": the stations, repeaters, switches and converters")
+        .require("cables", "missing \"cables\": the cable segments");
+    return s;
+  }();
+  return o;
+}
+
+void read_topology_document(const Json& doc, const std::string& path, TopologyDocument& out,
+                            Diagnostics& d) {
+  Reader r(d);
+  topology_schema().read(doc, path, out, r);
+  for (const auto& m : out.media)
+    for (const auto& [speed, value] : m.round_trip_bt_per_m)
+      out.plant.table.set_medium({m.name, speed, value, m.source, Confidence::user});
+  std::vector<std::string> node_names;
+  for (const auto& n : out.plant.nodes) node_names.push_back(n.name);
+  const std::unordered_set<std::string> nodes(node_names.begin(), node_names.end());
+  const std::vector<std::string> media = out.plant.table.media_names();
+  const std::unordered_set<std::string> known_media(media.begin(), media.end());
+  for (const auto& ref : r.references) {
+    if (ref.kind == "node" && nodes.count(ref.name) == 0)
+      d.error(ref.path, d.full()
+                            ? std::string()
+                            : "no node \"" + ref.name + "\"" + suggestion(ref.name, node_names));
+    if (ref.kind == "topology medium" && known_media.count(ref.name) == 0)
+      d.error(ref.path, d.full() ? std::string()
+                                 : "expected one of " + join(media) + ", got \"" + ref.name + "\"" +
+                                       suggestion(ref.name, media));
+  }
+}
+
+}  // namespace gbesim

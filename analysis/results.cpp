@@ -68,6 +68,7 @@ CsvTable read_csv_file(const std::string& file) {
 
 std::optional<Statistic> Results::value(std::size_t point, const std::string& component,
                                         const std::string& name) const {
+  asked_.emplace(component, name);
   const auto it = stats_.find({point, component, name});
   if (it == stats_.end()) return std::nullopt;
   return it->second;

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +59,8 @@ class Results {
 
   // Every component that has a value at some point.
   std::vector<std::string> components() const;
+  // Every (component, name) value() was asked for: what charts and comparisons read by name.
+  const std::set<std::pair<std::string, std::string>>& asked() const { return asked_; }
 
   void set(std::size_t point, const std::string& component, const std::string& name, Statistic s) {
     stats_[{point, component, name}] = std::move(s);
@@ -65,6 +68,7 @@ class Results {
 
  private:
   std::map<std::tuple<std::size_t, std::string, std::string>, Statistic> stats_;
+  mutable std::set<std::pair<std::string, std::string>> asked_;
 };
 
 CsvTable read_csv_file(const std::string& file);

@@ -221,3 +221,71 @@ std::vector<Scalar> analytic_scalars(const ScenarioConfig& config,
 }
 
 }  // namespace gbesim
+
+namespace gbesim {
+
+std::vector<DerivedStatistic> derived_statistics() {
+  std::vector<DerivedStatistic> out = {
+      {"network", "tx_throughput", "bit/s", "DA..FCS bits sent OK per second, every station"},
+      {"network", "tx_payload_throughput", "bit/s",
+       "payload bits sent OK per second, every station"},
+      {"network", "delivered_throughput", "bit/s",
+       "DA..FCS bits delivered to the applications per second (sinks and NIC drivers)"},
+      {"analysis", "single_sender_efficiency", "fraction",
+       "one saturated sender: the closed-form timeline's efficiency (analysis/half_duplex)"},
+      {"analysis", "single_sender_frame_rate", "frames/s",
+       "one saturated sender: the closed-form frame rate"},
+      {"analysis", "single_sender_frames_per_burst", "frames",
+       "one saturated half-duplex sender with bursting: frames per burst"},
+      {"analysis", "efficiency_difference", "fraction",
+       "the sender's simulated tx_efficiency minus single_sender_efficiency"},
+      {"analysis", "metcalfe_boggs_efficiency", "fraction",
+       "saturated senders on one domain: the Metcalfe-Boggs efficiency (slotted, p-persistent)"},
+      {"analysis", "metcalfe_boggs_difference", "fraction",
+       "the domain's simulated efficiency minus metcalfe_boggs_efficiency"},
+  };
+  for (const char* dir : {"rx", "tx"}) {
+    const std::string p = std::string(dir) + "_";
+    const std::string way = std::string(dir) == "rx" ? "receive" : "transmit";
+    const std::vector<DerivedStatistic> rows = {
+        {"", "data_clocks_per_frame", "clocks", "data transfer, bus clocks per frame"},
+        {"", "descriptor_fetch_clocks_per_frame", "clocks", "descriptor fetches per frame"},
+        {"", "writeback_clocks_per_frame", "clocks", "status write-backs per frame"},
+        {"", "register_clocks_per_frame", "clocks", "register accesses per frame"},
+        {"", "split_wait_clocks_per_frame", "clocks", "PCI-X split-completion waits per frame"},
+        {"", "bus_clocks_per_frame", "clocks", "every bus clock a frame costs"},
+        {"", "bus_ceiling_throughput", "bit/s", "the bus's ceiling, DA..FCS bits per second"},
+        {"", "wire_ceiling_throughput", "bit/s", "the wire's ceiling, DA..FCS bits per second"},
+        {"", "predicted_throughput", "bit/s", "the smaller ceiling"},
+        {"", "bus_bound", "bool", "1 when the bus ceiling is below the wire's"},
+        {"", "predicted_bus_utilisation", "fraction", "the bus's busy share at the prediction"},
+        {"", "throughput_difference", "bit/s", "simulated minus predicted throughput"},
+        {"", "bottleneck_wire", "bool", "the simulation runs at >= 98 % of the wire ceiling"},
+        {"", "bottleneck_bus", "bool", "the bus is >= 95 % busy below the wire ceiling"},
+        {"", "bottleneck_fifo", "bool", "the FIFO overflowed (rx) or cannot overlap (tx)"},
+        {"", "bottleneck_cpu", "bool", "the ring ran dry or the CPU is >= 95 % busy"},
+    };
+    for (const auto& r : rows)
+      out.push_back({"analysis.<host>", p + r.name, r.unit,
+                     way + " path (analysis/pci_cycles): " + r.description});
+  }
+  const std::vector<DerivedStatistic> rest = {
+      {"analysis.link<i>", "phy_snr_db", "dB", "the 1000BASE-T link model's SNR at the slicer"},
+      {"analysis.link<i>", "phy_margin_db", "dB", "SNR margin over the 10^-10 BER requirement"},
+      {"analysis.link<i>", "phy_ber", "errors/bit", "predicted bit-error rate"},
+      {"analysis.link<i>", "phy_octet_error_rate", "errors/octet", "predicted octet-error rate"},
+      {"analysis.link<i>", "injected_ber", "errors/bit", "the bit-error rate the run injects"},
+      {"topology.domain<i>", "worst_pdv", "bit times", "the worst pair's path delay value"},
+      {"topology.domain<i>", "budget", "bit times", "the speed's round-trip budget"},
+      {"topology.domain<i>", "margin", "bit times", "budget minus worst_pdv"},
+      {"topology.domain<i>", "margin_cable", "m", "cable the margin still allows"},
+      {"topology.domain<i>", "worst_path_cable", "m", "cable on the worst path"},
+      {"topology.domain<i>", "max_legal_path_cable", "m",
+       "the longest legal cable on the worst path (worst_path_cable + margin_cable)"},
+      {"topology.domain<i>", "pass", "bool", "1 when every pair is within the budget"},
+  };
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+}  // namespace gbesim

@@ -30,4 +30,14 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
 // delivers through its host's driver).
 std::vector<Scalar> network_totals(const std::vector<Scalar>& simulated);
 
+// Every row the run derives rather than a component records (network, analysis.*, and the
+// runner's topology.domain<i> rows), for `gbesim stats`.
+struct DerivedStatistic {
+  std::string component;  // a pattern: "analysis.<host>", "topology.domain<i>"
+  std::string name;
+  std::string unit;
+  std::string description;
+};
+std::vector<DerivedStatistic> derived_statistics();
+
 }  // namespace gbesim

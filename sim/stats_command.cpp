@@ -7,6 +7,7 @@
 
 #include "models/common/sim_context.hpp"
 #include "scenarios/network.hpp"
+#include "sim/analytic_scalars.hpp"
 #include "sim/json_input.hpp"
 #include "sim/scenario_loader.hpp"
 
@@ -100,6 +101,10 @@ std::string stats_listing(const StatsOptions& options) {
     for (const auto& d : group->describe())
       if (seen.emplace(pattern, d.name).second) list.push_back(d);
   }
+  for (const auto& d : derived_statistics()) {
+    if (by_component.count(d.component) == 0) order.push_back(d.component);
+    by_component[d.component].push_back({d.name, d.unit, d.description});
+  }
   if (options.json) {
     Json out = Json::array();
     for (const auto& component : order)
@@ -111,8 +116,8 @@ std::string stats_listing(const StatsOptions& options) {
     return out.dump(1) + "\n";
   }
   std::string text = fmt::format(
-      "Statistics of {} (scalars.csv: component,name,unit,value); derived rows (network, "
-      "analysis.*, topology.*) are described in docs/results.md\n",
+      "Statistics of {} (scalars.csv: component,name,unit,value), then the rows a run "
+      "derives (network, analysis.*, topology.*)\n",
       options.scenario_file.empty() ? "every kind of component" : options.scenario_file);
   for (const auto& component : order) {
     text += fmt::format("\n{}\n", component);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -847,6 +848,78 @@ TEST(Pipeline, StatsListsEveryComponentsStatisticsWithUnitAndDescription) {
   const auto text = run_gbesim({"stats"});
   ASSERT_EQ(text.exit_code, 0);
   EXPECT_NE(text.output.find("<host>.driver"), std::string::npos);
+}
+
+// gbesim stats describes what runs really write: every row of scalars.csv of a run of each
+// kind (MACs and sinks, a collision domain with its analytic rows, a NIC host with its bus
+// analysis, a 1000BASE-T link's prediction, a topology's domains) is listed with the same unit.
+TEST(Pipeline, StatsDescribesEveryRowRunsWrite) {
+  const auto dir = fresh_directory("stats-mirror");
+  std::map<std::pair<std::string, std::string>, std::string> described;
+  for (const auto& s : Json::parse(run_gbesim({"stats", "--json"}).output))
+    described[{s["component"].get<std::string>(), s["name"].get<std::string>()}] =
+        s["unit"].get<std::string>();
+  write_text(dir / "plant.json", R"({"name": "plant", "description": "", "duration_ns": 20000,
+    "mac": {"duplex": "half"},
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                 "b": {}},
+    "topology": {"nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"},
+                           "r": {"kind": "repeater", "class": "gigabit"}},
+                 "cables": [{"between": ["a", "r"], "length_m": 10},
+                            {"between": ["b", "r"], "length_m": 10}]}})");
+  std::set<std::string> seen_components;
+  for (const std::string scenario :
+       {"carrier-extension-waste", "halfduplex-contention", "pci-ceiling", "nic-review-2003",
+        "cable-length-ber", "default", "plant"}) {
+    const std::string file = scenario == "plant"
+                                 ? (dir / "plant.json").string()
+                                 : (source_dir() / "scenarios" / (scenario + ".json")).string();
+    const auto r = run_gbesim(
+        {"run", file, "--point", "0", "--set", "duration_ns=20000", "--out", scenario, "--quiet"},
+        dir);
+    ASSERT_EQ(r.exit_code, 0) << scenario << ": " << r.output;
+    const Json config = Json::parse(read_text(dir / scenario / "run.json"))["config"];
+    std::set<std::string> stations, hosts, masters;
+    const Json no_names = Json::object();
+    for (const auto& [name, body] :
+         config.contains("stations") ? config["stations"].items() : no_names.items())
+      stations.insert(name);
+    for (const auto& [name, body] :
+         config.contains("hosts") ? config["hosts"].items() : no_names.items()) {
+      hosts.insert(name);
+      if (body.contains("dma"))
+        for (const auto& [m, unused] : body["dma"].items()) masters.insert(m);
+    }
+    const auto rows = read_csv(dir / scenario / "scalars.csv");
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      // Each part of the component name as gbesim stats writes it.
+      std::string pattern;
+      std::stringstream parts(rows[i][0]);
+      for (std::string part; std::getline(parts, part, '.');) {
+        if (stations.count(part) != 0)
+          part = "<station>";
+        else if (pattern.empty() && hosts.count(part) != 0)
+          part = "<host>";
+        else if (pattern == "analysis" && hosts.count(part) != 0)
+          part = "<host>";
+        else if (!pattern.empty() && masters.count(part) != 0)
+          part = "<dma master>";
+        else if (part.rfind("to_", 0) == 0 && stations.count(part.substr(3)) != 0)
+          part = "to_<station>";
+        else
+          part = std::regex_replace(part, std::regex("^(domain|link|source)[0-9]+$"), "$1<i>");
+        pattern += (pattern.empty() ? "" : ".") + part;
+      }
+      const auto it = described.find({pattern, rows[i][1]});
+      ASSERT_NE(it, described.end())
+          << scenario << ": " << rows[i][0] << " " << rows[i][1] << " (as " << pattern << ")";
+      EXPECT_EQ(it->second, rows[i][2]) << scenario << ": " << pattern << " " << rows[i][1];
+      seen_components.insert(pattern);
+    }
+  }
+  for (const char* c : {"analysis", "analysis.<host>", "analysis.link<i>", "topology.domain<i>",
+                        "network", "domain<i>", "<host>.driver", "<station>.sink"})
+    EXPECT_EQ(seen_components.count(c), 1u) << c;
 }
 
 TEST(Pipeline, TheDefaultScenarioRunsAndSummarises) {

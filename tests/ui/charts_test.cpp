@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 
 #include <QCoreApplication>
@@ -313,6 +314,52 @@ TEST(Charts, NicReviewGivesThroughputCpuAndPeIndexVsRequestSize) {
   EXPECT_DOUBLE_EQ(named_lines(charts[3].chart).at("Intel 82540EM")->at(1).y(), 700.0);
   EXPECT_EQ(axis_title(charts[0].chart, Qt::Horizontal), "request size (bytes)");
   for (auto& c : charts) delete c.chart;
+}
+
+// "s0.mac" -> "<station>.mac", "h.driver" -> "<host>.driver", "analysis.h" -> "analysis.<host>",
+// "domain0" -> "domain<i>": the patterns `gbesim stats` names components by.
+std::string stats_pattern(const std::string& component) {
+  static const std::regex index("(domain|link|source)[0-9]+");
+  static const std::regex station("^[^.]+\\.(mac|sink)$");
+  static const std::regex host("^[^.]+\\.(pci|nic|driver|stack|bridge)$");
+  static const std::regex analysis_host("^analysis\\.[^.<]+$");
+  std::string out = std::regex_replace(component, index, "$1<i>");
+  if (std::regex_match(out, station)) return "<station>" + out.substr(out.find('.'));
+  if (std::regex_match(out, host)) return "<host>" + out.substr(out.find('.'));
+  if (std::regex_match(out, analysis_host)) return "analysis.<host>";
+  return out;
+}
+
+// Every statistic the standard charts and the report's comparisons read by name is one gbesim
+// records (`gbesim stats`): renaming a statistic in a model without its readers fails here.
+TEST(Charts, EveryStatisticTheChartsAndComparisonsReadByNameExists) {
+  std::set<std::pair<std::string, std::string>> described;
+  {
+    FILE* pipe = popen(GBESIM_BINARY " stats --json", "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string text;
+    char buffer[4096];
+    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+    ASSERT_EQ(pclose(pipe), 0);
+    for (const auto& s : nlohmann::json::parse(text))
+      described.emplace(s["component"].get<std::string>(), s["name"].get<std::string>());
+  }
+  const auto run = fresh("asked-run");
+  write(run / "run.json", R"({"name": "r", "status": "complete"})");
+  write(run / "scalars.csv", "component,name,unit,value\na.mac,tx_throughput,bit/s,1\n");
+  std::size_t asked = 0;
+  for (const auto& dir :
+       {cew_dir(), diameter_dir(), contention_dir(), pci_dir(), nic_review_dir(), phy_dir(), run}) {
+    const Results r = load_results(dir.string());
+    for (auto& c : standard_charts(r)) delete c.chart;
+    comparisons(r);
+    for (const auto& [component, name] : r.asked()) {
+      EXPECT_EQ(described.count({stats_pattern(component), name}), 1u)
+          << dir << ": " << component << " " << name << " (as " << stats_pattern(component) << ")";
+      ++asked;
+    }
+  }
+  EXPECT_GE(asked, 40u);
 }
 
 TEST(Charts, RenderWritesPngOfTheHouseSizeAndSvg) {

@@ -54,7 +54,7 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   registers.read_latency_clocks = params.register_read_latency_clocks;
   registers.write_latency_clocks = 1;
   registers_ = bus.bus().add_target(basename(), registers);
-  host_available_ = params.rx_ring_descriptors - 1;  // the driver posts the ring at start-up
+  rx_descriptors_.post(params.rx_ring_descriptors - 1);  // the driver posts the ring at start-up
   const Counter* irqs = &interrupts_;
   stats_.formula(
       "interrupts_per_second", "1/s", "interrupts per second",
@@ -71,6 +71,19 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   sensitive << early_wake_;
   dont_initialize();
   mac.attach_client(this);
+}
+
+DescriptorRingParams Nic::ring_params(const NicParams& p, bool transmit) {
+  DescriptorRingParams r;
+  r.ring_base = transmit ? kTxRingBase : kRingBase;
+  r.buffer_base = transmit ? kTxBufferBase : kBufferBase;
+  r.descriptors = transmit ? p.tx_ring_descriptors : p.rx_ring_descriptors;
+  r.descriptor_bytes = p.descriptor_bytes;
+  r.buffer_bytes = p.buffer_bytes;
+  r.cache = p.descriptor_cache;
+  r.prefetch_threshold = p.prefetch_threshold;
+  r.prefetch_batch = p.prefetch_batch;
+  return r;
 }
 
 // A frame whose DMA began early and that the MAC rejected at its end.
@@ -98,7 +111,7 @@ std::uint64_t Nic::tx_frames_inside() const {
 }
 
 void Nic::give_tx_descriptors(std::int64_t n, Picoseconds now) {
-  tx_host_available_ += n;
+  tx_descriptors_.post(n);
   pump(now);
 }
 
@@ -133,33 +146,27 @@ void Nic::tx_finished(const Frame& frame, Picoseconds now, bool sent) {
 }
 
 bool Nic::pump_tx() {
-  const std::int64_t ring = params_.tx_ring_descriptors;
-  const auto desc = params_.descriptor_bytes;
   // Status write-back of sent frames: a group, or whatever is done once nothing else is moving.
   if (tx_sent_ >= params_.writeback_threshold || (tx_sent_ > 0 && tx_in_mac_ == 0)) {
     tx_writing_back_ = tx_sent_;
     ++writebacks_;
-    issue(tx_writeback, PciCommand::memory_write,
-          kTxRingBase + static_cast<std::uint64_t>((tx_writeback_index_ % ring) * desc),
-          tx_sent_ * desc);
+    const RingAccess a = tx_descriptors_.writeback(tx_sent_);
+    issue(tx_writeback, PciCommand::memory_write, a.address, a.bytes);
     return true;
   }
   // Frame data into the FIFO, a burst at a time while it has room.
-  if (!tx_read_ && tx_cached_ > 0 && !tx_ring_.empty()) {
+  if (!tx_read_ && !tx_ring_.empty() && tx_descriptors_.take()) {
     tx_read_ = TxRead{};
     tx_read_->frame = std::move(tx_ring_.front());
     tx_read_->raw = tx_read_->frame.get();
     tx_read_->size = static_cast<std::int64_t>(tx_read_->raw->size());
     tx_ring_.pop_front();
-    --tx_cached_;
   }
   if (tx_read_) {
     const std::int64_t size = tx_read_->size;
     const std::int64_t n = std::min(params_.max_burst_bytes, size - tx_read_->issued);
     if (n > 0 && (tx_read_->finished || tx_fifo_used_ + n <= params_.tx_fifo_bytes)) {
-      const std::uint64_t address =
-          kTxBufferBase + static_cast<std::uint64_t>(
-                              (tx_buffer_index_ % ring) * params_.buffer_bytes + tx_read_->issued);
+      const std::uint64_t address = tx_descriptors_.buffer_address(0, tx_read_->issued);
       tx_read_->issued += n;
       if (!tx_read_->finished) tx_fifo_used_ += n;
       ++data_requests_;
@@ -167,25 +174,14 @@ bool Nic::pump_tx() {
       return true;
     }
   }
-  return fetch_descriptors(tx_fetch, kTxRingBase, ring, tx_cached_, tx_fetching_,
-                           tx_host_available_, tx_fetch_index_);
+  return fetch_descriptors(tx_fetch, tx_descriptors_);
 }
 
-bool Nic::fetch_descriptors(Kind kind, std::uint64_t ring_base, std::int64_t ring,
-                            std::int64_t cached, std::int64_t& fetching, std::int64_t& available,
-                            std::int64_t& index) {
-  const std::int64_t held = cached + fetching;
-  if (held > params_.prefetch_threshold || available == 0 || held >= params_.descriptor_cache)
-    return false;
-  const std::int64_t n =
-      std::min({params_.prefetch_batch, available, params_.descriptor_cache - held});
-  fetching = n;
-  available -= n;
+bool Nic::fetch_descriptors(Kind kind, DescriptorRing& ring) {
+  const auto a = ring.next_fetch();
+  if (!a) return false;
   ++descriptor_fetches_;
-  const auto desc = params_.descriptor_bytes;
-  issue(kind, read_command_, ring_base + static_cast<std::uint64_t>((index % ring) * desc),
-        n * desc);
-  index += n;
+  issue(kind, read_command_, a->address, a->bytes);
   return true;
 }
 
@@ -235,7 +231,7 @@ void Nic::mac_receive(FramePtr frame, Picoseconds now) {
   }
   const auto size = static_cast<std::int64_t>(frame->size());
   if (fifo_used_ + size > params_.rx_fifo_bytes) {
-    if (cached_ == 0 && fetching_ == 0 && host_available_ == 0)
+    if (rx_descriptors_.starved())
       ++no_descriptor_;
     else
       ++fifo_overflow_;
@@ -276,22 +272,19 @@ void Nic::finish_rx_head(Picoseconds) {
   InFifo& f = fifo_.front();
   fifo_used_ -= static_cast<std::int64_t>(f.r.frame->size()) - f.dma_bytes;
   f.r.descriptors = f.descriptors;
-  buffer_index_ += f.descriptors;
+  rx_descriptors_.consume(f.descriptors);
   done_descriptors_ += f.descriptors;
   done_.push_back(std::move(f.r));
   fifo_.pop_front();
 }
 
 bool Nic::pump_rx(Picoseconds now) {
-  const std::int64_t ring = params_.rx_ring_descriptors;
-  const auto desc = params_.descriptor_bytes;
   auto write_back = [&]() {
     writing_back_ = static_cast<std::int64_t>(done_.size());
     writing_back_descriptors_ = done_descriptors_;
     ++writebacks_;
-    issue(rx_writeback, PciCommand::memory_write,
-          kRingBase + static_cast<std::uint64_t>((writeback_index_ % ring) * desc),
-          done_descriptors_ * desc);
+    const RingAccess a = rx_descriptors_.writeback(done_descriptors_);
+    issue(rx_writeback, PciCommand::memory_write, a.address, a.bytes);
   };
   // A due descriptor write-back (a full group) first: frames reach the host in order.
   if (done_descriptors_ >= params_.writeback_threshold) {
@@ -302,7 +295,7 @@ bool Nic::pump_rx(Picoseconds now) {
   while (!fifo_.empty() && fifo_.front().discarded && fifo_.front().issued == fifo_.front().done) {
     InFifo& f = fifo_.front();
     fifo_used_ -= f.dma_bytes + (params_.strip_crc ? 4 : 0) - f.done;  // its size, less written
-    cached_ += f.descriptors;
+    rx_descriptors_.give_back(f.descriptors);
     ++early_discarded_;
     fifo_.pop_front();
   }
@@ -317,10 +310,8 @@ bool Nic::pump_rx(Picoseconds now) {
       available = in < params_.rx_early_bytes ? 0 : std::min(in, f.dma_bytes);
     }
     const std::int64_t buffer = params_.buffer_bytes;
-    if (f.issued < f.dma_bytes && f.issued / buffer >= f.descriptors && cached_ > 0) {
-      --cached_;
+    if (f.issued < f.dma_bytes && f.issued / buffer >= f.descriptors && rx_descriptors_.take())
       ++f.descriptors;
-    }
     if (f.issued < f.dma_bytes && f.issued / buffer < f.descriptors) {
       const std::int64_t offset = f.issued % buffer;
       const std::int64_t n =
@@ -334,25 +325,19 @@ bool Nic::pump_rx(Picoseconds now) {
           early_wake_.cancel();
           early_wake_.notify(to_sc_time(at - now));
         }
-        return fetch_descriptors(rx_fetch, kRingBase, ring, cached_, fetching_, host_available_,
-                                 fetch_index_);
+        return fetch_descriptors(rx_fetch, rx_descriptors_);
       }
-      const std::uint64_t address =
-          kBufferBase + static_cast<std::uint64_t>(
-                            ((buffer_index_ + f.issued / buffer) % ring) * buffer + offset);
+      const std::uint64_t address = rx_descriptors_.buffer_address(f.issued / buffer, offset);
       f.issued += n;
       ++data_requests_;
       issue(rx_data, write_command_, address, n);
       return true;
     }
   }
-  if (fetch_descriptors(rx_fetch, kRingBase, ring, cached_, fetching_, host_available_,
-                        fetch_index_))
-    return true;
+  if (fetch_descriptors(rx_fetch, rx_descriptors_)) return true;
   // A partial group once the FIFO is empty, or when the head frame waits for a descriptor and
   // none is to be had until the driver gets these frames (and gives their buffers back).
-  const bool starved = cached_ == 0 && fetching_ == 0 && host_available_ == 0;
-  if (done_descriptors_ > 0 && (fifo_.empty() || starved)) {
+  if (done_descriptors_ > 0 && (fifo_.empty() || rx_descriptors_.starved())) {
     write_back();
     return true;
   }
@@ -375,7 +360,7 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
       for (std::int64_t i = 0; i < n; ++i) visible_.push_back(std::move(done_[i]));
       done_.erase(done_.begin(), done_.begin() + n);
       writing_back_ = 0;
-      writeback_index_ += writing_back_descriptors_;
+      rx_descriptors_.written_back(writing_back_descriptors_);
       done_descriptors_ -= writing_back_descriptors_;
       writing_back_descriptors_ = 0;
       written_back_ += static_cast<std::uint64_t>(n);
@@ -383,8 +368,7 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
       break;
     }
     case rx_fetch:
-      cached_ += fetching_;
-      fetching_ = 0;
+      rx_descriptors_.fetch_done();
       break;
     case tx_data: {
       TxRead& r = *tx_read_;
@@ -407,7 +391,7 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
         if (!mac_.enqueue(std::move(frame))) ++tx_refused_;
       }
       if (tx_read_ && tx_read_->done == tx_read_->size) {
-        ++tx_buffer_index_;
+        tx_descriptors_.consume(1);
         tx_read_.reset();
       }
       break;
@@ -416,15 +400,14 @@ void Nic::pci_done(const PciRequest& request, Picoseconds at) {
       const std::int64_t n = tx_writing_back_;
       tx_sent_ -= n;
       tx_writing_back_ = 0;
-      tx_writeback_index_ += n;
+      tx_descriptors_.written_back(n);
       tx_completed_ += n;
       tx_done_ += static_cast<std::uint64_t>(n);
       frames_visible(n, at, true);
       break;
     }
     case tx_fetch:
-      tx_cached_ += tx_fetching_;
-      tx_fetching_ = 0;
+      tx_descriptors_.fetch_done();
       break;
     default:
       break;
@@ -443,7 +426,7 @@ std::vector<ReceivedFrame> Nic::take_received() {
 }
 
 void Nic::give_descriptors(std::int64_t n, Picoseconds now) {
-  host_available_ += n;
+  rx_descriptors_.post(n);
   pump(now);
 }
 

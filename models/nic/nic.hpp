@@ -1,12 +1,11 @@
 #pragma once
 // A NIC between a station's MAC and its host's PCI bus: receive FIFO, on-chip descriptor caches
-// filled from the host's rings in batches, data DMA in bursts (a received frame takes one buffer
-// and descriptor per buffer_bytes), descriptor write-back (each frame or in groups), the transmit
-// path (descriptor fetch, frame reads into the FIFO, store and forward to the MAC, status
-// write-back), interrupt moderation (Intel ITR + RDTR/RADV, count/time coalescing, or none); and
-// the host's driver: the interrupt handler reads the cause register (PIO read), spends CPU time
-// per interrupt, frame, byte and refilled buffer, hands buffers back by writing the ring's tail
-// register (a posted PIO write), and refills the transmit ring for a bulk sender.
+// filled from the host's rings in batches (models/nic/descriptor_ring), data DMA in bursts (a
+// received frame takes one buffer and descriptor per buffer_bytes), descriptor write-back (each
+// frame or in groups), the transmit path (descriptor fetch, frame reads into the FIFO, store and
+// forward to the MAC, status write-back) and interrupt moderation (models/nic/
+// interrupt_moderation: Intel ITR + RDTR/RADV, count/time coalescing, or none). The host's
+// driver that serves it is models/host/nic_driver.
 //
 // The NIC is one bus master and keeps one DMA request at a time at the bus; its receive and
 // transmit engines take turns when both have work (docs/nic.md gives each engine's order).
@@ -31,6 +30,7 @@
 #include "models/host/host_stack.hpp"
 
 #include "models/mac/mac.hpp"
+#include "models/nic/descriptor_ring.hpp"
 #include "models/nic/interrupt_moderation.hpp"
 #include "models/nic/nic_params.hpp"
 #include "models/pci/pci_bus_module.hpp"
@@ -133,9 +133,9 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   void schedule_interrupt(Picoseconds now);
   void moderation_process();
   bool pump_rx(Picoseconds now);
-  // Fetches a batch of descriptors if the cache is low and the host has posted some.
-  bool fetch_descriptors(Kind kind, std::uint64_t ring_base, std::int64_t ring, std::int64_t cached,
-                         std::int64_t& fetching, std::int64_t& available, std::int64_t& index);
+  // Issues the ring's descriptor fetch if one is due.
+  bool fetch_descriptors(Kind kind, DescriptorRing& ring);
+  static DescriptorRingParams ring_params(const NicParams& p, bool transmit);
   bool pump_tx();
   void tx_finished(const Frame& frame, Picoseconds now, bool sent);
 
@@ -152,25 +152,15 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   sc_core::sc_event early_wake_;  // receive-early: the next burst's bytes are in
   Picoseconds early_wake_ps_ = kForeverPs;
   std::int64_t fifo_used_ = 0;
-  std::int64_t cached_ = 0;            // descriptors on chip, free
-  std::int64_t fetching_ = 0;          // descriptors being fetched
-  std::int64_t host_available_ = 0;    // descriptors the driver has posted, not yet fetched
-  std::int64_t fetch_index_ = 0;       // ring position of the next fetch
-  std::int64_t writeback_index_ = 0;   // ring position of the next write-back
-  std::int64_t buffer_index_ = 0;      // ring position of the next frame's buffer
+  DescriptorRing rx_descriptors_{ring_params(params_, false)};
   std::vector<ReceivedFrame> done_;    // written, waiting for write-back
   std::int64_t done_descriptors_ = 0;  // descriptors of the frames in done_
   std::int64_t writing_back_ = 0;      // frames being written back
   std::int64_t writing_back_descriptors_ = 0;
   std::deque<ReceivedFrame> visible_;  // written back, waiting for the driver
   // Transmit state.
-  std::deque<FramePtr> tx_ring_;        // frames posted by the driver, not yet read
-  std::int64_t tx_host_available_ = 0;  // of those: visible (tail written), not fetched
-  std::int64_t tx_cached_ = 0;          // fetched descriptors whose frame is not yet read
-  std::int64_t tx_fetching_ = 0;
-  std::int64_t tx_fetch_index_ = 0;
-  std::int64_t tx_writeback_index_ = 0;
-  std::int64_t tx_buffer_index_ = 0;
+  std::deque<FramePtr> tx_ring_;  // frames posted by the driver, not yet read
+  DescriptorRing tx_descriptors_{ring_params(params_, true)};  // one per frame in tx_ring_
   std::optional<TxRead> tx_read_;
   std::int64_t tx_fifo_used_ = 0;
   std::int64_t tx_in_mac_ = 0;  // handed to the MAC, not yet sent

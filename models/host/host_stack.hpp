@@ -10,10 +10,15 @@
 // send come out of take_frame(); protocol timers (delayed ACK, retransmission, pacing) run on the
 // stack's own SystemC process, and wake() fires whenever there is new work for the runner.
 //
-// What a call costs the CPU (CpuParams): per_request_ns for each send/receive call the
-// application makes (a request started or completed, a datagram), per_byte_ns for the bytes a
-// send call copies in; frames cost per_packet_ns when the driver posts or takes them, and
-// received bytes per_byte_ns in the interrupt handler (the copy to the application).
+// What a call costs the CPU (CpuParams, charged by NicDriver): per_request_ns for each
+// send/receive call the application makes (a request started or completed, a datagram),
+// per_byte_ns for the bytes a send call copies in; per_sent_packet_ns for each frame the driver
+// posts, per_packet_ns + per_byte_ns x frame bytes for each it takes in the interrupt handler
+// (the copy to the application), and per_checksum_byte_ns per frame byte, sent or received,
+// unless the NIC offloads checksums.
+// Does not model: more than one connection or application per host, ARP or ICMP (addresses are
+// fixed), a UDP receive buffer limit (no datagram is dropped for lack of room), or IP reassembly
+// timeouts (an incomplete datagram is abandoned once it is 1024 datagrams behind the newest).
 
 #include <cstdint>
 #include <deque>

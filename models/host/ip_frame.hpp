@@ -6,7 +6,11 @@
 // TCP fields is gbesim's simple windowed transport (models/host/transport.hpp), not TCP: it uses
 // the header layout, not TCP's congestion control or options.
 // A UDP datagram larger than the MTU travels as IPv4 fragments (offsets in 8-byte units); only
-// the first fragment carries the UDP header.
+// the first fragment carries the UDP header, and its checksum is left 0 (none): one frame cannot
+// sum the whole datagram.
+// Does not model: IP or TCP options (no MSS or window-scale option), the DF flag (never set),
+// TOS/ECN (0), or any receive check beyond the IPv4 header checksum: parse_ip_frame does not
+// verify TCP/UDP checksums (the MAC checks the FCS).
 
 #include <cstddef>
 #include <cstdint>

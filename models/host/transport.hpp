@@ -17,8 +17,10 @@
 //   acknowledged (Reno's congestion avoidance without slow start or fast recovery);
 // - window updates when the application frees a useful amount of buffer; a zero window is
 //   probed on the retransmission timer.
-// What it is not: TCP. No handshake (the stream exists from time 0, sequence numbers start at 0),
-// no slow start or fast recovery, no SACK, no timestamps, no RTT estimation or back-off.
+// What it is not: TCP. Does not model: the handshake or teardown (the stream exists from time 0,
+// sequence numbers start at 0), slow start, fast recovery, SACK, timestamps, window scaling, RTT
+// estimation or RTO back-off, an out-of-order queue (such data is discarded), or 1-byte window
+// probes (a probe is an empty segment with PSH).
 //
 // Pure logic: the owner feeds segments and timer expiries in, takes the segments it must send
 // out (take_output) and keeps a timer running to next_deadline().

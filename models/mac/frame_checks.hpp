@@ -1,6 +1,10 @@
 #pragma once
 // Receive-side checks of the Clause 4 MAC (4.2.4.2, 4.2.9) and the Clause 31 MAC Control frame
-// format, as plain functions: what the MAC does with the bytes of one received frame.
+// format, as plain functions: what the MAC does with the bytes of one received frame (undersize,
+// address filter, too long, FCS, length field, in that order), and building/parsing PAUSE.
+// Exact on the bytes. Does not model: alignment errors or dribble bits (a frame is whole bytes),
+// errors the PHY signals (RX_ER, false carrier), or multicast hash filtering (group addresses are
+// accepted all or none; broadcast and the PAUSE address always).
 
 #include <cstdint>
 #include <cstring>

@@ -1,6 +1,10 @@
 #pragma once
-// The MAC client's transmit queue: a bounded FIFO of frames between the traffic sources and
-// the MAC. It holds frames only; drop accounting and events belong to the MAC that owns it.
+// The MAC client's transmit queue: a bounded FIFO of frames between the MAC's clients (traffic
+// sources, a NIC's transmit path, an ideal host endpoint) and the MAC. It holds frames and
+// announces each one leaving (dequeued); drop accounting and events belong to the MAC that owns
+// it, which refuses a frame when the queue is full (tail drop).
+// Does not model: priority classes or several queues (one FIFO, no 802.1p), or a limit in bytes
+// (capacity counts frames, whatever their size). PAUSE frames the MAC sends do not pass through it.
 
 #include <cstddef>
 #include <vector>

@@ -2,7 +2,11 @@
 // Independent bit errors at a fixed bit-error rate: each bit of DA..FCS flips with probability
 // ber, independently. The gap to the next error is drawn from the geometric distribution, so the
 // cost is one draw per error, not per bit. Preamble/SFD bits are not exposed (an error there
-// would cost synchronisation, which is the PHY's business).
+// would cost synchronisation, which is the PHY's business). The error process runs on across
+// frames: the error-free bits left at the end of one frame carry into the next.
+// Does not model: error bursts (a real PHY's errors cluster: DFE error propagation, Viterbi error
+// events), errors in the preamble, inter-frame gap or carrier extension, bits lost or gained (a
+// frame keeps its length), or errors on half-duplex domains (only full-duplex links use it).
 
 #include <cstdint>
 

@@ -8,6 +8,10 @@
 //  - a MAC deciding at instant t senses only signals that arrived strictly before t; a signal
 //    arriving exactly at t is not deferred to but collides with a transmission started at t;
 //  - signals that touch (one arrives as another leaves) make one continuous carrier.
+//
+// Exact to the picosecond for fixed delays. Does not model: signal content or levels (a signal is
+// present or not; damage is decided by overlap alone), PHY carrier-sense or collision-detect
+// latency and delay jitter (fold them into d(i,k)), or a repeater's jam echo to colliding ports.
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,11 @@
 // A generic bus master moving data by DMA at a given rate: a disk or another controller that
 // contends with the NIC for the bus. It issues requests of request_bytes at rate_mbps (or back
 // to back when 0), with at most max_outstanding requests waiting at the bus: when the bus cannot
-// keep up, it falls behind (counted), it does not pile up work without bound.
+// keep up, it falls behind (counted), it does not pile up work without bound, and the time lost is
+// not made up. rate_mbps is MB/s (10^6 bytes/s); addresses run on sequentially (mod 1 GiB).
+// Does not model: the device behind it (its buffer never runs dry or overflows; a late request
+// loses nothing but time), varying sizes or random arrivals (one command, one size, a fixed
+// period), or the interrupts and CPU work a real controller would cause.
 
 #include <cstdint>
 #include <string>

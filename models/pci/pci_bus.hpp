@@ -13,6 +13,10 @@
 // the master latency timer; Retry and delayed reads for targets slower than 16 clocks.
 // PCI-X 1.0: attribute phase, decode A/B/C, no subsequent wait states, latency-timer ends only at
 // 128-byte disconnect boundaries, split reads completed by the target as a master.
+// Does not model: parity (PAR, PERR#, SERR#), target or master abort, I/O and configuration
+// cycles, INTx# and Interrupt Acknowledge, LOCK#, fast back-to-back transactions, bridges to other
+// segments, ordering rules (a read does not wait for posted writes ahead of it to drain), a target
+// disconnecting on a full posted-write buffer (it inserts wait states instead), or PCI-X 2.0.
 //
 // Time: clock edge k is at k x period ps (edge 0 at time 0). A request made at time t is first
 // sampled at the first edge strictly after t (setup), so what happens at an edge never depends on

@@ -1,7 +1,10 @@
 #pragma once
 // The SystemC timing shell of a PCI bus: one process that sleeps until the bus engine's next
-// event (a transaction's last data phase, or the next clock edge at which someone may start)
-// and wakes early when a master asks for the bus. All timing is in the engine (pci_bus.hpp).
+// event (a transaction's last data phase -- in a long burst, the last one worked out so far -- or
+// the next clock edge at which someone may start) and wakes early when a master asks for the
+// bus. All timing is in the engine (pci_bus.hpp).
+// Does not model: a pin-level bus (REQ#, GNT#, FRAME#, TRDY# are not SystemC signals and cannot
+// be traced) or a clock: nothing runs at the clock edges between those events.
 
 #include <string>
 

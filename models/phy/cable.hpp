@@ -13,6 +13,10 @@
 // (Cat 5, UNCONFIRMED recalled values); TSB-95 for Cat 5 return loss and ELFEXT; TIA/EIA-568-B.2
 // and B.2-1 channel limits (Cat 5e, Cat 6) as recalled and cross-checked against a cable tester's
 // limit tables (IDEAL LANTEK manual, Appendix C) where those were readable.
+// Does not model: temperature (insertion loss rises with it), a real cable's measured values or
+// differences between pairs (every pair is at the limit), the split into horizontal cable, patch
+// cords and connectors (a shorter channel is the 100 m channel's loss scaled by length), delay
+// skew in use (tabulated, read by no model), or categories other than Cat 5, 5e and 6.
 
 #include <array>
 #include <string_view>

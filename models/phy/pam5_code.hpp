@@ -15,6 +15,10 @@
 // which Sd[5:0] is our own choice (the 64 of least energy, in a fixed order), so the symbols on
 // the wire differ from a real PHY's while the code's distances -- and hence its coding gain --
 // are the same. docs/phy.md says so.
+//
+// Exact (integer levels; distances found by exhaustive search); no approximation. Scope: the data
+// quartets and the convolutional encoder only -- control symbols, idle, error symbols and sign
+// scrambling are the PCS's (models/phy/pcs); voltages and noise are the link model's.
 
 #include <array>
 #include <cstdint>

@@ -9,6 +9,10 @@
 // it from the implementation's own transition matrix). From the state come the bits that scramble
 // each 4D symbol: Sx[3:0], Sy[3:0], Sg[3:0] (C.1's "Derived bits" row).
 // Pure logic; the PCS (models/phy/pcs) uses it.
+// Exact; no approximation: bit-exact to the recurrences above and C.1's derived-bit list. Scope:
+// the LFSR and Sx/Sy/Sg only; Sc[7:0], sign scrambling and the descrambler's lock are the PCS's.
+// Caution: C.1's Sg[0] = Scr[11] ^ Scr[5] (as coded) does not fit Sg[1..3], which follow from
+// Scr[1] ^ Scr[5] as public 1000BASE-T PCS models have it -- unverified against the standard.
 
 #include <cstdint>
 

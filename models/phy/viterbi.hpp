@@ -3,8 +3,12 @@
 // decoder over the 8-state trellis. For each received 4D sample and each of the 8 subsets it finds
 // the nearest code point of that subset (exhaustively over the subset's 64 points; squared
 // Euclidean distance is the branch metric), then keeps one survivor per state. A block starts in
-// a known state and ends in whichever state is best. Pure logic; used by the link-level model and
-// its tests.
+// a given state (or any, start_state -1) and ends in whichever state is best. Pure logic; used
+// by the link-level model and its tests.
+// Exact ML over the whole block (double metrics). Does not model: a real decoder's finite
+// traceback depth or fixed-point metrics, or the decision-feedback sequence estimation many real
+// receivers fold into it (ISI is removed before, by the link model's equaliser); it decodes the
+// 512 data words only, not SSD/ESD or idle.
 
 #include <array>
 #include <cstdint>

@@ -2,9 +2,13 @@
 // The round-trip delay figures of IEEE 802.3's collision-domain models as one data table: cable
 // delay per metre per medium and speed, DTE-pair and repeater delays, and the budget per speed.
 // Every row names its source; rows whose value is not confirmed against a primary document say
-// so (docs/references.md, Standards B). Users add media and override rows.
+// so (docs/references.md, Standards B). A topology file adds or replaces media rows; device
+// delays are replaced per node (delay_bt), not in the table.
 //
 // All values are round trip, in bit times (BT) at the row's speed.
+// Does not model: 10 Mb/s device delays (Clause 13's per-segment tables: no DTE-pair or repeater
+// row at 10 Mb/s), path variability values, or PHY-specific delays at 1000 Mb/s (one DTE-pair and
+// one repeater row); the 1000 Mb/s rows are recalled, not confirmed.
 
 #include <cstdint>
 #include <optional>

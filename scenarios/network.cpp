@@ -121,7 +121,8 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
   for (std::size_t i = 0; i < config.domains.size(); ++i) {
     const auto& dom = config.domains[i];
     attach_domain("domain" + std::to_string(i), dom.stations,
-                  dom.delay_ps(config.media.at(dom.medium).ns_per_m));
+                  dom.delay_ps(config.media.at(dom.medium).ns_per_m,
+                               1000.0 / static_cast<double>(config.run.rate_mbps)));
   }
 
   for (std::size_t i = 0; i < config.links.size(); ++i) {

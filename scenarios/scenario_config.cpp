@@ -41,14 +41,17 @@ std::vector<std::string> ScenarioConfig::reachable_from(const std::string& name)
   return out;
 }
 
-std::vector<std::vector<std::int64_t>> DomainConfig::delay_ps(double ns_per_m) const {
+std::vector<std::vector<std::int64_t>> DomainConfig::delay_ps(double ns_per_m,
+                                                              double bit_ns) const {
+  const double devices_ns =
+      (repeater_round_trip_bt + std::max(0.0, dte_pair_round_trip_bt)) * bit_ns / 2;
   const std::size_t n = stations.size();
   std::vector<std::vector<std::int64_t>> out(n, std::vector<std::int64_t>(n, 0));
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t k = 0; k < n; ++k) {
       if (i == k) continue;
-      const double ns = delay_ns.empty() ? (cable_m[i] + cable_m[k]) * ns_per_m + repeater_delay_ns
-                                         : delay_ns[i][k];
+      const double ns =
+          delay_ns.empty() ? (cable_m[i] + cable_m[k]) * ns_per_m + devices_ns : delay_ns[i][k];
       out[i][k] = round_to_ps(ns * 1000.0);
     }
   }

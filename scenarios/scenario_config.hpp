@@ -63,21 +63,24 @@ struct LinkConfig {
 };
 
 // A half-duplex collision domain. Its one-way delays come either from cable lengths to a central
-// repeater, delay(a, b) = (cable_m[a] + cable_m[b]) x ns_per_m(medium) + repeater_delay_ns, or
-// from an explicit matrix delay_ns[from][to] in the order of `stations`.
+// repeater -- half the path delay value of 802.3's arithmetic, as a topology block gives them:
+// delay(a, b) = (cable_m[a] + cable_m[b]) x ns_per_m(medium)
+//               + (repeater_round_trip_bt + dte_pair_round_trip_bt) x bit time / 2
+// -- or from an explicit matrix delay_ns[from][to] in the order of `stations`.
 struct DomainConfig {
   std::vector<std::string> stations;
   std::string medium = "cat5e";
-  std::vector<double> cable_m;  // per station, in order; empty when delay_ns is given
-  double repeater_delay_ns = 0;
+  std::vector<double> cable_m;         // per station, in order; empty when delay_ns is given
+  double repeater_round_trip_bt = 0;   // round trip, bit times (802.3 Clause 29/42 tables)
+  double dte_pair_round_trip_bt = -1;  // both stations' PHYs; < 0: the delay table's, resolved
   std::vector<std::vector<double>> delay_ns;  // empty when cable_m is given
   // Where it came from, for messages: "collision_domains[i]", or "topology domain i" for one
   // derived from the scenario's topology block (which the resolved configuration writes instead).
   std::string origin;
   bool from_topology = false;
 
-  // One-way delays in ps, [from][to].
-  std::vector<std::vector<std::int64_t>> delay_ps(double ns_per_m) const;
+  // One-way delays in ps, [from][to], with `bit_ns` the run's bit time.
+  std::vector<std::vector<std::int64_t>> delay_ps(double ns_per_m, double bit_ns) const;
 };
 
 // A generic DMA master on a host's bus (a disk controller and the like).

@@ -340,7 +340,7 @@ int run_simulation(const RunOptions& options) {
     Diagnostics unused(scenario.file);
     const LoadedTopology t =
         read_topology_block(Json::parse(scenario.config.topology_json), scenario.file, "topology",
-                            scenario.config.run.rate_mbps, unused);
+                            scenario.config.run.rate_mbps, unused, &scenario.config.media);
     write_file_atomically(dir / "topology.txt", topology_report_text(t));
     write_file_atomically(dir / "topology_pairs.csv", topology_pairs_csv(t.report));
     write_file_atomically(dir / "topology.dot", topology_dot(t.plant, t.report));

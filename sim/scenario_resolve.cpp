@@ -7,6 +7,7 @@
 
 #include "models/common/speed_modes.hpp"
 #include "models/phy/link_model.hpp"
+#include "models/topology/delay_table.hpp"
 #include "sim/json_input.hpp"
 #include "sim/topology_loader.hpp"
 
@@ -18,7 +19,7 @@ namespace gbesim {
 void resolve_topology(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
   if (!doc.contains("topology")) return;
   const LoadedTopology t =
-      read_topology_block(doc["topology"], d.file(), "topology", c.run.rate_mbps, d);
+      read_topology_block(doc["topology"], d.file(), "topology", c.run.rate_mbps, d, &c.media);
   if (!d.empty()) return;
   c.topology_json = dump_json(t.resolved);
   std::vector<std::string> station_names;
@@ -74,6 +75,10 @@ void resolve_topology(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
 }
 
 void resolve_defaults(ScenarioConfig& c) {
+  static const DelayTable table = DelayTable::standard();
+  for (auto& d : c.domains)
+    if (d.dte_pair_round_trip_bt < 0)
+      d.dte_pair_round_trip_bt = default_dte_pair_bt(table, c.run.rate_mbps);
   const auto mode = find_speed_mode(c.run.rate_mbps);
   const double line_bps = 1e6 * static_cast<double>(c.run.rate_mbps);
   for (auto& s : c.stations) {
@@ -89,19 +94,21 @@ void predict_phy_errors(ScenarioConfig& c) {
   // Solving the link model takes a fraction of a second per cable: each cable is solved once per
   // process (the desktop app and the fuzz tests load many variants of one scenario).
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, double, double>, LinkConfig::PhyPrediction> done;
+  static std::map<std::tuple<std::string, double, double, double>, LinkConfig::PhyPrediction> done;
   const std::lock_guard<std::mutex> lock(mutex);
   for (auto& l : c.links) {
     if (l.params.phy != "1000base-t") continue;
     const phy::CableCategory* cable = phy::find_cable_category(l.params.medium);
     if (cable == nullptr) continue;  // refused by the phy-model rule
+    const double ns_per_m = c.media.at(l.params.medium).ns_per_m;
     const auto key =
-        std::make_tuple(l.params.medium, l.params.cable_m, l.params.phy_noise_dbm_per_hz);
+        std::make_tuple(l.params.medium, l.params.cable_m, l.params.phy_noise_dbm_per_hz, ns_per_m);
     auto it = done.find(key);
     if (it == done.end()) {
       phy::PhyLinkParams p;
       p.cable = cable;
       p.length_m = l.params.cable_m;
+      p.ns_per_m = ns_per_m;
       p.background_noise_dbm_per_hz = l.params.phy_noise_dbm_per_hz;
       const auto a = phy::analyse_link(p);
       LinkConfig::PhyPrediction pred;

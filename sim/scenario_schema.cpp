@@ -170,8 +170,30 @@ const Object<DomainConfig>& domain_object() {
             "cable_m", "structured", "{\"<station>\": metres, ...}", "m",
             "each station's cable to the central repeater", read_cable_lengths,
             [](const DomainConfig&) -> std::optional<Json> { return std::nullopt; }))
-        .field("repeater_delay_ns", &DomainConfig::repeater_delay_ns,
-               schema::number(0, 1e9, "ns", "the repeater's one-way delay (cable_m domains)"))
+        .field("repeater_round_trip_bt", &DomainConfig::repeater_round_trip_bt,
+               schema::number(0, 1e6, "bit times",
+                              "the central repeater's round-trip delay, as 802.3's tables give "
+                              "it (cable_m domains; 976 for a gigabit repeater, 92 Class II)"))
+        .field("dte_pair_round_trip_bt", &DomainConfig::dte_pair_round_trip_bt,
+               schema::number(0, 1e6, "bit times",
+                              "both stations' PHY delays, round trip (cable_m domains; default: "
+                              "the delay table's DTE pair at the run's speed, 864 at 1000 Mb/s, "
+                              "100 at 100 Mb/s, 0 at 10 Mb/s)"))
+        .custom([] {
+          // The old one-way key, refused with the conversion (described nowhere).
+          auto old = by_hand<DomainConfig>(
+              "repeater_delay_ns", "", "", "", "",
+              [](const Json&, const std::string& path, DomainConfig&, Reader& r) {
+                r.d.error(path,
+                          "device delays are round trips in bit times now, as in 802.3's tables: "
+                          "\"repeater_round_trip_bt\" = one-way ns x 2 x Mb/s / 1000 (976 for a "
+                          "gigabit repeater); the stations' own PHY delays are "
+                          "\"dte_pair_round_trip_bt\" (docs/medium.md)");
+              },
+              [](const DomainConfig&) -> std::optional<Json> { return std::nullopt; });
+          old.describe = [](const std::string&, std::vector<Entry>&) {};
+          return old;
+        }())
         .custom(by_hand<DomainConfig>(
             "delay_ns", "structured", "[[ns, ...], ...] (one row per station)", "ns",
             "one-way delays [from][to], in the order of stations", read_delay_matrix,
@@ -186,10 +208,11 @@ const Object<DomainConfig>& domain_object() {
                       "give either \"cable_m\" (each station's cable to a central repeater) or "
                       "\"delay_ns\" (a one-way delay matrix), not " +
                           std::string(cables ? "both" : "neither"));
-          if (matrix && obj.contains("repeater_delay_ns"))
-            r.d.error(child_path(path, "repeater_delay_ns"),
-                      "applies to \"cable_m\" domains; a delay_ns matrix already holds every "
-                      "delay");
+          for (const char* key : {"repeater_round_trip_bt", "dte_pair_round_trip_bt"})
+            if (matrix && obj.contains(key))
+              r.d.error(child_path(path, key),
+                        "applies to \"cable_m\" domains; a delay_ns matrix already holds every "
+                        "delay");
         })
         .writer([](const Object<DomainConfig>&, const DomainConfig& dom) {
           Json out = Json::object();
@@ -200,7 +223,8 @@ const Object<DomainConfig>& domain_object() {
             for (std::size_t i = 0; i < dom.stations.size() && i < dom.cable_m.size(); ++i)
               cable.get_ref<Json::object_t&>().emplace_back(dom.stations[i], dom.cable_m[i]);
             out["cable_m"] = cable;
-            out["repeater_delay_ns"] = dom.repeater_delay_ns;
+            out["repeater_round_trip_bt"] = dom.repeater_round_trip_bt;
+            out["dte_pair_round_trip_bt"] = dom.dte_pair_round_trip_bt;
           } else {
             out["delay_ns"] = dom.delay_ns;
           }
@@ -299,7 +323,14 @@ void read_media(const Json& v, const std::string& path, ScenarioConfig& c, Reade
     const std::string at = child_path(path, item.key());
     if (!schema::is_identifier(item.key()))
       r.d.error(at, "medium names are identifiers (letters, digits, _)");
-    row.read(item.value(), at, c.media[item.key()], r);
+    MediumParams& m = c.media[item.key()];
+    // A changed delay is the user's figure unless the row says where it comes from.
+    if (item.value().is_object() && item.value().contains("ns_per_m")) {
+      m.basis = "budget";
+      m.source = "user";
+      m.confidence = "user";
+    }
+    row.read(item.value(), at, m, r);
   }
 }
 

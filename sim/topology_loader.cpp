@@ -8,12 +8,13 @@ namespace gbesim {
 namespace {
 
 LoadedTopology read(const Json& doc, const std::string& file, const std::string& path,
-                    std::int64_t default_rate, Diagnostics& d) {
+                    std::int64_t default_rate, Diagnostics& d,
+                    const std::map<std::string, MediumParams>* media) {
   LoadedTopology out;
   out.file = file;
   TopologyDocument t;
   t.plant.rate_mbps = default_rate;
-  read_topology_document(doc, path, t, d);
+  read_topology_document(doc, path, t, d, media);
   if (path.empty() && doc.is_object() && !doc.contains("name"))
     d.error("", "missing \"name\": the topology's name");
   out.resolved = topology_schema().write(t);
@@ -35,15 +36,16 @@ LoadedTopology read(const Json& doc, const std::string& file, const std::string&
 
 LoadedTopology read_topology_block(const Json& block, const std::string& file,
                                    const std::string& path, std::int64_t default_rate,
-                                   Diagnostics& d) {
-  return read(block, file, path, default_rate, d);
+                                   Diagnostics& d,
+                                   const std::map<std::string, MediumParams>* media) {
+  return read(block, file, path, default_rate, d, media);
 }
 
 LoadedTopology load_topology_text(const std::string& text, const std::string& file) {
   Diagnostics d(file);
   const Json doc = parse_document(text, d);
   d.throw_if_any();
-  LoadedTopology out = read(doc, file, "", 100, d);
+  LoadedTopology out = read(doc, file, "", 100, d, nullptr);
   d.throw_if_any();
   return out;
 }

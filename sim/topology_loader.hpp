@@ -6,6 +6,7 @@
 // together (ScenarioError); structural problems the analysis finds (loops, speeds that cannot
 // meet) are reported the same way.
 
+#include <map>
 #include <string>
 
 #include "models/topology/cabling.hpp"
@@ -25,10 +26,12 @@ struct LoadedTopology {
 LoadedTopology load_topology(const std::string& file);
 LoadedTopology load_topology_text(const std::string& text, const std::string& file);
 // The same from a block already parsed (a scenario's "topology"): errors go to `d` under `path`;
-// `default_rate` is the speed of domains nothing in the block fixes.
+// `default_rate` is the speed of domains nothing in the block fixes; `media`, the scenario's
+// media table, which the block's own "media" may change further.
 class Diagnostics;
 LoadedTopology read_topology_block(const Json& block, const std::string& file,
                                    const std::string& path, std::int64_t default_rate,
-                                   Diagnostics& d);
+                                   Diagnostics& d,
+                                   const std::map<std::string, MediumParams>* media = nullptr);
 
 }  // namespace gbesim

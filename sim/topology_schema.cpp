@@ -73,36 +73,18 @@ const char* kind_name(NodeKind k) {
 // media.<name>
 
 Object<TopologyMedium> medium_object() {
-  Object<TopologyMedium> o("a medium added to or changed in the delay table");
-  o.custom(by_hand<TopologyMedium>(
-               "round_trip_bt_per_m", "structured", "{\"10\" | \"100\" | \"1000\": number}",
-               "bit times per metre",
-               "the round-trip delay of one metre at each speed given (802.3 Table 29-4 style)",
-               [](const Json& v, const std::string& path, TopologyMedium& m, Reader& r) {
-                 if (!v.is_object()) {
-                   schema::error_expected(r, path, "an object of speeds, e.g. {\"100\": 1.112}", v);
-                   return;
-                 }
-                 for (const auto& [speed, value] : v.items()) {
-                   const std::string at = child_path(path, speed);
-                   if (std::find(kRates.begin(), kRates.end(), speed) == kRates.end()) {
-                     r.d.error(at, "expected a speed key \"10\", \"100\" or \"1000\"");
-                     continue;
-                   }
-                   if (auto x = schema::read_number(value, at, 0, 1000, "bit times per metre", r.d))
-                     m.round_trip_bt_per_m.emplace_back(std::stoll(speed), *x);
-                 }
-               },
-               [](const TopologyMedium& m) -> std::optional<Json> {
-                 Json out = Json::object();
-                 for (const auto& [speed, value] : m.round_trip_bt_per_m)
-                   out[std::to_string(speed)] = value;
-                 return out;
-               }))
-      .field("source", &TopologyMedium::source, schema::text("where the figures come from"))
-      .require("round_trip_bt_per_m",
-               "missing \"round_trip_bt_per_m\": the round-trip delay in bit times per metre at "
-               "each speed, e.g. {\"100\": 1.112}");
+  Object<TopologyMedium> o("a medium added to or changed in the media table");
+  // The old per-speed round-trip form, refused with the conversion (described nowhere).
+  auto old = by_hand<TopologyMedium>(
+      "round_trip_bt_per_m", "", "", "", "",
+      [](const Json&, const std::string& path, TopologyMedium&, Reader& r) {
+        r.d.error(path,
+                  "media rows give the one-way delay now: \"ns_per_m\" = BT per metre x 1000 / "
+                  "(2 x Mb/s), e.g. 1.112 BT/m at 100 Mb/s is 5.56 ns/m (docs/medium.md)");
+      },
+      [](const TopologyMedium&) -> std::optional<Json> { return std::nullopt; });
+  old.describe = [](const std::string&, std::vector<Entry>&) {};
+  o.rows(medium_param_table(), &TopologyMedium::params).custom(std::move(old));
   return o;
 }
 
@@ -267,7 +249,7 @@ const schema::Object<TopologyDocument>& topology_schema() {
     schema::MapOf<TopologyMedium> m;
     m.element = medium_element.node();
     m.name = &TopologyMedium::name;
-    m.expected = "an object of media, {\"<medium>\": {\"round_trip_bt_per_m\": {...}}}";
+    m.expected = "an object of media, {\"<medium>\": {\"ns_per_m\": X}}";
     m.doc = "media added to or changed in the delay table";
     return m;
   }();
@@ -364,12 +346,12 @@ const schema::Object<TopologyDocument>& topology_schema() {
 }
 
 void read_topology_document(const Json& doc, const std::string& path, TopologyDocument& out,
-                            Diagnostics& d) {
+                            Diagnostics& d, const std::map<std::string, MediumParams>* base_media) {
   Reader r(d);
   topology_schema().read(doc, path, out, r);
-  for (const auto& m : out.media)
-    for (const auto& [speed, value] : m.round_trip_bt_per_m)
-      out.plant.table.set_medium({m.name, speed, value, m.source, Confidence::user});
+  if (base_media != nullptr)
+    for (const auto& [name, params] : *base_media) out.plant.table.set_medium(name, params);
+  for (const auto& m : out.media) out.plant.table.set_medium(m.name, m.params);
   std::vector<std::string> node_names;
   for (const auto& n : out.plant.nodes) node_names.push_back(n.name);
   const std::unordered_set<std::string> nodes(node_names.begin(), node_names.end());

@@ -8,25 +8,26 @@
 //   "rate_mbps": 100,                  // domains whose speed nothing else fixes
 //   "margin_bt": 0,                    // added to every path delay value
 //   "budget_bt": 512,                  // optional: replaces the speed's budget ("what if")
-//   "media": {"my_cable": {"round_trip_bt_per_m": {"100": 1.2}, "source": "datasheet"}},
+//   "media": {"my_cable": {"ns_per_m": 6.0, "source": "datasheet"}},
 //   "nodes": {"a": {"kind": "dte"}, "h1": {"kind": "repeater", "class": "class_ii"},
 //             "sw": {"kind": "switch"}, "mc": {"kind": "converter", "delay_bt": 12}},
 //   "cables": [{"between": ["a", "h1"], "medium": "cat5", "length_m": 100}]
 // }
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "models/medium/media.hpp"
 #include "models/topology/cabling.hpp"
 #include "sim/schema.hpp"
 
 namespace gbesim {
 
-// A medium the document adds to (or changes in) the delay table.
+// A medium the document adds to (or changes in) the media table (models/medium/media).
 struct TopologyMedium {
   std::string name;
-  std::vector<std::pair<std::int64_t, double>> round_trip_bt_per_m;  // (Mb/s, BT per metre)
-  std::string source = "user-defined";
+  MediumParams params;
 };
 
 struct TopologyDocument {
@@ -39,8 +40,10 @@ const schema::Object<TopologyDocument>& topology_schema();
 
 // Reads `doc` at `path` ("" for a file, "topology" for a scenario's block) into `out` (whose
 // plant's rate_mbps is the default speed), then checks the names cables use and puts the
-// document's media into the plant's delay table. Errors go to `d`.
+// document's media into the plant's delay table (after `base_media`, a scenario's media table,
+// when given). Errors go to `d`.
 void read_topology_document(const Json& doc, const std::string& path, TopologyDocument& out,
-                            Diagnostics& d);
+                            Diagnostics& d,
+                            const std::map<std::string, MediumParams>* base_media = nullptr);
 
 }  // namespace gbesim

@@ -4,29 +4,62 @@ namespace gbesim {
 
 const ParamTable<MediumParams>& medium_param_table() {
   static const ParamTable<MediumParams> table = [] {
-    ParamTable<MediumParams> t("medium", "a cable medium");
+    ParamTable<MediumParams> t("medium", "a cable medium: its one-way delay per metre");
     t.real("ns_per_m", &MediumParams::ns_per_m, "ns/m", 0.0, 1000.0,
-           "one-way propagation delay per metre of cable");
+           "one-way propagation delay per metre of cable")
+        .choice("basis", &MediumParams::basis, {"budget", "typical"},
+                "budget: the standard's worst-case delay-table figure; typical: a nominal velocity")
+        .text("source", &MediumParams::source, "where the figure comes from")
+        .choice("confidence", &MediumParams::confidence,
+                {"confirmed", "derived", "unconfirmed", "assumption", "user"},
+                "how sure the figure is (docs/references.md)");
     return t;
   }();
   return table;
 }
 
+namespace {
+
+// docs/references.md, Standards B.2 and B.3. 802.3's tables give round-trip bit times per metre;
+// one-way ns/m = BT/m x 1000 / (2 x Mb/s): 1.14 BT/m at 100 Mb/s is 5.7 ns/m, 1.112 is 5.56,
+// 1.0 is 5.0; 11.12 BT/m at 1000 Mb/s is 5.56, 10.10 is 5.05.
+constexpr const char* kClause29 =
+    "802.3u Clause 29 model 2 (Intel Express hub manual App. B; Black Box LH8000A)";
+constexpr const char* kClause42 = "802.3 Clause 42 component delays, recalled (Standards B.3)";
+
+MediumRow row(const char* name, double ns_per_m, const char* basis, const char* source,
+              const char* confidence) {
+  return {name, {ns_per_m, basis, source, confidence}};
+}
+
+}  // namespace
+
 const std::vector<MediumRow>& builtin_media() {
-  // 5.0 ns/m is a nominal velocity of propagation of about 0.67 c, typical of twisted pair and
-  // fibre; it is the project default (issue 2) until the topology model brings the per-medium
-  // Clause 29/42 delay tables. Users override per medium.
   static const std::vector<MediumRow> rows = {
-      {"cat3", {5.0}, "nominal 0.67 c (assumption; 802.3 Clause 14 allows up to 5.7 ns/m)"},
-      {"cat5", {5.0}, "nominal 0.67 c (assumption)"},
-      {"cat5e", {5.0}, "nominal 0.67 c (assumption)"},
-      {"cat6", {5.0}, "nominal 0.67 c (assumption)"},
-      {"stp", {5.0}, "nominal 0.67 c (assumption)"},
-      {"twinax", {5.0}, "nominal 0.67 c (assumption)"},
-      {"multimode_fiber", {5.0}, "nominal 0.67 c (assumption; group index about 1.48)"},
-      {"singlemode_fiber", {5.0}, "nominal 0.67 c (assumption; group index about 1.47)"},
+      row("cat3", 5.7, "budget", kClause29, "confirmed"),
+      row("cat4", 5.7, "budget", kClause29, "confirmed"),
+      row("cat5", 5.56, "budget", kClause29, "confirmed"),
+      row("stp", 5.56, "budget", kClause29, "confirmed"),
+      row("cat5e", 5.56, "budget", "assumed equal to Cat 5 (802.3u predates Cat 5e)", "assumption"),
+      row("cat6", 5.56, "budget", "assumed equal to Cat 5 (802.3u predates Cat 6)", "assumption"),
+      row("twinax", 5.05, "budget", kClause42, "unconfirmed"),
+      row("fibre_mm", 5.0, "budget",
+          "802.3u Clause 29 model 2 (1.0 BT/m; 412 m of fibre is 412 BT); the recalled Clause 42 "
+          "figure is 10.10 BT/m = 5.05 ns/m",
+          "confirmed"),
+      row("fibre_sm", 5.0, "budget", "assumed equal to multimode fibre", "assumption"),
+      // Nominal velocities: faster than the budget figures.
+      row("utp_typical", 4.83, "typical",
+          "nominal velocity of propagation 0.69 c, a typical Cat 5e datasheet value", "assumption"),
+      row("fibre_typical", 4.90, "typical", "silica fibre, group index about 1.47", "assumption"),
   };
   return rows;
+}
+
+const MediumRow* find_builtin_medium(const std::string& name) {
+  for (const auto& r : builtin_media())
+    if (r.name == name) return &r;
+  return nullptr;
 }
 
 }  // namespace gbesim

@@ -40,7 +40,6 @@ struct CableCategory {
   double next_slope_db_per_decade;      // falls this much per decade of frequency, capped at 60 dB
   double elfext_db_at_100mhz_100m;      // equal-level FEXT, 20 dB per decade of frequency
   std::array<ReturnLossSegment, 3> rl;  // by increasing from_mhz; unused segments repeat the last
-  double delay_ns_per_m;                // propagation delay (the limit is 5.7 ns/m)
   double skew_ns_per_100m;              // worst delay skew between pairs
   std::string_view source;
 };

@@ -15,6 +15,7 @@
 #include <unsupported/Eigen/FFT>
 
 #include "models/common/rng.hpp"
+#include "models/medium/media.hpp"
 #include "models/phy/pam5_code.hpp"
 #include "models/phy/viterbi.hpp"
 
@@ -32,6 +33,12 @@ constexpr double kTargetBer = 1e-10;
 
 using Complex = std::complex<double>;
 using Spectrum = std::vector<Complex>;  // bins 0..N/2
+
+double propagation_ns_per_m(const PhyLinkParams& p) {
+  if (p.ns_per_m) return *p.ns_per_m;
+  const MediumRow* row = find_builtin_medium(std::string(p.cable->name));
+  return row != nullptr ? row->params.ns_per_m : 5.56;
+}
 
 double bin_hz(int k) {
   return k * kSampleRate / kFftSize;
@@ -84,7 +91,7 @@ Spectra build_spectra(const PhyLinkParams& p) {
   s.noise_psd_levels.resize(bins);
   const double volts_per_level = p.tx_peak_volts / 2;
   const double n0 = std::pow(10.0, p.background_noise_dbm_per_hz / 10) * 1e-3 * 100.0;  // V^2/Hz
-  const double round_trip = 2 * c.delay_ns_per_m * 1e-9 * p.length_m;
+  const double round_trip = 2 * propagation_ns_per_m(p) * 1e-9 * p.length_m;
   const double far_gamma = std::pow(10.0, -p.far_end_return_loss_db / 20);
   for (int k = 0; k < bins; ++k) {
     const double f = bin_hz(k);
@@ -457,7 +464,7 @@ PhyLinkAnalysis analyse_link(const PhyLinkParams& p) {
   best.required_snr_db = 10 * std::log10(es / (lo * lo));
   best.margin_db = best.snr_db - best.required_snr_db;
   best.insertion_loss_62mhz_db = insertion_loss_db(*p.cable, 62.5, p.length_m);
-  best.propagation_delay_ns = p.cable->delay_ns_per_m * p.length_m;
+  best.propagation_delay_ns = propagation_ns_per_m(p) * p.length_m;
 
   auto expand = [](const Response& r) {
     std::vector<double> v(static_cast<std::size_t>(r.last() + 1 + kPrecursorSymbols), 0.0);

@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <optional>
+
 #include "models/phy/cable.hpp"
 
 namespace gbesim::phy {
@@ -30,6 +32,9 @@ namespace gbesim::phy {
 struct PhyLinkParams {
   const CableCategory* cable = nullptr;
   double length_m = 100.0;
+  // One-way propagation delay per metre; unset: the media table's row of the category's name
+  // (models/medium/media: the figure links and collision domains use).
+  std::optional<double> ns_per_m;
   double tx_peak_volts = 0.75;                // level +2: 670..820 mV (40.6.1.2.1)
   bool tx_partial_response = true;            // 0.75 + 0.25 z^-1 (UNCONFIRMED:
                                               // docs/references.md, Standards C.1)

@@ -64,11 +64,6 @@ std::int64_t repeater_rate(const std::string& type) {
   return 0;
 }
 
-std::string default_phy(std::int64_t rate) {
-  if (rate == 100) return "tx";
-  return std::to_string(rate);
-}
-
 std::string format_number(double v) {
   std::ostringstream s;
   s << v;
@@ -331,7 +326,8 @@ TopologyReport analyse_topology(const CablingPlant& plant) {
           p.dte_pair_bt = *a.delay_bt + *b.delay_bt;
         } else {
           auto phy = [&](const CablingNode& n) {
-            return n.kind == NodeKind::dte && !n.type.empty() ? n.type : default_phy(dom.rate_mbps);
+            return n.kind == NodeKind::dte && !n.type.empty() ? n.type
+                                                              : default_dte_phy(dom.rate_mbps);
           };
           const DeviceDelay* row = plant.table.device(dte_pair_key(phy(a), phy(b)), dom.rate_mbps);
           if (row == nullptr) {

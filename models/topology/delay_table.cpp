@@ -18,6 +18,24 @@ const char* confidence_name(Confidence c) {
   return "?";
 }
 
+Confidence confidence_of(const std::string& name) {
+  if (name == "confirmed") return Confidence::confirmed;
+  if (name == "derived") return Confidence::derived;
+  if (name == "unconfirmed" || name == "assumption") return Confidence::unconfirmed;
+  return Confidence::user;
+}
+
+std::string default_dte_phy(std::int64_t rate) {
+  if (rate == 100) return "tx";
+  return std::to_string(rate);
+}
+
+double default_dte_pair_bt(const DelayTable& table, std::int64_t rate_mbps) {
+  const std::string phy = default_dte_phy(rate_mbps);
+  const DeviceDelay* row = table.device(dte_pair_key(phy, phy), rate_mbps);
+  return row != nullptr ? row->round_trip_bt : 0.0;
+}
+
 std::string dte_pair_key(const std::string& phy_a, const std::string& phy_b) {
   return "dte_pair:" + std::min(phy_a, phy_b) + "+" + std::max(phy_a, phy_b);
 }
@@ -35,32 +53,27 @@ constexpr const char* kIitek = "iitek.com tekcorner (802.3u Class II repeater wi
 constexpr const char* kGigRecalled =
     "802.3 Clause 42 component delays, recalled (docs/references.md, Standards B.3); consistent "
     "with the 200 m one-repeater diameter: 864 + 2 x 1112 + 976 = 4064 <= 4096";
-constexpr const char* kFrom100 =
-    "same ns per metre as the 100 Mb/s row (propagation does not depend on the bit rate)";
+
+std::string format_ns_per_m(double v) {
+  std::string s = std::to_string(v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
 
 }  // namespace
 
 DelayTable DelayTable::standard() {
   DelayTable t;
-  const auto medium = [&t](const char* name, std::int64_t rate, double bt_per_m, const char* source,
-                           Confidence c) {
-    t.media_.push_back({name, rate, bt_per_m, source, c});
-  };
   const auto device = [&t](const std::string& name, std::int64_t rate, double bt,
                            const char* source, Confidence c) {
     t.devices_.push_back({name, rate, bt, source, c});
   };
   using C = Confidence;
 
+  for (const auto& row : builtin_media()) t.set_medium(row.name, row.params);
+
   // 100 Mb/s, Clause 29 model 2.
-  medium("cat3", 100, 1.14, kIntelHub, C::confirmed);
-  medium("cat4", 100, 1.14, kIntelHub, C::confirmed);
-  medium("cat5", 100, 1.112, kIntelHub, C::confirmed);
-  medium("stp", 100, 1.112, kIntelHub, C::confirmed);
-  medium("cat5e", 100, 1.112, "assumed equal to Cat 5 (802.3u predates Cat 5e)", C::unconfirmed);
-  medium("cat6", 100, 1.112, "assumed equal to Cat 5 (802.3u predates Cat 6)", C::unconfirmed);
-  medium("fibre_mm", 100, 1.0, kIntelHub, C::confirmed);
-  medium("fibre_sm", 100, 1.0, "assumed equal to multimode fibre", C::unconfirmed);
   device(dte_pair_key("tx", "tx"), 100, 100, kIntelHub, C::confirmed);
   device(dte_pair_key("t4", "t4"), 100, 138, kIntelHub, C::confirmed);
   device(dte_pair_key("t4", "tx"), 100, 127, kIntelHub, C::confirmed);
@@ -69,27 +82,12 @@ DelayTable DelayTable::standard() {
   device(repeater_key("class_ii_t4"), 100, 67, kIitek, C::confirmed);
 
   // 1000 Mb/s, Clause 42: the component values are recalled, not retrieved.
-  medium("cat5", 1000, 11.12, kGigRecalled, C::unconfirmed);
-  medium("cat5e", 1000, 11.12, "assumed equal to Cat 5", C::unconfirmed);
-  medium("cat6", 1000, 11.12, "assumed equal to Cat 5", C::unconfirmed);
-  medium("stp", 1000, 11.12, "assumed equal to Cat 5", C::unconfirmed);
-  medium("cx", 1000, 10.10, kGigRecalled, C::unconfirmed);
-  medium("fibre_mm", 1000, 10.10, kGigRecalled, C::unconfirmed);
-  medium("fibre_sm", 1000, 10.10, kGigRecalled, C::unconfirmed);
   device(dte_pair_key("1000", "1000"), 1000, 864, kGigRecalled, C::unconfirmed);
   device(repeater_key("gigabit"), 1000, 976, kGigRecalled, C::unconfirmed);
 
-  // 10 Mb/s: cable delay per metre from the 100 Mb/s rows; 802.3 Clause 13 counts DTEs and
-  // repeaters per segment type (LSDV tables), which are not in this table: 10 Mb/s domains are
-  // checked by the model 1 rules unless the file gives device delays.
-  medium("cat3", 10, 0.114, kFrom100, C::derived);
-  medium("cat4", 10, 0.114, kFrom100, C::derived);
-  medium("cat5", 10, 0.1112, kFrom100, C::derived);
-  medium("stp", 10, 0.1112, kFrom100, C::derived);
-  medium("cat5e", 10, 0.1112, kFrom100, C::unconfirmed);
-  medium("cat6", 10, 0.1112, kFrom100, C::unconfirmed);
-  medium("fibre_mm", 10, 0.1, kFrom100, C::derived);
-  medium("fibre_sm", 10, 0.1, kFrom100, C::unconfirmed);
+  // 10 Mb/s: 802.3 Clause 13 counts DTEs and repeaters per segment type (LSDV tables), which
+  // are not in this table: 10 Mb/s domains are checked by the model 1 rules unless the file
+  // gives device delays.
 
   t.budgets_ = {
       {10, 575, 5,
@@ -100,14 +98,15 @@ DelayTable DelayTable::standard() {
   return t;
 }
 
-void DelayTable::set_medium(MediumDelay row) {
-  for (auto& m : media_) {
-    if (m.medium == row.medium && m.rate_mbps == row.rate_mbps) {
-      m = std::move(row);
-      return;
-    }
-  }
-  media_.push_back(std::move(row));
+void DelayTable::set_medium(const std::string& name, const MediumParams& params) {
+  media_.erase(std::remove_if(media_.begin(), media_.end(),
+                              [&name](const MediumDelay& m) { return m.medium == name; }),
+               media_.end());
+  for (const std::int64_t rate : {10, 100, 1000})
+    media_.push_back(
+        {name, rate, round_trip_bt_per_m(params.ns_per_m, static_cast<double>(rate)),
+         params.source + " (" + format_ns_per_m(params.ns_per_m) + " ns/m, " + params.basis + ")",
+         confidence_of(params.confidence)});
 }
 
 void DelayTable::set_device(DeviceDelay row) {

@@ -2,8 +2,10 @@
 // The round-trip delay figures of IEEE 802.3's collision-domain models as one data table: cable
 // delay per metre per medium and speed, DTE-pair and repeater delays, and the budget per speed.
 // Every row names its source; rows whose value is not confirmed against a primary document say
-// so (docs/references.md, Standards B). A topology file adds or replaces media rows; device
-// delays are replaced per node (delay_bt), not in the table.
+// so (docs/references.md, Standards B). The media rows are the media table's
+// (models/medium/media: one ns/m per medium, the same figure links and collision domains use),
+// in round-trip bit times at each speed; a topology file or a scenario adds or replaces media;
+// device delays are replaced per node (delay_bt), not in the table.
 //
 // All values are round trip, in bit times (BT) at the row's speed.
 // Does not model: 10 Mb/s device delays (Clause 13's per-segment tables: no DTE-pair or repeater
@@ -15,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "models/medium/media.hpp"
+
 namespace gbesim {
 
 enum class Confidence {
@@ -23,6 +27,8 @@ enum class Confidence {
   unconfirmed,  // recalled or assumed; kept as data so it can be corrected in one place
   user,         // given in the topology file
 };
+// "confirmed", "derived", "unconfirmed", "assumption" (unconfirmed) or anything else (user).
+Confidence confidence_of(const std::string& name);
 const char* confidence_name(Confidence c);
 
 struct MediumDelay {
@@ -54,8 +60,8 @@ class DelayTable {
   // The built-in rows.
   static DelayTable standard();
 
-  // Adds a row, replacing any row for the same medium (device) and speed.
-  void set_medium(MediumDelay row);
+  // A medium of the media table at every speed, replacing its rows.
+  void set_medium(const std::string& name, const MediumParams& params);
   void set_device(DeviceDelay row);
 
   const MediumDelay* medium(const std::string& name, std::int64_t rate_mbps) const;
@@ -73,6 +79,12 @@ class DelayTable {
   std::vector<DeviceDelay> devices_;
   std::vector<Budget> budgets_;
 };
+
+// A station's PHY type when nothing names it: "tx" at 100 Mb/s, "1000" at 1000, "10" at 10.
+std::string default_dte_phy(std::int64_t rate_mbps);
+// The round-trip delay of two such stations (864 BT at 1000 Mb/s, 100 at 100), 0 if the table
+// has none (10 Mb/s).
+double default_dte_pair_bt(const DelayTable& table, std::int64_t rate_mbps);
 
 // Device keys.
 std::string dte_pair_key(const std::string& phy_a, const std::string& phy_b);  // sorted

@@ -72,18 +72,19 @@ TEST(FullDuplexLink, ABitErrorRateLosesTheExpectedShareOfFrames) {
 }
 
 TEST(FullDuplexLink, CarrierTraceFollowsTheFrameAtTheFarEnd) {
-  // 80 m of cat5e (400 ns): the frame sent at 0 is seen at b from 400 ns to 976 ns.
+  // 80 m of cat5e (5.56 ns/m: 444.8 ns): the frame sent at 0 is seen at b from 444.8 ns to
+  // 444.8 + 576 = 1020.8 ns.
   SimFixture sim(
       scenario("", R"({"pattern": "script", "to": "b", "script": [{"at_ns": 0, "bytes": 64}]})"));
   LinkDirection& d = sim.network().links()[0]->a_to_b();
   d.enable_carrier_trace();
-  sim.run_until(399'999);
+  sim.run_until(444'799);
   EXPECT_FALSE(d.trace_carrier());
-  sim.run_until(400'001);
+  sim.run_until(444'801);
   EXPECT_TRUE(d.trace_carrier());
-  sim.run_until(975'999);
+  sim.run_until(1'020'799);
   EXPECT_TRUE(d.trace_carrier());
-  sim.run_until(976'001);
+  sim.run_until(1'020'801);
   EXPECT_FALSE(d.trace_carrier());
 }
 

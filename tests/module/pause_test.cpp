@@ -28,9 +28,9 @@ std::vector<Picoseconds> start_times(const SimFixture& sim) {
 }
 
 TEST(Pause, QuantaStopTheSenderForExactlyQuantaTimes512BitTimes) {
-  // b sends PAUSE(100) at 1000 ns; it ends at 1576 ns and reaches a over 100 m (500 ns) at
-  // 2076 ns. a finishes frame 0 at 12208 ns and may not start another before
-  // 2076 + 100 * 512 = 53276 ns.
+  // b sends PAUSE(100) at 1000 ns; it ends at 1576 ns and reaches a over 100 m of Cat 5e
+  // (5.56 ns/m: 556 ns) at 2132 ns. a finishes frame 0 at 12208 ns and may not start another
+  // before 2132 + 100 * 512 = 53332 ns.
   SimFixture sim(scenario(100));
   sim.record_events();
   sim.run_until(1'000'000);
@@ -39,16 +39,16 @@ TEST(Pause, QuantaStopTheSenderForExactlyQuantaTimes512BitTimes) {
   const auto starts = start_times(sim);
   ASSERT_GE(starts.size(), 3u);
   EXPECT_EQ(starts[0], 0);
-  EXPECT_EQ(starts[1], 53'276'000);
-  EXPECT_EQ(starts[2], 53'276'000 + 12'304'000);
-  EXPECT_EQ(sim.station("a").mac().pause_until_ps(), 53'276'000);
-  EXPECT_DOUBLE_EQ(sim.scalar("a.mac", "paused_time"), 53'276'000.0 - 12'208'000.0);
+  EXPECT_EQ(starts[1], 53'332'000);
+  EXPECT_EQ(starts[2], 53'332'000 + 12'304'000);
+  EXPECT_EQ(sim.station("a").mac().pause_until_ps(), 53'332'000);
+  EXPECT_DOUBLE_EQ(sim.scalar("a.mac", "paused_time"), 53'332'000.0 - 12'208'000.0);
   EXPECT_EQ(sim.scalar("a.mac", "pause_mac_ctrl_frames_received"), 1);
   EXPECT_EQ(sim.scalar("b.mac", "pause_mac_ctrl_frames_transmitted"), 1);
 }
 
 TEST(Pause, AShortPauseThatEndsMidFrameChangesNothing) {
-  // PAUSE(10) reaches a at 2076 ns and lasts 5120 ns: over before frame 0 ends at 12208 ns.
+  // PAUSE(10) reaches a at 2132 ns and lasts 5120 ns: over before frame 0 ends at 12208 ns.
   SimFixture sim(scenario(100));
   sim.record_events();
   sim.run_until(1'000'000);
@@ -63,7 +63,7 @@ TEST(Pause, AShortPauseThatEndsMidFrameChangesNothing) {
 
 TEST(Pause, PauseZeroReleasesAPausedSender) {
   // PAUSE(100) as above, then PAUSE(0) sent at 20 us: it ends at 20.576 us and reaches a at
-  // 21.076 us, which starts its next frame at once.
+  // 21.132 us, which starts its next frame at once.
   SimFixture sim(scenario(100));
   sim.record_events();
   sim.run_until(1'000'000);
@@ -73,7 +73,7 @@ TEST(Pause, PauseZeroReleasesAPausedSender) {
   sim.run_until(60'000'000);
   const auto starts = start_times(sim);
   ASSERT_GE(starts.size(), 2u);
-  EXPECT_EQ(starts[1], 21'076'000);
+  EXPECT_EQ(starts[1], 21'132'000);
 }
 
 TEST(Pause, AFrameAlreadyPassedToTheMacGoesDespiteAPauseInTheGap) {

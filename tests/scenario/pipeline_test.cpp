@@ -74,8 +74,8 @@ TEST(Pipeline, RunWritesRunJsonScalarsAndEveryTrace) {
   EXPECT_EQ(scalars[0], (std::vector<std::string>{"component", "name", "unit", "value"}));
   EXPECT_EQ(scalar_of(dir / "out/scalars.csv", "a.mac", "frames_transmitted_ok"), "3");
   EXPECT_EQ(scalar_of(dir / "out/scalars.csv", "b.mac", "frames_received_ok"), "3");
-  // Latency of a's frames: (8 + 100) * 8 ns on the wire plus 100 ns of cable.
-  EXPECT_EQ(scalar_of(dir / "out/scalars.csv", "b.sink", "latency_max"), "964");
+  // Latency of a's frames: (8 + 100) * 8 ns on the wire plus 20 m x 5.56 ns/m of cable.
+  EXPECT_EQ(scalar_of(dir / "out/scalars.csv", "b.sink", "latency_max"), "975.2");
 
   // events.csv: time-ordered, and the first frame's timeline exactly as computed.
   const auto events = read_csv(dir / "out/events.csv");
@@ -96,9 +96,9 @@ TEST(Pipeline, RunWritesRunJsonScalarsAndEveryTrace) {
   EXPECT_EQ(find("a.mac", "enqueue")[0], "0");
   EXPECT_EQ(find("a.mac", "tx_start")[0], "0");
   EXPECT_EQ(find("a.mac", "tx_end")[0], "864000");
-  EXPECT_EQ(find("b.mac", "rx_ok")[0], "964000");
+  EXPECT_EQ(find("b.mac", "rx_ok")[0], "975200");
   EXPECT_EQ(find("b.mac", "rx_ok")[4], "100");
-  EXPECT_EQ(find("b.sink", "deliver")[0], "964000");
+  EXPECT_EQ(find("b.sink", "deliver")[0], "975200");
 
   // VCD opened by anything that reads VCD: header, our signals, value changes.
   const std::string vcd = read_text(dir / "out/trace.vcd");
@@ -159,12 +159,13 @@ std::vector<std::pair<std::int64_t, std::string>> vcd_changes(const std::string&
   return out;
 }
 
-// Half duplex, 1000 Mb/s, 20 m (100 ns): a and b both start a 64-byte frame at 0. Each hears the
-// other at 100 ns (after its 64 ns preamble), jams 32 bit times to 132 ns; the jam ends reach the
-// other side at 232 ns. Backoff draws: a waits 1 slot (4096 ns), b none, so b defers to 232 ns,
-// waits the 96 ns gap and sends from 328 ns for 4160 ns (64 + 448 bytes extension + preamble) to
-// 4488 ns. a's backoff ends at 4228 ns while b's carrier is present (428..4588 ns at a), so a
-// defers until 4588 ns and sends at 4684 ns.
+// Half duplex, 1000 Mb/s, 20 m of Cat 5e (5.56 ns/m: 111.2 ns): a and b both start a 64-byte
+// frame at 0. Each hears the other at 111.2 ns (after its 64 ns preamble), jams 32 bit times to
+// 143.2 ns; the jam ends reach the other side at 254.4 ns. Backoff draws: a waits 1 slot
+// (4096 ns), b none, so b defers to 254.4 ns, waits the 96 ns gap and sends from 350.4 ns for
+// 4160 ns (64 + 448 bytes extension + preamble) to 4510.4 ns. a's backoff ends at 4239.2 ns
+// while b's carrier is present (461.6..4621.6 ns at a), so a defers until 4621.6 ns and sends at
+// 4717.6 ns.
 TEST(Pipeline, HalfDuplexVcdShowsCarrierCollisionAndMacStatePerStation) {
   const auto dir = fresh_directory("hdvcd");
   write_text(dir / "s.json", R"({
@@ -180,27 +181,27 @@ TEST(Pipeline, HalfDuplexVcdShowsCarrierCollisionAndMacStatePerStation) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string vcd = read_text(dir / "out/trace.vcd");
   using Changes = std::vector<std::pair<std::int64_t, std::string>>;
-  EXPECT_EQ(vcd_changes(vcd, "a.collision"), (Changes{{0, "0"}, {100'000, "1"}, {132'000, "0"}}));
-  EXPECT_EQ(vcd_changes(vcd, "b.collision"), (Changes{{0, "0"}, {100'000, "1"}, {132'000, "0"}}));
+  EXPECT_EQ(vcd_changes(vcd, "a.collision"), (Changes{{0, "0"}, {111'200, "1"}, {143'200, "0"}}));
+  EXPECT_EQ(vcd_changes(vcd, "b.collision"), (Changes{{0, "0"}, {111'200, "1"}, {143'200, "0"}}));
   EXPECT_EQ(vcd_changes(vcd, "a.transmitting"),
-            (Changes{{0, "1"}, {132'000, "0"}, {4'684'000, "1"}, {8'844'000, "0"}}));
+            (Changes{{0, "1"}, {143'200, "0"}, {4'717'600, "1"}, {8'877'600, "0"}}));
   EXPECT_EQ(vcd_changes(vcd, "b.transmitting"),
-            (Changes{{0, "1"}, {132'000, "0"}, {328'000, "1"}, {4'488'000, "0"}}));
+            (Changes{{0, "1"}, {143'200, "0"}, {350'400, "1"}, {4'510'400, "0"}}));
   EXPECT_EQ(vcd_changes(vcd, "a.carrier"),
-            (Changes{{0, "0"}, {100'000, "1"}, {232'000, "0"}, {428'000, "1"}, {4'588'000, "0"}}));
+            (Changes{{0, "0"}, {111'200, "1"}, {254'400, "0"}, {461'600, "1"}, {4'621'600, "0"}}));
   EXPECT_EQ(
       vcd_changes(vcd, "b.carrier"),
-      (Changes{{0, "0"}, {100'000, "1"}, {232'000, "0"}, {4'784'000, "1"}, {8'944'000, "0"}}));
+      (Changes{{0, "0"}, {111'200, "1"}, {254'400, "0"}, {4'828'800, "1"}, {8'988'800, "0"}}));
   // MacTxState: 1 transmitting, 5 jamming, 6 backoff, 4 deferring, 0 idle.
   EXPECT_EQ(vcd_changes(vcd, "a.tx_state"), (Changes{{0, "1"},
-                                                     {100'000, "101"},
-                                                     {132'000, "110"},
-                                                     {4'228'000, "100"},
-                                                     {4'684'000, "1"},
-                                                     {8'844'000, "0"}}));
+                                                     {111'200, "101"},
+                                                     {143'200, "110"},
+                                                     {4'239'200, "100"},
+                                                     {4'717'600, "1"},
+                                                     {8'877'600, "0"}}));
   EXPECT_EQ(
       vcd_changes(vcd, "b.tx_state"),
-      (Changes{{0, "1"}, {100'000, "101"}, {132'000, "100"}, {328'000, "1"}, {4'488'000, "0"}}));
+      (Changes{{0, "1"}, {111'200, "101"}, {143'200, "100"}, {350'400, "1"}, {4'510'400, "0"}}));
 }
 
 TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {
@@ -211,7 +212,7 @@ TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {
       run_gbesim({"run", "s.json", "--out", "out", "--trace", "pcap", "--quiet"}, dir).exit_code,
       0);
   // a.pcap: a's three frames (ending 864, 5864, 10864 ns) and b's one (ending at a at
-  // 1000 + 576 + 100 = 1676 ns), in time order.
+  // 1000 + 576 + 20 m x 5.56 ns/m = 1687.2 ns; pcap keeps whole nanoseconds), in time order.
   const auto r = run_command("(tshark -r " + (dir / "out/a.pcap").string() +
                              " -o eth.check_fcs:TRUE -T fields -E separator=, "
                              "-e frame.time_epoch -e frame.len -e eth.fcs.status -e eth.src "
@@ -224,7 +225,7 @@ TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {
     if (!line.empty()) lines.push_back(line);
   ASSERT_EQ(lines.size(), 4u) << r.output;
   EXPECT_EQ(lines[0], "0.000000864,100,1,02:00:00:00:00:01");
-  EXPECT_EQ(lines[1], "0.000001676,64,1,02:00:00:00:00:02");
+  EXPECT_EQ(lines[1], "0.000001687,64,1,02:00:00:00:00:02");
   EXPECT_EQ(lines[2], "0.000005864,100,1,02:00:00:00:00:01");
   EXPECT_EQ(lines[3], "0.000010864,100,1,02:00:00:00:00:01");
 }
@@ -351,12 +352,12 @@ TEST(Pipeline, ACableRunsAtTheErrorRateThePhyModelPredictsAndAddsThePhyLatencies
     write_text(dir / (name + ".json"), text);
     return run_gbesim({"run", name + ".json", "--out", name}, dir);
   };
-  // The PHY latencies add to the cable: the scripted timeline's 964 ns plus 100 + 264 ns.
+  // The PHY latencies add to the cable: the scripted timeline's 975.2 ns plus 100 + 264 ns.
   ASSERT_EQ(run_link("short", R"("medium": "cat5e", "phy": "1000base-t",
                "phy_tx_latency_ns": 100, "phy_rx_latency_ns": 264)")
                 .exit_code,
             0);
-  EXPECT_EQ(scalar_of(dir / "short/scalars.csv", "b.sink", "latency_max"), "1328");
+  EXPECT_EQ(scalar_of(dir / "short/scalars.csv", "b.sink", "latency_max"), "1339.2");
   EXPECT_EQ(scalar_of(dir / "short/scalars.csv", "b.mac", "frame_check_sequence_errors"), "0");
 
   // Errors in the PHY settings, as the CLI words them.
@@ -806,10 +807,9 @@ TEST(Pipeline, ParamsJsonListsThePathsOfEveryBlock) {
   for (const auto& p : doc["paths"]) paths.insert(p["path"].get<std::string>());
   for (const char* path :
        {"collision_domains[*].cable_m", "topology", "topology.nodes.*.kind",
-        "topology.cables[*].length_m", "topology.media.*.round_trip_bt_per_m",
-        "link_level.lengths_m", "hosts.*.pci.mode", "hosts.*.bridge.prefetch_bytes",
-        "hosts.*.nic.profile", "hosts.*.cpu.per_byte_ns", "hosts.*.app.peer", "stations.*.address",
-        "sweep"})
+        "topology.cables[*].length_m", "topology.media.*.ns_per_m", "link_level.lengths_m",
+        "hosts.*.pci.mode", "hosts.*.bridge.prefetch_bytes", "hosts.*.nic.profile",
+        "hosts.*.cpu.per_byte_ns", "hosts.*.app.peer", "stations.*.address", "sweep"})
     EXPECT_EQ(paths.count(path), 1u) << path;
   EXPECT_GE(doc["rules"].size(), 8u);
 }

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "sim/diagnostics.hpp"
 #include "sim/nic_profiles.hpp"
@@ -436,10 +438,13 @@ TEST(Loader, CollisionDomainsAreCheckedLikeEverythingElse) {
                                             "delay_ns": [[0, 1], [1, 0]]}])");
   EXPECT_CONTAINS(error_of(doc.dump()), "give either \"cable_m\"");
   doc["collision_domains"] = Json::parse(R"([{"stations": ["a", "b"], "cable_m": {"a": 10, "b": 20},
-                                            "repeater_delay_ns": 976}])");
+                                            "repeater_round_trip_bt": 976}])");
   const auto s = load_scenario_text(doc.dump(), "ok.json");
-  // (10 + 20) m x 5 ns/m + 976 ns = 1126 ns both ways.
-  EXPECT_EQ(s.config.domains[0].delay_ps(5.0)[0][1], 1'126'000);
+  // Half the path delay value: (10 + 20) m x 5.56 ns/m (Cat 5e, the Cat 5 budget figure) +
+  // (976 BT repeater + 864 BT DTE pair, the table's at 1000 Mb/s) x 1 ns / 2 = 166.8 + 920 ns.
+  EXPECT_EQ(s.config.media.at("cat5e").ns_per_m, 5.56);
+  EXPECT_EQ(s.config.domains[0].dte_pair_round_trip_bt, 864);
+  EXPECT_EQ(s.config.domains[0].delay_ps(5.56, 1.0)[0][1], 1'086'800);
   EXPECT_EQ(s.config.stations[0].mac.slot_time_bits, 4096);  // resolved for 1000 Mb/s
   doc["rate_mbps"] = 10000;
   EXPECT_CONTAINS(error_of(doc.dump()), "half duplex is not defined at 10000 Mb/s");
@@ -493,6 +498,59 @@ TEST(Loader, HostApplicationsAreChecked) {
   EXPECT_CONTAINS(
       error_of(with_app(R"({"kind": "udp", "peer": "b", "request_bytes": 70000})")),
       "hosts.h.app.request_bytes: a UDP datagram carries at most 65507 bytes, got 70000");
+}
+
+}  // namespace
+}  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+// One plant, two ways of writing it: a collision domain with cable lengths to a central
+// repeater, and a topology block of the same cables and repeater. Both take the cable delay from
+// the same media row and the device delays from the same table, so every pair's one-way delay is
+// the same to the picosecond -- half the path delay value -- at 100 and at 1000 Mb/s.
+TEST(Loader, ACollisionDomainAndTheSameTopologyGiveTheSameDelays) {
+  const std::vector<std::string> names = {"a", "b", "c", "d"};
+  const std::vector<double> metres = {10, 20.5, 37.3, 99.9};
+  for (const auto& [rate, repeater, repeater_bt, dte_bt] :
+       {std::tuple<int, const char*, int, int>{1000, "gigabit", 976, 864},
+        std::tuple<int, const char*, int, int>{100, "class_ii", 92, 100}}) {
+    std::string stations, cable_m, nodes, cables;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string n = "\"" + names[i] + "\"";
+      const std::string sep = i == 0 ? "" : ", ";
+      stations += sep + n + ": {}";
+      cable_m += sep + n + ": " + std::to_string(metres[i]);
+      nodes += sep + n + ": {\"kind\": \"dte\"}";
+      cables += sep + "{\"between\": [" + n +
+                ", \"r\"], \"medium\": \"cat5\", \"length_m\": " + std::to_string(metres[i]) + "}";
+    }
+    const std::string head = R"({"name": "p", "description": "", "rate_mbps": )" +
+                             std::to_string(rate) +
+                             R"(, "mac": {"duplex": "half"}, "stations": {)" + stations + "}, ";
+    const auto domain = load_scenario_text(
+        head + R"("collision_domains": [{"stations": ["a", "b", "c", "d"], "medium": "cat5",
+            "cable_m": {)" +
+            cable_m + R"(}, "repeater_round_trip_bt": )" + std::to_string(repeater_bt) + "}]}",
+        "domain.json");
+    const auto plant = load_scenario_text(head + R"("topology": {"nodes": {)" + nodes +
+                                              R"(, "r": {"kind": "repeater", "class": ")" +
+                                              repeater + R"("}}, "cables": [)" + cables + "]}}",
+                                          "plant.json");
+    ASSERT_EQ(domain.config.domains.size(), 1u);
+    ASSERT_EQ(plant.config.domains.size(), 1u);
+    EXPECT_EQ(domain.config.domains[0].dte_pair_round_trip_bt, dte_bt);
+    const double ns_per_m = domain.config.media.at("cat5").ns_per_m;
+    EXPECT_EQ(ns_per_m, 5.56);
+    const double bit_ns = 1000.0 / rate;
+    const auto from_domain = domain.config.domains[0].delay_ps(ns_per_m, bit_ns);
+    const auto from_plant = plant.config.domains[0].delay_ps(ns_per_m, bit_ns);
+    EXPECT_EQ(from_domain, from_plant) << rate << " Mb/s";
+    // a - d, by hand: (10 + 99.9) m x 5.56 ns/m + (repeater + DTE pair) BT x bit time / 2.
+    const double ns = (10 + 99.9) * 5.56 + (repeater_bt + dte_bt) * bit_ns / 2;
+    EXPECT_EQ(from_domain[0][3], std::llround(ns * 1000)) << rate << " Mb/s";
+  }
 }
 
 }  // namespace

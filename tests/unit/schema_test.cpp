@@ -125,7 +125,7 @@ TEST(Schema, EveryBlockOfAScenarioHasItsPaths) {
                            "links[*].cable_m",
                            "collision_domains[*].stations",
                            "collision_domains[*].cable_m",
-                           "collision_domains[*].repeater_delay_ns",
+                           "collision_domains[*].repeater_round_trip_bt",
                            "collision_domains[*].delay_ns",
                            "topology",
                            "link_level.cables",

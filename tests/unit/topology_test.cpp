@@ -240,13 +240,13 @@ TEST(Topology, AKeyOfAnotherKindOfNodeIsAnError) {
 // document and the same path delays; user media and converter delays survive the trip.
 TEST(Topology, TheResolvedDocumentLoadsAgainToTheSamePlant) {
   const auto t = load(R"({"name": "u", "rate_mbps": 100, "description": "trip",
-    "media": {"old_fibre": {"round_trip_bt_per_m": {"100": 1.25}, "source": "test"}},
+    "media": {"old_fibre": {"ns_per_m": 6.25, "source": "test"}},
     "nodes": {"a": {"kind": "dte", "phy": "t4"}, "b": {"kind": "dte"},
               "mc": {"kind": "converter", "delay_bt": 20}},
     "cables": [{"between": ["a", "mc"], "length_m": 100},
                {"between": ["mc", "b"], "medium": "old_fibre", "length_m": 200}]})");
   EXPECT_EQ(t.resolved["cables"][0]["medium"], "cat5");
-  EXPECT_EQ(t.resolved["media"]["old_fibre"]["round_trip_bt_per_m"]["100"], 1.25);
+  EXPECT_EQ(t.resolved["media"]["old_fibre"]["ns_per_m"], 6.25);
   const auto again = load(t.resolved.dump());
   EXPECT_EQ(again.resolved, t.resolved);
   EXPECT_EQ(again.description, "trip");
@@ -267,7 +267,7 @@ TEST(Topology, AStationBetweenRepeatersOfTwoSpeedsIsAnError) {
 
 TEST(Topology, UserMediaAndConverterDelaysEnterThePathDelay) {
   const auto t = load(R"({"name": "u", "rate_mbps": 100,
-    "media": {"old_fibre": {"round_trip_bt_per_m": {"100": 1.25}, "source": "test"}},
+    "media": {"old_fibre": {"ns_per_m": 6.25, "source": "test"}},
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"},
               "mc": {"kind": "converter", "delay_bt": 20}},
     "cables": [{"between": ["a", "mc"], "medium": "cat5", "length_m": 100},

@@ -55,20 +55,6 @@ bool is_node_name(const std::string& s) {
   });
 }
 
-const char* kind_name(NodeKind k) {
-  switch (k) {
-    case NodeKind::dte:
-      return "dte";
-    case NodeKind::repeater:
-      return "repeater";
-    case NodeKind::bridge:
-      return "switch";
-    case NodeKind::converter:
-      return "converter";
-  }
-  return "dte";
-}
-
 // ---------------------------------------------------------------------------------------------
 // media.<name>
 
@@ -118,7 +104,7 @@ Object<CablingNode> node_object() {
                           : *k == "switch"   ? NodeKind::bridge
                                              : NodeKind::converter;
                },
-               [](const CablingNode& n) -> std::optional<Json> { return kind_name(n.kind); }))
+               [](const CablingNode& n) -> std::optional<Json> { return node_kind_name(n.kind); }))
       .custom(by_hand<CablingNode>(
           "phy", "choice", join(kPhys), "",
           "a dte's PHY type for the DTE-pair delay at 100 Mb/s (default: the speed's)",
@@ -169,7 +155,7 @@ Object<CablingNode> node_object() {
         for (const char* key : {"phy", "class", "rate_mbps", "delay_bt"})
           if (obj.contains(key) && std::find(known.begin(), known.end(), key) == known.end())
             r.d.error(child_path(path, key), "does not apply to a " +
-                                                 std::string(kind_name(n.kind)) +
+                                                 std::string(node_kind_name(n.kind)) +
                                                  " (its keys: " + join(known) + ")");
         if (n.kind == NodeKind::repeater && !obj.contains("class"))
           r.d.error(child_path(path, "class"),

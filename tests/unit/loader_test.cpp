@@ -445,6 +445,13 @@ TEST(Loader, CollisionDomainsAreCheckedLikeEverythingElse) {
   EXPECT_EQ(s.config.media.at("cat5e").ns_per_m, 5.56);
   EXPECT_EQ(s.config.domains[0].dte_pair_round_trip_bt, 864);
   EXPECT_EQ(s.config.domains[0].delay_ps(5.56, 1.0)[0][1], 1'086'800);
+  // The old one-way key is refused with the conversion, not read as something else.
+  auto old = doc;
+  old["collision_domains"][0].erase("repeater_round_trip_bt");
+  old["collision_domains"][0]["repeater_delay_ns"] = 488;
+  EXPECT_CONTAINS(error_of(old.dump()),
+                  "collision_domains[0].repeater_delay_ns: device delays are round trips in bit "
+                  "times now");
   EXPECT_EQ(s.config.stations[0].mac.slot_time_bits, 4096);  // resolved for 1000 Mb/s
   doc["rate_mbps"] = 10000;
   EXPECT_CONTAINS(error_of(doc.dump()), "half duplex is not defined at 10000 Mb/s");

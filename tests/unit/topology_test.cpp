@@ -224,6 +224,13 @@ TEST(Topology, BadInputGetsClearErrors) {
   EXPECT_CONTAINS(error_of(with("\"rate_mbps\": 100", "\"rate_mbps\": 10000")),
                   "rate_mbps: expected 10, 100 or 1000");
   EXPECT_CONTAINS(error_of("{\"name\": \"x\", \"nodes\": {}"), "malformed JSON at line 1");
+  // The old per-speed medium form is refused with the conversion to one-way ns per metre.
+  std::string old = base;
+  old.insert(old.find("\"nodes\""),
+             "\"media\": {\"f\": {\"round_trip_bt_per_m\": {\"100\": 1.2}}}, ");
+  EXPECT_CONTAINS(error_of(old),
+                  "t.json: media.f.round_trip_bt_per_m: media rows give the one-way "
+                  "delay now: \"ns_per_m\" = BT per metre x 1000 / (2 x Mb/s)");
 }
 
 // A key of another kind of node is named as such, not silently ignored.

@@ -231,6 +231,8 @@ std::vector<DerivedStatistic> derived_statistics() {
        "payload bits sent OK per second, every station"},
       {"network", "delivered_throughput", "bit/s",
        "DA..FCS bits delivered to the applications per second (sinks and NIC drivers)"},
+      {"network", "segment_violations", "cables",
+       "cables longer than their PHY's segment limit (links, collision domains, topology)"},
       {"analysis", "single_sender_efficiency", "fraction",
        "one saturated sender: the closed-form timeline's efficiency (analysis/half_duplex)"},
       {"analysis", "single_sender_frame_rate", "frames/s",
@@ -282,7 +284,10 @@ std::vector<DerivedStatistic> derived_statistics() {
       {"topology.domain<i>", "worst_path_cable", "m", "cable on the worst path"},
       {"topology.domain<i>", "max_legal_path_cable", "m",
        "the longest legal cable on the worst path (worst_path_cable + margin_cable)"},
-      {"topology.domain<i>", "pass", "bool", "1 when every pair is within the budget"},
+      {"topology.domain<i>", "pass", "bool",
+       "1 when every pair is within the budget and every cable within its segment limit"},
+      {"topology.domain<i>", "segment_violations", "cables",
+       "cables of the domain longer than their PHY's segment limit"},
   };
   out.insert(out.end(), rest.begin(), rest.end());
   return out;

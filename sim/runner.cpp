@@ -22,6 +22,7 @@
 #include "sim/observers.hpp"
 #include "sim/output_dir.hpp"
 #include "sim/progress.hpp"
+#include "sim/scenario_resolve.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/topology_command.hpp"
 
@@ -291,6 +292,19 @@ int run_simulation(const RunOptions& options) {
       options.out_dir ? *options.out_dir : default_out_dir(scenario),
       fmt::format("gbesim run {} (pid {})", printable(options.scenario_file), ::getpid()));
   const std::filesystem::path& dir = out.path();
+  // The plant's analysis (the topology block, re-read as resolved), and cables past their PHY's
+  // segment limit: the run goes on (that is how to look past the edge), warned and counted.
+  std::optional<LoadedTopology> plant;
+  if (!scenario.config.topology_json.empty()) {
+    Diagnostics unused(scenario.file);
+    plant =
+        read_topology_block(Json::parse(scenario.config.topology_json), scenario.file, "topology",
+                            scenario.config.run.rate_mbps, unused, &scenario.config.media);
+  }
+  const std::vector<std::string> warnings =
+      segment_warnings(scenario.config, plant ? &plant->report : nullptr);
+  if (!options.quiet)
+    for (const auto& w : warnings) fmt::print(stderr, "warning: {}: {}\n", scenario.file, w);
 
   init_time_resolution();
   // The kernel's informational messages (e.g. the VCD timescale it chose) are not for users.
@@ -334,13 +348,12 @@ int run_simulation(const RunOptions& options) {
     analytic.push_back({comp, "injected_ber", "errors/bit", l.injected_ber()});
   }
   scalars.insert(scalars.end(), totals.begin(), totals.end());
+  scalars.push_back(
+      {"network", "segment_violations", "cables", static_cast<double>(warnings.size()), true});
   scalars.insert(scalars.end(), analytic.begin(), analytic.end());
-  if (!scenario.config.topology_json.empty()) {
+  if (plant) {
     // The plant's report beside the results, and each domain's worst path delay as scalars.
-    Diagnostics unused(scenario.file);
-    const LoadedTopology t =
-        read_topology_block(Json::parse(scenario.config.topology_json), scenario.file, "topology",
-                            scenario.config.run.rate_mbps, unused, &scenario.config.media);
+    const LoadedTopology& t = *plant;
     write_file_atomically(dir / "topology.txt", topology_report_text(t));
     write_file_atomically(dir / "topology_pairs.csv", topology_pairs_csv(t.report));
     write_file_atomically(dir / "topology.dot", topology_dot(t.plant, t.report));
@@ -356,6 +369,8 @@ int run_simulation(const RunOptions& options) {
       scalars.push_back({component, "worst_path_cable", "m", w.cable_m, false});
       scalars.push_back({component, "max_legal_path_cable", "m", w.cable_m + dom.margin_m, false});
       scalars.push_back({component, "pass", "bool", dom.pass ? 1.0 : 0.0, true});
+      scalars.push_back({component, "segment_violations", "cables",
+                         static_cast<double>(dom.segment_violations.size()), true});
     }
   }
 
@@ -398,6 +413,7 @@ int run_simulation(const RunOptions& options) {
   run["scenario"] = scenario.written;
   run["config"] = scenario.resolved;
   run["derived"] = scenario.derived;
+  run["warnings"] = warnings;
   write_file_atomically(dir / "run.json", dump_json(run, 2) + "\n");
 
   if (!options.quiet) print_summary(scenario, network, scalars, outcome, dir);

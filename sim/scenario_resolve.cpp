@@ -7,7 +7,9 @@
 
 #include "models/common/speed_modes.hpp"
 #include "models/phy/link_model.hpp"
+#include "models/topology/cabling.hpp"
 #include "models/topology/delay_table.hpp"
+#include "models/topology/segment_rules.hpp"
 #include "sim/json_input.hpp"
 #include "sim/topology_loader.hpp"
 
@@ -144,6 +146,32 @@ Json derived_json(const ScenarioConfig& c) {
     if (d.from_topology)
       domains.push_back({{"origin", d.origin}, {"stations", d.stations}, {"delay_ns", d.delay_ns}});
   if (!domains.empty()) out["topology_domains"] = std::move(domains);
+  return out;
+}
+
+}  // namespace gbesim
+
+namespace gbesim {
+
+std::vector<std::string> segment_warnings(const ScenarioConfig& c, const TopologyReport* report) {
+  std::vector<std::string> out;
+  auto check = [&](const std::string& path, const std::string& medium, double length_m) {
+    const std::string p = segment_problem(c.run.rate_mbps, medium, length_m);
+    if (!p.empty()) out.push_back(path + ": " + p);
+  };
+  for (std::size_t i = 0; i < c.links.size(); ++i)
+    check(index_path("links", i), c.links[i].params.medium, c.links[i].params.cable_m);
+  for (std::size_t i = 0; i < c.domains.size(); ++i) {
+    const DomainConfig& d = c.domains[i];
+    if (d.from_topology) continue;  // the topology's own report below
+    for (std::size_t k = 0; k < d.stations.size() && k < d.cable_m.size(); ++k)
+      check(child_path(child_path(index_path("collision_domains", i), "cable_m"), d.stations[k]),
+            d.medium, d.cable_m[k]);
+  }
+  if (report != nullptr)
+    for (const auto& dom : report->domains)
+      for (const auto& v : dom.segment_violations)
+        out.push_back("topology." + v.where + ": " + v.message);
   return out;
 }
 

@@ -26,4 +26,12 @@ void predict_phy_errors(ScenarioConfig& config);
 // with their one-way delays. run.json records it beside the scenario as written and resolved.
 Json derived_json(const ScenarioConfig& config);
 
+// Every cable longer than its PHY's segment limit (models/topology/segment_rules): links and
+// cable_m collision domains of `config`, and the violations of its topology block's `report`
+// when given, each as "<JSON path>: <what, the limit and its source>". A run still runs with
+// them (that is how to look past the edge); it warns and counts them.
+struct TopologyReport;
+std::vector<std::string> segment_warnings(const ScenarioConfig& config,
+                                          const TopologyReport* report);
+
 }  // namespace gbesim

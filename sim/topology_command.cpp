@@ -36,9 +36,14 @@ std::string topology_report_text(const LoadedTopology& topology, std::size_t max
                   plant.nodes.size(), plant.cables.size());
   for (std::size_t d = 0; d < report.domains.size(); ++d) {
     const DomainReport& dom = report.domains[d];
-    out += fmt::format("\ndomain {}: {} Mb/s, budget {:g} BT, margin term {:g} BT; stations: {}", d,
-                       dom.rate_mbps, dom.budget_bt, plant.margin_bt,
-                       fmt::to_string(fmt::join(dom.stations, ", ")));
+    const Budget* budget = plant.table.budget(dom.rate_mbps);
+    const std::string margin =
+        plant.margin_bt > 0 || budget == nullptr || budget->max_margin_bt <= 0
+            ? fmt::format("margin term {:g} BT", plant.margin_bt)
+            : fmt::format("margin term 0 BT (none added; 802.3 allows up to {:g} BT: margin_bt)",
+                          budget->max_margin_bt);
+    out += fmt::format("\ndomain {}: {} Mb/s, budget {:g} BT, {}; stations: {}", d, dom.rate_mbps,
+                       dom.budget_bt, margin, fmt::to_string(fmt::join(dom.stations, ", ")));
     if (!dom.repeaters.empty())
       out += fmt::format("; repeaters: {}", fmt::to_string(fmt::join(dom.repeaters, ", ")));
     out += "\n";
@@ -81,10 +86,14 @@ std::string topology_report_text(const LoadedTopology& topology, std::size_t max
     } else {
       out += fmt::format("  no pair of stations -> {}\n", verdict(dom.pass));
     }
+    for (const auto& v : dom.segment_violations)
+      out += "  segment too long: " + v.where + " " + v.message + "\n";
     for (const auto& note : dom.notes) out += "  note: " + note + "\n";
   }
-  out += fmt::format("\nverdict: {}\n",
-                     report.pass() ? "PASS (every collision domain is within its budget)" : "FAIL");
+  out +=
+      fmt::format("\nverdict: {}\n", report.pass() ? "PASS (every collision domain is within its "
+                                                     "budget and every segment within its limit)"
+                                                   : "FAIL");
   return out;
 }
 

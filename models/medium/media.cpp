@@ -48,6 +48,12 @@ const std::vector<MediumRow>& builtin_media() {
           "figure is 10.10 BT/m = 5.05 ns/m",
           "confirmed"),
       row("fibre_sm", 5.0, "budget", "assumed equal to multimode fibre", "assumption"),
+      row("coax_thick", 4.33, "budget",
+          "802.3 Clause 8 (10BASE5): minimum velocity of propagation 0.77 c, recalled",
+          "unconfirmed"),
+      row("coax_thin", 5.13, "budget",
+          "802.3 Clause 10 (10BASE2): minimum velocity of propagation 0.65 c, recalled",
+          "unconfirmed"),
       // Nominal velocities: faster than the budget figures.
       row("utp_typical", 4.83, "typical",
           "nominal velocity of propagation 0.69 c, a typical Cat 5e datasheet value", "assumption"),

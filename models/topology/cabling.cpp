@@ -11,6 +11,8 @@
 #include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <boost/graph/undirected_dfs.hpp>
 
+#include "models/topology/segment_rules.hpp"
+
 namespace gbesim {
 
 const char* node_kind_name(NodeKind k) {
@@ -262,6 +264,12 @@ TopologyReport analyse_topology(const CablingPlant& plant) {
         continue;
       }
       note_row(m->confidence, cable.medium + " at " + std::to_string(dom.rate_mbps) + " Mb/s");
+      if (const std::string p = segment_problem(dom.rate_mbps, cable.medium, cable.length_m);
+          !p.empty()) {
+        dom.segment_violations.push_back(
+            {"cables[" + std::to_string(c) + "]", cable.a + " - " + cable.b + ": " + p});
+        dom.pass = false;
+      }
       bool known = true;
       g[*e].weight = cable.length_m * m->round_trip_bt_per_m +
                      0.5 * (node_delay(boost::source(*e, g), &known) +

@@ -7,8 +7,8 @@
 // the worst pair, the margin against the budget (in bit times and in metres of cable) and the
 // repeater-count rules, and reports structural problems (repeater loops, stations that reach no
 // one, speeds that cannot meet) with the node or cable they concern. Pure C++: no SystemC.
-// Does not model: per-segment length limits (length counts only through the PDV and, at 10 Mb/s,
-// the 2500 m path rule), the path variability value (inter-frame gap shrinkage), Clause 13's
+// Every cable is also held to its PHY's segment limit (models/topology/segment_rules).
+// Does not model: the path variability value (inter-frame gap shrinkage), Clause 13's
 // 10 Mb/s segment delays (10 Mb/s is judged by the 5-4-3 rule unless delays are given), Clause 29
 // model 1's tables, or loops between switches (the spanning tree's business).
 
@@ -92,6 +92,9 @@ struct DomainReport {
   double margin_m = 0;               // the same in metres of the worst path's main medium
   std::string margin_medium;
   bool pass = true;
+  // Cables longer than their PHY's segment limit (models/topology/segment_rules): `where` is
+  // "cables[<i>]"; each fails the domain.
+  std::vector<TopologyProblem> segment_violations;
   std::vector<std::string> notes;  // unconfirmed rows used, stations reaching no one, ...
 };
 

@@ -631,6 +631,43 @@ TEST(Pipeline, TopologyReportsVerdictsByExitCodeAndWritesGraphvizThatRenders) {
   EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
 }
 
+// Cables past their PHY's segment limit: `gbesim topology` fails the plant naming the cable, the
+// limit and the source; a run still runs, warns on stderr, lists the warning in run.json and
+// counts it in network.segment_violations.
+TEST(Pipeline, ASegmentPastItsLimitFailsTheCheckButTheRunGoesOnWithAWarning) {
+  const auto dir = fresh_directory("segments");
+  write_text(dir / "long.json", R"({"name": "long", "rate_mbps": 100,
+    "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}},
+    "cables": [{"between": ["a", "b"], "medium": "cat5", "length_m": 180}]})");
+  const auto check = run_gbesim({"topology", "long.json", "--out", "t"}, dir);
+  EXPECT_EQ(check.exit_code, 1) << check.output;
+  EXPECT_NE(check.output.find("segment too long: cables[0] a - b: 180 m of cat5 is longer than "
+                              "100BASE-TX's 100 m segment limit"),
+            std::string::npos)
+      << check.output;
+  EXPECT_NE(check.output.find("margin term 0 BT (none added; 802.3 allows up to 5 BT"),
+            std::string::npos)
+      << check.output;
+  write_text(dir / "run.json", R"({"name": "r", "description": "", "duration_ns": 20000,
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 250, "medium": "cat5e"}]})");
+  const auto r = run_gbesim({"run", "run.json", "--out", "o"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("warning: run.json: links[0]: 250 m of cat5e is longer than "
+                          "1000BASE-T's 100 m segment limit"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(scalar_of(dir / "o/scalars.csv", "network", "segment_violations"), "1");
+  const Json run = Json::parse(read_text(dir / "o/run.json"));
+  ASSERT_EQ(run["warnings"].size(), 1u);
+  // 100 m is within the limit: no warning, none counted.
+  const auto ok = run_gbesim(
+      {"run", "run.json", "--set", "links[0].cable_m=100", "--out", "ok", "--quiet"}, dir);
+  ASSERT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_EQ(scalar_of(dir / "ok/scalars.csv", "network", "segment_violations"), "0");
+}
+
 // A scenario's half-duplex delays from a cabling plant: a and b 100 m from a gigabit repeater,
 // PDV 864 + 200 x 11.12 + 976 = 4064 BT, so the one-way delay is 2032 ns; a 64-byte frame with
 // its extension lasts 4160 ns, so b has it at 6192 ns. c sits behind a switch: its own domain.

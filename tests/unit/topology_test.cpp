@@ -261,6 +261,43 @@ TEST(Topology, TheResolvedDocumentLoadsAgainToTheSamePlant) {
   EXPECT_EQ(again.report.domains[0].pairs[0].pdv_bt, t.report.domains[0].pairs[0].pdv_bt);
 }
 
+// Two stations on one cable, no repeater: the path delay value is far inside the budget, so only
+// the segment rule can fail the plant.
+std::string one_cable(int rate, const std::string& medium, double metres) {
+  return R"({"name": "s", "rate_mbps": )" + std::to_string(rate) +
+         R"(, "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}},
+    "cables": [{"between": ["a", "b"], "medium": ")" +
+         medium + R"(", "length_m": )" + std::to_string(metres) + "}]}";
+}
+
+TEST(Topology, ASegmentLongerThanItsPhyAllowsFailsThePlantWithTheLimitAndItsSource) {
+  // 180 m of Cat 5 at 100 Mb/s: PDV 180 x 1.112 + 100 = 300.16 BT <= 512, but 100BASE-TX
+  // segments end at 100 m.
+  const auto fast = load(one_cable(100, "cat5", 180));
+  const DomainReport& d = fast.report.domains[0];
+  EXPECT_NEAR(d.pairs[0].pdv_bt, 300.16, 1e-9);
+  EXPECT_TRUE(d.pairs[0].pass);
+  ASSERT_EQ(d.segment_violations.size(), 1u);
+  EXPECT_EQ(d.segment_violations[0].where, "cables[0]");
+  EXPECT_CONTAINS(d.segment_violations[0].message,
+                  "a - b: 180 m of cat5 is longer than 100BASE-TX's 100 m segment limit (802.3u");
+  EXPECT_FALSE(d.pass);
+  EXPECT_FALSE(fast.report.pass());
+  // 110 m at 1000 Mb/s: PDV 864 + 110 x 11.12 = 2087.2 BT, but 1000BASE-T ends at 100 m.
+  const auto gig = load(one_cable(1000, "cat5e", 110));
+  EXPECT_NEAR(gig.report.domains[0].pairs[0].pdv_bt, 2087.2, 1e-9);
+  ASSERT_EQ(gig.report.domains[0].segment_violations.size(), 1u);
+  EXPECT_CONTAINS(gig.report.domains[0].segment_violations[0].message,
+                  "110 m of cat5e is longer than 1000BASE-T's 100 m segment limit");
+  // At the limit, and on media whose limit is longer, the plant passes.
+  EXPECT_TRUE(load(one_cable(1000, "cat5e", 100)).report.pass());
+  EXPECT_TRUE(load(one_cable(100, "fibre_mm", 412)).report.pass());
+  EXPECT_FALSE(load(one_cable(100, "fibre_mm", 413)).report.pass());  // 100BASE-FX, half duplex
+  EXPECT_TRUE(load(one_cable(10, "coax_thin", 185)).report.pass());
+  EXPECT_FALSE(load(one_cable(10, "coax_thin", 186)).report.pass());  // 10BASE2
+  EXPECT_FALSE(load(one_cable(1000, "twinax", 26)).report.pass());    // 1000BASE-CX
+}
+
 TEST(Topology, AStationBetweenRepeatersOfTwoSpeedsIsAnError) {
   const std::string e = error_of(R"({"name": "m",
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},

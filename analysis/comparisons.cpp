@@ -42,8 +42,8 @@ std::vector<Comparison> comparisons(const Results& r) {
     }
   }
   // Diameter sweeps: per combination of the other axes, the first swept cable length at which
-  // late collisions appear against the PDV edge (the topology report's longest legal path,
-  // halved: each station's cable to the repeater).
+  // late collisions appear against the PDV edge (the topology report's longest station cable
+  // the path delay allows).
   const int length_axis = r.axis("topology.cables[*].length_m");
   if (length_axis >= 0) {
     std::map<std::vector<std::string>, std::vector<std::size_t>> groups;
@@ -65,14 +65,17 @@ std::vector<Comparison> comparisons(const Results& r) {
           at = p;
         }
       }
-      const auto edge = r.value(pts.front(), "topology.domain0", "max_legal_path_cable");
-      if (!edge || std::isnan(first)) continue;
+      // The longest station cable the path delay allows (results before it existed: the
+      // longest legal path, halved, which is the same for a symmetric star).
+      const auto station = r.value(pts.front(), "topology.domain0", "max_station_cable_pdv");
+      const auto path = r.value(pts.front(), "topology.domain0", "max_legal_path_cable");
+      if ((!station && !path) || std::isnan(first)) continue;
       Comparison c;
       c.point = at;
       c.quantity = "first cable length with late collisions vs PDV edge (m per station)";
       c.unit = "m";
       c.simulated = first;
-      c.analytic = edge->mean / 2;
+      c.analytic = station ? station->mean : path->mean / 2;
       c.difference = c.simulated - c.analytic;
       out.push_back(c);
     }

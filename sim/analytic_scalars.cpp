@@ -286,6 +286,11 @@ std::vector<DerivedStatistic> derived_statistics() {
        "the longest legal cable on the worst path (worst_path_cable + margin_cable)"},
       {"topology.domain<i>", "pass", "bool",
        "1 when every pair is within the budget and every cable within its segment limit"},
+      {"topology.domain<i>", "max_station_cable", "m",
+       "the longest legal cable per station (every station cable at that length, the others as "
+       "they are): the smaller of the path-delay and segment limits"},
+      {"topology.domain<i>", "max_station_cable_pdv", "m",
+       "the longest station cable the path delay value alone allows"},
       {"topology.domain<i>", "segment_violations", "cables",
        "cables of the domain longer than their PHY's segment limit"},
   };

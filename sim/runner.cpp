@@ -369,6 +369,11 @@ int run_simulation(const RunOptions& options) {
       scalars.push_back({component, "worst_path_cable", "m", w.cable_m, false});
       scalars.push_back({component, "max_legal_path_cable", "m", w.cable_m + dom.margin_m, false});
       scalars.push_back({component, "pass", "bool", dom.pass ? 1.0 : 0.0, true});
+      if (dom.max_station_cable_m) {
+        scalars.push_back({component, "max_station_cable", "m", *dom.max_station_cable_m, false});
+        scalars.push_back(
+            {component, "max_station_cable_pdv", "m", *dom.max_station_cable_pdv_m, false});
+      }
       scalars.push_back({component, "segment_violations", "cables",
                          static_cast<double>(dom.segment_violations.size()), true});
     }

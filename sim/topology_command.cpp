@@ -86,6 +86,13 @@ std::string topology_report_text(const LoadedTopology& topology, std::size_t max
     } else {
       out += fmt::format("  no pair of stations -> {}\n", verdict(dom.pass));
     }
+    if (dom.max_station_cable_m) {
+      out += fmt::format("  longest station cable: {:.2f} m, limited by {}",
+                         *dom.max_station_cable_m, dom.max_station_cable_limit);
+      if (dom.max_station_cable_limit != "path delay")
+        out += fmt::format(" (the path delay alone allows {:.2f} m)", *dom.max_station_cable_pdv_m);
+      out += " -- every cable with a station at one end at that length, the others as they are\n";
+    }
     for (const auto& v : dom.segment_violations)
       out += "  segment too long: " + v.where + " " + v.message + "\n";
     for (const auto& note : dom.notes) out += "  note: " + note + "\n";

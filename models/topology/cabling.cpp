@@ -92,6 +92,55 @@ struct LoopFinder : boost::default_dfs_visitor {
   }
 };
 
+// DomainReport::max_station_cable_m. Every pair's PDV is linear in L: PDV(L) = PDV - (its station
+// cables' delay) + L x (the sum of their round-trip BT per metre), so the largest L keeping each
+// pair within the budget is the smallest of (budget - the rest) / (that sum) over the pairs.
+void station_cable_limit(const CablingPlant& plant, DomainReport& dom) {
+  // Which cables have a station at one end, found once.
+  std::set<std::string> dtes;
+  for (const auto& n : plant.nodes)
+    if (n.kind == NodeKind::dte) dtes.insert(n.name);
+  std::vector<char> station_cable(plant.cables.size(), 0);
+  for (const std::size_t c : dom.cables)
+    station_cable[c] = dtes.count(plant.cables[c].a) + dtes.count(plant.cables[c].b) > 0;
+  auto is_station_cable = [&](std::size_t c) { return station_cable[c] != 0; };
+  std::optional<double> pdv_limit;
+  for (const PathReport& p : dom.pairs) {
+    if (!p.pdv_known) return;
+    double per_m = 0;
+    double station_bt = 0;
+    for (const std::size_t c : p.cables) {
+      if (!is_station_cable(c)) continue;
+      const Cable& cable = plant.cables[c];
+      const double bt_per_m = plant.table.medium(cable.medium, dom.rate_mbps)->round_trip_bt_per_m;
+      per_m += bt_per_m;
+      station_bt += cable.length_m * bt_per_m;
+    }
+    if (per_m <= 0) continue;
+    const double l = (dom.budget_bt - (p.pdv_bt - station_bt)) / per_m;
+    if (!pdv_limit || l < *pdv_limit) pdv_limit = l;
+  }
+  std::optional<double> segment_limit;
+  for (const std::size_t c : dom.cables) {
+    if (!is_station_cable(c)) continue;
+    const Cable& cable = plant.cables[c];
+    if (const SegmentRule* rule = segment_rule(dom.rate_mbps, cable.medium);
+        rule != nullptr && (!segment_limit || rule->max_m < *segment_limit)) {
+      segment_limit = rule->max_m;
+      dom.max_station_cable_limit =
+          rule->phy + " segment (" + format_number(rule->max_m) + " m of " + cable.medium + ")";
+    }
+  }
+  if (!pdv_limit) return;
+  dom.max_station_cable_pdv_m = std::max(0.0, *pdv_limit);
+  dom.max_station_cable_segment_m = segment_limit;
+  dom.max_station_cable_m = *dom.max_station_cable_pdv_m;
+  if (segment_limit && *segment_limit < *dom.max_station_cable_m)
+    dom.max_station_cable_m = *segment_limit;
+  else
+    dom.max_station_cable_limit = "path delay";
+}
+
 }  // namespace
 
 TopologyReport analyse_topology(const CablingPlant& plant) {
@@ -419,6 +468,7 @@ TopologyReport analyse_topology(const CablingPlant& plant) {
                             " Mb/s is not in the table (give \"delay_bt\"); the verdict rests on "
                             "the repeater rules");
     }
+    station_cable_limit(plant, dom);
     for (const auto& u : unconfirmed) dom.notes.push_back("uses an UNCONFIRMED table value: " + u);
     report.domains.push_back(std::move(dom));
   }

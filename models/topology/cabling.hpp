@@ -91,6 +91,15 @@ struct DomainReport {
   double margin_bt = 0;              // budget - worst PDV
   double margin_m = 0;               // the same in metres of the worst path's main medium
   std::string margin_medium;
+  // The answer to "how long may each station's cable be?": the longest length L such that, with
+  // every cable that has a station (dte) at one end set to L and every other cable as it is,
+  // every pair's PDV stays within the budget (max_station_cable_pdv_m) and every station cable
+  // within its segment limit (max_station_cable_segment_m); max_station_cable_m is the smaller.
+  // Unset when the domain has no such cable or a path delay value is not known.
+  std::optional<double> max_station_cable_m;
+  std::optional<double> max_station_cable_pdv_m;
+  std::optional<double> max_station_cable_segment_m;
+  std::string max_station_cable_limit;  // "path delay" or "1000BASE-T segment (100 m)"
   bool pass = true;
   // Cables longer than their PHY's segment limit (models/topology/segment_rules): `where` is
   // "cables[<i>]"; each fails the domain.

@@ -211,6 +211,18 @@ TEST(Comparisons, DiameterSweepGivesTheFirstLateCollisionLengthAgainstThePdvEdge
   std::vector<double> edges = {rows[0].analytic, rows[1].analytic};
   std::sort(edges.begin(), edges.end());
   EXPECT_EQ(edges, (std::vector<double>{25.0, 180.0}));
+
+  // Results that carry the longest station cable the path delay allows compare against it (an
+  // asymmetric plant's edge is not half its longest path).
+  const auto dir = diameter_dir();
+  std::ofstream(dir / "summary.csv", std::ios::app)
+      << "0,1000 Mb/s,512,saturated,64,10,topology.domain0,max_station_cable_pdv,m,1,21.5,0\n"
+      << "3,1000 Mb/s,4096,saturated,64,10,topology.domain0,max_station_cable_pdv,m,1,177.25,0\n";
+  const auto station = comparisons(load_results(dir.string()));
+  ASSERT_EQ(station.size(), 2u);
+  edges = {station[0].analytic, station[1].analytic};
+  std::sort(edges.begin(), edges.end());
+  EXPECT_EQ(edges, (std::vector<double>{21.5, 177.25}));
 }
 
 TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {

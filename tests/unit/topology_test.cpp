@@ -298,6 +298,41 @@ TEST(Topology, ASegmentLongerThanItsPhyAllowsFailsThePlantWithTheLimitAndItsSour
   EXPECT_FALSE(load(one_cable(1000, "twinax", 26)).report.pass());    // 1000BASE-CX
 }
 
+// The answer stated: the longest cable per station. Two Class II hubs 5 m apart (a and b on
+// 100 m, c on 20 m): the a - b pair bounds it, (512 - 5 x 1.112 - 2 x 92 - 100) / (2 x 1.112)
+// = 100.018 m (docs/references.md, Validation 3's 205 m), and 100BASE-TX's 100 m segment is
+// shorter still. One gigabit repeater: (4096 - 864 - 976) / (2 x 11.12) = 101.439 m, again
+// bounded by 1000BASE-T's 100 m; with a 8192-bit budget ("what if") 285.612 m of delay.
+TEST(Topology, TheLongestStationCableIsTheSmallerOfThePathDelayAndTheSegmentLimit) {
+  const auto hubs = load(two_hubs(100, 5, 100));
+  const DomainReport& d = hubs.report.domains[0];
+  ASSERT_TRUE(d.max_station_cable_m);
+  EXPECT_NEAR(*d.max_station_cable_pdv_m, (512 - 5 * 1.112 - 2 * 92 - 100) / (2 * 1.112), 1e-9);
+  EXPECT_NEAR(*d.max_station_cable_pdv_m, 100.018, 1e-3);
+  EXPECT_EQ(*d.max_station_cable_m, 100);
+  EXPECT_EQ(d.max_station_cable_limit, "100BASE-TX segment (100 m of cat5)");
+  const std::string gig = R"({"name": "g", "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"},
+      "c": {"kind": "dte"}, "r": {"kind": "repeater", "class": "gigabit"}},
+    "cables": [{"between": ["a", "r"], "length_m": 10}, {"between": ["b", "r"], "length_m": 50},
+               {"between": ["c", "r"], "length_m": 90}]})";
+  const DomainReport g = load(gig).report.domains[0];
+  EXPECT_NEAR(*g.max_station_cable_pdv_m, (4096.0 - 864 - 976) / (2 * 11.12), 1e-9);
+  EXPECT_EQ(*g.max_station_cable_m, 100);
+  std::string what_if = gig;
+  what_if.insert(what_if.find("\"nodes\""), "\"budget_bt\": 8192, ");
+  EXPECT_NEAR(*load(what_if).report.domains[0].max_station_cable_pdv_m,
+              (8192.0 - 864 - 976) / (2 * 11.12), 1e-9);
+  // At 100 Mb/s through one Class II hub nothing but the PDV bounds fibre: 412 m of 100BASE-FX
+  // segment against (512 - 92 - 100) / (2 x 1.0) = 160 m of delay.
+  const std::string fx = R"({"name": "f", "rate_mbps": 100, "nodes": {"a": {"kind": "dte"},
+      "b": {"kind": "dte"}, "h": {"kind": "repeater", "class": "class_ii"}},
+    "cables": [{"between": ["a", "h"], "medium": "fibre_mm", "length_m": 10},
+               {"between": ["b", "h"], "medium": "fibre_mm", "length_m": 10}]})";
+  const DomainReport f = load(fx).report.domains[0];
+  EXPECT_NEAR(*f.max_station_cable_m, 160, 1e-9);
+  EXPECT_EQ(f.max_station_cable_limit, "path delay");
+}
+
 TEST(Topology, AStationBetweenRepeatersOfTwoSpeedsIsAnError) {
   const std::string e = error_of(R"({"name": "m",
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},

@@ -112,6 +112,9 @@ int cli(int argc, char** argv) {
   auto* topology_out_opt = topology_cmd->add_option("--out", topology.out_dir,
                                                     "output directory (default results/<name>)");
   topology_cmd->add_flag("--quiet", topology.quiet, "write the files, print nothing");
+  topology_cmd->add_flag("--every-pair", topology.every_pair,
+                         "list every pair of stations in topology_pairs.csv, not each station's "
+                         "worst (at most 10^7 pairs)");
 
   PlotOptions plot;
   auto* plot_cmd =

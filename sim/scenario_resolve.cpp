@@ -27,8 +27,10 @@ void resolve_topology(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
   std::vector<std::string> station_names;
   for (const auto& s : c.stations) station_names.push_back(s.name);
   const double bit_ns = 1000.0 / static_cast<double>(c.run.rate_mbps);
-  for (std::size_t i = 0; i < t.report.domains.size(); ++i) {
-    const DomainReport& dom = t.report.domains[i];
+  // A run needs every pair's delay (the loader's report lists each station's worst only).
+  const TopologyReport every = analyse_topology(t.plant, PairScope::every_pair);
+  for (std::size_t i = 0; i < every.domains.size(); ++i) {
+    const DomainReport& dom = every.domains[i];
     const std::string origin = "topology domain " + std::to_string(i);
     if (dom.rate_mbps != c.run.rate_mbps) {
       d.error("topology", origin + " runs at " + std::to_string(dom.rate_mbps) +

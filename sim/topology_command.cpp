@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -19,6 +20,14 @@ std::string path_text(const std::vector<std::string>& path) {
   std::string s;
   for (std::size_t i = 0; i < path.size(); ++i) s += (i > 0 ? " > " : "") + path[i];
   return s;
+}
+
+// Names, the first 20 of a long list and how many more.
+std::string name_list(const std::vector<std::string>& names) {
+  constexpr std::size_t shown = 20;
+  if (names.size() <= shown + 4) return fmt::to_string(fmt::join(names, ", "));
+  return fmt::format("{}, ... and {} more", fmt::join(names.begin(), names.begin() + shown, ", "),
+                     names.size() - shown);
 }
 
 std::string verdict(bool pass) {
@@ -43,9 +52,8 @@ std::string topology_report_text(const LoadedTopology& topology, std::size_t max
             : fmt::format("margin term 0 BT (none added; 802.3 allows up to {:g} BT: margin_bt)",
                           budget->max_margin_bt);
     out += fmt::format("\ndomain {}: {} Mb/s, budget {:g} BT, {}; stations: {}", d, dom.rate_mbps,
-                       dom.budget_bt, margin, fmt::to_string(fmt::join(dom.stations, ", ")));
-    if (!dom.repeaters.empty())
-      out += fmt::format("; repeaters: {}", fmt::to_string(fmt::join(dom.repeaters, ", ")));
+                       dom.budget_bt, margin, name_list(dom.stations));
+    if (!dom.repeaters.empty()) out += fmt::format("; repeaters: {}", name_list(dom.repeaters));
     out += "\n";
     // The worst pairs first (largest PDV, then longest cable).
     std::vector<std::size_t> order(dom.pairs.size());
@@ -71,6 +79,8 @@ std::string topology_report_text(const LoadedTopology& topology, std::size_t max
     if (order.size() > max_pairs)
       out += fmt::format("  ... {} more pairs (all in topology_pairs.csv)\n",
                          order.size() - max_pairs);
+    if (topology.scope == PairScope::worst_per_station && dom.stations.size() > 2)
+      out += "  (each station's worst pair; every pair with --every-pair)\n";
     if (dom.worst) {
       const PathReport& w = dom.pairs[*dom.worst];
       if (w.pdv_known) {
@@ -122,7 +132,21 @@ std::string topology_pairs_csv(const TopologyReport& report) {
 }
 
 int run_topology(const TopologyOptions& options) {
-  const LoadedTopology topology = load_topology(options.file);
+  LoadedTopology topology = load_topology(options.file);
+  if (options.every_pair) {
+    double pairs = 0;
+    for (const auto& dom : topology.report.domains)
+      pairs += 0.5 * static_cast<double>(dom.stations.size()) *
+               static_cast<double>(dom.stations.size() - 1);
+    constexpr double most = 1e7;
+    if (pairs > most)
+      throw ScenarioError({{options.file, "",
+                            fmt::format("--every-pair would list {:.0f} pairs (at most {:.0f}); "
+                                        "without it each station's worst pair is listed",
+                                        pairs, most)}});
+    topology.report = analyse_topology(topology.plant, PairScope::every_pair);
+    topology.scope = PairScope::every_pair;
+  }
   const std::string text = topology_report_text(topology);
   // Exit code 1 means "the plant fails": any problem writing the files is 2, like bad input.
   const OutputDirectory out(options.out_dir.empty()

@@ -10,14 +10,15 @@ namespace gbesim {
 
 struct TopologyOptions {
   std::string file;
-  std::string out_dir;  // default results/<name>
-  bool quiet = false;   // files only
+  std::string out_dir;      // default results/<name>
+  bool quiet = false;       // files only
+  bool every_pair = false;  // list every pair, not each station's worst
 };
 
 // The report as text: a table per collision domain (the worst pairs first), the worst path, its
 // margin in bit times and metres of cable, the verdict and the notes.
 std::string topology_report_text(const LoadedTopology& topology, std::size_t max_pairs = 12);
-// Every pair of every domain, one row each.
+// The listed pairs of every domain (each station's worst, or every pair), one row each.
 std::string topology_pairs_csv(const TopologyReport& report);
 
 // Exit code: 0 every domain passes, 1 some domain fails, 2 bad input (thrown as ScenarioError).

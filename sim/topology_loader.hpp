@@ -19,6 +19,7 @@ struct LoadedTopology {
   std::string description;
   CablingPlant plant;
   TopologyReport report;
+  PairScope scope = PairScope::worst_per_station;  // which pairs `report` lists
   Json resolved;  // the document as read, every default written out (loads again to the same)
 };
 

@@ -5,10 +5,11 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <unordered_map>
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/connected_components.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <boost/graph/undirected_dfs.hpp>
 
 #include "models/topology/segment_rules.hpp"
@@ -44,7 +45,6 @@ namespace {
 
 struct EdgeProperties {
   std::size_t cable = 0;
-  double weight = 0;  // for the shortest paths; the reported sums are recomputed along the path
   boost::default_color_type color = boost::white_color;
 };
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
@@ -92,67 +92,619 @@ struct LoopFinder : boost::default_dfs_visitor {
   }
 };
 
-// DomainReport::max_station_cable_m. Every pair's PDV is linear in L: PDV(L) = PDV - (its station
-// cables' delay) + L x (the sum of their round-trip BT per metre), so the largest L keeping each
-// pair within the budget is the smallest of (budget - the rest) / (that sum) over the pairs.
-void station_cable_limit(const CablingPlant& plant, DomainReport& dom) {
-  // Which cables have a station at one end, found once.
-  std::set<std::string> dtes;
-  for (const auto& n : plant.nodes)
-    if (n.kind == NodeKind::dte) dtes.insert(n.name);
-  std::vector<char> station_cable(plant.cables.size(), 0);
-  for (const std::size_t c : dom.cables)
-    station_cable[c] = dtes.count(plant.cables[c].a) + dtes.count(plant.cables[c].b) > 0;
-  auto is_station_cable = [&](std::size_t c) { return station_cable[c] != 0; };
-  std::optional<double> pdv_limit;
-  for (const PathReport& p : dom.pairs) {
-    if (!p.pdv_known) return;
+constexpr std::size_t none = static_cast<std::size_t>(-1);
+// Repeaters and converters per domain the analysis takes (it walks the inside from each).
+constexpr std::size_t kMaxInner = 10'000;
+
+// What a path's DTE-pair delay depends on at one end: a station's PHY type and its own share of
+// the pair's delay, or a switch port (the speed's default PHY).
+struct EndClass {
+  bool dte = false;
+  std::string phy;
+  std::optional<double> delay_bt;
+  bool operator<(const EndClass& o) const {
+    return std::tie(dte, phy, delay_bt) < std::tie(o.dte, o.phy, o.delay_bt);
+  }
+};
+
+struct PairDelay {
+  double bt = 0;
+  bool known = true;
+  const DeviceDelay* row = nullptr;  // the table's row, when it gave the delay
+};
+
+// A repeater or media converter of the domain: the inside of its tree.
+struct InnerNode {
+  Vertex v = 0;
+  double delay_bt = 0;
+  bool known = true;
+  bool repeater = false;
+  int class_i = 0;
+  int class_ii = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> next;  // (inner node, cable)
+};
+
+// An end station: a leaf of the domain's tree, on one cable to an inner node (or, in a domain
+// without any, straight to the other station).
+struct Leaf {
+  Vertex v = 0;
+  std::size_t cable = 0;
+  std::size_t at = none;     // its inner node
+  std::size_t group = none;  // its group (none when `at` is)
+  std::size_t end_class = 0;
+  double bt = 0;  // its cable's round-trip delay
+  double m = 0;
+};
+
+// The stations on one inner node that are alike in all but their cable's length (end class,
+// medium, station or switch port). A pair's figures grow with each end's cable, so the longest
+// cable of a group stands for the whole group in every worst case.
+struct Group {
+  std::size_t at = 0;
+  std::size_t end_class = 0;
+  std::string medium;
+  bool dte = false;
+  double bt_per_m = 0;
+  std::size_t top[2] = {none, none};  // the longest and second longest cable (leaf indices)
+  // The group's own pair (its two longest): the path delay without the two station cables.
+  bool self_set = false;
+  bool self_known = true;
+  double self_base_bt = 0;
+  double self_base_m = 0;
+};
+
+// Sums along the path between two inner nodes, both included.
+struct Span {
+  double bt = 0;  // cables and device delays
+  double m = 0;
+  std::size_t segments = 0;
+  int repeaters = 0;
+  int class_i = 0;
+  int class_ii = 0;
+  bool known = true;
+};
+
+// How bad a pair is: an unknown path delay first (it cannot be shown to pass), then the larger
+// PDV, then the longer cable.
+struct Severity {
+  bool known = true;
+  double pdv = 0;
+  double m = 0;
+};
+bool worse(const Severity& a, const Severity& b) {
+  if (a.known != b.known) return !a.known;
+  if (a.known && a.pdv != b.pdv) return a.pdv > b.pdv;
+  if (a.m != b.m) return a.m > b.m;
+  return a.pdv > b.pdv;
+}
+
+std::string repeater_rule_problem(std::int64_t rate, int repeaters, int class_i, int class_ii,
+                                  std::size_t segments, double cable_m) {
+  if (rate == 10 && (repeaters > 4 || segments > 5 || cable_m > 2500))
+    return "5-4-3 rule (model 1): " + std::to_string(repeaters) + " repeaters, " +
+           std::to_string(segments) + " segments, " + format_number(cable_m) +
+           " m between two stations; at most 4, 5 and 2500 m";
+  if (rate == 100 && (class_i > 1 || (class_i == 1 && class_ii > 0)))
+    return "a Class I repeater must be the only repeater between two stations";
+  if (rate == 100 && class_ii > 2)
+    return std::to_string(class_ii) + " Class II repeaters between two stations; at most 2";
+  if (rate == 1000 && repeaters > 1)
+    return std::to_string(repeaters) +
+           " repeaters between two stations; 1000 Mb/s allows one per domain";
+  return "";
+}
+
+// The paths of one collision domain (a tree whose leaves are its end stations and whose inside is
+// its repeaters and converters). Every pair's figures are sums along its path, so the worst pair,
+// each station's worst partner, the repeater rules and the longest station cable follow from the
+// paths between inner nodes (one walk of the inside from each) and, per group, the longest cable:
+// O(stations + inner nodes^2 + groups^2) instead of a search per pair.
+class DomainPaths {
+ public:
+  // `station_cable`: per cable, whether a station (dte) is at one end.
+  DomainPaths(const CablingPlant& plant, const Graph& g, const std::vector<VertexInfo>& info,
+              const std::vector<char>& station_cable, DomainReport& dom,
+              std::set<std::string>& unconfirmed)
+      : plant_(plant),
+        g_(g),
+        info_(info),
+        station_cable_(station_cable),
+        dom_(dom),
+        unconfirmed_(unconfirmed) {}
+
+  // `members`: the domain's vertices in order; `slot`: scratch, one entry per vertex, all none.
+  void analyse(const std::vector<Vertex>& members, std::vector<std::size_t>& slot,
+               PairScope scope) {
+    if (!collect(members, slot)) return;
+    if (!inner_.empty()) root_inside();
+    if (!inner_.empty()) search();
+    std::vector<std::pair<std::size_t, std::size_t>> rows;
+    if (inner_.empty()) {
+      if (leaves_.size() == 2) rows.emplace_back(0, 1);
+    } else if (scope == PairScope::every_pair) {
+      for (std::size_t i = 0; i < leaves_.size(); ++i)
+        for (std::size_t k = i + 1; k < leaves_.size(); ++k) rows.emplace_back(i, k);
+    } else {
+      rows = worst_rows();
+    }
+    report(rows);
+    for (Vertex v : members) slot[v] = none;
+  }
+
+ private:
+  double cable_bt(std::size_t c) const {
+    const Cable& cable = plant_.cables[c];
+    return cable.length_m * plant_.table.medium(cable.medium, dom_.rate_mbps)->round_trip_bt_per_m;
+  }
+  void note_row(Confidence c, const std::string& what) {
+    if (c == Confidence::unconfirmed) unconfirmed_.insert(what);
+  }
+
+  // Inner nodes with their delays, leaves and their groups. False when the domain is not a tree
+  // with its stations as leaves (a station with several cables: reported as a problem already).
+  bool collect(const std::vector<Vertex>& members, std::vector<std::size_t>& slot) {
+    const std::int64_t rate = dom_.rate_mbps;
+    for (Vertex v : members) {
+      if (info_[v].end_station) continue;
+      slot[v] = inner_.size();
+      InnerNode n;
+      n.v = v;
+      const CablingNode& node = plant_.nodes[info_[v].node];
+      n.repeater = node.kind == NodeKind::repeater;
+      n.class_i = n.repeater && node.type == "class_i" ? 1 : 0;
+      n.class_ii = n.repeater && (node.type == "class_ii" || node.type == "class_ii_t4") ? 1 : 0;
+      if (node.delay_bt) {
+        n.delay_bt = *node.delay_bt;
+      } else if (node.kind == NodeKind::converter) {
+        n.known = false;
+      } else if (const DeviceDelay* row = plant_.table.device(repeater_key(node.type), rate)) {
+        note_row(row->confidence, node.type + " repeater delay");
+        n.delay_bt = row->round_trip_bt;
+      } else {
+        n.known = false;
+      }
+      inner_.push_back(std::move(n));
+    }
+    std::map<EndClass, std::size_t> classes;
+    std::map<std::tuple<std::size_t, std::size_t, std::string, bool>, std::size_t> group_of;
+    for (Vertex v : members) {
+      if (!info_[v].end_station) continue;
+      const auto degree = boost::out_degree(v, g_);
+      if (degree == 0) continue;  // alone: it reaches no one
+      if (degree > 1) {
+        dom_.notes.push_back("paths not analysed: \"" + info_[v].label + "\" has " +
+                             std::to_string(degree) + " cables");
+        return false;
+      }
+      const Edge e = *boost::out_edges(v, g_).first;
+      const Vertex other = boost::target(e, g_);
+      const CablingNode& node = plant_.nodes[info_[v].node];
+      Leaf leaf;
+      leaf.v = v;
+      leaf.cable = g_[e].cable;
+      leaf.at = slot[other];
+      leaf.bt = cable_bt(leaf.cable);
+      leaf.m = plant_.cables[leaf.cable].length_m;
+      EndClass ec;
+      ec.dte = node.kind == NodeKind::dte;
+      ec.phy = ec.dte && !node.type.empty() ? node.type : default_dte_phy(dom_.rate_mbps);
+      if (ec.dte) ec.delay_bt = node.delay_bt;
+      const auto [it, added] = classes.emplace(ec, end_classes_.size());
+      if (added) end_classes_.push_back(ec);
+      leaf.end_class = it->second;
+      if (leaf.at != none) {
+        const std::string& medium = plant_.cables[leaf.cable].medium;
+        const auto key = std::make_tuple(leaf.at, leaf.end_class, medium, ec.dte);
+        const auto [git, new_group] = group_of.emplace(key, groups_.size());
+        if (new_group) {
+          Group gr;
+          gr.at = leaf.at;
+          gr.end_class = leaf.end_class;
+          gr.medium = medium;
+          gr.dte = ec.dte;
+          gr.bt_per_m = plant_.table.medium(medium, rate)->round_trip_bt_per_m;
+          groups_.push_back(std::move(gr));
+        }
+        leaf.group = git->second;
+        Group& gr = groups_[leaf.group];
+        const std::size_t index = leaves_.size();
+        if (gr.top[0] == none || leaf.bt > leaves_[gr.top[0]].bt) {
+          gr.top[1] = gr.top[0];
+          gr.top[0] = index;
+        } else if (gr.top[1] == none || leaf.bt > leaves_[gr.top[1]].bt) {
+          gr.top[1] = index;
+        }
+      }
+      leaves_.push_back(leaf);
+    }
+    for (std::size_t x = 0; x < inner_.size(); ++x) {
+      for (auto [e, end] = boost::out_edges(inner_[x].v, g_); e != end; ++e) {
+        const std::size_t y = slot[boost::target(*e, g_)];
+        if (y != none && !info_[boost::target(*e, g_)].end_station)
+          inner_[x].next.emplace_back(y, g_[*e].cable);
+      }
+    }
+    groups_at_.assign(inner_.size(), {});
+    for (std::size_t k = 0; k < groups_.size(); ++k) groups_at_[groups_[k].at].push_back(k);
+    return true;
+  }
+
+  const PairDelay& pair_delay(std::size_t a, std::size_t b) {
+    const auto key = std::minmax(a, b);
+    auto it = pair_delays_.find(key);
+    if (it != pair_delays_.end()) return it->second;
+    const EndClass& x = end_classes_[a];
+    const EndClass& y = end_classes_[b];
+    PairDelay p;
+    if (x.dte && y.dte && x.delay_bt && y.delay_bt) {
+      p.bt = *x.delay_bt + *y.delay_bt;
+    } else if (const DeviceDelay* row =
+                   plant_.table.device(dte_pair_key(x.phy, y.phy), dom_.rate_mbps)) {
+      p.bt = row->round_trip_bt;
+      p.row = row;
+    } else {
+      p.known = false;
+    }
+    return pair_delays_.emplace(key, p).first->second;
+  }
+
+  // Parents towards inner node 0, for the path between two inner nodes.
+  void root_inside() {
+    parent_.assign(inner_.size(), none);
+    parent_cable_.assign(inner_.size(), none);
+    depth_.assign(inner_.size(), 0);
+    std::vector<std::size_t> queue{0};
+    std::vector<char> seen(inner_.size(), 0);
+    seen[0] = 1;
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+      const std::size_t n = queue[q];
+      for (const auto& [next, cable] : inner_[n].next) {
+        if (seen[next]) continue;
+        seen[next] = 1;
+        parent_[next] = n;
+        parent_cable_[next] = cable;
+        depth_[next] = depth_[n] + 1;
+        queue.push_back(next);
+      }
+    }
+  }
+
+  // The inner nodes and cables from x to y, both nodes included.
+  void inside_path(std::size_t x, std::size_t y, std::vector<std::size_t>& nodes,
+                   std::vector<std::size_t>& cables) const {
+    std::vector<std::size_t> up_nodes;
+    std::vector<std::size_t> up_cables;
+    std::vector<std::size_t> down_nodes;
+    std::vector<std::size_t> down_cables;
+    while (depth_[x] > depth_[y]) {
+      up_nodes.push_back(x);
+      up_cables.push_back(parent_cable_[x]);
+      x = parent_[x];
+    }
+    while (depth_[y] > depth_[x]) {
+      down_nodes.push_back(y);
+      down_cables.push_back(parent_cable_[y]);
+      y = parent_[y];
+    }
+    while (x != y) {
+      up_nodes.push_back(x);
+      up_cables.push_back(parent_cable_[x]);
+      x = parent_[x];
+      down_nodes.push_back(y);
+      down_cables.push_back(parent_cable_[y]);
+      y = parent_[y];
+    }
+    nodes.insert(nodes.end(), up_nodes.begin(), up_nodes.end());
+    nodes.push_back(x);
+    nodes.insert(nodes.end(), down_nodes.rbegin(), down_nodes.rend());
+    cables.insert(cables.end(), up_cables.begin(), up_cables.end());
+    cables.insert(cables.end(), down_cables.rbegin(), down_cables.rend());
+  }
+
+  // Walks the inside once from every inner node and weighs every pair of groups by the pair of
+  // their longest cables: each group's worst partner outside it, the repeater rules on every path
+  // and the longest station cable the path delays allow.
+  void search() {
+    const std::size_t count = inner_.size();
+    std::vector<Span> span(count);
+    std::vector<std::size_t> from(count);
+    std::vector<std::size_t> stack;
+    partner_.assign(groups_.size(), Offer{});
+    const double margin = plant_.margin_bt;
+    for (std::size_t x = 0; x < count; ++x) {
+      if (groups_at_[x].empty()) continue;
+      auto node_span = [this](const Span& before, std::size_t n) {
+        Span s = before;
+        s.bt += inner_[n].delay_bt;
+        s.known = s.known && inner_[n].known;
+        s.repeaters += inner_[n].repeater ? 1 : 0;
+        s.class_i += inner_[n].class_i;
+        s.class_ii += inner_[n].class_ii;
+        return s;
+      };
+      span[x] = node_span(Span{}, x);
+      from[x] = none;
+      stack.assign(1, x);
+      while (!stack.empty()) {
+        const std::size_t n = stack.back();
+        stack.pop_back();
+        for (const auto& [next, cable] : inner_[n].next) {
+          if (next == from[n]) continue;
+          from[next] = n;
+          Span s = span[n];
+          s.bt += cable_bt(cable);
+          s.m += plant_.cables[cable].length_m;
+          ++s.segments;
+          span[next] = node_span(s, next);
+          stack.push_back(next);
+        }
+      }
+      for (std::size_t y = x; y < count; ++y) {
+        for (const std::size_t g : groups_at_[x]) {
+          for (const std::size_t h : groups_at_[y]) {
+            if (x == y && h < g) continue;
+            weigh(g, h, span[y], margin);
+          }
+        }
+      }
+    }
+  }
+
+  struct Offer {
+    Severity s;
+    std::size_t leaf = none;
+  };
+  static void offer(Offer& o, const Severity& s, std::size_t leaf) {
+    if (o.leaf == none || worse(s, o.s)) {
+      o.s = s;
+      o.leaf = leaf;
+    }
+  }
+
+  void weigh(std::size_t g, std::size_t h, const Span& span, double margin) {
+    Group& a = groups_[g];
+    const Group& b = groups_[h];
+    const std::size_t u = a.top[0];
+    const std::size_t v = g == h ? a.top[1] : b.top[0];
+    if (v == none) return;
+    const PairDelay& pd = pair_delay(a.end_class, b.end_class);
+    if (pd.row != nullptr)
+      note_row(pd.row->confidence, "DTE pair delay at " + std::to_string(dom_.rate_mbps) + " Mb/s");
+    const bool known = span.known && pd.known;
+    const double base_bt = span.bt + pd.bt + margin;
+    const Leaf& lu = leaves_[u];
+    const Leaf& lv = leaves_[v];
+    const double cable_m = span.m + lu.m + lv.m;
+    if (g == h) {
+      a.self_set = true;
+      a.self_known = known;
+      a.self_base_bt = base_bt;
+      a.self_base_m = span.m;
+    } else {
+      offer(partner_[g], Severity{known, base_bt + lv.bt, span.m + lv.m}, v);
+      offer(partner_[h], Severity{known, base_bt + lu.bt, span.m + lu.m}, u);
+    }
+    any_unknown_ = any_unknown_ || !known;
+    if (known && (worst_known_.first == none || base_bt + lu.bt + lv.bt > worst_known_pdv_)) {
+      worst_known_pdv_ = base_bt + lu.bt + lv.bt;
+      worst_known_ = {std::min(u, v), std::max(u, v)};
+    }
+    const std::string rule = repeater_rule_problem(dom_.rate_mbps, span.repeaters, span.class_i,
+                                                   span.class_ii, span.segments + 2, cable_m);
+    if (!rule.empty()) {
+      ++rule_breaches_;
+      if (rule_examples_.size() < max_rule_examples)
+        rule_examples_.emplace_back(std::min(u, v), std::max(u, v));
+    }
+    // The longest station cable: the pair's PDV with its station cables at L is linear in L.
+    const double per_m = (a.dte ? a.bt_per_m : 0) + (b.dte ? b.bt_per_m : 0);
+    if (per_m <= 0) return;
+    if (!known) {
+      station_bound_unknown_ = true;
+      return;
+    }
+    const double rest = base_bt + (a.dte ? 0 : lu.bt) + (b.dte ? 0 : lv.bt);
+    const double l = (dom_.budget_bt - rest) / per_m;
+    if (bound_pair_.first == none || l < bound_) {
+      bound_ = l;
+      bound_pair_ = {std::min(u, v), std::max(u, v)};
+    }
+  }
+
+  // Each station's worst partner, each pair once (the earlier station first), the worst pair
+  // whose delay is known, then one example of every repeater rule broken.
+  std::vector<std::pair<std::size_t, std::size_t>> worst_rows() const {
+    std::vector<std::pair<std::size_t, std::size_t>> rows;
+    std::set<std::pair<std::size_t, std::size_t>> listed;
+    auto add = [&](std::size_t a, std::size_t b) {
+      const auto row = std::minmax(a, b);
+      if (listed.insert(row).second) rows.push_back(row);
+    };
+    for (std::size_t i = 0; i < leaves_.size(); ++i) {
+      if (leaves_[i].group == none) continue;
+      const Group& gr = groups_[leaves_[i].group];
+      Offer best = partner_[leaves_[i].group];
+      if (gr.self_set) {
+        const std::size_t t = gr.top[0] == i ? gr.top[1] : gr.top[0];
+        offer(
+            best,
+            Severity{gr.self_known, gr.self_base_bt + leaves_[t].bt, gr.self_base_m + leaves_[t].m},
+            t);
+      }
+      if (best.leaf != none) add(i, best.leaf);
+    }
+    // Where some paths' delays are not known, the worst known one still decides the verdict.
+    if (any_unknown_ && worst_known_.first != none) add(worst_known_.first, worst_known_.second);
+    for (const auto& [a, b] : rule_examples_) add(a, b);
+    return rows;
+  }
+
+  PathReport path_report(std::size_t i, std::size_t k) {
+    const Leaf& a = leaves_[i];
+    const Leaf& b = leaves_[k];
+    std::vector<std::size_t> inside;
+    std::vector<std::size_t> cables{a.cable};
+    if (a.at != none) inside_path(a.at, b.at, inside, cables);
+    if (a.at != none) cables.push_back(b.cable);
+    PathReport p;
+    p.from = info_[a.v].label;
+    p.to = info_[b.v].label;
+    p.path.push_back(p.from);
+    for (const std::size_t n : inside) p.path.push_back(info_[inner_[n].v].label);
+    p.path.push_back(p.to);
+    p.cables = cables;
+    int class_i = 0;
+    int class_ii = 0;
+    for (const std::size_t c : cables) {
+      p.cable_m += plant_.cables[c].length_m;
+      p.cable_bt += cable_bt(c);
+    }
+    for (const std::size_t n : inside) {
+      p.devices_bt += inner_[n].delay_bt;
+      p.pdv_known = p.pdv_known && inner_[n].known;
+      p.repeaters += inner_[n].repeater ? 1 : 0;
+      class_i += inner_[n].class_i;
+      class_ii += inner_[n].class_ii;
+    }
+    const PairDelay& pd = pair_delay(a.end_class, b.end_class);
+    p.dte_pair_bt = pd.bt;
+    p.pdv_known = p.pdv_known && pd.known;
+    if (pd.row != nullptr)
+      note_row(pd.row->confidence, "DTE pair delay at " + std::to_string(dom_.rate_mbps) + " Mb/s");
+    p.margin_bt = plant_.margin_bt;
+    p.pdv_bt = p.cable_bt + p.devices_bt + p.dte_pair_bt + p.margin_bt;
+    p.rule_problem = repeater_rule_problem(dom_.rate_mbps, p.repeaters, class_i, class_ii,
+                                           p.cables.size(), p.cable_m);
+    p.pass = p.rule_problem.empty() && (!p.pdv_known || p.pdv_bt <= dom_.budget_bt);
+    return p;
+  }
+
+  // The longest station cable one pair allows: (budget - the rest of its PDV) / (its station
+  // cables' round-trip BT per metre); none when it has no station cable.
+  std::optional<double> station_bound(const PathReport& p) const {
     double per_m = 0;
     double station_bt = 0;
     for (const std::size_t c : p.cables) {
+      const Cable& cable = plant_.cables[c];
       if (!is_station_cable(c)) continue;
-      const Cable& cable = plant.cables[c];
-      const double bt_per_m = plant.table.medium(cable.medium, dom.rate_mbps)->round_trip_bt_per_m;
+      const double bt_per_m =
+          plant_.table.medium(cable.medium, dom_.rate_mbps)->round_trip_bt_per_m;
       per_m += bt_per_m;
       station_bt += cable.length_m * bt_per_m;
     }
-    if (per_m <= 0) continue;
-    const double l = (dom.budget_bt - (p.pdv_bt - station_bt)) / per_m;
-    if (!pdv_limit || l < *pdv_limit) pdv_limit = l;
+    if (per_m <= 0) return std::nullopt;
+    return (dom_.budget_bt - (p.pdv_bt - station_bt)) / per_m;
   }
-  std::optional<double> segment_limit;
-  for (const std::size_t c : dom.cables) {
-    if (!is_station_cable(c)) continue;
-    const Cable& cable = plant.cables[c];
-    if (const SegmentRule* rule = segment_rule(dom.rate_mbps, cable.medium);
-        rule != nullptr && (!segment_limit || rule->max_m < *segment_limit)) {
-      segment_limit = rule->max_m;
-      dom.max_station_cable_limit =
-          rule->phy + " segment (" + format_number(rule->max_m) + " m of " + cable.medium + ")";
+  bool is_station_cable(std::size_t c) const { return station_cable_[c] != 0; }
+
+  void report(const std::vector<std::pair<std::size_t, std::size_t>>& rows) {
+    for (const auto& [i, k] : rows) {
+      dom_.pairs.push_back(path_report(i, k));
+      if (!dom_.pairs.back().pass) dom_.pass = false;
     }
+    for (std::size_t r = 0; r < dom_.pairs.size(); ++r) {
+      const PathReport& p = dom_.pairs[r];
+      if (!dom_.worst ||
+          worse(Severity{p.pdv_known, p.pdv_bt, p.cable_m},
+                Severity{dom_.pairs[*dom_.worst].pdv_known, dom_.pairs[*dom_.worst].pdv_bt,
+                         dom_.pairs[*dom_.worst].cable_m}))
+        dom_.worst = r;
+    }
+    // Rule breaches past the listed examples still fail the domain.
+    if (rule_breaches_ > 0) dom_.pass = false;
+    if (rule_breaches_ > rule_examples_.size())
+      dom_.notes.push_back(std::to_string(rule_breaches_) +
+                           " kinds of path break a repeater rule; the first " +
+                           std::to_string(rule_examples_.size()) + " are listed");
+    if (dom_.worst) {
+      // The margin is spoken of in metres of the worst path's main medium.
+      const PathReport& w = dom_.pairs[*dom_.worst];
+      std::map<std::string, double> metres_by_medium;
+      for (const std::size_t c : w.cables)
+        metres_by_medium[plant_.cables[c].medium] += plant_.cables[c].length_m;
+      double most = -1;
+      for (const auto& [medium, metres] : metres_by_medium) {
+        if (metres > most) {
+          most = metres;
+          dom_.margin_medium = medium;
+        }
+      }
+    }
+    // The longest station cable: the pair found by the search, its figure recomputed along its
+    // path (as every reported figure is); a domain without inner nodes has its one pair.
+    std::optional<double> pdv_limit;
+    if (inner_.empty()) {
+      if (dom_.pairs.size() == 1 && dom_.pairs[0].pdv_known)
+        pdv_limit = station_bound(dom_.pairs[0]);
+    } else if (!station_bound_unknown_ && bound_pair_.first != none) {
+      pdv_limit = station_bound(path_report(bound_pair_.first, bound_pair_.second));
+    }
+    std::optional<double> segment_limit;
+    for (const std::size_t c : dom_.cables) {
+      if (!is_station_cable(c)) continue;
+      const Cable& cable = plant_.cables[c];
+      if (const SegmentRule* rule = segment_rule(dom_.rate_mbps, cable.medium);
+          rule != nullptr && (!segment_limit || rule->max_m < *segment_limit)) {
+        segment_limit = rule->max_m;
+        dom_.max_station_cable_limit =
+            rule->phy + " segment (" + format_number(rule->max_m) + " m of " + cable.medium + ")";
+      }
+    }
+    if (!pdv_limit) {
+      dom_.max_station_cable_limit.clear();
+      return;
+    }
+    dom_.max_station_cable_pdv_m = std::max(0.0, *pdv_limit);
+    dom_.max_station_cable_segment_m = segment_limit;
+    dom_.max_station_cable_m = *dom_.max_station_cable_pdv_m;
+    if (segment_limit && *segment_limit < *dom_.max_station_cable_m)
+      dom_.max_station_cable_m = *segment_limit;
+    else
+      dom_.max_station_cable_limit = "path delay";
   }
-  if (!pdv_limit) return;
-  dom.max_station_cable_pdv_m = std::max(0.0, *pdv_limit);
-  dom.max_station_cable_segment_m = segment_limit;
-  dom.max_station_cable_m = *dom.max_station_cable_pdv_m;
-  if (segment_limit && *segment_limit < *dom.max_station_cable_m)
-    dom.max_station_cable_m = *segment_limit;
-  else
-    dom.max_station_cable_limit = "path delay";
-}
+
+  static constexpr std::size_t max_rule_examples = 100;
+
+  const CablingPlant& plant_;
+  const Graph& g_;
+  const std::vector<VertexInfo>& info_;
+  const std::vector<char>& station_cable_;
+  DomainReport& dom_;
+  std::set<std::string>& unconfirmed_;
+  std::vector<InnerNode> inner_;
+  std::vector<Leaf> leaves_;
+  std::vector<EndClass> end_classes_;
+  std::vector<Group> groups_;
+  std::vector<std::vector<std::size_t>> groups_at_;
+  std::map<std::pair<std::size_t, std::size_t>, PairDelay> pair_delays_;
+  std::vector<std::size_t> parent_;
+  std::vector<std::size_t> parent_cable_;
+  std::vector<std::size_t> depth_;
+  std::vector<Offer> partner_;
+  std::vector<std::pair<std::size_t, std::size_t>> rule_examples_;
+  std::size_t rule_breaches_ = 0;
+  std::pair<std::size_t, std::size_t> worst_known_{none, none};
+  double worst_known_pdv_ = 0;
+  bool any_unknown_ = false;
+  double bound_ = 0;
+  std::pair<std::size_t, std::size_t> bound_pair_{none, none};
+  bool station_bound_unknown_ = false;
+};
 
 }  // namespace
 
-TopologyReport analyse_topology(const CablingPlant& plant) {
+TopologyReport analyse_topology(const CablingPlant& plant, PairScope scope) {
   TopologyReport report;
   auto problem = [&report](std::string where, std::string message) {
     report.problems.push_back({std::move(where), std::move(message)});
   };
-  std::map<std::string, std::size_t> index;
-  for (std::size_t i = 0; i < plant.nodes.size(); ++i) index[plant.nodes[i].name] = i;
+  std::unordered_map<std::string, std::size_t> index;
+  index.reserve(plant.nodes.size());
+  for (std::size_t i = 0; i < plant.nodes.size(); ++i) index.emplace(plant.nodes[i].name, i);
 
-  // Cables per node.
+  // Cables per node, and which cables have a station at one end.
   std::vector<std::vector<std::size_t>> cables_of(plant.nodes.size());
+  std::vector<char> station_cable(plant.cables.size(), 0);
   for (std::size_t c = 0; c < plant.cables.size(); ++c) {
     const Cable& cable = plant.cables[c];
     const auto a = index.find(cable.a);
@@ -160,6 +712,8 @@ TopologyReport analyse_topology(const CablingPlant& plant) {
     if (a == index.end() || b == index.end()) continue;  // the loader reports unknown names
     cables_of[a->second].push_back(c);
     if (b->second != a->second) cables_of[b->second].push_back(c);
+    station_cable[c] = plant.nodes[a->second].kind == NodeKind::dte ||
+                       plant.nodes[b->second].kind == NodeKind::dte;
   }
   for (std::size_t i = 0; i < plant.nodes.size(); ++i) {
     const CablingNode& n = plant.nodes[i];
@@ -203,7 +757,7 @@ TopologyReport analyse_topology(const CablingPlant& plant) {
       problem("cables[" + std::to_string(c) + "]", "a cable from \"" + cable.a + "\" to itself");
       continue;
     }
-    boost::add_edge(vertex_for(a->second, c), vertex_for(b->second, c), EdgeProperties{c, 0}, g);
+    boost::add_edge(vertex_for(a->second, c), vertex_for(b->second, c), EdgeProperties{c}, g);
   }
 
   bool looped = false;
@@ -233,24 +787,28 @@ TopologyReport analyse_topology(const CablingPlant& plant) {
   }
   if (looped) return report;
 
-  // Collision domains.
+  // Collision domains, each with its vertices and cables (found once, in order).
   std::vector<int> component(boost::num_vertices(g));
   const int domains = boost::connected_components(
       g, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, g)));
+  std::vector<std::vector<Vertex>> members(static_cast<std::size_t>(domains));
+  for (Vertex v = 0; v < boost::num_vertices(g); ++v) members[component[v]].push_back(v);
+  std::vector<std::vector<std::size_t>> domain_cables(static_cast<std::size_t>(domains));
+  for (auto [e, end] = boost::edges(g); e != end; ++e)
+    domain_cables[component[boost::source(*e, g)]].push_back(g[*e].cable);
+  std::vector<std::size_t> slot(boost::num_vertices(g), none);
   for (int d = 0; d < domains; ++d) {
     DomainReport dom;
-    std::vector<Vertex> ends;
     std::set<std::int64_t> rates;
     std::string rate_owner;
-    for (Vertex v = 0; v < boost::num_vertices(g); ++v) {
-      if (component[v] != d) continue;
+    int repeaters = 0;
+    for (const Vertex v : members[d]) {
       const CablingNode& n = plant.nodes[info[v].node];
-      if (info[v].end_station) {
-        ends.push_back(v);
+      if (info[v].end_station)
         dom.stations.push_back(info[v].label);
-      } else {
+      else
         dom.repeaters.push_back(info[v].label);
-      }
+      if (n.kind == NodeKind::repeater) ++repeaters;
       std::int64_t r = n.kind == NodeKind::repeater ? repeater_rate(n.type) : 0;
       if (n.rate_mbps != 0 && n.kind != NodeKind::bridge) {
         if (r != 0 && r != n.rate_mbps)
@@ -277,31 +835,11 @@ TopologyReport analyse_topology(const CablingPlant& plant) {
     }
     dom.budget_bt = plant.budget_bt.value_or(budget->budget_bt);
     std::set<std::string> unconfirmed;
-    auto note_row = [&unconfirmed](Confidence c, const std::string& what) {
-      if (c == Confidence::unconfirmed) unconfirmed.insert(what);
-    };
 
-    // Delays of the domain's devices and cables at its speed.
-    auto node_delay = [&](Vertex v, bool* known) -> double {
-      const CablingNode& n = plant.nodes[info[v].node];
-      if (n.kind != NodeKind::repeater && n.kind != NodeKind::converter) return 0;
-      if (n.delay_bt) return *n.delay_bt;
-      if (n.kind == NodeKind::converter) {
-        *known = false;
-        return 0;
-      }
-      const DeviceDelay* row = plant.table.device(repeater_key(n.type), dom.rate_mbps);
-      if (row == nullptr) {
-        *known = false;
-        return 0;
-      }
-      note_row(row->confidence, n.type + " repeater delay");
-      return row->round_trip_bt;
-    };
+    // The domain's cables at its speed, each held to its segment limit.
+    std::sort(domain_cables[d].begin(), domain_cables[d].end());
     bool cables_ok = true;
-    for (auto [e, end] = boost::edges(g); e != end; ++e) {
-      if (component[boost::source(*e, g)] != d) continue;
-      const std::size_t c = g[*e].cable;
+    for (const std::size_t c : domain_cables[d]) {
       dom.cables.push_back(c);
       const Cable& cable = plant.cables[c];
       const MediumDelay* m = plant.table.medium(cable.medium, dom.rate_mbps);
@@ -312,149 +850,41 @@ TopologyReport analyse_topology(const CablingPlant& plant) {
         cables_ok = false;
         continue;
       }
-      note_row(m->confidence, cable.medium + " at " + std::to_string(dom.rate_mbps) + " Mb/s");
+      if (m->confidence == Confidence::unconfirmed)
+        unconfirmed.insert(cable.medium + " at " + std::to_string(dom.rate_mbps) + " Mb/s");
       if (const std::string p = segment_problem(dom.rate_mbps, cable.medium, cable.length_m);
           !p.empty()) {
         dom.segment_violations.push_back(
             {"cables[" + std::to_string(c) + "]", cable.a + " - " + cable.b + ": " + p});
         dom.pass = false;
       }
-      bool known = true;
-      g[*e].weight = cable.length_m * m->round_trip_bt_per_m +
-                     0.5 * (node_delay(boost::source(*e, g), &known) +
-                            node_delay(boost::target(*e, g), &known));
     }
     if (!cables_ok) continue;
 
-    for (std::size_t i = 0; i < plant.nodes.size(); ++i) {
-      const CablingNode& n = plant.nodes[i];
-      if (n.kind == NodeKind::converter && !n.delay_bt && vertex_of[i] < component.size() &&
-          component[vertex_of[i]] == d)
+    for (const Vertex v : members[d]) {
+      const CablingNode& n = plant.nodes[info[v].node];
+      if (n.kind == NodeKind::converter && !n.delay_bt)
         problem("nodes." + n.name, "no delay is known for media converter \"" + n.name +
                                        "\": give \"delay_bt\" (round trip, from its datasheet)");
     }
-    if (ends.size() < 2) {
+    if (dom.stations.size() < 2) {
       for (const auto& s : dom.stations)
         dom.notes.push_back("\"" + s + "\" reaches no other station");
     }
 
-    // Every pair: the path (Dijkstra from each end station), then its PDV.
-    for (std::size_t i = 0; i < ends.size(); ++i) {
-      std::vector<Vertex> pred(boost::num_vertices(g));
-      std::vector<double> dist(boost::num_vertices(g));
-      boost::dijkstra_shortest_paths(g, ends[i],
-                                     boost::weight_map(boost::get(&EdgeProperties::weight, g))
-                                         .predecessor_map(boost::make_iterator_property_map(
-                                             pred.begin(), boost::get(boost::vertex_index, g)))
-                                         .distance_map(boost::make_iterator_property_map(
-                                             dist.begin(), boost::get(boost::vertex_index, g))));
-      for (std::size_t k = i + 1; k < ends.size(); ++k) {
-        PathReport p;
-        p.from = info[ends[i]].label;
-        p.to = info[ends[k]].label;
-        std::vector<Vertex> walk;
-        for (Vertex v = ends[k];; v = pred[v]) {
-          walk.push_back(v);
-          if (v == ends[i] || pred[v] == v) break;
-        }
-        std::reverse(walk.begin(), walk.end());
-        std::map<std::string, double> metres_by_medium;
-        for (std::size_t s = 0; s < walk.size(); ++s) {
-          p.path.push_back(info[walk[s]].label);
-          if (s > 0) {
-            const Edge e = boost::edge(walk[s - 1], walk[s], g).first;
-            const Cable& cable = plant.cables[g[e].cable];
-            p.cables.push_back(g[e].cable);
-            p.cable_m += cable.length_m;
-            p.cable_bt += cable.length_m *
-                          plant.table.medium(cable.medium, dom.rate_mbps)->round_trip_bt_per_m;
-            metres_by_medium[cable.medium] += cable.length_m;
-          }
-          if (s > 0 && s + 1 < walk.size()) {
-            p.devices_bt += node_delay(walk[s], &p.pdv_known);
-            const CablingNode& n = plant.nodes[info[walk[s]].node];
-            if (n.kind == NodeKind::repeater) ++p.repeaters;
-          }
-        }
-        // DTE pair: both ends' own shares if given, else the table's pair for their PHY types.
-        const CablingNode& a = plant.nodes[info[ends[i]].node];
-        const CablingNode& b = plant.nodes[info[ends[k]].node];
-        if (a.delay_bt && b.delay_bt && a.kind == NodeKind::dte && b.kind == NodeKind::dte) {
-          p.dte_pair_bt = *a.delay_bt + *b.delay_bt;
-        } else {
-          auto phy = [&](const CablingNode& n) {
-            return n.kind == NodeKind::dte && !n.type.empty() ? n.type
-                                                              : default_dte_phy(dom.rate_mbps);
-          };
-          const DeviceDelay* row = plant.table.device(dte_pair_key(phy(a), phy(b)), dom.rate_mbps);
-          if (row == nullptr) {
-            p.pdv_known = false;
-          } else {
-            p.dte_pair_bt = row->round_trip_bt;
-            note_row(row->confidence,
-                     "DTE pair delay at " + std::to_string(dom.rate_mbps) + " Mb/s");
-          }
-        }
-        p.margin_bt = plant.margin_bt;
-        p.pdv_bt = p.cable_bt + p.devices_bt + p.dte_pair_bt + p.margin_bt;
-
-        // Repeater rules on the path (and, at 1000 Mb/s, in the domain).
-        int class_i = 0;
-        int class_ii = 0;
-        for (std::size_t s = 1; s + 1 < walk.size(); ++s) {
-          const CablingNode& n = plant.nodes[info[walk[s]].node];
-          if (n.kind != NodeKind::repeater) continue;
-          if (n.type == "class_i") ++class_i;
-          if (n.type == "class_ii" || n.type == "class_ii_t4") ++class_ii;
-        }
-        if (dom.rate_mbps == 10 && (p.repeaters > 4 || p.cables.size() > 5 || p.cable_m > 2500)) {
-          p.rule_problem = "5-4-3 rule (model 1): " + std::to_string(p.repeaters) + " repeaters, " +
-                           std::to_string(p.cables.size()) + " segments, " +
-                           format_number(p.cable_m) +
-                           " m between two stations; at most 4, 5 and 2500 m";
-        } else if (dom.rate_mbps == 100 && (class_i > 1 || (class_i == 1 && class_ii > 0))) {
-          p.rule_problem = "a Class I repeater must be the only repeater between two stations";
-        } else if (dom.rate_mbps == 100 && class_ii > 2) {
-          p.rule_problem =
-              std::to_string(class_ii) + " Class II repeaters between two stations; at most 2";
-        } else if (dom.rate_mbps == 1000 && p.repeaters > 1) {
-          p.rule_problem = std::to_string(p.repeaters) +
-                           " repeaters between two stations; 1000 Mb/s allows one per domain";
-        }
-        p.pass = p.rule_problem.empty() && (!p.pdv_known || p.pdv_bt <= dom.budget_bt);
-        if (!p.pass) dom.pass = false;
-        dom.pairs.push_back(std::move(p));
-
-        // The margin is spoken of in metres of the worst path's main medium.
-        PathReport& stored = dom.pairs.back();
-        const bool worse = !dom.worst ||
-                           (stored.pdv_known && stored.pdv_bt > dom.pairs[*dom.worst].pdv_bt) ||
-                           (!stored.pdv_known && stored.cable_m > dom.pairs[*dom.worst].cable_m);
-        if (worse) {
-          dom.worst = dom.pairs.size() - 1;
-          std::string main;
-          double most = -1;
-          for (const auto& [medium, metres] : metres_by_medium) {
-            if (metres > most) {
-              most = metres;
-              main = medium;
-            }
-          }
-          dom.margin_medium = main;
-        }
-      }
+    if (const std::size_t inner = members[d].size() - dom.stations.size(); inner > kMaxInner) {
+      problem("", "collision domain " + std::to_string(report.domains.size()) + " has " +
+                      std::to_string(inner) + " repeaters and converters; the analysis takes at " +
+                      "most " + std::to_string(kMaxInner) + " per domain (its time grows with " +
+                      "their square; real domains have a few)");
+      continue;
     }
-    if (dom.rate_mbps == 1000) {
-      int repeaters = 0;
-      for (const auto& r : dom.repeaters) {
-        const CablingNode* n = plant.find(r);
-        if (n != nullptr && n->kind == NodeKind::repeater) ++repeaters;
-      }
-      if (repeaters > 1) {
-        dom.pass = false;
-        dom.notes.push_back(std::to_string(repeaters) +
-                            " repeaters in one 1000 Mb/s collision domain; 802.3 allows one");
-      }
+    DomainPaths(plant, g, info, station_cable, dom, unconfirmed).analyse(members[d], slot, scope);
+
+    if (dom.rate_mbps == 1000 && repeaters > 1) {
+      dom.pass = false;
+      dom.notes.push_back(std::to_string(repeaters) +
+                          " repeaters in one 1000 Mb/s collision domain; 802.3 allows one");
     }
     if (dom.worst) {
       const PathReport& w = dom.pairs[*dom.worst];
@@ -468,7 +898,6 @@ TopologyReport analyse_topology(const CablingPlant& plant) {
                             " Mb/s is not in the table (give \"delay_bt\"); the verdict rests on "
                             "the repeater rules");
     }
-    station_cable_limit(plant, dom);
     for (const auto& u : unconfirmed) dom.notes.push_back("uses an UNCONFIRMED table value: " + u);
     report.domains.push_back(std::move(dom));
   }
@@ -514,6 +943,13 @@ std::string topology_dot(const CablingPlant& plant, const TopologyReport& report
     }
     return "box";
   };
+  // Each domain's nodes, in the plant's order.
+  std::vector<std::vector<const CablingNode*>> nodes_of(report.domains.size());
+  for (const auto& n : plant.nodes) {
+    if (n.kind == NodeKind::bridge) continue;
+    const auto it = domain_of_node.find(n.name);
+    if (it != domain_of_node.end()) nodes_of[it->second].push_back(&n);
+  }
   for (std::size_t d = 0; d < report.domains.size(); ++d) {
     const DomainReport& dom = report.domains[d];
     out << "  subgraph " << quoted("cluster_domain" + std::to_string(d)) << " {\n";
@@ -523,13 +959,10 @@ std::string topology_dot(const CablingPlant& plant, const TopologyReport& report
       label << ", worst PDV " << dom.pairs[*dom.worst].pdv_bt << " of " << dom.budget_bt << " BT";
     label << (dom.pass ? ", PASS" : ", FAIL");
     out << "    label=" << quoted(label.str()) << "; style=dashed;\n";
-    for (const auto& n : plant.nodes) {
-      if (n.kind == NodeKind::bridge) continue;
-      auto it = domain_of_node.find(n.name);
-      if (it == domain_of_node.end() || it->second != d) continue;
-      std::string text = n.name;
-      if (n.kind == NodeKind::repeater) text += "\\n" + n.type;
-      out << "    " << quoted(n.name) << " [shape=" << shape(n.kind) << ", label=\"" << text
+    for (const CablingNode* n : nodes_of[d]) {
+      std::string text = n->name;
+      if (n->kind == NodeKind::repeater) text += "\\n" + n->type;
+      out << "    " << quoted(n->name) << " [shape=" << shape(n->kind) << ", label=\"" << text
           << "\"];\n";
     }
     out << "  }\n";

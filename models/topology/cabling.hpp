@@ -1,12 +1,16 @@
 #pragma once
 // A cabling plant as a graph (Boost.Graph): stations (DTEs), repeaters, switches and media
 // converters joined by cable segments. Switches bound collision domains: each switch port is an
-// end station of the domain on its side. For every collision domain the analysis finds the path
-// between every pair of end stations (Dijkstra over delay weights), its IEEE path delay value
-//   PDV = sum of cable delays + sum of repeater (and converter) delays + DTE-pair delay + margin,
-// the worst pair, the margin against the budget (in bit times and in metres of cable) and the
-// repeater-count rules, and reports structural problems (repeater loops, stations that reach no
-// one, speeds that cannot meet) with the node or cable they concern. Pure C++: no SystemC.
+// end station of the domain on its side. A domain is a tree (a loop is an error) whose leaves are
+// its end stations; every path's IEEE path delay value
+//   PDV = sum of cable delays + sum of repeater (and converter) delays + DTE-pair delay + margin
+// is a sum along the tree, so the analysis finds the worst pair, each station's worst partner,
+// the repeater-count rules on every path and the longest legal station cable from the paths
+// between repeaters and, per repeater, the longest cable of each kind of station: linear in
+// stations (and quadratic only in repeaters per domain), not a search per pair. It reports the
+// margin against the budget (in bit times and in metres of cable) and structural problems
+// (repeater loops, stations that reach no one, speeds that cannot meet) with the node or cable
+// they concern. Pure C++: no SystemC.
 // Every cable is also held to its PHY's segment limit (models/topology/segment_rules).
 // Does not model: the path variability value (inter-frame gap shrinkage), Clause 13's
 // 10 Mb/s segment delays (10 Mb/s is judged by the 5-4-3 rule unless delays are given), Clause 29
@@ -80,14 +84,21 @@ struct PathReport {
   bool pass = true;
 };
 
+// Which pairs a domain report lists (DomainReport::pairs).
+enum class PairScope {
+  worst_per_station,  // each station's worst path (to its partner with the largest PDV), each pair
+                      // once, and one example of every kind of path that breaks a repeater rule
+  every_pair,         // every pair of stations (quadratic: for plants a run simulates)
+};
+
 struct DomainReport {
   std::int64_t rate_mbps = 100;
   double budget_bt = 0;
   std::vector<std::string> stations;   // end stations: DTEs and switch ports ("sw[to x]")
   std::vector<std::string> repeaters;  // repeaters and converters
   std::vector<std::size_t> cables;
-  std::vector<PathReport> pairs;
-  std::optional<std::size_t> worst;  // index into pairs
+  std::vector<PathReport> pairs;     // as the analysis's PairScope says; the earlier station first
+  std::optional<std::size_t> worst;  // index into pairs: the domain's worst pair
   double margin_bt = 0;              // budget - worst PDV
   double margin_m = 0;               // the same in metres of the worst path's main medium
   std::string margin_medium;
@@ -113,7 +124,8 @@ struct TopologyReport {
   bool pass() const;
 };
 
-TopologyReport analyse_topology(const CablingPlant& plant);
+TopologyReport analyse_topology(const CablingPlant& plant,
+                                PairScope scope = PairScope::worst_per_station);
 
 // Graphviz DOT of the plant: one cluster per collision domain, each cable labelled with its length
 // and medium, the worst path of every domain drawn thick and red (green when it passes).

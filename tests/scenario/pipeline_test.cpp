@@ -614,9 +614,15 @@ TEST(Pipeline, TopologyReportsVerdictsByExitCodeAndWritesGraphvizThatRenders) {
       {"topology", source + "/scenarios/topologies/gigabit-repeater.json", "--out", "fail"}, dir);
   EXPECT_EQ(fail.exit_code, 1) << fail.output;
   EXPECT_NE(fail.output.find("c - d"), std::string::npos);
+  // Each station's worst pair, each pair once: 2 of the 3 pairs in each of the 2 domains.
   const auto csv = read_csv(dir / "fail/topology_pairs.csv");
-  ASSERT_EQ(csv.size(), 7u);  // header + 3 pairs in each of the 2 domains
+  ASSERT_EQ(csv.size(), 5u);
   EXPECT_EQ(csv[0][9], "pdv_bt");
+  const auto every = run_gbesim({"topology", source + "/scenarios/topologies/gigabit-repeater.json",
+                                 "--out", "every", "--every-pair", "--quiet"},
+                                dir);
+  EXPECT_EQ(every.exit_code, 1) << every.output;
+  EXPECT_EQ(read_csv(dir / "every/topology_pairs.csv").size(), 7u);  // header + 3 + 3
   if (run_command("command -v dot").exit_code == 0) {
     const auto render = run_command("dot -Tsvg " + (dir / "fail/topology.dot").string() + " -o " +
                                     (dir / "fail/topology.svg").string());

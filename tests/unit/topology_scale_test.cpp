@@ -1,0 +1,153 @@
+// The collision-domain analysis finds its worst cases from the paths between repeaters and the
+// longest cable of each kind of station, not by a search per pair. Differential test: on random
+// plants (trees of repeaters and converters, several media, station PHY types and own delays,
+// switch ports, all three speeds and their repeater rules) the default report must agree with
+// every pair computed one by one (PairScope::every_pair): the worst pair's PDV and cable, each
+// station's worst partner's PDV, the verdict, the repeater-rule verdict and the longest station
+// cable.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "models/topology/cabling.hpp"
+
+namespace gbesim {
+namespace {
+
+CablingPlant random_plant(std::mt19937_64& rng, std::int64_t rate) {
+  auto pick = [&rng](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  auto uniform = [&rng](double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(rng);
+  };
+  CablingPlant p;
+  p.name = "random";
+  p.rate_mbps = rate;
+  p.margin_bt = pick(2) == 0 ? 0 : 4;
+  std::vector<std::string> repeater_types;
+  std::vector<std::string> media;
+  std::vector<std::string> phys;
+  if (rate == 10) {
+    repeater_types = {"ten"};
+    media = {"cat3", "coax_thin", "fibre_mm"};
+    phys = {""};
+  } else if (rate == 100) {
+    repeater_types = {"class_ii", "class_ii", "class_i"};
+    media = {"cat5", "cat3", "fibre_mm"};
+    phys = {"", "tx", "t4", "fx"};
+  } else {
+    repeater_types = {"gigabit"};
+    media = {"cat5", "fibre_mm", "twinax"};
+    phys = {""};
+  }
+  // The inside: a random tree of 1..6 repeaters and converters.
+  const int inner = 1 + pick(6);
+  for (int i = 0; i < inner; ++i) {
+    CablingNode n;
+    n.name = "r" + std::to_string(i);
+    if (i > 0 && pick(5) == 0) {
+      n.kind = NodeKind::converter;
+      n.delay_bt = uniform(0, 40);
+    } else {
+      n.kind = NodeKind::repeater;
+      n.type = repeater_types[pick(static_cast<int>(repeater_types.size()))];
+      if (pick(4) == 0) n.delay_bt = uniform(20, 120);
+    }
+    p.nodes.push_back(n);
+    if (i > 0)
+      p.cables.push_back({"r" + std::to_string(pick(i)), n.name, media[pick(3)], uniform(1, 60)});
+  }
+  // Stations and switch ports on random repeaters.
+  const int stations = 2 + pick(12);
+  for (int s = 0; s < stations; ++s) {
+    CablingNode n;
+    const bool port = pick(6) == 0;
+    n.name = (port ? "sw" : "s") + std::to_string(s);
+    n.kind = port ? NodeKind::bridge : NodeKind::dte;
+    if (!port) {
+      n.type = phys[pick(static_cast<int>(phys.size()))];
+      if (pick(5) == 0) n.delay_bt = uniform(10, 60);
+    }
+    p.nodes.push_back(n);
+    // Some stations share a length, so ties between partners are exercised too.
+    const double length = pick(3) == 0 ? 25 : uniform(1, 120);
+    p.cables.push_back({"r" + std::to_string(pick(inner)), n.name, media[pick(3)], length});
+  }
+  return p;
+}
+
+TEST(TopologyScale, TheDefaultReportAgreesWithEveryPairOnRandomPlants) {
+  std::mt19937_64 rng(20261202);
+  int compared = 0;
+  int rule_failures = 0;
+  int station_answers = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const std::int64_t rate = std::array<std::int64_t, 3>{10, 100, 1000}[trial % 3];
+    const CablingPlant plant = random_plant(rng, rate);
+    const TopologyReport fast = analyse_topology(plant);
+    const TopologyReport every = analyse_topology(plant, PairScope::every_pair);
+    ASSERT_EQ(fast.problems.size(), every.problems.size());
+    ASSERT_EQ(fast.domains.size(), every.domains.size());
+    for (std::size_t d = 0; d < fast.domains.size(); ++d) {
+      const DomainReport& f = fast.domains[d];
+      const DomainReport& e = every.domains[d];
+      SCOPED_TRACE("trial " + std::to_string(trial) + " domain " + std::to_string(d));
+      ASSERT_EQ(f.stations, e.stations);
+      ASSERT_EQ(f.worst.has_value(), e.worst.has_value());
+      EXPECT_EQ(f.pass, e.pass);
+      if (!e.worst) continue;
+      ++compared;
+      // Every pair one by one: the worst, each station's worst partner, any rule broken.
+      // A pair whose path delay is not known (a device delay missing) is worse than any known
+      // one: it cannot be shown to pass; among those the longer cable is worse.
+      auto badness = [](const PathReport& p) {
+        return p.pdv_known ? std::make_pair(0, p.pdv_bt) : std::make_pair(1, p.cable_m);
+      };
+      std::map<std::string, std::pair<int, double>> worst_of;
+      bool rule_broken = false;
+      for (const PathReport& p : e.pairs) {
+        for (const std::string* s : {&p.from, &p.to})
+          if (!worst_of.count(*s) || badness(p) > worst_of[*s]) worst_of[*s] = badness(p);
+        rule_broken = rule_broken || !p.rule_problem.empty();
+      }
+      const PathReport& fw = f.pairs[*f.worst];
+      const PathReport& ew = e.pairs[*e.worst];
+      EXPECT_EQ(fw.pdv_known, ew.pdv_known);
+      if (ew.pdv_known)
+        EXPECT_NEAR(fw.pdv_bt, ew.pdv_bt, 1e-9);
+      else
+        EXPECT_NEAR(fw.cable_m, ew.cable_m, 1e-9);
+      EXPECT_NEAR(f.margin_bt, e.margin_bt, 1e-9);
+      EXPECT_NEAR(f.margin_m, e.margin_m, 1e-9);
+      std::map<std::string, std::pair<int, double>> listed;
+      bool fast_rule_broken = false;
+      for (const PathReport& p : f.pairs) {
+        for (const std::string* s : {&p.from, &p.to})
+          if (!listed.count(*s) || badness(p) > listed[*s]) listed[*s] = badness(p);
+        fast_rule_broken = fast_rule_broken || !p.rule_problem.empty();
+      }
+      EXPECT_EQ(fast_rule_broken, rule_broken);
+      rule_failures += rule_broken ? 1 : 0;
+      for (const auto& [station, worst] : worst_of) {
+        ASSERT_TRUE(listed.count(station)) << station;
+        EXPECT_EQ(listed[station].first, worst.first) << station;
+        EXPECT_NEAR(listed[station].second, worst.second, 1e-9) << station;
+      }
+      ASSERT_EQ(f.max_station_cable_m.has_value(), e.max_station_cable_m.has_value());
+      if (e.max_station_cable_m) {
+        ++station_answers;
+        EXPECT_NEAR(*f.max_station_cable_pdv_m, *e.max_station_cable_pdv_m, 1e-9);
+        EXPECT_NEAR(*f.max_station_cable_m, *e.max_station_cable_m, 1e-9);
+        EXPECT_EQ(f.max_station_cable_limit, e.max_station_cable_limit);
+      }
+    }
+  }
+  // The random plants reach every branch that matters.
+  EXPECT_GT(compared, 500);
+  EXPECT_GT(rule_failures, 50);
+  EXPECT_GT(station_answers, 200);
+}
+
+}  // namespace
+}  // namespace gbesim

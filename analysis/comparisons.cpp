@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "analysis/diameter.hpp"
+
 namespace gbesim {
 
 std::vector<Comparison> comparisons(const Results& r) {
@@ -42,43 +44,18 @@ std::vector<Comparison> comparisons(const Results& r) {
     }
   }
   // Diameter sweeps: per combination of the other axes, the first swept cable length at which
-  // late collisions appear against the PDV edge (the topology report's longest station cable
-  // the path delay allows).
-  const int length_axis = r.axis("topology.cables[*].length_m");
-  if (length_axis >= 0) {
-    std::map<std::vector<std::string>, std::vector<std::size_t>> groups;
-    for (std::size_t p = 0; p < r.points.size(); ++p) {
-      auto key = r.points[p];
-      key.erase(key.begin() + length_axis);
-      groups[key].push_back(p);
-    }
-    for (const auto& [key, pts] : groups) {
-      double first = NAN;
-      std::size_t at = pts.front();
-      for (std::size_t p : pts) {
-        const double len = parse_number(r.points[p][static_cast<std::size_t>(length_axis)])
-                               .value_or(std::numeric_limits<double>::quiet_NaN());
-        if (std::isnan(len)) continue;
-        const auto late = r.value(p, "domain0", "late_collisions_per_1000_frames");
-        if (late && late->mean > 0 && !(len >= first)) {
-          first = len;
-          at = p;
-        }
-      }
-      // The longest station cable the path delay allows (results before it existed: the
-      // longest legal path, halved, which is the same for a symmetric star).
-      const auto station = r.value(pts.front(), "topology.domain0", "max_station_cable_pdv");
-      const auto path = r.value(pts.front(), "topology.domain0", "max_legal_path_cable");
-      if ((!station && !path) || std::isnan(first)) continue;
-      Comparison c;
-      c.point = at;
-      c.quantity = "first cable length with late collisions vs PDV edge (m per station)";
-      c.unit = "m";
-      c.simulated = first;
-      c.analytic = station ? station->mean : path->mean / 2;
-      c.difference = c.simulated - c.analytic;
-      out.push_back(c);
-    }
+  // a frame is lost to a collision its sender did not handle (analysis/diameter) against the
+  // longest station cable the path delay allows.
+  for (const DiameterAnswer& a : diameter_answers(r)) {
+    if (!a.legal_pdv_m || !a.first_failing_m) continue;
+    Comparison c;
+    c.point = a.point;
+    c.quantity = "first cable length with collision losses vs PDV edge (m per station)";
+    c.unit = "m";
+    c.simulated = *a.first_failing_m;
+    c.analytic = *a.legal_pdv_m;
+    c.difference = c.simulated - c.analytic;
+    out.push_back(c);
   }
   return out;
 }

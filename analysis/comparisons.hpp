@@ -9,8 +9,9 @@
 //    PCI cycle accounting's ceiling (analysis.<host> rx_/tx_predicted_throughput and
 //    rx_/tx_throughput_difference).
 //  - a diameter sweep (axis topology.cables[*].length_m): per combination of the other axes, the
-//    first swept length with late collisions against the PDV edge (max legal path cable / 2 from
-//    the topology report) -- the swept step bounds how close they can be.
+//    first swept length with frames lost to late or unnoticed collisions against the longest
+//    station cable the path delay allows (analysis/diameter) -- the swept step bounds how close
+//    they can be.
 // The difference is simulated - analytic (as the runner computed it, where it did).
 
 #include <string>

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "analysis/comparisons.hpp"
+#include "analysis/diameter.hpp"
 #include "analysis/results.hpp"
 #include "sim/atomic_file.hpp"
 #include "ui/render.hpp"
@@ -105,6 +106,21 @@ void provenance(const Results& r, std::ostringstream& h) {
   h << "</table>\n";
 }
 
+// A diameter sweep's answer first: the legal length per cable beside the simulated first failure.
+void answers(const Results& r, std::ostringstream& h) {
+  const auto rows = diameter_answers(r);
+  if (rows.empty()) return;
+  h << "<h3>Answer: how long may each station's cable be?</h3>\n<ul>";
+  for (const auto& line : diameter_summary(rows)) h << "<li>" << html_escape(line) << "</li>";
+  h << "</ul>\n<p>Legal: the longest cable per station for which every pair's path delay value "
+       "stays within the slot time (the topology report's answer; the PHY's segment limit may be "
+       "shorter). Simulated: the first swept length at which a frame is lost to a late collision "
+       "or to a collision its sender never saw (the receiver's FCS error).</p>\n"
+       "<details><summary>Per combination</summary><ul>";
+  for (const auto& a : rows) h << "<li>" << html_escape(diameter_answer_text(a)) << "</li>";
+  h << "</ul></details>\n";
+}
+
 void comparison_table(const Results& r, std::ostringstream& h) {
   const auto rows = comparisons(r);
   if (rows.empty()) return;
@@ -191,6 +207,7 @@ int run_report(const ReportOptions& o) {
     h << "<h2>" << html_escape(r.name) << "</h2>\n";
     if (!r.description.empty()) h << "<p>" << html_escape(r.description) << "</p>\n";
     provenance(r, h);
+    answers(r, h);
     for (auto& c : ui::standard_charts(r)) {
       const QByteArray png = ui::chart_png(c.chart, c.annotate);
       h << "<figure id=\"" << html_escape(r.name + "-" + c.name) << "\"><img alt=\""

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "analysis/diameter.hpp"
 #include "analysis/results.hpp"
 #include "analysis/sweep_summary.hpp"
 #include "sim/atomic_file.hpp"
@@ -295,9 +296,24 @@ int run_sweep(const SweepOptions& options) {
                                        : "incomplete",
                     complete);
 
+  // A diameter sweep states its answer: the legal length per cable beside the simulated first
+  // failure (analysis/diameter), on stdout and in answers.txt.
+  std::string answers;
+  if (complete > 0) {
+    const Results results = load_results(dir.string());
+    const auto rows = diameter_answers(results);
+    if (!rows.empty()) {
+      for (const auto& line : diameter_summary(rows)) answers += line + "\n";
+      answers += "\nper combination:\n";
+      for (const auto& a : rows) answers += diameter_answer_text(a) + "\n";
+      write_file_atomically(dir / "answers.txt", answers);
+    }
+  }
   if (!options.quiet) {
-    fmt::print("sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, runs/)\n",
-               name, complete, plan.run_count(), dir.string());
+    fmt::print(
+        "sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, {}runs/)\n", name,
+        complete, plan.run_count(), dir.string(), answers.empty() ? "" : "answers.txt, ");
+    if (!answers.empty()) fmt::print("{}", answers.substr(0, answers.find("\nper combination:")));
   }
   for (std::size_t k : failed)
     fmt::print(stderr, "run {} failed; see {}\n", k, (run_dir(dir, k) / "log.txt").string());

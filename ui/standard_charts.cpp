@@ -417,10 +417,13 @@ void diameter_charts(const Results& r, std::vector<StandardChart>& out) {
       {"traffic", "saturated"},
       {"stations.*.traffic[0].frame_bytes", "64"}};
   auto label = [](const std::vector<std::string>& k) { return "slot " + k[0] + " bits"; };
+  // Collisions the slot did not cover: late collisions and, past the edge where the collision
+  // reaches the sender only after it has stopped (no late collision is seen), frames damaged
+  // at their receivers.
   auto late = lines_by_many(r, x, {"slot_time_bits"}, fixed, "domain0",
-                            "late_collisions_per_1000_frames", 1.0, label);
-  // The analytic edge per slot time: the cable length at which the worst path's delay reaches
-  // the slot (each cable of the worst path at the swept length): max legal path cable / 2.
+                            "late_or_unseen_collisions_per_1000_frames", 1.0, label);
+  // The analytic edge per slot time: the longest station cable the path delay allows (results
+  // from before it: the longest legal path / 2, the same for this symmetric star).
   std::vector<Line> edges;
   double top = 1;
   for (const auto& l : late)
@@ -432,22 +435,24 @@ void diameter_charts(const Results& r, std::vector<StandardChart>& out) {
     where.emplace_back("slot_time_bits", slot);
     const auto pts = r.where(where);
     if (line == late.end() || pts.empty()) continue;
-    const auto edge = r.value(pts[0], "topology.domain0", "max_legal_path_cable");
-    if (!edge) continue;
+    const auto station = r.value(pts[0], "topology.domain0", "max_station_cable_pdv");
+    const auto path = r.value(pts[0], "topology.domain0", "max_legal_path_cable");
+    if (!station && !path) continue;
+    const double edge = station ? station->mean : path->mean / 2;
     Line e(line->name + ": PDV edge");
     e.color = line->color;
     e.analytic = true;
-    e.x = {edge->mean / 2, edge->mean / 2};
+    e.x = {edge, edge};
     e.y = {0, top};
     e.half = {0, 0};
     edges.push_back(e);
   }
   late.insert(late.end(), edges.begin(), edges.end());
   out.push_back({"late-collisions",
-                 line_chart("1000 Mb/s, 64-byte frames: late collisions vs cable length per slot "
-                            "time",
+                 line_chart("1000 Mb/s, 64-byte frames: late and unseen collisions vs cable "
+                            "length per slot time",
                             "cable length from each station to the repeater (m)",
-                            "late collisions per 1000 frames", late)});
+                            "late or unseen collisions per 1000 frames", late)});
   out.push_back({"diameter-efficiency",
                  line_chart("1000 Mb/s, 64-byte frames: efficiency vs cable length per slot time",
                             "cable length from each station to the repeater (m)",

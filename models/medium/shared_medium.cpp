@@ -170,6 +170,19 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                  [total](const StatContext&) {
                    return total(&HalfDuplexCounts::frame_check_sequence_errors);
                  });
+  stats_.formula("late_or_unseen_collisions_per_1000_frames", "collisions",
+                 "collisions the slot time did not cover, per 1000 transmission attempts: late "
+                 "collisions the senders met, and collisions they never saw (receivers' FCS "
+                 "errors; past the diameter edge these take over from late collisions)",
+                 [total](const StatContext&) {
+                   const double attempts = total(&HalfDuplexCounts::attempts);
+                   return attempts > 0
+                              ? 1000.0 *
+                                    (total(&HalfDuplexCounts::late_collisions) +
+                                     total(&HalfDuplexCounts::frame_check_sequence_errors)) /
+                                    attempts
+                              : std::nan("");
+                 });
   stats_.formula("collision_losses_per_1000_frames", "frames",
                  "frames lost to collisions (late-collision and excessive-collision drops, "
                  "unnoticed losses) per 1000 frames the stations finished with",

@@ -459,6 +459,51 @@ TEST(Pipeline, PlotDrawsTheStandardChartsOfARunAndOfPhyResults) {
       << bad.output;
 }
 
+// A diameter sweep states its answer: on stdout, in answers.txt and at the top of the report --
+// the legal length from the topology report beside the simulated first failure. Four stations
+// on one gigabit repeater, slot 4096: legal up to 101.44 m per cable (864 + 976 + 2 L x 11.12
+// <= 4096); the simulation is clean at 101 m and has late collisions at 102 m.
+TEST(Pipeline, ADiameterSweepStatesTheLegalLengthBesideTheFirstFailure) {
+  const auto dir = fresh_directory("diameter-answer");
+  std::string stations;
+  std::string nodes;
+  std::string cables;
+  for (int i = 0; i < 4; ++i) {
+    const std::string s = "s" + std::to_string(i);
+    stations += (i ? ", " : "") + ("\"" + s + "\"") + R"(: {"traffic": [{"pattern": "saturated",
+      "to": "s)" +
+                std::to_string((i + 1) % 4) + R"(", "frame_bytes": 64}]})";
+    nodes += "\"" + s + R"(": {"kind": "dte"}, )";
+    cables +=
+        (i ? ", " : "") + std::string(R"({"between": [")") + s + R"(", "r"], "length_m": 100})";
+  }
+  write_text(dir / "d.json", R"({"name": "my-diameter", "description": "", "duration_ns": 5000000,
+    "rate_mbps": 1000,
+    "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": false},
+    "stations": {)" + stations + R"(},
+    "topology": {"nodes": {)" + nodes +
+                                 R"("r": {"kind": "repeater", "class": "gigabit"}},
+                 "cables": [)" + cables +
+                                 R"(]},
+    "sweep": {"topology.cables[*].length_m": [100, 101, 102]}})");
+  const auto sweep = run_gbesim({"sweep", "d.json", "--out", "sweep", "-j", "2"}, dir);
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+  const std::string answer =
+      "legal up to 101.44 m per cable at slot 4096 BT by the path delay (100.00 m with the PHY's "
+      "segment limit); simulated: ";
+  EXPECT_NE(sweep.output.find("all points: " + answer + "first failure at 102 m"),
+            std::string::npos)
+      << sweep.output;
+  EXPECT_NE(read_text(dir / "sweep/answers.txt")
+                .find("no failure up to 101 m, first failure at 102 m (late collisions: "),
+            std::string::npos);
+  ASSERT_EQ(run_gbesim({"report", "sweep", "-o", "report.html"}, dir).exit_code, 0);
+  const std::string html = read_text(dir / "report.html");
+  const auto heading = html.find("Answer: how long may each station's cable be?");
+  ASSERT_NE(heading, std::string::npos);
+  EXPECT_LT(heading, html.find("<figure"));  // the answer comes before the charts
+}
+
 TEST(Pipeline, ReportHoldsEveryChartAndTableOfAKnownSweep) {
   const auto dir = fresh_directory("report");
   // One saturated sender at two frame sizes, two replications: the runner writes the

@@ -23,6 +23,7 @@
 #include <QtCharts/QStackedBarSeries>
 
 #include "analysis/comparisons.hpp"
+#include "analysis/diameter.hpp"
 #include "ui/render.hpp"
 
 namespace gbesim::ui {
@@ -156,6 +157,8 @@ std::filesystem::path diameter_dir() {
       const std::string p = std::to_string(point++) + ",1000 Mb/s," + slot + ",saturated,64," +
                             std::to_string(len) + ",";
       s += p + "domain0,late_collisions_per_1000_frames,frames,1," + std::to_string(len) + ",0\n";
+      s += p + "domain0,late_or_unseen_collisions_per_1000_frames,collisions,1," +
+           std::to_string(len) + ",0\n";
       s += p + "domain0,efficiency,fraction,1,0.5,0\n";
       // The edge: 25 m per cable for the 512-bit slot, 180 m for 4096.
       s += p + "topology.domain0,max_legal_path_cable,m,1," +
@@ -223,6 +226,61 @@ TEST(Comparisons, DiameterSweepGivesTheFirstLateCollisionLengthAgainstThePdvEdge
   edges = {station[0].analytic, station[1].analytic};
   std::sort(edges.begin(), edges.end());
   EXPECT_EQ(edges, (std::vector<double>{21.5, 177.25}));
+}
+
+// A diameter sweep's answer: per combination of the other axes, the legal length beside the last
+// clean and first failing swept lengths, counting collisions the senders never saw as failures.
+TEST(DiameterAnswers, StateTheLegalLengthBesideTheFirstFailure) {
+  const auto dir = fresh("diameter-answers");
+  write(dir / "sweep.json", R"({"name": "my-own-study", "replications": 1})");
+  std::string s =
+      "point,traffic,topology.cables[*].length_m,component,name,unit,n,mean,ci95_half_width\n";
+  int point = 0;
+  // Saturated: late collisions from 102 m. Poisson: none seen by the senders, but frames damaged
+  // at the receivers from 105 m.
+  for (const char* traffic : {"saturated", "poisson"})
+    for (int len : {100, 101, 102, 105}) {
+      const bool saturated = traffic == std::string("saturated");
+      const std::string p =
+          std::to_string(point++) + "," + traffic + "," + std::to_string(len) + ",";
+      s += p + "domain0,late_collisions_per_1000_frames,collisions,1," +
+           (saturated && len >= 102 ? "34.5" : "0") + ",0\n";
+      s += p + "domain0,unnoticed_collision_losses,frames,1," +
+           (!saturated && len >= 105 ? "40" : "0") + ",0\n";
+      s += p + "topology.domain0,max_station_cable_pdv,m,1,101.439,0\n";
+      s += p + "topology.domain0,max_station_cable,m,1,100,0\n";
+      s += p + "topology.domain0,budget,bit times,1,4096,0\n";
+    }
+  write(dir / "summary.csv", s);
+  const Results r = load_results(dir.string());
+  const auto answers = diameter_answers(r);
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0].where,
+            (std::vector<std::pair<std::string, std::string>>{{"traffic", "saturated"}}));
+  EXPECT_DOUBLE_EQ(*answers[0].legal_pdv_m, 101.439);
+  EXPECT_DOUBLE_EQ(*answers[0].last_clean_m, 101);
+  EXPECT_DOUBLE_EQ(*answers[0].first_failing_m, 102);
+  EXPECT_DOUBLE_EQ(*answers[1].last_clean_m, 102);
+  EXPECT_DOUBLE_EQ(*answers[1].first_failing_m, 105);
+  EXPECT_EQ(diameter_answer_text(answers[0]),
+            "traffic=saturated: legal up to 101.44 m per cable at slot 4096 BT by the path delay "
+            "(100.00 m with the PHY's segment limit); simulated: no failure up to 101 m, first "
+            "failure at 102 m (late collisions: 34.5 per 1000 frames)");
+  EXPECT_NE(diameter_answer_text(answers[1])
+                .find("first failure at 105 m (40 frames damaged by "
+                      "collisions their senders never saw)"),
+            std::string::npos);
+  const auto summary = diameter_summary(answers);
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0],
+            "all points: legal up to 101.44 m per cable at slot 4096 BT by the path delay (100.00 "
+            "m with the PHY's segment limit); simulated: first failure between 102 m and 105 m in "
+            "2 of 2 combinations");
+  // The comparison rows use the same first failures.
+  const auto rows = comparisons(r);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(rows[1].simulated, 105);
+  EXPECT_DOUBLE_EQ(rows[1].analytic, 101.439);
 }
 
 TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {

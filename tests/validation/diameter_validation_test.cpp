@@ -44,6 +44,21 @@ std::string star(int rate_mbps, double cable_m, const std::string& traffic, int 
          repeater + R"("}}, "cables": [)" + cables + "]}}";
 }
 
+// The same star written as a collision domain (cable_m per station, the repeater's round trip
+// in bit times; the DTE pair's default is the table's, 864 BT at 1000 Mb/s).
+std::string star_as_collision_domain(int rate_mbps, double cable_m, const std::string& traffic,
+                                     int frame_bytes, std::int64_t duration_ns) {
+  std::string doc = star(rate_mbps, cable_m, traffic, frame_bytes, duration_ns);
+  doc = doc.substr(0, doc.find(R"(, "topology": )"));
+  std::string cables;
+  for (int i = 0; i < 4; ++i)
+    cables +=
+        (i ? ", " : "") + std::string("\"s") + std::to_string(i) + "\": " + std::to_string(cable_m);
+  return doc + R"(, "collision_domains": [{"stations": ["s0", "s1", "s2", "s3"], "medium": )" +
+         R"("cat5", "cable_m": {)" + cables + R"(}, "repeater_round_trip_bt": )" +
+         (rate_mbps == 1000 ? "976" : "92") + "}]}";
+}
+
 double pdv_1000(double cable_m) {
   return 864 + 976 + 2 * cable_m * 11.12;
 }
@@ -62,14 +77,23 @@ struct Outcome {
 };
 
 Outcome simulate(int rate_mbps, double cable_m, const std::string& traffic, int frame_bytes,
-                 std::int64_t duration_ns) {
-  gbesim::testing::SimFixture sim(star(rate_mbps, cable_m, traffic, frame_bytes, duration_ns));
+                 std::int64_t duration_ns, bool as_collision_domain = false) {
+  gbesim::testing::SimFixture sim(
+      as_collision_domain
+          ? star_as_collision_domain(rate_mbps, cable_m, traffic, frame_bytes, duration_ns)
+          : star(rate_mbps, cable_m, traffic, frame_bytes, duration_ns));
   sim.run();
   Outcome r{};
-  Diagnostics d("test");
-  const LoadedTopology t = read_topology_block(Json::parse(sim.config().topology_json), "test",
-                                               "topology", rate_mbps, d);
-  r.pdv = t.report.domains.at(0).pairs.at(*t.report.domains.at(0).worst).pdv_bt;
+  if (as_collision_domain) {
+    // The simulated round trip between two stations: twice the medium's one-way delay.
+    const auto& dom = sim.config().domains.at(0);
+    r.pdv = 2 * dom.delay_ps(5.56, 1000.0 / rate_mbps)[0][1] / 1000.0 * rate_mbps / 1000.0;
+  } else {
+    Diagnostics d("test");
+    const LoadedTopology t = read_topology_block(Json::parse(sim.config().topology_json), "test",
+                                                 "topology", rate_mbps, d);
+    r.pdv = t.report.domains.at(0).pairs.at(*t.report.domains.at(0).worst).pdv_bt;
+  }
   r.efficiency = sim.scalar("domain0", "efficiency");
   r.late_drops = sim.scalar("domain0", "late_collision_drops");
   r.unnoticed = sim.scalar("domain0", "unnoticed_collision_losses");
@@ -110,6 +134,25 @@ TEST(DiameterEdge, GigabitJustOutsideTheSlotHasLateCollisionsAndLosesTheFrames) 
   EXPECT_GT(r.pdv, 4096);
   EXPECT_GT(r.late, 0);
   EXPECT_EQ(r.late_drops, r.late);  // never retried at 1000 Mb/s
+}
+
+// The same edge with the plant written as a collision domain: the same delays (the loader test
+// ACollisionDomainAndTheSameTopologyGiveTheSameDelays shows them equal to the picosecond), so
+// the same sides of the same 101.44 m.
+TEST(DiameterEdge, AsACollisionDomainGigabitJustInsideTheSlotHasNoLateCollision) {
+  const Outcome r = simulate(1000, 101.4, kSaturated, 1518, 140'000'000, true);
+  EXPECT_NEAR(r.pdv, pdv_1000(101.4), 0.002);  // integer picoseconds
+  EXPECT_GE(r.frames_ok, 10'000);
+  EXPECT_GT(r.attempts, r.frames_ok);
+  EXPECT_EQ(r.late, 0);
+  EXPECT_EQ(r.unnoticed, 0);
+}
+
+TEST(DiameterEdge, AsACollisionDomainGigabitJustOutsideTheSlotHasLateCollisions) {
+  const Outcome r = simulate(1000, 101.5, kSaturated, 1518, 100'000'000, true);
+  EXPECT_NEAR(r.pdv, pdv_1000(101.5), 0.002);
+  EXPECT_GT(r.late, 0);
+  EXPECT_EQ(r.late_drops, r.late);
 }
 
 // 100 Mb/s, slot 512: L = 143.8 m gives PDV 511.82, L = 144.0 m gives 512.26.

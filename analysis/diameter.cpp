@@ -1,0 +1,169 @@
+#include "analysis/diameter.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace gbesim {
+namespace {
+
+std::string metres(double m) {
+  return fmt::format("{:.2f} m", m);
+}
+
+std::string swept(double m) {
+  return fmt::format("{:g} m", m);
+}
+
+std::string where_text(const std::vector<std::pair<std::string, std::string>>& where) {
+  std::string s;
+  for (const auto& [axis, value] : where) s += (s.empty() ? "" : ", ") + axis + "=" + value;
+  return s.empty() ? "all points" : s;
+}
+
+std::string legal_text(const DiameterAnswer& a) {
+  if (!a.legal_pdv_m) return "legal length not known (no topology report)";
+  const std::string slot = a.budget_bt ? fmt::format(" at slot {:g} BT", *a.budget_bt) : "";
+  if (*a.legal_pdv_m <= 0)
+    return "no cable is legal" + slot + ": the stations' and repeaters' delays alone exceed it";
+  std::string s =
+      "legal up to " + metres(*a.legal_pdv_m) + " per cable" + slot + " by the path delay";
+  if (a.legal_m && *a.legal_m < *a.legal_pdv_m - 1e-9)
+    s += " (" + metres(*a.legal_m) + " with the PHY's segment limit)";
+  return s;
+}
+
+}  // namespace
+
+int diameter_axis(const Results& r) {
+  for (std::size_t i = 0; i < r.axes.size(); ++i) {
+    const std::string& a = r.axes[i];
+    if (a == "topology.cables[*].length_m" ||
+        (a.rfind("collision_domains", 0) == 0 && a.find("cable_m") != std::string::npos))
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::vector<DiameterAnswer> diameter_answers(const Results& r) {
+  std::vector<DiameterAnswer> out;
+  const int axis = diameter_axis(r);
+  if (axis < 0) return out;
+  const auto length_axis = static_cast<std::size_t>(axis);
+  // Points by the other axes' values, in first-seen order.
+  std::vector<std::vector<std::string>> keys;
+  std::map<std::vector<std::string>, std::vector<std::size_t>> groups;
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    auto key = r.points[p];
+    key.erase(key.begin() + axis);
+    if (!groups.count(key)) keys.push_back(key);
+    groups[key].push_back(p);
+  }
+  for (const auto& key : keys) {
+    std::vector<std::pair<double, std::size_t>> by_length;
+    for (const std::size_t p : groups[key])
+      if (const auto len = parse_number(r.points[p][length_axis])) by_length.emplace_back(*len, p);
+    if (by_length.empty()) continue;
+    std::stable_sort(by_length.begin(), by_length.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    DiameterAnswer a;
+    for (std::size_t i = 0, k = 0; i < r.axes.size(); ++i)
+      if (i != length_axis) a.where.emplace_back(r.axes[i], key[k++]);
+    a.point = by_length.front().second;
+    a.longest_swept_m = by_length.back().first;
+    for (const auto& [len, p] : by_length) {
+      if (!a.legal_pdv_m)
+        if (const auto v = r.value(p, "topology.domain0", "max_station_cable_pdv"))
+          a.legal_pdv_m = v->mean;
+      if (!a.legal_m)
+        if (const auto v = r.value(p, "topology.domain0", "max_station_cable")) a.legal_m = v->mean;
+      // Results from before the station-cable answer: the longest legal path, halved (the same
+      // for a symmetric star).
+      if (!a.legal_pdv_m)
+        if (const auto v = r.value(p, "topology.domain0", "max_legal_path_cable"))
+          a.legal_pdv_m = v->mean / 2;
+      if (!a.budget_bt)
+        if (const auto v = r.value(p, "topology.domain0", "budget")) a.budget_bt = v->mean;
+    }
+    for (const auto& [len, p] : by_length) {
+      const auto late = r.value(p, "domain0", "late_collisions_per_1000_frames");
+      const auto unnoticed = r.value(p, "domain0", "unnoticed_collision_losses");
+      const bool late_failed = late && late->mean > 0;
+      const bool unnoticed_failed = unnoticed && unnoticed->mean > 0;
+      if (!late_failed && !unnoticed_failed) {
+        a.last_clean_m = len;
+        continue;
+      }
+      a.first_failing_m = len;
+      a.point = p;
+      if (late_failed)
+        a.failure = fmt::format("late collisions: {:.3g} per 1000 frames", late->mean);
+      if (unnoticed_failed)
+        a.failure += fmt::format("{}{:.3g} frames damaged by collisions their senders never saw",
+                                 a.failure.empty() ? "" : "; ", unnoticed->mean);
+      break;
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+std::string diameter_answer_text(const DiameterAnswer& a) {
+  std::string s = where_text(a.where) + ": " + legal_text(a) + "; simulated: ";
+  if (!a.first_failing_m) return s + "no failure up to " + swept(a.longest_swept_m);
+  if (a.last_clean_m) s += "no failure up to " + swept(*a.last_clean_m) + ", ";
+  return s + "first failure at " + swept(*a.first_failing_m) + " (" + a.failure + ")";
+}
+
+std::vector<std::string> diameter_summary(const std::vector<DiameterAnswer>& answers) {
+  // Answers with the same legal length and budget, in first-seen order.
+  std::vector<std::vector<const DiameterAnswer*>> sets;
+  for (const auto& a : answers) {
+    auto same = std::find_if(sets.begin(), sets.end(), [&a](const auto& set) {
+      const DiameterAnswer& b = *set.front();
+      return a.legal_pdv_m == b.legal_pdv_m && a.budget_bt == b.budget_bt && a.legal_m == b.legal_m;
+    });
+    if (same == sets.end())
+      sets.push_back({&a});
+    else
+      same->push_back(&a);
+  }
+  std::vector<std::string> out;
+  for (const auto& set : sets) {
+    // The axes every member agrees on name the set.
+    std::vector<std::pair<std::string, std::string>> common;
+    for (const auto& [axis, value] : set.front()->where) {
+      const bool all = std::all_of(set.begin(), set.end(), [&](const DiameterAnswer* a) {
+        return std::find(a->where.begin(), a->where.end(), std::pair(axis, value)) !=
+               a->where.end();
+      });
+      if (all) common.emplace_back(axis, value);
+    }
+    std::vector<double> first;
+    double clean_to = 0;
+    for (const DiameterAnswer* a : set) {
+      if (a->first_failing_m)
+        first.push_back(*a->first_failing_m);
+      else
+        clean_to = std::max(clean_to, a->longest_swept_m);
+    }
+    std::string line = where_text(common) + ": " + legal_text(*set.front()) + "; simulated: ";
+    if (first.empty()) {
+      line += "no failure up to " + swept(clean_to);
+    } else {
+      const auto [lo, hi] = std::minmax_element(first.begin(), first.end());
+      line += *lo == *hi ? "first failure at " + swept(*lo)
+                         : "first failure between " + swept(*lo) + " and " + swept(*hi);
+      if (set.size() > 1)
+        line += fmt::format(" in {} of {} combinations", first.size(), set.size());
+      if (first.size() < set.size())
+        line += " (the others: no failure up to " + swept(clean_to) + ")";
+    }
+    out.push_back(line);
+  }
+  return out;
+}
+
+}  // namespace gbesim

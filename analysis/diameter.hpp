@@ -1,0 +1,50 @@
+#pragma once
+// The answer of a diameter sweep (a results directory with a cable-length axis:
+// topology.cables[*].length_m, or a collision domain's cable_m): per combination of the other
+// axes, the longest legal cable per station beside the simulated first failing length.
+//
+// Legal: the topology report's longest station cable the path delay allows
+// (topology.domain0.max_station_cable_pdv) and the same with the PHY's segment limit
+// (max_station_cable). Failing: a frame lost to a collision its sender did not handle -- a late
+// collision (domain0.late_collisions_per_1000_frames > 0), or a collision that reached a
+// receiver only after the sender had stopped (domain0.unnoticed_collision_losses > 0: the sender
+// counts the frame as sent, the receiver sees an FCS error). Past the edge the second kind
+// takes over where the first falls back to 0, so both count. The swept step bounds how close the
+// simulated edge can come to the legal length.
+// Does not model: replications' spread of the first failure (a point fails when any of its
+// replications' mean is above 0), or plants whose station cables are not all swept together.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/results.hpp"
+
+namespace gbesim {
+
+struct DiameterAnswer {
+  std::vector<std::pair<std::string, std::string>> where;  // the other axes' values
+  std::size_t point = 0;                                   // the group's first failing point
+  std::optional<double> legal_pdv_m;                       // the path delay's limit
+  std::optional<double> legal_m;                           // with the segment limit
+  std::optional<double> budget_bt;
+  double longest_swept_m = 0;
+  std::optional<double> last_clean_m;     // the longest swept length before the first failure
+  std::optional<double> first_failing_m;  // none: nothing failed up to longest_swept_m
+  std::string failure;                    // what failed there, in words
+};
+
+// The cable-length axis of a results directory, or -1.
+int diameter_axis(const Results& results);
+std::vector<DiameterAnswer> diameter_answers(const Results& results);
+
+// One line per answer: "speed=1000 Mb/s, ...: legal up to 101.44 m per cable at slot 4096 BT by
+// the path delay (100.00 m with the PHY's segment limit); simulated: no failure up to 101 m, first
+// failure at 102 m (late collisions: 34.3 per 1000 frames)".
+std::string diameter_answer_text(const DiameterAnswer& a);
+// The answers condensed per legal length (per speed and slot time in the built-in study): the
+// legal length and the range of simulated first failures over the other axes.
+std::vector<std::string> diameter_summary(const std::vector<DiameterAnswer>& answers);
+
+}  // namespace gbesim

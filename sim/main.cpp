@@ -188,6 +188,20 @@ int cli(int argc, char** argv) {
       ->check(CLI::Range(1000, 100'000'000));
   phy_cmd->add_option("--seed", phy.seed, "seed")->check(kDecimal)->check(CLI::Range(0, 1 << 30));
   phy_cmd->add_flag("--quiet", phy.quiet, "write the files, print nothing");
+  phy_cmd
+      ->add_option("--pmd", phy.pmds,
+                   "1000BASE-X link check instead: 1000base-sx, 1000base-lx or 1000base-cx "
+                   "(power budget, margin per length, reach per fibre; --lengths in metres)")
+      ->delimiter(',');
+  phy_cmd
+      ->add_option("--fibre", phy.fibres,
+                   "fibre types for --pmd (default: every one the PMD runs on): "
+                   "mmf-62.5-160, mmf-62.5-200, mmf-50-400, mmf-50-500, smf-9, stp-150")
+      ->delimiter(',');
+  phy_cmd->add_option("--connection-loss-db", phy.connection_loss_db,
+                      "connections and splices for --pmd (default the standard's 1.5 dB)");
+  phy_cmd->add_option("--tx-min-dbm", phy.tx_min_dbm,
+                      "a transceiver's minimum launch power for --pmd (default the standard's)");
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed and memory");
   bench_cmd->add_option("--runs", bench.runs, "runs per case; the median is reported")
       ->check(kDecimal)

@@ -10,8 +10,10 @@
 
 #include <fmt/core.h>
 
+#include "analysis/sweep_summary.hpp"
 #include "models/common/rng.hpp"
 #include "models/phy/link_model.hpp"
+#include "models/phy/optical_pmd.hpp"
 #include "models/phy/viterbi.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
@@ -257,7 +259,89 @@ void run_cable(const PhyOptions& o, Json& summary) {
 
 }  // namespace
 
+namespace {
+
+// `gbesim phy --pmd ...`: the 1000BASE-X link check. Bad names are exit 2 with a did-you-mean.
+int run_pmd(const PhyOptions& o) {
+  Diagnostics d("gbesim phy");
+  std::vector<std::string> pmd_names;
+  for (const auto& p : phy::pmds()) pmd_names.push_back(p.name);
+  std::vector<std::string> fibre_names;
+  for (const auto& f : phy::fibre_types()) fibre_names.push_back(f.name);
+  for (const auto& name : o.pmds)
+    if (phy::find_pmd(name) == nullptr)
+      d.error("--pmd", "no PMD \"" + name + "\"" + suggestion(name, pmd_names) +
+                           " (one of: " + schema::key_list(pmd_names) + ")");
+  for (const auto& name : o.fibres) {
+    const bool known = std::find(fibre_names.begin(), fibre_names.end(), name) != fibre_names.end();
+    if (!known)
+      d.error("--fibre", "no fibre type \"" + name + "\"" + suggestion(name, fibre_names) +
+                             " (one of: " + schema::key_list(fibre_names) + ")");
+    for (const auto& p : o.pmds)
+      if (const phy::Pmd* pmd = phy::find_pmd(p); known && pmd && !phy::find_fibre(*pmd, name))
+        d.error("--fibre", p + " does not run on " + name);
+  }
+  d.throw_if_any();
+  std::vector<double> lengths = o.lengths_m;
+  const OutputDirectory out(o.out_dir, fmt::format("gbesim phy (pid {})", ::getpid()));
+  const std::filesystem::path& dir = out.path();
+  std::string csv =
+      "pmd,fibre,length_m,power_budget_db,insertion_loss_db,link_penalties_db,margin_db,"
+      "operating_range_m,within_power,within_range,pass\n";
+  std::string text;
+  for (const auto& name : o.pmds) {
+    const phy::Pmd& pmd = *phy::find_pmd(name);
+    for (const auto& fibre : pmd.fibres) {
+      if (!o.fibres.empty() &&
+          std::find(o.fibres.begin(), o.fibres.end(), fibre.fibre) == o.fibres.end())
+        continue;
+      phy::PmdOnFibre f = fibre;
+      if (o.tx_min_dbm && pmd.optical) f.tx_min_dbm = *o.tx_min_dbm;
+      const auto pts = lengths.empty() ? std::vector<double>{f.operating_range_m} : lengths;
+      const phy::PmdCheck c = phy::check_pmd(pmd, f, pts, o.connection_loss_db);
+      text += fmt::format("{} on {}: reach {:.0f} m, limited by {}", c.pmd, c.fibre, c.reach_m,
+                          c.limited_by);
+      if (pmd.optical) {
+        text += fmt::format(
+            "\n  power budget {:.2f} dB (launch {:.1f} dBm min, sensitivity {:.1f} dBm); "
+            "penalties {:.2f} dB; {:.2f} dB unallocated at {:.0f} m; with those penalties the "
+            "power "
+            "budget alone would reach {:.0f} m",
+            c.power_budget_db, f.tx_min_dbm, pmd.rx_sensitivity_dbm, c.link_penalties_db,
+            c.unallocated_margin_db, c.operating_range_m, *c.power_reach_m);
+        if (!f.confirmed) text += "\n  (this fibre's budget figures are recalled, not confirmed)";
+      }
+      text += "\n";
+      for (const auto& p : c.points) {
+        if (pmd.optical)
+          text += fmt::format("  {:>7.0f} m: insertion loss {:5.2f} dB, margin {:+6.2f} dB -> {}\n",
+                              p.length_m, p.insertion_loss_db, p.margin_db,
+                              p.pass            ? "PASS"
+                              : !p.within_power ? "FAIL (power budget)"
+                                                : "FAIL (beyond the operating range)");
+        else
+          text += fmt::format("  {:>7.0f} m -> {}\n", p.length_m,
+                              p.pass ? "PASS" : "FAIL (beyond the jumper length)");
+        csv += fmt::format(
+            "{},{},{},{},{},{},{},{},{},{},{}\n", c.pmd, c.fibre, number_text(p.length_m),
+            pmd.optical ? number_text(c.power_budget_db) : "",
+            pmd.optical ? number_text(p.insertion_loss_db) : "",
+            pmd.optical ? number_text(c.link_penalties_db) : "",
+            pmd.optical ? number_text(p.margin_db) : "", number_text(c.operating_range_m),
+            p.within_power ? 1 : 0, p.within_range ? 1 : 0, p.pass ? 1 : 0);
+      }
+    }
+  }
+  write_file_atomically(dir / "pmd.csv", csv);
+  write_file_atomically(dir / "pmd.txt", text);
+  if (!o.quiet) fmt::print("{}results: {}/ (pmd.csv, pmd.txt)\n", text, dir.string());
+  return 0;
+}
+
+}  // namespace
+
 int run_phy(const PhyOptions& options) {
+  if (!options.pmds.empty()) return run_pmd(options);
   PhyOptions o = options;
   if (!o.scenario_file.empty()) {
     const LoadedScenario s = load_scenario(o.scenario_file);

@@ -8,8 +8,11 @@
 //   uncoded error rates, what limits it, with all cancellers, without NEXT cancellation and
 //   without echo cancellation; a Monte Carlo run per point checks the solved MSE -> cable.csv;
 //   the length at which the margin reaches zero -> reach.csv; eye diagrams -> eye.csv.
+// - 1000BASE-X (--pmd 1000base-sx|lx|cx [--fibre ...]): per fibre type the power budget,
+//   insertion loss, penalties and margin per length, and the reach -> pmd.csv, pmd.txt.
 // phy.json carries the speeds (the only figures that change between runs of one seed).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +39,12 @@ struct PhyOptions {
   phy::PhyReceiverParams receiver;
   std::vector<std::string> receiver_given;
   bool quiet = false;
+  // 1000BASE-X (--pmd): the optical power budget and reach per fibre type (models/phy/
+  // optical_pmd) instead of the 1000BASE-T link; empty fibres: every fibre of the PMD.
+  std::vector<std::string> pmds;
+  std::vector<std::string> fibres;
+  std::optional<double> connection_loss_db;
+  std::optional<double> tx_min_dbm;  // a transceiver's own minimum launch power
 };
 
 int run_phy(const PhyOptions& options);

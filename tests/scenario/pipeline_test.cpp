@@ -378,6 +378,35 @@ TEST(Pipeline, ACableRunsAtTheErrorRateThePhyModelPredictsAndAddsThePhyLatencies
 
 // The receiver's options are one table: a scenario's link_level.receiver sets them, a flag
 // generated from the same table wins over it, and phy.json records what was used.
+// 1000BASE-X: `gbesim phy --pmd` judges each length by the power budget and the standard's
+// operating range and states the reach per fibre; a misspelt PMD is exit 2 with a did-you-mean.
+TEST(Pipeline, PhyPmdCheckGivesMarginAndReachPerFibre) {
+  const auto dir = fresh_directory("pmd");
+  const auto r = run_gbesim({"phy", "--pmd", "1000base-sx", "--fibre", "mmf-62.5-200", "--lengths",
+                             "100,275,400", "--out", "pmd"},
+                            dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1000base-sx on mmf-62.5-200: reach 275 m, limited by modal bandwidth"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("275 m: insertion loss  2.60 dB, margin  +0.61 dB -> PASS"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("400 m: insertion loss  3.10 dB, margin  +0.11 dB -> FAIL (beyond the "
+                          "operating range)"),
+            std::string::npos)
+      << r.output;
+  const auto csv = read_csv(dir / "pmd/pmd.csv");
+  ASSERT_EQ(csv.size(), 4u);
+  EXPECT_NEAR(std::stod(csv[2][6]), 0.61, 1e-12);  // margin_db at 275 m: 7.5 - 2.6 - 4.29
+  const auto bad = run_gbesim({"phy", "--pmd", "1000base-xs", "--out", "bad"}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("no PMD \"1000base-xs\"; did you mean \"1000base-sx\"?"),
+            std::string::npos)
+      << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+}
+
 TEST(Pipeline, PhyReceiverOptionsComeFromTheScenarioUnlessAFlagSaysOtherwise) {
   const auto dir = fresh_directory("phy-receiver");
   write_text(dir / "s.json", R"({"name": "s", "description": "", "duration_ns": 1000,

@@ -29,10 +29,9 @@ struct Sample {
   double frames_allocated = 0;
 };
 
-Sample run_once(const std::string& self, const std::filesystem::path& scenario,
-                const std::filesystem::path& out) {
-  std::vector<std::string> args = {self,      "run",   scenario.string(),
-                                   "--quiet", "--out", out.string()};
+// Runs `self` with `args` and waits: its exit code (-1 when it did not exit) and resource use.
+int run_child(const std::string& self, std::vector<std::string> args, rusage& usage) {
+  args.insert(args.begin(), self);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -40,8 +39,14 @@ Sample run_once(const std::string& self, const std::filesystem::path& scenario,
   if (const int rc = posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ))
     throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
   int status = 0;
+  if (::wait4(pid, &status, 0, &usage) < 0 || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+Sample run_once(const std::string& self, const std::filesystem::path& scenario,
+                const std::filesystem::path& out) {
   rusage usage{};
-  if (::wait4(pid, &status, 0, &usage) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+  if (run_child(self, {"run", scenario.string(), "--quiet", "--out", out.string()}, usage) != 0)
     throw std::runtime_error("benchmark run failed: " + scenario.string());
   std::ifstream in(out / "run.json");
   const Json run = Json::parse(in);
@@ -64,19 +69,12 @@ Sample run_once(const std::string& self, const std::filesystem::path& scenario,
 // One `gbesim topology` of a plant file: wall seconds and peak RSS (MiB).
 std::pair<double, double> topology_once(const std::string& self, const std::filesystem::path& plant,
                                         const std::filesystem::path& out) {
-  std::vector<std::string> args = {self,      "topology", plant.string(),
-                                   "--quiet", "--out",    out.string()};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
   const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  if (const int rc = posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ))
-    throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
-  int status = 0;
   rusage usage{};
   // Exit 1 is a plant that fails its budget: still a measurement; 2 is bad input.
-  if (::wait4(pid, &status, 0, &usage) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
+  const int code =
+      run_child(self, {"topology", plant.string(), "--quiet", "--out", out.string()}, usage);
+  if (code < 0 || code > 1)
     throw std::runtime_error("benchmark run failed: gbesim topology " + plant.string());
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

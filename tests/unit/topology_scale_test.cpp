@@ -104,13 +104,19 @@ TEST(TopologyScale, TheDefaultReportAgreesWithEveryPairOnRandomPlants) {
       auto badness = [](const PathReport& p) {
         return p.pdv_known ? std::make_pair(0, p.pdv_bt) : std::make_pair(1, p.cable_m);
       };
-      std::map<std::string, std::pair<int, double>> worst_of;
+      // Per station, the worst of the listed pairs it is in; and whether any breaks a rule.
+      auto worst_by_station = [&badness](const std::vector<PathReport>& pairs, bool& rule_broken) {
+        std::map<std::string, std::pair<int, double>> worst;
+        rule_broken = false;
+        for (const PathReport& p : pairs) {
+          for (const std::string* s : {&p.from, &p.to})
+            if (!worst.count(*s) || badness(p) > worst[*s]) worst[*s] = badness(p);
+          rule_broken = rule_broken || !p.rule_problem.empty();
+        }
+        return worst;
+      };
       bool rule_broken = false;
-      for (const PathReport& p : e.pairs) {
-        for (const std::string* s : {&p.from, &p.to})
-          if (!worst_of.count(*s) || badness(p) > worst_of[*s]) worst_of[*s] = badness(p);
-        rule_broken = rule_broken || !p.rule_problem.empty();
-      }
+      const auto worst_of = worst_by_station(e.pairs, rule_broken);
       const PathReport& fw = f.pairs[*f.worst];
       const PathReport& ew = e.pairs[*e.worst];
       EXPECT_EQ(fw.pdv_known, ew.pdv_known);
@@ -120,13 +126,8 @@ TEST(TopologyScale, TheDefaultReportAgreesWithEveryPairOnRandomPlants) {
         EXPECT_NEAR(fw.cable_m, ew.cable_m, 1e-9);
       EXPECT_NEAR(f.margin_bt, e.margin_bt, 1e-9);
       EXPECT_NEAR(f.margin_m, e.margin_m, 1e-9);
-      std::map<std::string, std::pair<int, double>> listed;
       bool fast_rule_broken = false;
-      for (const PathReport& p : f.pairs) {
-        for (const std::string* s : {&p.from, &p.to})
-          if (!listed.count(*s) || badness(p) > listed[*s]) listed[*s] = badness(p);
-        fast_rule_broken = fast_rule_broken || !p.rule_problem.empty();
-      }
+      auto listed = worst_by_station(f.pairs, fast_rule_broken);
       EXPECT_EQ(fast_rule_broken, rule_broken);
       rule_failures += rule_broken ? 1 : 0;
       for (const auto& [station, worst] : worst_of) {

@@ -272,7 +272,9 @@ int run_pmd(const PhyOptions& o) {
     if (phy::find_pmd(name) == nullptr)
       d.error("--pmd", "no PMD \"" + name + "\"" + suggestion(name, pmd_names) +
                            " (one of: " + schema::key_list(pmd_names) + ")");
-  for (const auto& name : o.fibres) {
+  std::vector<std::string> fibres;
+  for (const auto& name : o.fibres) fibres.push_back(phy::fibre_name(name));
+  for (const auto& name : fibres) {
     const bool known = std::find(fibre_names.begin(), fibre_names.end(), name) != fibre_names.end();
     if (!known)
       d.error("--fibre", "no fibre type \"" + name + "\"" + suggestion(name, fibre_names) +
@@ -292,8 +294,7 @@ int run_pmd(const PhyOptions& o) {
   for (const auto& name : o.pmds) {
     const phy::Pmd& pmd = *phy::find_pmd(name);
     for (const auto& fibre : pmd.fibres) {
-      if (!o.fibres.empty() &&
-          std::find(o.fibres.begin(), o.fibres.end(), fibre.fibre) == o.fibres.end())
+      if (!fibres.empty() && std::find(fibres.begin(), fibres.end(), fibre.fibre) == fibres.end())
         continue;
       phy::PmdOnFibre f = fibre;
       if (o.tx_min_dbm && pmd.optical) f.tx_min_dbm = *o.tx_min_dbm;

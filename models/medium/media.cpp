@@ -48,6 +48,13 @@ const std::vector<MediumRow>& builtin_media() {
           "figure is 10.10 BT/m = 5.05 ns/m",
           "confirmed"),
       row("fibre_sm", 5.0, "budget", "assumed equal to multimode fibre", "assumption"),
+      // Fibre types by core and modal bandwidth (the names of gbesim phy --pmd): the same delay
+      // as fibre_mm / fibre_sm; their segment limits differ (1000BASE-SX per modal bandwidth).
+      row("mmf_62_5_160", 5.0, "budget", "as fibre_mm", "confirmed"),
+      row("mmf_62_5_200", 5.0, "budget", "as fibre_mm", "confirmed"),
+      row("mmf_50_400", 5.0, "budget", "as fibre_mm", "confirmed"),
+      row("mmf_50_500", 5.0, "budget", "as fibre_mm", "confirmed"),
+      row("smf_9", 5.0, "budget", "as fibre_sm (assumed equal to multimode fibre)", "assumption"),
       row("coax_thick", 4.33, "budget",
           "802.3 Clause 8 (10BASE5): minimum velocity of propagation 0.77 c, recalled",
           "unconfirmed"),

@@ -88,9 +88,18 @@ const Pmd* find_pmd(const std::string& name) {
   return nullptr;
 }
 
+std::string fibre_name(const std::string& name) {
+  // The media table's identifiers: mmf_62_5_200 is mmf-62.5-200.
+  std::string s = name;
+  std::replace(s.begin(), s.end(), '_', '-');
+  if (const auto at = s.find("62-5"); at != std::string::npos) s.replace(at, 4, "62.5");
+  return s;
+}
+
 const PmdOnFibre* find_fibre(const Pmd& pmd, const std::string& fibre) {
+  const std::string name = fibre_name(fibre);
   for (const auto& f : pmd.fibres)
-    if (f.fibre == fibre) return &f;
+    if (f.fibre == name) return &f;
   return nullptr;
 }
 

@@ -61,6 +61,8 @@ struct Pmd {
 };
 const std::vector<Pmd>& pmds();
 const Pmd* find_pmd(const std::string& name);
+// A fibre type's name; the media table's identifier for it is accepted too (mmf_62_5_200).
+std::string fibre_name(const std::string& name);
 const PmdOnFibre* find_fibre(const Pmd& pmd, const std::string& fibre);
 
 struct PmdPoint {

@@ -16,6 +16,9 @@ constexpr const char* kGigUtp = "802.3ab Clause 40: 100 m of Cat 5 (GEA 1000BASE
 constexpr const char* kOptics =
     "1000BASE-X reach, a 2002 article on this era's optics (docs/references.md, Validation 8)";
 
+constexpr const char* kSx =
+    "802.3 Clause 38 1000BASE-SX operating range per fibre (docs/references.md, Standards B.5)";
+
 }  // namespace
 
 const std::vector<SegmentRule>& segment_rules() {
@@ -29,18 +32,29 @@ const std::vector<SegmentRule>& segment_rules() {
     add(10, {"coax_thin"}, "10BASE2", 185, kTenQuickRef, "confirmed");
     add(10, {"cat3", "cat4", "cat5", "cat5e", "cat6", "stp", "utp_typical"}, "10BASE-T", 100,
         kTenQuickRef, "confirmed");
-    add(10, {"fibre_mm", "fibre_sm", "fibre_typical"}, "10BASE-FL", 2000, kTenQuickRef,
-        "confirmed");
+    add(10,
+        {"fibre_mm", "fibre_sm", "fibre_typical", "mmf_62_5_160", "mmf_62_5_200", "mmf_50_400",
+         "mmf_50_500", "smf_9"},
+        "10BASE-FL", 2000, kTenQuickRef, "confirmed");
     add(100, {"cat5", "cat5e", "cat6", "stp", "utp_typical"}, "100BASE-TX", 100, kFastManuals,
         "confirmed");
     add(100, {"cat3", "cat4"}, "100BASE-T4", 100, kFastManuals, "confirmed");
-    add(100, {"fibre_mm", "fibre_sm", "fibre_typical"}, "100BASE-FX (half duplex)", 412,
-        kFastManuals, "confirmed");
+    add(100,
+        {"fibre_mm", "fibre_sm", "fibre_typical", "mmf_62_5_160", "mmf_62_5_200", "mmf_50_400",
+         "mmf_50_500", "smf_9"},
+        "100BASE-FX (half duplex)", 412, kFastManuals, "confirmed");
     add(1000, {"cat5", "cat5e", "cat6", "utp_typical"}, "1000BASE-T", 100, kGigUtp, "confirmed");
     add(1000, {"twinax", "stp"}, "1000BASE-CX", 25, kOptics, "confirmed");
     add(1000, {"fibre_mm", "fibre_typical"}, "1000BASE-SX (62.5 um, 160 MHz.km)", 220, kOptics,
         "confirmed");
-    add(1000, {"fibre_sm"}, "1000BASE-LX (9 um single-mode)", 5000, kOptics, "confirmed");
+    add(1000, {"fibre_sm", "smf_9"}, "1000BASE-LX (9 um single-mode)", 5000, kOptics, "confirmed");
+    // Per fibre type, 1000BASE-SX's operating range (Clause 38, Standards B.5): the multimode
+    // PMD of gigabit repeaters. 1000BASE-LX reaches 550 m on every multimode type (gbesim phy
+    // --pmd 1000base-lx).
+    add(1000, {"mmf_62_5_160"}, "1000BASE-SX (62.5 um, 160 MHz.km)", 220, kSx, "confirmed");
+    add(1000, {"mmf_62_5_200"}, "1000BASE-SX (62.5 um, 200 MHz.km)", 275, kSx, "confirmed");
+    add(1000, {"mmf_50_400"}, "1000BASE-SX (50 um, 400 MHz.km)", 500, kSx, "confirmed");
+    add(1000, {"mmf_50_500"}, "1000BASE-SX (50 um, 500 MHz.km)", 550, kSx, "confirmed");
     return r;
   }();
   return rows;

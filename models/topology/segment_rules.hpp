@@ -7,8 +7,10 @@
 // Does not model: the attenuation behind each limit (the 1000BASE-T link model has its own, and
 // 1000BASE-X power budgets are separate), 10BASE5/10BASE2 tap counts and spacing, or which
 // twisted-pair PHY a 100 Mb/s Cat 3 cable carries (100BASE-T4 is assumed: TX needs Cat 5).
-// Multimode fibre at 1000 Mb/s is judged as 1000BASE-SX on 62.5 um 160 MHz.km (220 m), the
-// shortest SX reach, unless a medium of another fibre type is named.
+// Multimode fibre at 1000 Mb/s is judged as 1000BASE-SX: on a medium naming the fibre type
+// (mmf_62_5_160 220 m, mmf_62_5_200 275 m, mmf_50_400 500 m, mmf_50_500 550 m), else as the
+// shortest, 62.5 um 160 MHz.km. 1000BASE-LX on multimode (550 m on every type) is not told
+// apart: the cable does not say which PMD its ports run.
 
 #include <cstdint>
 #include <string>

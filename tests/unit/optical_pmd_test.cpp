@@ -63,6 +63,10 @@ TEST(OpticalPmd, LxReachesFiveKilometresOfSingleModeAndFiveHundredFiftyMetresOfM
   }
   EXPECT_NEAR(check("1000base-lx", "mmf-50-400").unallocated_margin_db, 0.07, 1e-9);
   EXPECT_DOUBLE_EQ(check("1000base-cx", "stp-150").reach_m, 25);
+  // The media table's identifiers name the same fibres.
+  EXPECT_EQ(find_fibre(*find_pmd("1000base-sx"), "mmf_62_5_200"),
+            find_fibre(*find_pmd("1000base-sx"), "mmf-62.5-200"));
+  EXPECT_EQ(find_fibre(*find_pmd("1000base-lx"), "smf_9")->operating_range_m, 5000);
 }
 
 TEST(OpticalPmd, EachLengthIsJudgedByPowerAndByTheOperatingRange) {

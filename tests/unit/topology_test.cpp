@@ -298,6 +298,14 @@ TEST(Topology, ASegmentLongerThanItsPhyAllowsFailsThePlantWithTheLimitAndItsSour
   EXPECT_TRUE(load(one_cable(10, "coax_thin", 185)).report.pass());
   EXPECT_FALSE(load(one_cable(10, "coax_thin", 186)).report.pass());  // 10BASE2
   EXPECT_FALSE(load(one_cable(1000, "twinax", 26)).report.pass());    // 1000BASE-CX
+  // 1000BASE-SX per fibre type and modal bandwidth (Standards B.5); single-mode is 1000BASE-LX.
+  EXPECT_TRUE(load(one_cable(1000, "mmf_62_5_200", 275)).report.pass());
+  EXPECT_FALSE(load(one_cable(1000, "mmf_62_5_200", 276)).report.pass());
+  EXPECT_FALSE(load(one_cable(1000, "mmf_62_5_160", 221)).report.pass());
+  EXPECT_TRUE(load(one_cable(1000, "mmf_50_500", 316)).report.pass());  // PDV 864 + 3160 <= 4096
+  EXPECT_CONTAINS(
+      load(one_cable(1000, "mmf_50_400", 501)).report.domains[0].segment_violations[0].message,
+      "501 m of mmf_50_400 is longer than 1000BASE-SX (50 um, 400 MHz.km)'s 500 m");
 }
 
 // The answer stated: the longest cable per station. Two Class II hubs 5 m apart (a and b on

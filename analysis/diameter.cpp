@@ -37,13 +37,14 @@ std::string legal_text(const DiameterAnswer& a) {
 
 }  // namespace
 
+bool is_diameter_axis(const std::string& a) {
+  return a == "topology.cables[*].length_m" ||
+         (a.rfind("collision_domains", 0) == 0 && a.find("cable_m") != std::string::npos);
+}
+
 int diameter_axis(const Results& r) {
-  for (std::size_t i = 0; i < r.axes.size(); ++i) {
-    const std::string& a = r.axes[i];
-    if (a == "topology.cables[*].length_m" ||
-        (a.rfind("collision_domains", 0) == 0 && a.find("cable_m") != std::string::npos))
-      return static_cast<int>(i);
-  }
+  for (std::size_t i = 0; i < r.axes.size(); ++i)
+    if (is_diameter_axis(r.axes[i])) return static_cast<int>(i);
   return -1;
 }
 

@@ -35,7 +35,8 @@ struct DiameterAnswer {
   std::string failure;                    // what failed there, in words
 };
 
-// The cable-length axis of a results directory, or -1.
+// Whether a swept path is a cable-length axis; the cable-length axis of a results directory, or -1.
+bool is_diameter_axis(const std::string& axis);
 int diameter_axis(const Results& results);
 std::vector<DiameterAnswer> diameter_answers(const Results& results);
 

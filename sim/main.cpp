@@ -198,8 +198,10 @@ int cli(int argc, char** argv) {
                    "fibre types for --pmd (default: every one the PMD runs on): "
                    "mmf-62.5-160, mmf-62.5-200, mmf-50-400, mmf-50-500, smf-9, stp-150")
       ->delimiter(',');
-  phy_cmd->add_option("--connection-loss-db", phy.connection_loss_db,
-                      "connections and splices for --pmd (default the standard's 1.5 dB)");
+  phy_cmd
+      ->add_option("--connection-loss-db", phy.connection_loss_db,
+                   "connections and splices for --pmd (default the standard's 1.5 dB)")
+      ->check(CLI::Range(0.0, 50.0));
   phy_cmd->add_option("--tx-min-dbm", phy.tx_min_dbm,
                       "a transceiver's minimum launch power for --pmd (default the standard's)");
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed and memory");

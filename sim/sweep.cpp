@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -299,7 +300,8 @@ int run_sweep(const SweepOptions& options) {
   // A diameter sweep states its answer: the legal length per cable beside the simulated first
   // failure (analysis/diameter), on stdout and in answers.txt.
   std::string answers;
-  if (complete > 0) {
+  const auto columns = plan.columns();
+  if (complete > 0 && std::any_of(columns.begin(), columns.end(), is_diameter_axis)) {
     const Results results = load_results(dir.string());
     const auto rows = diameter_answers(results);
     if (!rows.empty()) {

@@ -216,8 +216,10 @@ class DomainPaths {
   void analyse(const std::vector<Vertex>& members, std::vector<std::size_t>& slot,
                PairScope scope) {
     if (!collect(members, slot)) return;
-    if (!inner_.empty()) root_inside();
-    if (!inner_.empty()) search();
+    if (!inner_.empty()) {
+      root_inside();
+      search();
+    }
     std::vector<std::pair<std::size_t, std::size_t>> rows;
     if (inner_.empty()) {
       if (leaves_.size() == 2) rows.emplace_back(0, 1);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "models/topology/segment_rules.hpp"
 #include "sim/output_dir.hpp"
 
 namespace gbesim {
@@ -196,6 +197,18 @@ Object<Cable> cable_object() {
             r.refer("topology medium", c.medium, path);
           },
           [](const Cable& c) -> std::optional<Json> { return c.medium; }))
+      .custom(by_hand<Cable>(
+          "pmd", "choice", join(segment_pmds()), "",
+          "at 1000 Mb/s, the PHY the cable's ends run, for its segment limit (default: multimode "
+          "fibre 1000base-sx, single-mode 1000base-lx, stp/twinax 1000base-cx, twisted pair "
+          "1000base-t)",
+          [](const Json& v, const std::string& path, Cable& c, Reader& r) {
+            if (auto p = choice(v, path, segment_pmds(), r)) c.pmd = *p;
+          },
+          [](const Cable& c) -> std::optional<Json> {
+            if (c.pmd.empty()) return std::nullopt;
+            return c.pmd;
+          }))
       .field("length_m", &Cable::length_m,
              schema::number(0, 100000, "m", "the cable's length in metres"))
       .require("between", "missing \"between\": the two nodes the cable joins")

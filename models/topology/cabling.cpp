@@ -645,7 +645,7 @@ class DomainPaths {
     for (const std::size_t c : dom_.cables) {
       if (!is_station_cable(c)) continue;
       const Cable& cable = plant_.cables[c];
-      if (const SegmentRule* rule = segment_rule(dom_.rate_mbps, cable.medium);
+      if (const SegmentRule* rule = segment_rule(dom_.rate_mbps, cable.medium, cable.pmd);
           rule != nullptr && (!segment_limit || rule->max_m < *segment_limit)) {
         segment_limit = rule->max_m;
         dom_.max_station_cable_limit =
@@ -854,7 +854,13 @@ TopologyReport analyse_topology(const CablingPlant& plant, PairScope scope) {
       }
       if (m->confidence == Confidence::unconfirmed)
         unconfirmed.insert(cable.medium + " at " + std::to_string(dom.rate_mbps) + " Mb/s");
-      if (const std::string p = segment_problem(dom.rate_mbps, cable.medium, cable.length_m);
+      if (const std::string p = pmd_problem(dom.rate_mbps, cable.medium, cable.pmd); !p.empty()) {
+        problem("cables[" + std::to_string(c) + "].pmd", p);
+        cables_ok = false;
+        continue;
+      }
+      if (const std::string p =
+              segment_problem(dom.rate_mbps, cable.medium, cable.length_m, cable.pmd);
           !p.empty()) {
         dom.segment_violations.push_back(
             {"cables[" + std::to_string(c) + "]", cable.a + " - " + cable.b + ": " + p});
@@ -976,6 +982,7 @@ std::string topology_dot(const CablingPlant& plant, const TopologyReport& report
     const Cable& cable = plant.cables[c];
     std::ostringstream label;
     label << cable.length_m << " m " << cable.medium;
+    if (!cable.pmd.empty()) label << " " << cable.pmd;
     out << "  " << quoted(cable.a) << " -- " << quoted(cable.b)
         << " [label=" << quoted(label.str());
     if (worst_cables.count(c))

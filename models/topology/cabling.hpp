@@ -46,6 +46,7 @@ struct Cable {
   std::string b;
   std::string medium = "cat5";
   double length_m = 0;
+  std::string pmd;  // at 1000 Mb/s, "1000base-lx" ...; "" for the medium's default
 };
 
 struct CablingPlant {

@@ -56,7 +56,8 @@ CablingPlant random_plant(std::mt19937_64& rng, std::int64_t rate) {
     }
     p.nodes.push_back(n);
     if (i > 0)
-      p.cables.push_back({"r" + std::to_string(pick(i)), n.name, media[pick(3)], uniform(1, 60)});
+      p.cables.push_back(
+          {"r" + std::to_string(pick(i)), n.name, media[pick(3)], uniform(1, 60), ""});
   }
   // Stations and switch ports on random repeaters.
   const int stations = 2 + pick(12);
@@ -72,7 +73,7 @@ CablingPlant random_plant(std::mt19937_64& rng, std::int64_t rate) {
     p.nodes.push_back(n);
     // Some stations share a length, so ties between partners are exercised too.
     const double length = pick(3) == 0 ? 25 : uniform(1, 120);
-    p.cables.push_back({"r" + std::to_string(pick(inner)), n.name, media[pick(3)], length});
+    p.cables.push_back({"r" + std::to_string(pick(inner)), n.name, media[pick(3)], length, ""});
   }
   return p;
 }

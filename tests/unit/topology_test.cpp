@@ -308,6 +308,45 @@ TEST(Topology, ASegmentLongerThanItsPhyAllowsFailsThePlantWithTheLimitAndItsSour
       "501 m of mmf_50_400 is longer than 1000BASE-SX (50 um, 400 MHz.km)'s 500 m");
 }
 
+// A cable may name the PMD its ends run: 1000BASE-LX reaches 550 m on every multimode type
+// (Standards B.5), where 1000BASE-SX on 62.5 um 200 MHz.km ends at 275 m. A PMD that does not
+// run on the medium, or at the cable's speed, is an error naming where it does run.
+std::string with_pmd(int rate, const std::string& medium, double metres, const std::string& pmd) {
+  std::string s = one_cable(rate, medium, metres);
+  const std::string at = "\"length_m\"";
+  s.insert(s.find(at), "\"pmd\": \"" + pmd + "\", ");
+  return s;
+}
+
+TEST(Topology, ACableNamingItsPmdIsHeldToThatPmdsRange) {
+  EXPECT_FALSE(load(one_cable(1000, "mmf_62_5_200", 300)).report.pass());  // SX by default
+  EXPECT_TRUE(load(with_pmd(1000, "mmf_62_5_200", 300, "1000base-lx")).report.pass());
+  EXPECT_TRUE(load(with_pmd(1000, "mmf_62_5_160", 316, "1000base-lx")).report.pass());
+  // Past 550 m the LX rule fails it; the path delay check alone would too (864 + 5510 BT), so
+  // the message is what shows the rule applied.
+  const auto far = load(with_pmd(1000, "mmf_50_400", 551, "1000base-lx"));
+  ASSERT_EQ(far.report.domains[0].segment_violations.size(), 1u);
+  EXPECT_CONTAINS(far.report.domains[0].segment_violations[0].message,
+                  "551 m of mmf_50_400 is longer than 1000BASE-LX (50 um, 400 MHz.km)'s 550 m");
+  EXPECT_TRUE(load(with_pmd(1000, "mmf_50_400", 550, "1000base-lx"))
+                  .report.domains[0]
+                  .segment_violations.empty());
+  // Naming the default changes nothing.
+  EXPECT_EQ(
+      load(with_pmd(1000, "mmf_62_5_200", 276, "1000base-sx"))
+          .report.domains[0]
+          .segment_violations[0]
+          .message,
+      load(one_cable(1000, "mmf_62_5_200", 276)).report.domains[0].segment_violations[0].message);
+  EXPECT_CONTAINS(error_of(with_pmd(1000, "smf_9", 100, "1000base-sx")),
+                  "cables[0].pmd: 1000base-sx does not run on smf_9 (it runs on mmf_62_5_160");
+  EXPECT_CONTAINS(error_of(with_pmd(100, "mmf_62_5_200", 100, "1000base-lx")),
+                  "cables[0].pmd: 1000base-lx is a 1000 Mb/s PHY and this cable runs at 100 Mb/s");
+  EXPECT_CONTAINS(error_of(with_pmd(1000, "cat5", 10, "1000base-lz")),
+                  "cables[0].pmd: expected one of 1000base-t, 1000base-sx, 1000base-lx, "
+                  "1000base-cx, got \"1000base-lz\" (a string); did you mean \"1000base-lx\"?");
+}
+
 // The answer stated: the longest cable per station. Two Class II hubs 5 m apart (a and b on
 // 100 m, c on 20 m): the a - b pair bounds it, (512 - 5 x 1.112 - 2 x 92 - 100) / (2 x 1.112)
 // = 100.018 m (docs/references.md, Validation 3's 205 m), and 100BASE-TX's 100 m segment is

@@ -37,9 +37,9 @@ Host::Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac,
     nic_ = std::make_unique<Nic>("nic", config.nic, config.nic_master, *mac, pci_, bridge, context);
     PciMasterParams host;  // the host bridge mastering the driver's register accesses
     host.width_bits = config.pci.width_bits;
-    driver_ = std::make_unique<NicDriver>("driver", config.cpu, host, config.tx, tx_header,
-                                          config.nic.tx_ring_descriptors, *nic_, pci_, stack_.get(),
-                                          context);
+    driver_ = std::make_unique<NicDriver>("driver", with_driver(config.cpu, config.driver), host,
+                                          config.tx, tx_header, config.nic.tx_ring_descriptors,
+                                          *nic_, pci_, stack_.get(), context);
   }
   for (const auto& m : config.dma)
     dma_.push_back(

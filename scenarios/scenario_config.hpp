@@ -100,8 +100,9 @@ struct HostConfig {
   NicParams nic;
   PciMasterParams nic_master;
   CpuParams cpu;
-  HostTxParams tx;  // a bulk sender through the NIC, if tx.to is set
-  AppParams app;    // an application against app.peer, if app.kind is set
+  DriverParams driver;  // the NIC's driver (from its profile, then hosts.<h>.driver)
+  HostTxParams tx;      // a bulk sender through the NIC, if tx.to is set
+  AppParams app;        // an application against app.peer, if app.kind is set
   TransportParams transport;
 };
 

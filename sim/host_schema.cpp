@@ -49,7 +49,7 @@ const Object<HostConfig>& nic_object() {
                  "a NIC profile applied before the keys beside it (a built-in board or a .json "
                  "file relative to the scenario; docs/nic.md)",
                  [](const Json& v, const std::string& path, HostConfig& h, Reader& r) {
-                   apply_nic_profile(v, path, h.nic, h.nic_master, r.d);
+                   apply_nic_profile(v, path, {h.nic, h.nic_master, h.driver}, r.d);
                  },
                  [](const HostConfig&) -> std::optional<Json> { return std::nullopt; }))
         .rows(nic_param_table(), &HostConfig::nic)
@@ -82,6 +82,8 @@ const Object<HostConfig>& host_object() {
         .written_if([](const HostConfig& host) { return host.has_nic; })
         .field("cpu", &HostConfig::cpu, schema::table(cpu_param_table()))
         .written_if([](const HostConfig& host) { return host.has_nic; })
+        .field("driver", &HostConfig::driver, schema::table(driver_param_table()))
+        .written_if([](const HostConfig& host) { return host.has_nic; })
         .field("tx", &HostConfig::tx, schema::table(host_tx_param_table()))
         .written_if([](const HostConfig& host) { return host.has_nic && !host.tx.to.empty(); })
         .field("app", &HostConfig::app, app_object().node())
@@ -91,7 +93,14 @@ const Object<HostConfig>& host_object() {
         .needs("tx", "nic", "a sender needs the host's nic")
         .needs("app", "nic", "an application needs the host's nic")
         .needs("transport", "app", "transport settings need an app on this host")
-        .needs("cpu", "nic", "CPU costs apply to a NIC's driver: this host has no nic");
+        .needs("cpu", "nic", "CPU costs apply to a NIC's driver: this host has no nic")
+        .needs("driver", "nic", "a driver drives a NIC: this host has no nic")
+        .check([](const Json&, const std::string& path, HostConfig& h, Reader& r) {
+          if (h.has_nic && h.driver.any_cycles() && h.cpu.clock_mhz <= 0)
+            r.d.error(child_path(child_path(path, "cpu"), "clock_mhz"),
+                      "missing: the NIC's driver costs cycles (its profile or \"driver\"), so "
+                      "the CPU needs its clock in MHz, e.g. 3060 for a Pentium 4 3.06 GHz");
+        });
     return h;
   }();
   return o;

@@ -27,8 +27,10 @@ void forward(const Diagnostics& from, Diagnostics& to) {
 
 }  // namespace
 
-void apply_nic_profile(const Json& ref, const std::string& at, NicParams& nic,
-                       PciMasterParams& master, Diagnostics& d) {
+namespace {
+
+void apply_profile(const Json& ref, const std::string& at, const NicProfileTargets& to,
+                   Diagnostics& d, int depth) {
   std::vector<std::string> names;
   for (const auto& [name, text] : builtin_nic_profiles()) names.push_back(name);
   if (!ref.is_string()) {
@@ -67,7 +69,18 @@ void apply_nic_profile(const Json& ref, const std::string& at, NicParams& nic,
     d.error_in(file, "", "not a NIC profile: expected a JSON object, got " + describe_value(doc));
     return;
   }
-  schema::check_keys(doc, "", {"name", "description", "nic", "master"}, pd);
+  schema::check_keys(doc, "", {"name", "description", "chip", "board", "nic", "master", "driver"},
+                     pd);
+  for (const char* text : {"name", "description", "board"})
+    if (doc.contains(text) && !doc[text].is_string())
+      pd.error(text, "expected a string, got " + describe_value(doc[text]));
+  if (doc.contains("chip")) {
+    // The chip's profile first; the board's values then override it.
+    if (depth >= 4)
+      pd.error("chip", "profiles name chips more than 4 deep (a loop?)");
+    else
+      apply_profile(doc["chip"], "chip", to, pd, depth + 1);
+  }
   // Each field: {"value": ..., "source": "..."}; the values go through the parameter tables.
   auto values_of = [&](const char* block) {
     Json values = Json::object();
@@ -95,10 +108,19 @@ void apply_nic_profile(const Json& ref, const std::string& at, NicParams& nic,
   };
   const Json n = values_of("nic");
   const Json m = values_of("master");
+  const Json v = values_of("driver");
   schema::Reader reader(pd);
-  schema::table(nic_param_table()).read(n, "nic", nic, reader);
-  schema::table(pci_master_param_table()).read(m, "master", master, reader);
+  schema::table(nic_param_table()).read(n, "nic", to.nic, reader);
+  schema::table(pci_master_param_table()).read(m, "master", to.master, reader);
+  schema::table(driver_param_table()).read(v, "driver", to.driver, reader);
   forward(pd, d);
+}
+
+}  // namespace
+
+void apply_nic_profile(const Json& ref, const std::string& at, const NicProfileTargets& to,
+                       Diagnostics& d) {
+  apply_profile(ref, at, to, d, 0);
 }
 
 }  // namespace gbesim

@@ -16,10 +16,17 @@ namespace gbesim {
 // name -> JSON text, sorted by name.
 const std::vector<std::pair<std::string, std::string>>& builtin_nic_profiles();
 
-// Applies a profile's values to nic and master. `ref` is a built-in profile's name or a path
-// ending in .json (relative to the scenario's directory, d.file()); errors in the profile name
-// its file.
-void apply_nic_profile(const Json& ref, const std::string& at, NicParams& nic,
-                       PciMasterParams& master, Diagnostics& d);
+// What a profile sets: the NIC's bus side, its bus master, and its driver's costs.
+struct NicProfileTargets {
+  NicParams& nic;
+  PciMasterParams& master;
+  DriverParams& driver;
+};
+
+// Applies a profile's values. `ref` is a built-in profile's name or a path ending in .json
+// (relative to the scenario's directory, d.file()); errors in the profile name its file. A
+// board's profile may name its chip's ("chip": "natsemi-dp83821"), applied first.
+void apply_nic_profile(const Json& ref, const std::string& at, const NicProfileTargets& to,
+                       Diagnostics& d);
 
 }  // namespace gbesim

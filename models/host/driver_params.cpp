@@ -4,13 +4,20 @@ namespace gbesim {
 
 const ParamTable<CpuParams>& cpu_param_table() {
   static const ParamTable<CpuParams> table = [] {
-    ParamTable<CpuParams> t("cpu", "the host CPU's costs for the NIC's driver and stack");
-    t.real("interrupt_ns", &CpuParams::interrupt_ns, "ns", 0, 1e9,
-           "per interrupt: entry, exit and the handler's fixed part")
+    ParamTable<CpuParams> t("cpu",
+                            "the host CPU: its clock and its own costs (in ns) for the NIC's "
+                            "driver and stack, added to the driver's (hosts.<h>.driver, in "
+                            "cycles)");
+    t.real("clock_mhz", &CpuParams::clock_mhz, "MHz", 0, 100'000,
+           "the CPU's clock, converting the driver's cycles to time (0: not given)")
+        .real("interrupt_ns", &CpuParams::interrupt_ns, "ns", 0, 1e9,
+              "per interrupt: entry, exit and the handler's fixed part")
         .real("per_packet_ns", &CpuParams::per_packet_ns, "ns", 0, 1e9,
               "per received frame: driver and protocol stack")
         .real("per_sent_packet_ns", &CpuParams::per_sent_packet_ns, "ns", 0, 1e9,
-              "per sent frame: protocol stack and driver down to the ring")
+              "per sent frame carrying data: protocol stack and driver down to the ring")
+        .real("per_sent_ack_ns", &CpuParams::per_sent_ack_ns, "ns", 0, 1e9,
+              "per pure TCP ACK sent (no payload): the stack builds it in its receive path")
         .real("per_byte_ns", &CpuParams::per_byte_ns, "ns", 0, 1e6,
               "per byte received (DA..FCS, in the handler) or written by the application (at the "
               "send call): copy, and checksum unless offloaded")
@@ -27,6 +34,52 @@ const ParamTable<CpuParams>& cpu_param_table() {
     return t;
   }();
   return table;
+}
+
+bool DriverParams::any_cycles() const {
+  return interrupt_cycles > 0 || rx_packet_cycles > 0 || tx_packet_cycles > 0 || ack_cycles > 0 ||
+         refill_cycles > 0 || request_cycles > 0 || checksum_byte_cycles > 0;
+}
+
+const ParamTable<DriverParams>& driver_param_table() {
+  static const ParamTable<DriverParams> table = [] {
+    ParamTable<DriverParams> t("driver",
+                               "the NIC's driver and its operating system's stack: CPU cycles "
+                               "per event, at the host's cpu.clock_mhz");
+    t.text("os", &DriverParams::os, "the operating system the driver runs on")
+        .text("version", &DriverParams::version, "the driver's version")
+        .real("interrupt_cycles", &DriverParams::interrupt_cycles, "cycles", 0, 1e9,
+              "per interrupt: entry, exit and the handler's fixed part")
+        .real("rx_packet_cycles", &DriverParams::rx_packet_cycles, "cycles", 0, 1e9,
+              "per received frame: driver and protocol stack")
+        .real("tx_packet_cycles", &DriverParams::tx_packet_cycles, "cycles", 0, 1e9,
+              "per sent frame carrying data: protocol stack and driver down to the ring, and "
+              "its reclaim")
+        .real("ack_cycles", &DriverParams::ack_cycles, "cycles", 0, 1e9,
+              "per pure TCP ACK sent (no payload)")
+        .real("refill_cycles", &DriverParams::refill_cycles, "cycles", 0, 1e9,
+              "per receive buffer given back to the NIC")
+        .real("request_cycles", &DriverParams::request_cycles, "cycles", 0, 1e9,
+              "an application send or receive call: system call, socket, bookkeeping")
+        .real("checksum_byte_cycles", &DriverParams::checksum_byte_cycles, "cycles", 0, 1e6,
+              "software TCP/UDP checksum per frame byte when the NIC does not offload it");
+    return t;
+  }();
+  return table;
+}
+
+CpuParams with_driver(const CpuParams& cpu, const DriverParams& driver) {
+  CpuParams out = cpu;
+  if (cpu.clock_mhz <= 0) return out;
+  const double ns_per_cycle = 1000.0 / cpu.clock_mhz;
+  out.interrupt_ns += driver.interrupt_cycles * ns_per_cycle;
+  out.per_packet_ns += driver.rx_packet_cycles * ns_per_cycle;
+  out.per_sent_packet_ns += driver.tx_packet_cycles * ns_per_cycle;
+  out.per_sent_ack_ns += driver.ack_cycles * ns_per_cycle;
+  out.per_refill_ns += driver.refill_cycles * ns_per_cycle;
+  out.per_request_ns += driver.request_cycles * ns_per_cycle;
+  out.per_checksum_byte_ns += driver.checksum_byte_cycles * ns_per_cycle;
+  return out;
 }
 
 const ParamTable<HostTxParams>& host_tx_param_table() {

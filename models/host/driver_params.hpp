@@ -9,11 +9,14 @@
 
 namespace gbesim {
 
-// What the host's CPU spends. All costs in ns of CPU time.
+// What the host's CPU spends. All costs in ns of CPU time: the host's own, added to its NIC
+// driver's (DriverParams, in cycles at `clock_mhz`).
 struct CpuParams {
+  double clock_mhz = 0;             // the CPU's clock; 0: not given (the driver's cycles need it)
   double interrupt_ns = 0;          // entry + exit + the handler's fixed part
   double per_packet_ns = 0;         // driver + protocol stack per received frame
-  double per_sent_packet_ns = 0;    // driver + protocol stack per sent frame
+  double per_sent_packet_ns = 0;    // driver + protocol stack per sent frame with data
+  double per_sent_ack_ns = 0;       // per pure TCP ACK sent (no payload)
   double per_byte_ns = 0;           // copy (and checksum unless offloaded) per byte
   double per_refill_ns = 0;         // allocate and post one receive buffer
   double per_request_ns = 0;        // an application send/receive call (system call + bookkeeping)
@@ -22,6 +25,28 @@ struct CpuParams {
 };
 
 const ParamTable<CpuParams>& cpu_param_table();
+
+// What a NIC's driver (and the stack of its operating system) costs the CPU, in cycles, so the
+// same driver on a slower CPU costs proportionally more. Part of a NIC profile (a board with its
+// driver: docs/nic.md); `hosts.<h>.driver` overrides it.
+struct DriverParams {
+  std::string os;                   // "Windows 2000 SP3"
+  std::string version;              // "6.2.33.0"
+  double interrupt_cycles = 0;      // per interrupt: entry, exit, the handler's fixed part
+  double rx_packet_cycles = 0;      // per received frame: driver and protocol stack
+  double tx_packet_cycles = 0;      // per sent frame with data: stack, driver, reclaim
+  double ack_cycles = 0;            // per pure TCP ACK sent
+  double refill_cycles = 0;         // per receive buffer given back to the NIC
+  double request_cycles = 0;        // per application send/receive call
+  double checksum_byte_cycles = 0;  // software checksum per byte, unless the NIC offloads it
+
+  bool any_cycles() const;
+};
+
+const ParamTable<DriverParams>& driver_param_table();
+
+// The CPU's costs in ns: the host's own plus the driver's cycles at the host's clock.
+CpuParams with_driver(const CpuParams& cpu, const DriverParams& driver);
 
 // A bulk sender on the host: keeps the NIC's transmit ring full of frames to one station.
 struct HostTxParams {

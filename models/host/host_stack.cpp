@@ -260,6 +260,10 @@ void HostStack::receive(const Frame& frame, Picoseconds now) {
   after_change(now, true);
 }
 
+bool HostStack::next_is_pure_ack() const {
+  return !out_.empty() && out_.front().protocol != kProtocolUdp && out_.front().payload == 0;
+}
+
 FramePtr HostStack::take_frame() {
   FramePtr frame = context_.frames.acquire();
   frame->flow = kHostFlow;

@@ -64,6 +64,8 @@ class HostStack : public sc_core::sc_module {
   void receive(const Frame& frame, Picoseconds now);
   bool has_frames() const { return !out_.empty(); }
   FramePtr take_frame();
+  // The next frame take_frame() gives is a pure TCP ACK (no payload).
+  bool next_is_pure_ack() const;
   sc_core::sc_event& wake() { return wake_; }
 
   std::int64_t mss() const { return connection_.mss(); }

@@ -201,11 +201,14 @@ bool NicDriver::post_stack_frames() {
   if (!stack_->has_frames() || room <= 0) return false;
   posting_.clear();
   double bytes = 0;
+  double acks = 0;
   while (static_cast<std::int64_t>(posting_.size()) < room && stack_->has_frames()) {
+    if (stack_->next_is_pure_ack()) acks += 1;
     posting_.push_back(stack_->take_frame());
     bytes += static_cast<double>(posting_.back()->size());
   }
-  spend(cpu_.per_sent_packet_ns * static_cast<double>(posting_.size()) + checksum_ns_ * bytes);
+  spend(cpu_.per_sent_packet_ns * (static_cast<double>(posting_.size()) - acks) +
+        cpu_.per_sent_ack_ns * acks + checksum_ns_ * bytes);
   post_tx(std::move(posting_));
   posting_.clear();
   return true;

@@ -57,6 +57,60 @@ TEST(NicReceive, AtWireSpeedNothingIsLostAndInterruptsRespectTheItrBound) {
   EXPECT_NEAR(sim.scalar("h.pci", "utilisation"), predicted, 0.005);
 }
 
+// The driver's costs are cycles (its profile, or "driver"): its CPU time is interrupts x
+// interrupt_cycles + frames x rx_packet_cycles + buffers x refill_cycles, over the host's clock,
+// to the picosecond per charge. The same driver on a CPU of half the clock spends twice the time
+// per event.
+TEST(NicDriverCosts, TheSameDriverCostsProportionallyMoreOnASlowerCpu) {
+  // Two hosts in one run (one elaboration per process), each receiving a saturated link.
+  auto host = [](const char* station, int clock_mhz) {
+    return std::string(R"({"pci": {"width_bits": 32, "clock_mhz": 33},
+          "bridge": {"read_latency_clocks": 8},
+          "nic": {"station": ")") +
+           station + R"(", "itr_256ns": 488},
+          "cpu": {"clock_mhz": )" +
+           std::to_string(clock_mhz) + R"(, "read_icr": false},
+          "driver": {"interrupt_cycles": 6000, "rx_packet_cycles": 3000, "refill_cycles": 300}})";
+  };
+  gbesim::testing::SimFixture sim(
+      R"({"name": "t", "description": "", "duration_ns": 10000000,
+        "stations": {"a": {}, "c": {},
+          "b": {"traffic": [{"pattern": "saturated", "to": "a", "frame_bytes": 1518}]},
+          "d": {"traffic": [{"pattern": "saturated", "to": "c", "frame_bytes": 1518}]}},
+        "links": [{"between": ["a", "b"], "cable_m": 10}, {"between": ["c", "d"], "cable_m": 10}],
+        "hosts": {"fast": )" +
+      host("a", 3000) + R"(, "slow": )" + host("c", 1500) + "}}");
+  sim.run();
+  auto ps_per_cycle = [&](const std::string& h) {
+    const double irqs = sim.scalar(h + ".driver", "handler_runs");
+    const double frames = sim.scalar(h + ".driver", "frames_delivered");
+    const double refills = sim.scalar(h + ".driver", "refills");
+    const double cycles = irqs * 6000 + frames * 3000 + refills * 300;
+    EXPECT_GT(frames, 700) << h;
+    // Each charge rounds to a picosecond: at most one per event.
+    EXPECT_NEAR(sim.scalar(h + ".driver", "cpu_busy_time") / cycles,
+                1e6 / (h == "fast" ? 3000.0 : 1500.0), (irqs + frames + refills) / cycles)
+        << h;
+    return sim.scalar(h + ".driver", "cpu_busy_time") / cycles;
+  };
+  EXPECT_NEAR(ps_per_cycle("slow") / ps_per_cycle("fast"), 2.0, 1e-5);
+}
+
+// A driver that costs cycles on a host whose CPU has no clock is an error naming the key.
+TEST(NicDriverCosts, CyclesNeedTheCpuClock) {
+  const std::string s = scenario(R"({"read_latency_clocks": 8})", R"({"station": "a"})",
+                                 R"({}, "driver": {"rx_packet_cycles": 3000})");
+  std::string e;
+  try {
+    gbesim::testing::SimFixture sim(s);
+  } catch (const ScenarioError& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("hosts.h.cpu.clock_mhz: missing: the NIC's driver costs cycles"),
+            std::string::npos)
+      << e;
+}
+
 // Memory that takes posted writes at only 50 MB/s throttles the bus below the wire's 123 MB/s:
 // the receive FIFO overflows, and what gets through is bounded by the drain rate.
 TEST(NicReceive, AThrottledBusOverflowsTheReceiveFifo) {
@@ -267,7 +321,8 @@ std::string start_threshold(std::int64_t bytes) {
       "stations": {"a": {}, "b": {}}, "links": [{"between": ["a", "b"], "cable_m": 10}],
       "hosts": {"h": {"pci": {"width_bits": 32, "clock_mhz": 33},
         "bridge": {"read_latency_clocks": 8, "prefetch_bytes": 256},
-        "nic": {"station": "a", "profile": "intel-82540em", "tx_start_bytes": )" +
+        "nic": {"station": "a", "profile": "intel-82540em", "max_burst_bytes": 256,
+                "tx_start_bytes": )" +
          std::to_string(bytes) + R"(}, "cpu": {}, "tx": {"to": "b", "frame_bytes": 1518}}}})";
 }
 
@@ -334,7 +389,8 @@ TEST(NicReceive, EarlyDmaDeliversSoonerByTheFrameTimeItOverlaps) {
         "bridge": {"read_latency_clocks": 8, "prefetch_bytes": 256},
         "nic": {"station": ")") +
            station +
-           R"(", "profile": "intel-82540em", "itr_256ns": 0, "radv_1024ns": 0, "rx_early_bytes": )" +
+           R"(", "profile": "intel-82540em", "max_burst_bytes": 256, "itr_256ns": 0,
+               "radv_1024ns": 0, "rx_early_bytes": )" +
            std::to_string(early) + "}, \"cpu\": {}}";
   };
   gbesim::testing::SimFixture sim(

@@ -1,7 +1,7 @@
 // The 2003 review's Intel 82540EM on 32-bit/33 MHz PCI (docs/references.md, Validation 4),
-// simulated with scenarios/nic-review-2003.json's calibrated host: receive within 10 % of
-// 840 Mbit/s, transmit within 10 % of 690 Mbit/s, transmit below receive; small requests cost
-// throughput and CPU.
+// simulated with scenarios/nic-review-2003.json's calibrated host and its board profile (driver
+// costs in cycles at 3060 MHz): receive within 10 % of 840 Mbit/s, transmit within 10 % of
+// 690 Mbit/s, transmit below receive, CPU within 25 %; small requests cost throughput and CPU.
 // And the calibration itself: the bridge gives a long DMA stream 100 MB/s reading and 120 MB/s
 // writing (the practical 32/33 figures the bridge was set to).
 
@@ -22,9 +22,10 @@ struct Point {
   double cpu;
 };
 
-Point run(const std::string& direction, std::int64_t request_bytes) {
+Point run(const std::string& direction, std::int64_t request_bytes,
+          const std::string& profile = "intel-82540em-onboard") {
   LoadOptions o;
-  o.sets = {"hosts.pc.app.direction=" + direction,
+  o.sets = {"hosts.pc.nic.profile=" + profile, "hosts.pc.app.direction=" + direction,
             "hosts.pc.app.request_bytes=" + std::to_string(request_bytes), "duration_ns=20000000"};
   gbesim::testing::SimFixture sim(review(), o);
   sim.run();
@@ -32,24 +33,41 @@ Point run(const std::string& direction, std::int64_t request_bytes) {
   return {sim.scalar("pc.stack", which) / 1e6, 100 * sim.scalar("pc.driver", "cpu_utilisation")};
 }
 
-// Measured in the sweep: receive 877, transmit 695 Mbit/s at 64 KB requests.
+// The calibration card's figures (docs/nic.md, "Calibration"): throughput within 10 %, CPU
+// within 25 % (relative) -- the tolerances. The per-frame costs were fitted to the P/E
+// index (Mbit/s per % CPU) at 512 KB, so throughput and CPU at each point are predictions.
 TEST(NicReview2003, ReceiveCeilingWithinTenPercentOf840) {
-  const Point p = run("receive", 65536);
+  const Point p = run("receive", 524288);
   EXPECT_NEAR(p.mbps, 840, 84);
-  EXPECT_NEAR(p.cpu, 24, 2);  // the point the per-frame cost was fitted to
+  EXPECT_NEAR(p.cpu, 24, 0.25 * 24);
 }
 
 TEST(NicReview2003, TransmitCeilingWithinTenPercentOf690AndBelowReceive) {
-  const Point p = run("send", 65536);
+  const Point p = run("send", 524288);
   EXPECT_NEAR(p.mbps, 690, 69);
+  EXPECT_NEAR(p.cpu, 37, 0.25 * 37);
   EXPECT_LT(p.mbps, 0.9 * 840);  // clearly below the receive figure, by the read latency alone
 }
 
-// 1 KB requests: 809 Mbit/s at 93 % CPU in the review (the per-request cost is fitted to the CPU).
+TEST(NicReview2003, TransmitAtOneKilobyteWithinTenPercentOf690) {
+  EXPECT_NEAR(run("send", 1024).mbps, 690, 69);
+}
+
+// 1 KB requests: 809 Mbit/s at 93 % CPU in the review (the per-request cost is fitted to the
+// P/E index there).
 TEST(NicReview2003, OneKilobyteRequestsLoadTheCpu) {
   const Point p = run("receive", 1024);
   EXPECT_NEAR(p.mbps, 809, 81);
-  EXPECT_NEAR(p.cpu, 93, 2);
+  EXPECT_NEAR(p.cpu, 93, 0.25 * 93);
+}
+
+// The second calibration card, the Surecom EP-320G-TX1 (DP83821, driver 5.0.4.17): its per-frame
+// costs are fitted to its P/E index at 512 KB (480 Mbit/s at 19 %, 420 at 27 %), so the CPU per
+// bit agrees; its throughput does not (docs/nic.md: predicted about 805 / 700 against 480 / 420,
+// the mechanism that halves it on this bus is not found).
+TEST(NicReview2003, TheSurecomsCpuPerBitIsItsFittedOne) {
+  const Point rx = run("receive", 524288, "surecom-ep-320g-tx1");
+  EXPECT_NEAR(rx.mbps / rx.cpu, 480.0 / 19, 0.05 * 480 / 19);
 }
 
 // 128-byte requests: the CPU is saturated and throughput collapses far below the large-request

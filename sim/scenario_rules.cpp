@@ -66,11 +66,24 @@ void nic_fits_station(const ScenarioConfig& c, Diagnostics& d) {
                   " descriptors (one always kept free) cannot take the largest frame's " +
                   std::to_string(buffers) + " buffers of " + std::to_string(h.nic.buffer_bytes) +
                   " bytes");
-    if (h.nic.tx_fifo_bytes < largest)
+    // A frame larger than the transmit FIFO streams through it once the MAC has started it:
+    // the start threshold (the chip's drain threshold) must be reached with room for a burst.
+    const std::int64_t streamable = h.nic.tx_fifo_bytes - h.nic.max_burst_bytes;
+    if (h.nic.tx_fifo_bytes < largest && h.nic.tx_start_bytes == 0)
       d.error(host_path(h, "nic.tx_fifo_bytes"),
               "a transmit FIFO of " + std::to_string(h.nic.tx_fifo_bytes) +
                   " bytes cannot hold the station's largest frame (" + std::to_string(largest) +
-                  " bytes with a VLAN tag): transmit is store and forward");
+                  " bytes with a VLAN tag) with store and forward: give nic.tx_start_bytes (the "
+                  "drain threshold, at most " +
+                  std::to_string(streamable) + ") so larger frames stream through it");
+    else if (h.nic.tx_fifo_bytes < largest && h.nic.tx_start_bytes > streamable)
+      d.error(host_path(h, "nic.tx_start_bytes"),
+              "a start threshold of " + std::to_string(h.nic.tx_start_bytes) +
+                  " bytes cannot be reached in a transmit FIFO of " +
+                  std::to_string(h.nic.tx_fifo_bytes) + " bytes with " +
+                  std::to_string(h.nic.max_burst_bytes) +
+                  "-byte bursts, for frames larger than the FIFO: at most " +
+                  std::to_string(streamable));
   }
 }
 

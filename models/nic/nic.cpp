@@ -64,11 +64,17 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
                  [this](const StatContext&) { return static_cast<double>(frames_inside()); });
   stats_.formula("rx_fifo_peak", "bytes", "highest receive FIFO occupancy",
                  [this](const StatContext&) { return static_cast<double>(fifo_peak_); });
+  stats_.formula("tx_fifo_peak", "bytes",
+                 "highest transmit FIFO occupancy (bytes read and not yet sent)",
+                 [this](const StatContext&) { return static_cast<double>(tx_fifo_peak_); });
   SC_METHOD(moderation_process);
   sensitive << timer_;
   dont_initialize();
   SC_METHOD(early_process);
   sensitive << early_wake_;
+  dont_initialize();
+  SC_METHOD(tx_wake_process);
+  sensitive << tx_wake_;
   dont_initialize();
   mac.attach_client(this);
 }
@@ -98,7 +104,26 @@ void Nic::mac_rejected(const Frame& frame, Picoseconds at) {
 }
 
 void Nic::mac_tx_started(const Frame& frame, Picoseconds at) {
-  if (frame.flow == kNicTxFlow && tx_read_ && tx_read_->raw == &frame) tx_read_->start_ps = at;
+  if (frame.flow != kNicTxFlow) return;
+  if (tx_read_ && tx_read_->raw == &frame) tx_read_->start_ps = at;
+  tx_on_wire_ = &frame;
+  tx_on_wire_start_ps_ = at;
+}
+
+std::int64_t Nic::tx_drained(Picoseconds now) const {
+  if (tx_on_wire_ == nullptr) return 0;
+  // Byte k leaves 8 + k byte times after the first preamble bit (after the preamble and SFD),
+  // and no byte leaves before it is read.
+  const Picoseconds byte_ps = 8 * mac_.bit_ps();
+  std::int64_t sent = (now - tx_on_wire_start_ps_) / byte_ps - 8;
+  sent = std::clamp<std::int64_t>(sent, 0, static_cast<std::int64_t>(tx_on_wire_->size()));
+  if (tx_read_ && tx_read_->raw == tx_on_wire_) sent = std::min(sent, tx_read_->done);
+  return sent;
+}
+
+void Nic::tx_wake_process() {
+  tx_wake_ps_ = kForeverPs;
+  pump(now_ps());
 }
 
 void Nic::mac_tx_done(const Frame& frame, Picoseconds at, bool sent) {
@@ -131,6 +156,7 @@ void Nic::underrun(TxRead& r) {
 }
 
 void Nic::tx_finished(const Frame& frame, Picoseconds now, bool sent) {
+  if (tx_on_wire_ == &frame) tx_on_wire_ = nullptr;
   if (tx_read_ && tx_read_->raw == &frame && tx_read_->done < tx_read_->size) {
     // Sent (or refused) while its data is still being read: what was read leaves the FIFO, the
     // rest is read and discarded. Sent, it ran out of data: an underrun.
@@ -145,7 +171,7 @@ void Nic::tx_finished(const Frame& frame, Picoseconds now, bool sent) {
   pump(now);
 }
 
-bool Nic::pump_tx() {
+bool Nic::pump_tx(Picoseconds now) {
   // Status write-back of sent frames: a group, or whatever is done once nothing else is moving.
   if (tx_sent_ >= params_.writeback_threshold || (tx_sent_ > 0 && tx_in_mac_ == 0)) {
     tx_writing_back_ = tx_sent_;
@@ -165,13 +191,29 @@ bool Nic::pump_tx() {
   if (tx_read_) {
     const std::int64_t size = tx_read_->size;
     const std::int64_t n = std::min(params_.max_burst_bytes, size - tx_read_->issued);
-    if (n > 0 && (tx_read_->finished || tx_fifo_used_ + n <= params_.tx_fifo_bytes)) {
+    const std::int64_t drained = tx_drained(now);
+    const std::int64_t used = tx_fifo_used_ - drained;
+    if (n > 0 && (tx_read_->finished || used + n <= params_.tx_fifo_bytes)) {
       const std::uint64_t address = tx_descriptors_.buffer_address(0, tx_read_->issued);
       tx_read_->issued += n;
-      if (!tx_read_->finished) tx_fifo_used_ += n;
+      if (!tx_read_->finished) {
+        tx_fifo_used_ += n;
+        tx_fifo_peak_ = std::max(tx_fifo_peak_, used + n);
+      }
       ++data_requests_;
       issue(tx_data, read_command_, address, n);
       return true;
+    }
+    if (n > 0 && tx_on_wire_ != nullptr) {
+      // No room yet: wake when the wire has sent enough of its frame (if it has that much).
+      const std::int64_t target = drained + used + n - params_.tx_fifo_bytes;
+      if (target <= static_cast<std::int64_t>(tx_on_wire_->size())) {
+        const Picoseconds at = tx_on_wire_start_ps_ + (8 + target) * 8 * mac_.bit_ps();
+        if (at < tx_wake_ps_) {
+          tx_wake_ps_ = at;
+          tx_wake_.notify(to_sc_time(at - now));
+        }
+      }
     }
   }
   return fetch_descriptors(tx_fetch, tx_descriptors_);
@@ -262,9 +304,9 @@ void Nic::pump(Picoseconds now) {
   if (dma_busy_) return;
   // The receive and transmit engines take turns at the bus when both have work.
   if (last_was_rx_) {
-    if (!pump_tx()) pump_rx(now);
+    if (!pump_tx(now)) pump_rx(now);
   } else {
-    if (!pump_rx(now)) pump_tx();
+    if (!pump_rx(now)) pump_tx(now);
   }
 }
 

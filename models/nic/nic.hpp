@@ -136,7 +136,10 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   // Issues the ring's descriptor fetch if one is due.
   bool fetch_descriptors(Kind kind, DescriptorRing& ring);
   static DescriptorRingParams ring_params(const NicParams& p, bool transmit);
-  bool pump_tx();
+  bool pump_tx(Picoseconds now);
+  // Bytes of the frame on the wire that the MAC has sent by `now`: they have left the FIFO.
+  std::int64_t tx_drained(Picoseconds now) const;
+  void tx_wake_process();
   void tx_finished(const Frame& frame, Picoseconds now, bool sent);
 
   const NicParams params_;
@@ -163,6 +166,13 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   DescriptorRing tx_descriptors_{ring_params(params_, true)};  // one per frame in tx_ring_
   std::optional<TxRead> tx_read_;
   std::int64_t tx_fifo_used_ = 0;
+  std::int64_t tx_fifo_peak_ = 0;
+  // The frame of ours the MAC is sending: its bytes leave the FIFO as they go out, so a frame
+  // larger than the FIFO streams through it once started (tx_start_bytes).
+  const Frame* tx_on_wire_ = nullptr;
+  Picoseconds tx_on_wire_start_ps_ = 0;
+  sc_core::sc_event tx_wake_;  // the wire has drained room for the next read
+  Picoseconds tx_wake_ps_ = kForeverPs;
   std::int64_t tx_in_mac_ = 0;  // handed to the MAC, not yet sent
   std::int64_t tx_sent_ = 0;    // sent, descriptor not yet written back
   std::int64_t tx_writing_back_ = 0;

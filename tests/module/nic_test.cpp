@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "analysis/pci_cycles.hpp"
 #include "tests/support/sim_fixture.hpp"
 
@@ -94,6 +96,35 @@ TEST(NicDriverCosts, TheSameDriverCostsProportionallyMoreOnASlowerCpu) {
     return sim.scalar(h + ".driver", "cpu_busy_time") / cycles;
   };
   EXPECT_NEAR(ps_per_cycle("slow") / ps_per_cycle("fast"), 2.0, 1e-5);
+}
+
+// Store and forward cannot send a frame larger than the transmit FIFO; a drain threshold that
+// the FIFO cannot reach with room for a burst cannot either. Both are refused with the fix.
+TEST(NicTransmit, AFrameLargerThanTheFifoNeedsAReachableStartThreshold) {
+  const std::string base = R"({"name": "t", "description": "",
+      "stations": {"a": {"mac": {"max_frame_bytes": 16128}}, "b": {}},
+      "links": [{"between": ["a", "b"]}],
+      "hosts": {"h": {"nic": {"station": "a", "profile": "natsemi-dp83820", "tx_start_bytes": X}}}})";
+  auto error_with = [&](const std::string& start) {
+    std::string s = base;
+    s.replace(s.find("X}"), 1, start);
+    try {
+      gbesim::testing::SimFixture sim(s);
+    } catch (const ScenarioError& x) {
+      return std::string(x.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_with("0").find("hosts.h.nic.tx_fifo_bytes: a transmit FIFO of 8192 bytes cannot "
+                                 "hold the station's largest frame (16132 bytes with a VLAN tag) "
+                                 "with store and forward: give nic.tx_start_bytes (the drain "
+                                 "threshold, at most 7680)"),
+            std::string::npos);
+  EXPECT_NE(error_with("7681").find("hosts.h.nic.tx_start_bytes: a start threshold of 7681 bytes "
+                                    "cannot be reached in a transmit FIFO of 8192 bytes with "
+                                    "512-byte bursts"),
+            std::string::npos);
+  EXPECT_EQ(error_with("7680"), "");
 }
 
 // A driver that costs cycles on a host whose CPU has no clock is an error naming the key.
@@ -363,6 +394,61 @@ TEST(NicTransmit, CutThroughLiftsTheJumboFifoLimit) {
   EXPECT_EQ(sim.scalar("h.nic", "tx_underruns"), 0);
   const double wire_frames_per_s = 1e9 / (8.0 * 16148);
   EXPECT_GT(sim.scalar("a.mac", "frames_transmitted_ok") / 0.02, 0.97 * wire_frames_per_s);
+}
+
+// A DP83820 (8 KB transmit FIFO) sends 16128-byte jumbo frames with a drain threshold of
+// 6400 bytes (FreeBSD nge's DRTH, docs/references.md, Standards E.2): the MAC starts each frame
+// once 6400 bytes are in, and the rest streams through the FIFO as the wire frees it. On 64/66
+// the bus reads faster than the wire, so the FIFO fills exactly to 8192 bytes and the frames go
+// out back to back at the wire's ceiling, 16128 / 16148 of 1000 Mbit/s (less the first frame's
+// start); on 32/33 the reads are the bound and the sender meets the closed form's bus ceiling.
+// Neither underruns.
+TEST(NicTransmit, AJumboFrameStreamsThroughAFifoHalfItsSize) {
+  auto host = [](const char* station, const char* to, int width, int clock, int prefetch) {
+    return std::string(R"({"pci": {"width_bits": )") + std::to_string(width) +
+           R"(, "clock_mhz": )" + std::to_string(clock) +
+           R"(}, "bridge": {"read_latency_clocks": 8, "cache_line_bytes": 64, "prefetch_bytes": )" +
+           std::to_string(prefetch) + R"(}, "nic": {"station": ")" + station +
+           R"(", "profile": "natsemi-dp83820", "tx_start_bytes": 6400}, "cpu": {},
+           "tx": {"to": ")" +
+           to + R"(", "frame_bytes": 16128}})";
+  };
+  const std::string jumbo = R"({"mac": {"max_frame_bytes": 16128}})";
+  gbesim::testing::SimFixture sim(
+      R"({"name": "t", "description": "", "duration_ns": 20000000,
+      "stations": {"a": )" +
+      jumbo + R"(, "b": )" + jumbo + R"(, "c": )" + jumbo + R"(, "d": )" + jumbo + R"(},
+      "links": [{"between": ["a", "b"], "cable_m": 10}, {"between": ["c", "d"], "cable_m": 10}],
+      "hosts": {"fast": )" +
+      host("a", "b", 64, 66, 512) + R"(, "slow": )" + host("c", "d", 32, 33, 128) + "}}");
+  sim.run();
+  for (const auto& [h, from, to] : {std::tuple{"fast", "a", "b"}, std::tuple{"slow", "c", "d"}}) {
+    const std::string nic = std::string(h) + ".nic";
+    EXPECT_EQ(sim.scalar(nic, "tx_underruns"), 0) << h;
+    EXPECT_EQ(sim.scalar(std::string(to) + ".mac", "frame_check_sequence_errors"), 0) << h;
+    EXPECT_GT(sim.scalar(std::string(to) + ".mac", "frames_received_ok"), 100) << h;
+    EXPECT_LE(sim.scalar(nic, "tx_fifo_peak"), 8192) << h;
+  }
+  EXPECT_EQ(sim.scalar("fast.nic", "tx_fifo_peak"), 8192);
+  const double wire = 1e9 * 16128.0 / 16148;
+  EXPECT_GT(sim.scalar("fast.driver", "sent_throughput"), 0.99 * wire);
+  EXPECT_LE(sim.scalar("fast.driver", "sent_throughput"), wire);
+  // The closed form (analysis/pci_cycles) for the DP83820 on 32/33: 512-byte read requests cut
+  // at the bridge's 128-byte prefetch, one 16-byte descriptor per frame.
+  NicPathShape shape;
+  shape.transmit = true;
+  shape.bridge_read_latency_clocks = 8;
+  shape.prefetch_bytes = 128;
+  shape.frame_bytes = 16128;
+  shape.burst_bytes = 512;
+  shape.fetch_batch = 1;
+  shape.descriptor_cache = 1;
+  shape.frames_per_interrupt =
+      sim.scalar("slow.nic", "tx_frames_done") / sim.scalar("slow.nic", "interrupts");
+  const double bus = 8.0 * 16128 / (nic_clocks_per_frame(shape).total() * 30e-9);
+  EXPECT_LT(bus, 0.9 * wire);  // bus-bound
+  EXPECT_NEAR(sim.scalar("slow.driver", "sent_throughput"), bus, 0.015 * bus);
+  EXPECT_LE(sim.scalar("slow.driver", "sent_throughput"), bus);
 }
 
 // Receive-early: two identical hosts on 32/33 receive the same script (a 1518-byte frame every

@@ -5,6 +5,7 @@
 
 #include "analysis/half_duplex.hpp"
 #include "analysis/pci_cycles.hpp"
+#include "analysis/pcie_cycles.hpp"
 #include "models/pci/pci_params.hpp"
 
 namespace gbesim {
@@ -90,27 +91,62 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
       }
       if (bytes == 0) continue;
       s.frame_bytes = bytes;
-      const NicPathClocks c = nic_clocks_per_frame(s);
-      const double clock_hz = 1e12 / static_cast<double>(pci_clock_period_ps(h.pci.clock_mhz));
       const double bits = 8.0 * static_cast<double>(bytes);
-      const double bus_fps = clock_hz / c.total();
       const double wire_fps =
           1e6 * static_cast<double>(config.run.rate_mbps) / (8.0 * static_cast<double>(bytes + 20));
-      const double fps = std::min(bus_fps, wire_fps);
       const std::string a = "analysis." + h.name;
       const std::string dir = s.transmit ? "tx_" : "rx_";
-      out.push_back({a, dir + "data_clocks_per_frame", "clocks", c.data, false});
-      out.push_back({a, dir + "descriptor_fetch_clocks_per_frame", "clocks", c.fetch, false});
-      out.push_back({a, dir + "writeback_clocks_per_frame", "clocks", c.writeback, false});
-      out.push_back({a, dir + "register_clocks_per_frame", "clocks", c.registers, false});
-      out.push_back({a, dir + "split_wait_clocks_per_frame", "clocks", c.wait, false});
-      out.push_back({a, dir + "bus_clocks_per_frame", "clocks", c.total(), false});
+      double bus_fps = 0;
+      double busy_share = 0;  // of the bus (PCIe: its busier direction) at one frame per second
+      double idle_floor = 0;  // PCIe: the share SKPs and DLLPs take whatever the frame rate
+      if (h.pci.mode == "pcie") {
+        PcieLinkShape link;
+        link.lanes = h.pci.lanes;
+        link.max_payload_bytes = h.pci.max_payload_bytes;
+        link.max_read_request_bytes = h.pci.max_read_request_bytes;
+        link.completion_bytes = std::min(h.bridge.completion_bytes, h.pci.max_payload_bytes);
+        link.four_dw_header = h.nic_master.dual_address_cycle;
+        link.ecrc = h.pci.ecrc;
+        link.ack_interval_symbols =
+            h.pci.ack_interval_symbols > 0
+                ? h.pci.ack_interval_symbols
+                : pcie_ack_limit_symbols(h.pci.max_payload_bytes, h.pci.lanes);
+        link.skp_interval_symbols = h.pci.skp_interval_symbols;
+        const PcieNicPathBytes b = pcie_nic_bytes_per_frame(link, s);
+        const double rate = 250e6 * static_cast<double>(h.pci.lanes);  // bytes/s per direction
+        const double up_share =
+            pcie_usable_share(link, b.down > 0, b.down_posted, b.down_nonposted);
+        const double down_share = pcie_usable_share(link, b.up > 0, b.up_posted, b.up_nonposted);
+        const double up_fps = rate * up_share / b.up;
+        const double down_fps = rate * down_share / b.down;
+        bus_fps = std::min(up_fps, down_fps);
+        const bool up_busier = up_fps <= down_fps;
+        busy_share = (up_busier ? b.up : b.down) / rate;
+        idle_floor = 1.0 - (up_busier ? up_share : down_share);
+        out.push_back({a, dir + "link_up_bytes_per_frame", "bytes", b.up, false});
+        out.push_back({a, dir + "link_down_bytes_per_frame", "bytes", b.down, false});
+        out.push_back({a, dir + "link_data_bytes_per_frame", "bytes", b.data, false});
+        out.push_back({a, dir + "link_up_usable_share", "fraction", up_share, false});
+        out.push_back({a, dir + "link_down_usable_share", "fraction", down_share, false});
+      } else {
+        const NicPathClocks c = nic_clocks_per_frame(s);
+        const double clock_hz = 1e12 / static_cast<double>(pci_clock_period_ps(h.pci.clock_mhz));
+        bus_fps = clock_hz / c.total();
+        busy_share = c.busy() / clock_hz;
+        out.push_back({a, dir + "data_clocks_per_frame", "clocks", c.data, false});
+        out.push_back({a, dir + "descriptor_fetch_clocks_per_frame", "clocks", c.fetch, false});
+        out.push_back({a, dir + "writeback_clocks_per_frame", "clocks", c.writeback, false});
+        out.push_back({a, dir + "register_clocks_per_frame", "clocks", c.registers, false});
+        out.push_back({a, dir + "split_wait_clocks_per_frame", "clocks", c.wait, false});
+        out.push_back({a, dir + "bus_clocks_per_frame", "clocks", c.total(), false});
+      }
+      const double fps = std::min(bus_fps, wire_fps);
       out.push_back({a, dir + "bus_ceiling_throughput", "bit/s", bus_fps * bits, false});
       out.push_back({a, dir + "wire_ceiling_throughput", "bit/s", wire_fps * bits, false});
       out.push_back({a, dir + "predicted_throughput", "bit/s", fps * bits, false});
       out.push_back({a, dir + "bus_bound", "bool", bus_fps < wire_fps ? 1.0 : 0.0, true});
       out.push_back({a, dir + "predicted_bus_utilisation", "fraction",
-                     std::min(1.0, fps * c.busy() / clock_hz), false});
+                     std::min(1.0, fps * busy_share + idle_floor), false});
       const Scalar* sim =
           find(simulated, driver, s.transmit ? "sent_throughput" : "delivered_throughput");
       if (sim)
@@ -256,6 +292,15 @@ std::vector<DerivedStatistic> derived_statistics() {
         {"", "register_clocks_per_frame", "clocks", "register accesses per frame"},
         {"", "split_wait_clocks_per_frame", "clocks", "PCI-X split-completion waits per frame"},
         {"", "bus_clocks_per_frame", "clocks", "every bus clock a frame costs"},
+        {"", "link_up_bytes_per_frame", "bytes",
+         "PCI Express: bytes on the upstream direction per frame (analysis/pcie_cycles)"},
+        {"", "link_down_bytes_per_frame", "bytes",
+         "PCI Express: bytes on the downstream direction per frame"},
+        {"", "link_data_bytes_per_frame", "bytes", "PCI Express: of which the frame's data"},
+        {"", "link_up_usable_share", "fraction",
+         "PCI Express: upstream share left after SKPs and the DLLPs answering downstream"},
+        {"", "link_down_usable_share", "fraction",
+         "PCI Express: downstream share left after SKPs and the DLLPs answering upstream"},
         {"", "bus_ceiling_throughput", "bit/s", "the bus's ceiling, DA..FCS bits per second"},
         {"", "wire_ceiling_throughput", "bit/s", "the wire's ceiling, DA..FCS bits per second"},
         {"", "predicted_throughput", "bit/s", "the smaller ceiling"},

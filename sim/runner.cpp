@@ -146,14 +146,22 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
   for (const auto& host : network.hosts()) {
     const std::string b = std::string(host->name()) + ".pci";
     const PciBusParams& p = host->config().pci;
-    fmt::print(
-        "  {}: {} {}-bit {} MHz, peak {:.1f} MB/s; utilisation {:.1f} %, data {:.1f} %; read "
-        "{:.1f} MB/s, write {:.1f} MB/s; {:.0f} transactions, {:.1f} data phases each\n",
-        b, p.mode == "pcix" ? "PCI-X" : "PCI", p.width_bits, p.clock_mhz,
-        Shown{value(b, "peak_mbps")}, Shown{100 * value(b, "utilisation")},
-        Shown{100 * value(b, "data_share")}, Shown{value(b, "read_mbps")},
-        Shown{value(b, "write_mbps")}, Shown{value(b, "transactions")},
-        Shown{value(b, "data_phases_mean")});
+    if (p.mode == "pcie")
+      fmt::print(
+          "  {}: PCI Express x{}, peak {:.0f} MB/s per direction; utilisation up {:.1f} %, down "
+          "{:.1f} %; read {:.1f} MB/s, write {:.1f} MB/s; {:.0f} TLPs up, {:.0f} down\n",
+          b, p.lanes, Shown{value(b, "peak_mbps")}, Shown{100 * value(b, "utilisation_up")},
+          Shown{100 * value(b, "utilisation_down")}, Shown{value(b, "read_mbps")},
+          Shown{value(b, "write_mbps")}, Shown{value(b, "tlps_up")}, Shown{value(b, "tlps_down")});
+    else
+      fmt::print(
+          "  {}: {} {}-bit {} MHz, peak {:.1f} MB/s; utilisation {:.1f} %, data {:.1f} %; read "
+          "{:.1f} MB/s, write {:.1f} MB/s; {:.0f} transactions, {:.1f} data phases each\n",
+          b, p.mode == "pcix" ? "PCI-X" : "PCI", p.width_bits, p.clock_mhz,
+          Shown{value(b, "peak_mbps")}, Shown{100 * value(b, "utilisation")},
+          Shown{100 * value(b, "data_share")}, Shown{value(b, "read_mbps")},
+          Shown{value(b, "write_mbps")}, Shown{value(b, "transactions")},
+          Shown{value(b, "data_phases_mean")});
     if (host->config().has_nic) {
       const std::string n = std::string(host->name()) + ".nic";
       const std::string d = std::string(host->name()) + ".driver";
@@ -189,16 +197,20 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
       const std::string a = "analysis." + std::string(host->name());
       for (const char* dir : {"rx", "tx"}) {
         const std::string pre = std::string(dir) + "_";
-        if (find_scalar(scalars, a, pre + "bus_clocks_per_frame") == nullptr) continue;
+        const bool pcie = find_scalar(scalars, a, pre + "link_up_bytes_per_frame") != nullptr;
+        if (!pcie && find_scalar(scalars, a, pre + "bus_clocks_per_frame") == nullptr) continue;
         std::string bottleneck = "none of wire, bus, FIFO, CPU";
         for (const char* b : {"wire", "bus", "fifo", "cpu"})
           if (value(a, pre + "bottleneck_" + b) > 0) bottleneck = b;
-        fmt::print(
-            "  {} {}: {:.1f} bus clocks per frame; ceilings: bus {:.2f} Mb/s, wire {:.2f} Mb/s; "
-            "bottleneck: {}\n",
-            a, dir, Shown{value(a, pre + "bus_clocks_per_frame")},
-            Shown{value(a, pre + "bus_ceiling_throughput") / 1e6},
-            Shown{value(a, pre + "wire_ceiling_throughput") / 1e6}, bottleneck);
+        const std::string cost =
+            pcie ? fmt::format("{:.0f} bytes up and {:.0f} down per frame",
+                               Shown{value(a, pre + "link_up_bytes_per_frame")},
+                               Shown{value(a, pre + "link_down_bytes_per_frame")})
+                 : fmt::format("{:.1f} bus clocks per frame",
+                               Shown{value(a, pre + "bus_clocks_per_frame")});
+        fmt::print("  {} {}: {}; ceilings: bus {:.2f} Mb/s, wire {:.2f} Mb/s; bottleneck: {}\n", a,
+                   dir, cost, Shown{value(a, pre + "bus_ceiling_throughput") / 1e6},
+                   Shown{value(a, pre + "wire_ceiling_throughput") / 1e6}, bottleneck);
       }
     }
   }

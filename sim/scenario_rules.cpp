@@ -295,6 +295,19 @@ void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
 
 void bus_modes(const ScenarioConfig& c, Diagnostics& d) {
   for (const auto& h : c.hosts) {
+    if (h.pci.mode == "pcie") {
+      if (h.bridge.split_read_bytes > 0)
+        d.error(host_path(h, "bridge.split_read_bytes"),
+                "split transactions are PCI-X only; on PCI Express reads are completed in "
+                "pieces of bridge.completion_bytes (hosts." +
+                    h.name + ".pci.mode is \"pcie\")");
+      if (h.bridge.completion_bytes > h.pci.max_payload_bytes)
+        d.error(host_path(h, "bridge.completion_bytes"),
+                "a completion carries at most Max_Payload_Size (" +
+                    std::to_string(h.pci.max_payload_bytes) + " bytes, hosts." + h.name +
+                    ".pci.max_payload_bytes), got " + std::to_string(h.bridge.completion_bytes));
+      continue;
+    }
     const bool pcix = h.pci.mode == "pcix";
     const std::vector<std::int64_t> clocks =
         pcix ? std::vector<std::int64_t>{66, 100, 133} : std::vector<std::int64_t>{33, 66};

@@ -53,6 +53,8 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   PciTargetParams registers;
   registers.read_latency_clocks = params.register_read_latency_clocks;
   registers.write_latency_clocks = 1;
+  // PCI Express: the same latency in clocks of the endpoint's 125 MHz core (an assumption).
+  registers.completion_latency_ns = 8 * params.register_read_latency_clocks;
   registers_ = bus.bus().add_target(basename(), registers);
   rx_descriptors_.post(params.rx_ring_descriptors - 1);  // the driver posts the ring at start-up
   const Counter* irqs = &interrupts_;

@@ -31,38 +31,10 @@
 #include "models/common/hook.hpp"
 #include "models/common/stats.hpp"
 #include "models/common/time.hpp"
+#include "models/pci/dma_bus.hpp"
 #include "models/pci/pci_params.hpp"
 
 namespace gbesim {
-
-enum class PciCommand {
-  memory_read,
-  memory_read_line,
-  memory_read_multiple,
-  memory_write,
-  memory_write_invalidate,
-};
-bool is_read(PciCommand c);
-const char* to_string(PciCommand c);
-
-struct PciRequest {
-  std::size_t target = 0;
-  PciCommand command = PciCommand::memory_write;
-  std::uint64_t address = 0;
-  std::int64_t bytes = 0;
-  std::uint64_t tag = 0;  // the master's own reference, handed back
-};
-
-// The master's side of the bus.
-class PciMasterClient {
- public:
-  virtual ~PciMasterClient() = default;
-  // The request's last byte has moved (a read: it is in the master; a write: the target has
-  // it). `at` is the clock edge of the last data phase.
-  virtual void pci_done(const PciRequest& request, Picoseconds at) = 0;
-  // Bytes of the request moved by one transaction (or split completion), at its last edge.
-  virtual void pci_progress(const PciRequest&, std::int64_t /*bytes*/, Picoseconds /*at*/) {}
-};
 
 enum class PciEnding {
   complete,        // the master had no more to move in this request
@@ -87,24 +59,24 @@ struct PciTransaction {
   PciEnding ending = PciEnding::complete;
 };
 
-class PciBus {
+class PciBus : public DmaBus {
  public:
   PciBus(const PciBusParams& params, StatRegistry& stats, const std::string& component);
   PciBus(const PciBus&) = delete;
   PciBus& operator=(const PciBus&) = delete;
 
-  std::size_t add_target(const std::string& name, const PciTargetParams& params);
+  std::size_t add_target(const std::string& name, const PciTargetParams& params) override;
   std::size_t add_master(const std::string& name, const PciMasterParams& params,
-                         PciMasterClient* client);
+                         PciMasterClient* client) override;
 
   // The master asks for a transfer at time now; requests of one master are served in order
   // (PCI-X split reads may overlap).
-  void request(std::size_t master, const PciRequest& r, Picoseconds now);
+  void request(std::size_t master, const PciRequest& r, Picoseconds now) override;
 
   // Event-driven stepping: the next instant the bus has something to do (kForeverPs if none),
   // and doing everything due at or before now.
-  Picoseconds next_event_ps() const;
-  void advance(Picoseconds now);
+  Picoseconds next_event_ps() const override;
+  void advance(Picoseconds now) override;
 
   Picoseconds period_ps() const { return period_ps_; }
   static constexpr std::size_t kPhaseBlock = 16384;
@@ -115,7 +87,7 @@ class PciBus {
   const PciBusParams& params() const { return params_; }
   std::size_t master_count() const { return masters_.size(); }
   const std::string& master_name(std::size_t m) const { return masters_[m].name; }
-  bool idle() const;  // nothing in progress nor pending
+  bool idle() const override;  // nothing in progress nor pending
 
   Hook<const PciTransaction&> on_transaction;
 

@@ -1,15 +1,23 @@
 #include "models/pci/pci_bus_module.hpp"
 
+#include "models/pci/pci_bus.hpp"
+#include "models/pci/pcie_link.hpp"
+
 namespace gbesim {
 
 PciBusModule::PciBusModule(sc_core::sc_module_name name, const PciBusParams& params,
                            SimContext& context)
-    : sc_module(name), context_(context), bus_(params, context.stats, std::string(this->name())) {
+    : sc_module(name), context_(context) {
+  const std::string component(this->name());
+  if (params.mode == "pcie")
+    bus_ = std::make_unique<PcieLink>(params, context.stats, component);
+  else
+    bus_ = std::make_unique<PciBus>(params, context.stats, component);
   SC_THREAD(run);
 }
 
 void PciBusModule::request(std::size_t master, const PciRequest& r) {
-  bus_.request(master, r, now_ps());
+  bus_->request(master, r, now_ps());
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -17,8 +25,8 @@ void PciBusModule::run() {
   while (true) {
     ++context_.activations;
     const Picoseconds now = now_ps();
-    bus_.advance(now);
-    const Picoseconds next = bus_.next_event_ps();
+    bus_->advance(now);
+    const Picoseconds next = bus_->next_event_ps();
     if (next >= kForeverPs)
       wait(wake_);
     else

@@ -5,9 +5,10 @@ namespace gbesim {
 const ParamTable<PciBusParams>& pci_bus_param_table() {
   static const ParamTable<PciBusParams> table = [] {
     ParamTable<PciBusParams> t("pci.bus", "a PCI or PCI-X bus segment: width, clock, arbiter");
-    t.choice("mode", &PciBusParams::mode, {"pci", "pcix"},
+    t.choice("mode", &PciBusParams::mode, {"pci", "pcix", "pcie"},
              "pci: conventional PCI 2.2 (wait states, Retry, delayed reads); pcix: PCI-X 1.0 "
-             "(attribute phase, split transactions)")
+             "(attribute phase, split transactions); pcie: a PCI Express 1.x link (2.5 GT/s, "
+             "8b/10b; width_bits, clock_mhz, arbiter and parking do not apply)")
         .integer("width_bits", &PciBusParams::width_bits, "bits", 32, 64,
                  "AD bus width: 32 or 64 (REQ64#/ACK64#: 8 bytes per data phase)")
         .one_of({32, 64}, "a PCI bus is 32 or 64 bits wide")
@@ -17,10 +18,44 @@ const ParamTable<PciBusParams>& pci_bus_param_table() {
                 "central arbiter policy")
         .choice("parking", &PciBusParams::parking, {"last", "none"},
                 "with no request pending GNT# stays with the last master (it starts without "
-                "arbitration), or is removed");
+                "arbitration), or is removed")
+        .integer("lanes", &PciBusParams::lanes, "lanes", 1, 4,
+                 "pcie: link width, x1 or x4 (250 MB/s per lane and direction)")
+        .one_of({1, 4}, "a PCI Express 1.x link here is x1 or x4")
+        .integer("max_payload_bytes", &PciBusParams::max_payload_bytes, "bytes", 128, 256,
+                 "pcie: Max_Payload_Size: a write TLP or a completion carries at most this much")
+        .one_of({128, 256}, "Max_Payload_Size is 128 or 256 bytes here (the Ack limits known)")
+        .integer("max_read_request_bytes", &PciBusParams::max_read_request_bytes, "bytes", 128,
+                 4096, "pcie: Max_Read_Request_Size: a read request asks for at most this much")
+        .power_of_two("Max_Read_Request_Size is a power of two from 128 to 4096")
+        .integer("ack_interval_symbols", &PciBusParams::ack_interval_symbols, "symbols", 0, 8192,
+                 "pcie: a receiver sends its Ack DLLP (and UpdateFC for the credits used) this "
+                 "many symbol times after the first TLP it has not acknowledged; 0 = the base "
+                 "specification's Ack latency limit for this payload size and width")
+        .integer("skp_interval_symbols", &PciBusParams::skp_interval_symbols, "symbols", 0, 100000,
+                 "pcie: every transmitter sends a SKP ordered set (4 symbol times) this often, "
+                 "at the next packet boundary (the specification allows 1180 to 1538); 0 = none")
+        .integer("link_latency_ns", &PciBusParams::link_latency_ns, "ns", 0, 100000,
+                 "pcie: delay from a packet's last symbol leaving to its arrival in the other "
+                 "end's transaction layer, beyond the symbols themselves")
+        .integer("posted_header_credits", &PciBusParams::posted_header_credits, "credits", 1, 127,
+                 "pcie: posted-request header credits each receiver advertises")
+        .integer("posted_data_credits", &PciBusParams::posted_data_credits, "credits", 1, 2047,
+                 "pcie: posted-request data credits (16 bytes each) each receiver advertises")
+        .integer("nonposted_header_credits", &PciBusParams::nonposted_header_credits, "credits", 1,
+                 127, "pcie: non-posted (read) request header credits each receiver advertises")
+        .boolean("ecrc", &PciBusParams::ecrc, "pcie: every TLP carries a 4-byte end-to-end CRC");
     return t;
   }();
   return table;
+}
+
+std::int64_t pcie_ack_limit_symbols(std::int64_t max_payload_bytes, std::int64_t lanes) {
+  // Base specification, Ack transmission latency limit at 2.5 GT/s (docs/references.md
+  // Standards F).
+  if (max_payload_bytes == 128) return lanes == 1 ? 237 : lanes == 4 ? 73 : 0;
+  if (max_payload_bytes == 256) return lanes == 1 ? 416 : lanes == 4 ? 118 : 0;
+  return 0;
 }
 
 Picoseconds pci_clock_period_ps(std::int64_t clock_mhz) {
@@ -67,7 +102,15 @@ const ParamTable<PciTargetParams>& pci_target_param_table() {
               "rate at which posted writes drain to memory (10^6 bytes/s); 0 = instantly")
         .integer("split_read_bytes", &PciTargetParams::split_read_bytes, "bytes", 0, 4096,
                  "PCI-X: reads become split transactions, completed in chunks of up to this many "
-                 "bytes after read_latency_clocks; 0 = immediate reads");
+                 "bytes after read_latency_clocks; 0 = immediate reads")
+        .integer("completion_bytes", &PciTargetParams::completion_bytes, "bytes", 64, 4096,
+                 "PCI Express: the completer ends each read completion at a multiple of this "
+                 "address boundary (its Read Completion Boundary, 64 or 128, or a multiple) and "
+                 "at Max_Payload_Size")
+        .power_of_two("a completion boundary is a power of two")
+        .integer("completion_latency_ns", &PciTargetParams::completion_latency_ns, "ns", 0, 1000000,
+                 "PCI Express: from a read request's arrival to its first completion starting "
+                 "back (the completer's memory or register access)");
     return t;
   }();
   return table;
@@ -91,7 +134,8 @@ const ParamTable<PciMasterParams>& pci_master_param_table() {
                  "after a Retry the master requests again this many clocks after the bus is "
                  "released")
         .integer("max_outstanding_splits", &PciMasterParams::max_outstanding_splits, "", 1, 32,
-                 "PCI-X: split read requests the master keeps in flight");
+                 "PCI-X: split read requests the master keeps in flight; PCI Express: read "
+                 "requests in flight (tags)");
     return t;
   }();
   return table;

@@ -13,12 +13,30 @@
 namespace gbesim {
 
 struct PciBusParams {
-  std::string mode = "pci";  // pci (conventional, PCI 2.2) or pcix (PCI-X 1.0)
+  std::string mode = "pci";  // pci (conventional, PCI 2.2), pcix (PCI-X 1.0) or pcie (PCI
+                             // Express 1.x, a link: the fields below width_bits..parking)
   std::int64_t width_bits = 32;
   std::int64_t clock_mhz = 33;          // 33 and 66 (pci); 66, 100 and 133 (pcix)
   std::string arbiter = "round_robin";  // or fixed_priority (by each master's priority)
   std::string parking = "last";         // GNT# stays with the last master, or "none"
+  // PCI Express 1.x (2.5 GT/s, 8b/10b): one symbol per lane every 4 ns.
+  std::int64_t lanes = 1;                     // x1 or x4
+  std::int64_t max_payload_bytes = 128;       // Max_Payload_Size (both ends)
+  std::int64_t max_read_request_bytes = 512;  // Max_Read_Request_Size
+  std::int64_t ack_interval_symbols = 0;      // an Ack (and UpdateFC) this long after the first
+                                              // unacknowledged TLP; 0 = the spec's limit
+  std::int64_t skp_interval_symbols = 1538;   // a SKP ordered set every so many symbol times
+  std::int64_t link_latency_ns = 0;           // transmitter to receiver beyond serialisation
+  std::int64_t posted_header_credits = 32;    // what each receiver advertises
+  std::int64_t posted_data_credits = 128;     // 16-byte units
+  std::int64_t nonposted_header_credits = 32;
+  bool ecrc = false;  // 4 more bytes per TLP
 };
+
+// PCI Express 1.x: the symbol time (ps) and the Ack latency limit of the base specification for
+// a Max_Payload_Size and width, in symbol times (0 for a pair the table does not hold).
+constexpr Picoseconds kPcieSymbolPs = 4'000;
+std::int64_t pcie_ack_limit_symbols(std::int64_t max_payload_bytes, std::int64_t lanes);
 
 const ParamTable<PciBusParams>& pci_bus_param_table();
 
@@ -35,18 +53,22 @@ struct PciTargetParams {
   std::int64_t write_latency_clocks = 1;    // the same for a write
   std::int64_t subsequent_wait_clocks = 0;  // wait states before every later data phase (pci)
   std::int64_t cache_line_bytes = 64;
-  std::int64_t prefetch_bytes = 64;         // Memory Read Multiple: data the target streams
-                                            // from the start address before it disconnects
-                                            // (rounded up to a cache-line end)
-  std::int64_t write_disconnect_bytes = 0;  // disconnect writes at multiples of this address
-                                            // boundary; 0 = never
-  std::int64_t posted_write_bytes = 0;      // posted-write buffer; 0 = writes are not posted
-                                            // (accepted at the bus rate)
-  double memory_write_mbps = 0;             // the posted-write buffer drains at this rate
-                                            // (MB/s = 10^6 bytes/s)
-  std::int64_t split_read_bytes = 0;        // pcix: reads are split transactions completed by
-                                            // this target in chunks of up to this many bytes;
-                                            // 0 = immediate reads
+  std::int64_t prefetch_bytes = 64;          // Memory Read Multiple: data the target streams
+                                             // from the start address before it disconnects
+                                             // (rounded up to a cache-line end)
+  std::int64_t write_disconnect_bytes = 0;   // disconnect writes at multiples of this address
+                                             // boundary; 0 = never
+  std::int64_t posted_write_bytes = 0;       // posted-write buffer; 0 = writes are not posted
+                                             // (accepted at the bus rate)
+  double memory_write_mbps = 0;              // the posted-write buffer drains at this rate
+                                             // (MB/s = 10^6 bytes/s)
+  std::int64_t split_read_bytes = 0;         // pcix: reads are split transactions completed by
+                                             // this target in chunks of up to this many bytes;
+                                             // 0 = immediate reads
+  std::int64_t completion_bytes = 64;        // pcie: read completions end at multiples of this
+                                             // address boundary (the RCB or a multiple of it)
+  std::int64_t completion_latency_ns = 400;  // pcie: a read request's arrival to its first
+                                             // completion leaving
 };
 
 const ParamTable<PciTargetParams>& pci_target_param_table();
@@ -57,7 +79,8 @@ struct PciMasterParams {
   std::int64_t priority = 0;                // fixed_priority: lower wins
   bool dual_address_cycle = false;          // 64-bit addresses: one more address clock
   std::int64_t retry_backoff_clocks = 2;    // REQ# held off this long after a Retry
-  std::int64_t max_outstanding_splits = 4;  // pcix: split reads in flight at once
+  std::int64_t max_outstanding_splits = 4;  // pcix: split reads in flight at once; pcie: read
+                                            // requests in flight (tags)
 };
 
 const ParamTable<PciMasterParams>& pci_master_param_table();

@@ -1,0 +1,59 @@
+#pragma once
+// What a DMA master and a host see of the bus their device sits on, whatever its family: a
+// shared PCI / PCI-X segment (pci_bus.hpp) or a PCI Express link (pcie_link.hpp). Masters ask
+// for transfers; the bus tells them when the data have moved. The timing shell
+// (pci_bus_module.hpp) steps whichever engine the host's bus block names.
+
+#include <cstdint>
+#include <string>
+
+#include "models/common/time.hpp"
+#include "models/pci/pci_params.hpp"
+
+namespace gbesim {
+
+enum class PciCommand {
+  memory_read,
+  memory_read_line,
+  memory_read_multiple,
+  memory_write,
+  memory_write_invalidate,
+};
+bool is_read(PciCommand c);
+const char* to_string(PciCommand c);
+
+struct PciRequest {
+  std::size_t target = 0;
+  PciCommand command = PciCommand::memory_write;
+  std::uint64_t address = 0;
+  std::int64_t bytes = 0;
+  std::uint64_t tag = 0;  // the master's own reference, handed back
+};
+
+// The master's side of the bus.
+class PciMasterClient {
+ public:
+  virtual ~PciMasterClient() = default;
+  // The request's last byte has moved (a read: it is in the master; a write: the target has
+  // it, or on PCI Express the link has taken it). `at` is when.
+  virtual void pci_done(const PciRequest& request, Picoseconds at) = 0;
+  // Bytes of the request moved by one transaction (or completion), when they moved.
+  virtual void pci_progress(const PciRequest&, std::int64_t /*bytes*/, Picoseconds /*at*/) {}
+};
+
+class DmaBus {
+ public:
+  virtual ~DmaBus() = default;
+  virtual std::size_t add_target(const std::string& name, const PciTargetParams& params) = 0;
+  virtual std::size_t add_master(const std::string& name, const PciMasterParams& params,
+                                 PciMasterClient* client) = 0;
+  // The master asks for a transfer at time now; requests of one master are served in order.
+  virtual void request(std::size_t master, const PciRequest& r, Picoseconds now) = 0;
+  // Event-driven stepping: the next instant the bus has something to do (kForeverPs if none),
+  // and doing everything due at or before now.
+  virtual Picoseconds next_event_ps() const = 0;
+  virtual void advance(Picoseconds now) = 0;
+  virtual bool idle() const = 0;  // nothing in progress nor pending
+};
+
+}  // namespace gbesim

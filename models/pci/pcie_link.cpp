@@ -1,0 +1,465 @@
+#include "models/pci/pcie_link.hpp"
+
+#include <algorithm>
+
+namespace gbesim {
+
+namespace {
+
+constexpr std::int64_t kFramingBytes = 8;   // STP 1 + sequence number 2 + LCRC 4 + END 1
+constexpr std::int64_t kCreditBytes = 16;   // one data credit
+constexpr std::uint64_t kPageBytes = 4096;  // no request crosses a 4 KB boundary
+
+std::int64_t dwords(std::uint64_t address, std::int64_t bytes) {
+  return (static_cast<std::int64_t>(address % 4) + bytes + 3) / 4;
+}
+
+// Bytes from address to the next multiple of `boundary`.
+std::int64_t to_boundary(std::uint64_t address, std::int64_t boundary) {
+  const auto b = static_cast<std::uint64_t>(boundary);
+  return static_cast<std::int64_t>(b - address % b);
+}
+
+}  // namespace
+
+const char* to_string(PciePacketKind k) {
+  switch (k) {
+    case PciePacketKind::memory_write:
+      return "memory_write";
+    case PciePacketKind::read_request:
+      return "read_request";
+    case PciePacketKind::completion:
+      return "completion";
+    case PciePacketKind::ack:
+      return "ack";
+    case PciePacketKind::update_fc:
+      return "update_fc";
+  }
+  return "?";
+}
+
+std::int64_t pcie_tlp_bytes(std::int64_t payload_bytes, std::uint64_t address, bool four_dw_header,
+                            bool ecrc) {
+  const std::int64_t header = four_dw_header ? 16 : 12;
+  const std::int64_t data = payload_bytes > 0 ? 4 * dwords(address, payload_bytes) : 0;
+  return kFramingBytes + header + data + (ecrc ? 4 : 0);
+}
+
+PcieLink::PcieLink(const PciBusParams& params, StatRegistry& stats, const std::string& component)
+    : params_(params), registry_(stats), stats_(stats, component) {
+  const std::int64_t ack_symbols =
+      params.ack_interval_symbols > 0
+          ? params.ack_interval_symbols
+          : pcie_ack_limit_symbols(params.max_payload_bytes, params.lanes);
+  ack_interval_ps_ = ack_symbols * kPcieSymbolPs;
+  skp_interval_ps_ = params.skp_interval_symbols * kPcieSymbolPs;
+  latency_ps_ = params.link_latency_ns * 1000;
+  for (Direction& d : dirs_) {
+    d.posted_headers = params.posted_header_credits;
+    d.posted_data = params.posted_data_credits;
+    d.nonposted_headers = params.nonposted_header_credits;
+    d.next_skp = skp_interval_ps_;
+  }
+  const char* names[2] = {"up", "down"};
+  const char* whats[2] = {"upstream (endpoint -> root complex)",
+                          "downstream (root complex -> endpoint)"};
+  for (int i = 0; i < 2; ++i) {
+    const Direction* d = &dirs_[i];
+    const std::string n = names[i];
+    const std::string w = whats[i];
+    stats_.formula("tlps_" + n, "packets", "TLPs sent " + w,
+                   [d](const StatContext&) { return static_cast<double>(d->tlps_sent); });
+    stats_.formula("dllps_" + n, "packets", "DLLPs (Ack, UpdateFC) sent " + w,
+                   [d](const StatContext&) { return static_cast<double>(d->dllps_sent); });
+    stats_.formula("skps_" + n, "ordered sets", "SKP ordered sets sent " + w,
+                   [d](const StatContext&) { return static_cast<double>(d->skps); });
+    stats_.formula("wire_bytes_" + n, "bytes", "bytes of TLPs and DLLPs sent " + w,
+                   [d](const StatContext&) { return static_cast<double>(d->wire_bytes); });
+    stats_.formula("payload_bytes_" + n, "bytes", "TLP payload bytes sent " + w,
+                   [d](const StatContext&) { return static_cast<double>(d->payload_bytes); });
+    stats_.formula("utilisation_" + n, "fraction",
+                   "share of time the " + n + " direction sends packets or SKPs",
+                   [d](const StatContext& c) {
+                     return static_cast<double>(d->busy_ps) / static_cast<double>(c.elapsed_ps);
+                   });
+    stats_.formula("credit_stalls_" + n, "stalls",
+                   "times a TLP waited " + w + " for the receiver's flow-control credits",
+                   [d](const StatContext&) { return static_cast<double>(d->stalls); });
+    stats_.formula("credit_stall_share_" + n, "fraction",
+                   "share of time a TLP waited " + w + " for credits", [d](const StatContext& c) {
+                     return static_cast<double>(d->stall_ps) / static_cast<double>(c.elapsed_ps);
+                   });
+  }
+  stats_.formula("utilisation", "fraction", "the busier direction's utilisation",
+                 [this](const StatContext& c) {
+                   return static_cast<double>(std::max(dirs_[0].busy_ps, dirs_[1].busy_ps)) /
+                          static_cast<double>(c.elapsed_ps);
+                 });
+  stats_.formula("peak_mbps", "MB/s",
+                 "raw rate per direction: 250 MB/s per lane (10^6 bytes/s, after 8b/10b)",
+                 [this](const StatContext&) { return 250.0 * static_cast<double>(params_.lanes); });
+  stats_.formula("read_mbps", "MB/s", "bytes read (completion payload) per second",
+                 [this](const StatContext& c) {
+                   double b = 0;
+                   for (const Master& m : masters_) b += static_cast<double>(m.bytes_read);
+                   return b * c.per_second() / 1e6;
+                 });
+  stats_.formula("write_mbps", "MB/s", "bytes written (posted payload) per second",
+                 [this](const StatContext& c) {
+                   double b = 0;
+                   for (const Master& m : masters_) b += static_cast<double>(m.bytes_written);
+                   return b * c.per_second() / 1e6;
+                 });
+  stats_.formula(
+      "ack_interval_ns", "ns", "Ack / UpdateFC interval in use",
+      [this](const StatContext&) { return static_cast<double>(ack_interval_ps_) / 1e3; });
+}
+
+std::size_t PcieLink::add_target(const std::string& name, const PciTargetParams& params) {
+  targets_.push_back({name, params});
+  return targets_.size() - 1;
+}
+
+std::size_t PcieLink::add_master(const std::string& name, const PciMasterParams& params,
+                                 PciMasterClient* client) {
+  Master m;
+  m.name = name;
+  m.params = params;
+  m.client = client;
+  masters_.push_back(std::move(m));
+  const std::size_t index = masters_.size() - 1;
+  master_groups_.emplace_back(registry_, stats_.component() + "." + name);
+  StatGroup& g = master_groups_.back();
+  g.formula("bytes_read", "bytes", "bytes it read", [this, index](const StatContext&) {
+    return static_cast<double>(masters_[index].bytes_read);
+  });
+  g.formula("bytes_written", "bytes", "bytes it wrote", [this, index](const StatContext&) {
+    return static_cast<double>(masters_[index].bytes_written);
+  });
+  g.formula("read_mbps", "MB/s", "bytes it read per second (10^6 bytes/s)",
+            [this, index](const StatContext& c) {
+              return static_cast<double>(masters_[index].bytes_read) * c.per_second() / 1e6;
+            });
+  g.formula("write_mbps", "MB/s", "bytes it wrote per second (10^6 bytes/s)",
+            [this, index](const StatContext& c) {
+              return static_cast<double>(masters_[index].bytes_written) * c.per_second() / 1e6;
+            });
+  return index;
+}
+
+void PcieLink::schedule(Picoseconds at, EventKind kind, int direction, Packet packet) {
+  Event e;
+  e.at = at;
+  e.seq = next_seq_++;
+  e.kind = kind;
+  e.direction = direction;
+  e.packet = std::move(packet);
+  agenda_.push(std::move(e));
+}
+
+void PcieLink::request(std::size_t master, const PciRequest& r, Picoseconds now) {
+  if (r.bytes <= 0) return;
+  masters_[master].queue.push_back(r);
+  serve(master, now);
+}
+
+PcieLink::Read* PcieLink::find_read(Master& m, std::uint64_t id) {
+  for (Read& r : m.reads)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+// Turns the master's requests into TLPs, in order: a write at once (posted), a read as far as
+// its tags allow; a read still waiting for tags holds back what follows it.
+void PcieLink::serve(std::size_t index, Picoseconds now) {
+  Master& m = masters_[index];
+  const bool four_dw = m.params.dual_address_cycle;
+  bool queued[2] = {false, false};
+  while (!m.queue.empty()) {
+    const PciRequest& r = m.queue.front();
+    const int dir = direction_from(!target_at_root(r.target));
+    if (!is_read(r.command)) {
+      std::uint64_t address = r.address;
+      std::int64_t left = r.bytes;
+      while (left > 0) {
+        const std::int64_t n = std::min(left, to_boundary(address, params_.max_payload_bytes));
+        Packet p;
+        p.kind = PciePacketKind::memory_write;
+        p.payload_bytes = n;
+        p.wire_bytes = pcie_tlp_bytes(n, address, four_dw, params_.ecrc);
+        p.master = index;
+        p.address = address;
+        p.last = n == left;
+        if (p.last) p.request = r;
+        dirs_[dir].tlps.push_back(p);
+        address += static_cast<std::uint64_t>(n);
+        left -= n;
+      }
+      queued[dir] = true;
+      m.queue.pop_front();
+      continue;
+    }
+    if (!m.head_open) {  // the head read gets its record (the back of `reads`)
+      Read rd;
+      rd.id = next_read_++;
+      rd.request = r;
+      m.reads.push_back(rd);
+      m.head_open = true;
+    }
+    Read& rd = m.reads.back();
+    while (rd.requested < r.bytes && m.tags_in_use < m.params.max_outstanding_splits) {
+      const std::uint64_t address = r.address + static_cast<std::uint64_t>(rd.requested);
+      const std::int64_t n = std::min({r.bytes - rd.requested, params_.max_read_request_bytes,
+                                       to_boundary(address, kPageBytes)});
+      Packet p;
+      p.kind = PciePacketKind::read_request;
+      p.wire_bytes = pcie_tlp_bytes(0, address, four_dw, params_.ecrc);
+      p.payload_bytes = 0;
+      p.master = index;
+      p.read = rd.id;
+      p.target = r.target;
+      p.address = address;
+      p.request.bytes = n;  // what this read request asks for
+      dirs_[dir].tlps.push_back(p);
+      rd.requested += n;
+      ++m.tags_in_use;
+      queued[dir] = true;
+    }
+    if (rd.requested < r.bytes) break;  // out of tags: the rest waits
+    m.head_open = false;
+    m.queue.pop_front();
+  }
+  for (int d = 0; d < 2; ++d)
+    if (queued[d]) kick(d, now);
+}
+
+bool PcieLink::credits_allow(const Direction& d, const Packet& p) const {
+  switch (p.kind) {
+    case PciePacketKind::memory_write:
+      return d.posted_headers >= 1 &&
+             d.posted_data >= (p.payload_bytes + kCreditBytes - 1) / kCreditBytes;
+    case PciePacketKind::read_request:
+      return d.nonposted_headers >= 1;
+    default:
+      return true;
+  }
+}
+
+// The start of a packet that is ready at t: after the SKP ordered sets due by then (each at the
+// first packet boundary at or after its due time).
+Picoseconds PcieLink::after_skps(Direction& d, Picoseconds t) {
+  if (skp_interval_ps_ == 0) return t;
+  const Picoseconds skp_ps = kPcieSkpSymbols * kPcieSymbolPs;
+  while (d.next_skp <= t) {
+    if (d.free_at <= d.next_skp && d.next_skp + skp_ps <= t) {
+      // Sent while the link was idle, all before t: count them at once.
+      const std::int64_t n = (t - skp_ps - d.next_skp) / skp_interval_ps_ + 1;
+      d.next_skp += n * skp_interval_ps_;
+      d.skps += static_cast<std::uint64_t>(n);
+      d.busy_ps += n * skp_ps;
+      continue;
+    }
+    const Picoseconds s = std::max(d.next_skp, d.free_at);
+    d.free_at = s + skp_ps;
+    ++d.skps;
+    d.busy_ps += skp_ps;
+    d.next_skp += skp_interval_ps_;
+    t = std::max(t, d.free_at);
+  }
+  return t;
+}
+
+void PcieLink::kick(int direction, Picoseconds now) {
+  Direction& d = dirs_[direction];
+  if (d.busy) return;
+  Packet p;
+  if (!d.dllps.empty()) {
+    p = d.dllps.front();
+    d.dllps.pop_front();
+  } else if (!d.tlps.empty()) {
+    if (!credits_allow(d, d.tlps.front())) {
+      if (!d.stalled) {
+        d.stalled = true;
+        d.stalled_since = now;
+        ++d.stalls;
+      }
+      return;
+    }
+    if (d.stalled) {
+      d.stall_ps += now - d.stalled_since;
+      d.stalled = false;
+    }
+    p = d.tlps.front();
+    d.tlps.pop_front();
+    if (p.kind == PciePacketKind::memory_write) {
+      d.posted_headers -= 1;
+      d.posted_data -= (p.payload_bytes + kCreditBytes - 1) / kCreditBytes;
+    } else if (p.kind == PciePacketKind::read_request) {
+      d.nonposted_headers -= 1;
+    }
+  } else {
+    return;
+  }
+  const Picoseconds start = after_skps(d, std::max(now, d.free_at));
+  const Picoseconds end = start + packet_ps(p.wire_bytes);
+  d.busy = true;
+  d.current = p;
+  d.current_start = start;
+  d.free_at = end;
+  d.busy_ps += end - start;
+  d.wire_bytes += static_cast<std::uint64_t>(p.wire_bytes);
+  d.payload_bytes += static_cast<std::uint64_t>(p.payload_bytes);
+  if (p.kind == PciePacketKind::ack || p.kind == PciePacketKind::update_fc)
+    ++d.dllps_sent;
+  else
+    ++d.tlps_sent;
+  schedule(end, EventKind::sent, direction);
+}
+
+void PcieLink::sent(int direction, Picoseconds at) {
+  Direction& d = dirs_[direction];
+  const Packet p = d.current;
+  d.busy = false;
+  if (on_packet.connected())
+    on_packet({direction == 0 ? PcieDirection::upstream : PcieDirection::downstream, p.kind,
+               p.wire_bytes, p.payload_bytes, d.current_start, at});
+  schedule(at + latency_ps_, EventKind::arrived, direction, p);
+  kick(direction, at);
+  if (p.kind == PciePacketKind::memory_write) {
+    Master& m = masters_[p.master];
+    m.bytes_written += static_cast<std::uint64_t>(p.payload_bytes);
+    if (p.last && m.client != nullptr) {
+      m.client->pci_progress(p.request, p.request.bytes, at);
+      m.client->pci_done(p.request, at);
+    }
+  }
+}
+
+void PcieLink::arrived(int direction, const Packet& p, Picoseconds at) {
+  Direction& d = dirs_[direction];
+  if (p.kind == PciePacketKind::ack) return;
+  if (p.kind == PciePacketKind::update_fc) {
+    // Credits return to the transmitter of the other direction.
+    Direction& back = dirs_[opposite(direction)];
+    back.posted_headers += p.posted_headers;
+    back.posted_data += p.posted_data;
+    back.nonposted_headers += p.nonposted_headers;
+    kick(opposite(direction), at);
+    return;
+  }
+  // A TLP: the receiver owes an Ack, and credits once it has consumed it (on arrival).
+  if (!d.ack_scheduled) {
+    d.ack_scheduled = true;
+    schedule(at + ack_interval_ps_, EventKind::ack_due, direction);
+  }
+  if (p.kind == PciePacketKind::memory_write) {
+    d.freed_posted_headers += 1;
+    d.freed_posted_data += (p.payload_bytes + kCreditBytes - 1) / kCreditBytes;
+  } else if (p.kind == PciePacketKind::read_request) {
+    d.freed_nonposted_headers += 1;
+    schedule(at + targets_[p.target].params.completion_latency_ns * 1000,
+             EventKind::completions_ready, opposite(direction), p);
+  } else if (p.kind == PciePacketKind::completion) {
+    Master& m = masters_[p.master];
+    Read* r = find_read(m, p.read);
+    if (r == nullptr) return;
+    r->received += p.payload_bytes;
+    m.bytes_read += static_cast<std::uint64_t>(p.payload_bytes);
+    if (p.last) --m.tags_in_use;
+    const PciRequest request = r->request;
+    const bool done = r->received == request.bytes;
+    if (done)
+      m.reads.erase(std::find_if(m.reads.begin(), m.reads.end(),
+                                 [&](const Read& x) { return x.id == p.read; }));
+    if (m.client != nullptr) m.client->pci_progress(request, p.payload_bytes, at);
+    if (p.last) serve(p.master, at);  // a tag is free
+    if (done && m.client != nullptr) m.client->pci_done(request, at);
+  }
+}
+
+// The receiver of `direction` acknowledges what it has and returns the credits it freed, on
+// the other direction.
+void PcieLink::ack_due(int direction, Picoseconds at) {
+  Direction& d = dirs_[direction];
+  d.ack_scheduled = false;
+  Direction& back = dirs_[opposite(direction)];
+  Packet ack;
+  ack.kind = PciePacketKind::ack;
+  ack.wire_bytes = kPcieDllpBytes;
+  back.dllps.push_back(ack);
+  if (d.freed_posted_headers > 0) {
+    Packet fc;
+    fc.kind = PciePacketKind::update_fc;
+    fc.wire_bytes = kPcieDllpBytes;
+    fc.posted_headers = d.freed_posted_headers;
+    fc.posted_data = d.freed_posted_data;
+    back.dllps.push_back(fc);
+  }
+  if (d.freed_nonposted_headers > 0) {
+    Packet fc;
+    fc.kind = PciePacketKind::update_fc;
+    fc.wire_bytes = kPcieDllpBytes;
+    fc.nonposted_headers = d.freed_nonposted_headers;
+    back.dllps.push_back(fc);
+  }
+  d.freed_posted_headers = d.freed_posted_data = d.freed_nonposted_headers = 0;
+  kick(opposite(direction), at);
+}
+
+// The completer answers a read request: completions end at its completion boundary and at
+// Max_Payload_Size; all of them are queued at once, in address order.
+void PcieLink::completions_ready(int direction, const Packet& request, Picoseconds at) {
+  const std::int64_t boundary =
+      std::min(targets_[request.target].params.completion_bytes, params_.max_payload_bytes);
+  std::uint64_t address = request.address;
+  std::int64_t left = request.request.bytes;
+  while (left > 0) {
+    const std::int64_t n = std::min(left, to_boundary(address, boundary));
+    Packet c;
+    c.kind = PciePacketKind::completion;
+    c.payload_bytes = n;
+    c.wire_bytes = pcie_tlp_bytes(n, address, false, params_.ecrc);
+    c.master = request.master;
+    c.read = request.read;
+    c.last = n == left;
+    dirs_[direction].tlps.push_back(c);
+    address += static_cast<std::uint64_t>(n);
+    left -= n;
+  }
+  kick(direction, at);
+}
+
+Picoseconds PcieLink::next_event_ps() const {
+  return agenda_.empty() ? kForeverPs : agenda_.top().at;
+}
+
+void PcieLink::advance(Picoseconds now) {
+  while (!agenda_.empty() && agenda_.top().at <= now) {
+    const Event e = agenda_.top();
+    agenda_.pop();
+    switch (e.kind) {
+      case EventKind::sent:
+        sent(e.direction, e.at);
+        break;
+      case EventKind::arrived:
+        arrived(e.direction, e.packet, e.at);
+        break;
+      case EventKind::ack_due:
+        ack_due(e.direction, e.at);
+        break;
+      case EventKind::completions_ready:
+        completions_ready(e.direction, e.packet, e.at);
+        break;
+    }
+  }
+}
+
+bool PcieLink::idle() const {
+  for (const Master& m : masters_)
+    if (!m.queue.empty() || !m.reads.empty()) return false;
+  for (const Direction& d : dirs_)
+    if (d.busy || !d.tlps.empty() || !d.dllps.empty()) return false;
+  return agenda_.empty();
+}
+
+}  // namespace gbesim

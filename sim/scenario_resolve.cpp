@@ -85,6 +85,15 @@ void resolve_defaults(ScenarioConfig& c) {
       d.dte_pair_round_trip_bt = default_dte_pair_bt(table, c.run.rate_mbps);
   const auto mode = find_speed_mode(c.run.rate_mbps);
   const double line_bps = 1e6 * static_cast<double>(c.run.rate_mbps);
+  // A PCI Express link trains to the narrower width and the smaller payload of its two ends;
+  // the NIC's driver may program its own read request size.
+  for (auto& h : c.hosts) {
+    if (!h.has_nic || h.pci.mode != "pcie" || h.nic.bus != "pcie") continue;
+    h.pci.lanes = std::min(h.pci.lanes, h.nic.pcie_lanes);
+    h.pci.max_payload_bytes = std::min(h.pci.max_payload_bytes, h.nic.pcie_max_payload_bytes);
+    if (h.nic.pcie_max_read_request_bytes > 0)
+      h.pci.max_read_request_bytes = h.nic.pcie_max_read_request_bytes;
+  }
   for (auto& s : c.stations) {
     if (s.mac.slot_time_bits == 0 && mode) s.mac.slot_time_bits = mode->slot_time_bits;
     for (auto& t : s.traffic) {

@@ -295,6 +295,15 @@ void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
 
 void bus_modes(const ScenarioConfig& c, Diagnostics& d) {
   for (const auto& h : c.hosts) {
+    if (h.has_nic && (h.pci.mode == "pcie") != (h.nic.bus == "pcie"))
+      d.error(host_path(h, "pci.mode"),
+              h.nic.bus == "pcie"
+                  ? "the NIC is a PCI Express device (hosts." + h.name +
+                        ".nic.bus \"pcie\"): give this host \"mode\": \"pcie\""
+                  : "the NIC is a PCI device (hosts." + h.name +
+                        ".nic.bus \"pci\") and this host's bus is PCI Express: give it \"mode\": "
+                        "\"pci\" or \"pcix\", or a PCI Express NIC profile (intel-82573, "
+                        "broadcom-bcm5751, marvell-88e8053)");
     if (h.pci.mode == "pcie") {
       if (h.bridge.split_read_bytes > 0)
         d.error(host_path(h, "bridge.split_read_bytes"),

@@ -352,8 +352,11 @@ Entry sweep_entry(const std::string& path) {
     e.type = "structured";
     e.range =
         "key \"<path>\" or \"<path>, <path>\" -> [values...]; or key <axis name> -> "
-        "[{\"label\": L, \"set\": {\"<path>\": value, ...}}, ...]";
-    e.doc = "an axis: the values a path (or several paths together) takes, or labelled variants";
+        "[{\"label\": L, \"set\": {\"<path>\": value, ...}}, ...]; or key exclude -> "
+        "[{\"<column>\": entry or [entries], ...}, ...]";
+    e.doc =
+        "an axis: the values a path (or several paths together) takes, or labelled variants; "
+        "exclude: combinations of columns that are not points";
   }
   return e;
 }

@@ -24,14 +24,17 @@ const char* kCatalogue = R"({
           "traffic": [{"pattern": "poisson", "to": "d", "load": 0.1}]},
     "d": {"mac": {"duplex": "half"}},
     "e": {},
-    "f": {}
+    "f": {},
+    "g": {},
+    "i": {}
   },
-  "links": [{"between": ["a", "b"]}, {"between": ["e", "f"]}],
+  "links": [{"between": ["a", "b"]}, {"between": ["e", "f"]}, {"between": ["g", "i"]}],
   "collision_domains": [{"stations": ["c", "d"], "cable_m": {"c": 10, "d": 10}}],
   "hosts": {
     "h": {"nic": {"station": "e", "profile": "intel-82540em"},
           "app": {"kind": "requests", "peer": "f"},
-          "dma": {"disk": {"request_bytes": 4096}}}
+          "dma": {"disk": {"request_bytes": 4096}}},
+    "x": {"pci": {"mode": "pcie"}, "nic": {"station": "g", "profile": "intel-82573"}}
   }
 })";
 

@@ -31,6 +31,88 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// "exclude": [{"<column>": entry or [entries], ...}, ...]: a point whose columns all match one
+// object is not run. Columns are those of points.csv (a path, or a variant axis's name); entries
+// are values as points.csv writes them, or labels.
+void read_excludes(const Json& list, SweepPlan& plan, Diagnostics& d) {
+  const std::string at = "sweep.exclude";
+  if (!list.is_array() || list.empty()) {
+    d.error(at, "expected a non-empty array of {\"<column>\": entry or [entries], ...}, got " +
+                    describe_value(list));
+    return;
+  }
+  const std::vector<std::string> columns = plan.columns();
+  // Every column's entries over the plan's steps.
+  std::vector<std::vector<std::string>> entries(columns.size());
+  {
+    std::size_t c = 0;
+    for (const auto& a : plan.axes) {
+      if (a.variant()) {
+        entries[c++] = a.labels;
+        continue;
+      }
+      for (std::size_t p = 0; p < a.paths.size(); ++p, ++c)
+        for (const auto& step : a.values) entries[c].push_back(value_text(step[p]));
+    }
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string where = index_path(at, i);
+    const Json& rule = list[i];
+    if (!rule.is_object() || rule.empty()) {
+      d.error(where, "expected an object {\"<column>\": entry or [entries], ...}, got " +
+                         describe_value(rule));
+      continue;
+    }
+    std::vector<std::pair<std::string, std::vector<std::string>>> parsed;
+    for (const auto& f : rule.items()) {
+      const auto col = std::find(columns.begin(), columns.end(), f.key());
+      if (col == columns.end()) {
+        d.error(child_path(where, f.key()), "not a column of this sweep" +
+                                                suggestion(f.key(), columns) +
+                                                " (columns: " + schema::key_list(columns) + ")");
+        continue;
+      }
+      const auto& known = entries[static_cast<std::size_t>(col - columns.begin())];
+      std::vector<std::string> wanted;
+      const Json values = f.value().is_array() ? f.value() : Json::array({f.value()});
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        const std::string text = value_text(values[k]);
+        if (std::find(known.begin(), known.end(), text) == known.end())
+          d.error(f.value().is_array() ? index_path(child_path(where, f.key()), k)
+                                       : child_path(where, f.key()),
+                  "\"" + text + "\" is not an entry of column " + f.key() +
+                      suggestion(text, known) + " (entries: " + schema::key_list(known) + ")");
+        wanted.push_back(text);
+      }
+      parsed.emplace_back(f.key(), wanted);
+    }
+    plan.excludes.push_back(parsed);
+  }
+  std::size_t product = 1;
+  for (const auto& a : plan.axes) product *= a.steps();
+  SweepPlan whole = plan;
+  whole.excludes.clear();
+  for (std::size_t k = 0; k < product; ++k) {
+    const auto labels = whole.point_labels(k);
+    bool excluded = false;
+    for (const auto& rule : plan.excludes) {
+      bool all = !rule.empty();
+      for (const auto& [column, wanted] : rule) {
+        const auto c = static_cast<std::size_t>(std::find(columns.begin(), columns.end(), column) -
+                                                columns.begin());
+        if (std::find(wanted.begin(), wanted.end(), labels[c]) == wanted.end()) all = false;
+      }
+      excluded = excluded || all;
+    }
+    if (!excluded) plan.kept.push_back(k);
+  }
+  if (plan.kept.empty()) d.error(at, "excludes every point of the sweep");
+}
+
+}  // namespace
+
 SweepPlan read_sweep_plan(const Json& doc, Diagnostics& d) {
   SweepPlan plan;
   if (!doc.is_object()) return plan;
@@ -50,6 +132,7 @@ SweepPlan read_sweep_plan(const Json& doc, Diagnostics& d) {
     return plan;
   }
   for (const auto& item : sweep.items()) {
+    if (item.key() == "exclude") continue;  // read once the axes are known
     const std::string at = "sweep[\"" + item.key() + "\"]";
     const Json& values = item.value();
     if (!values.is_array() || values.empty()) {
@@ -147,7 +230,9 @@ SweepPlan read_sweep_plan(const Json& doc, Diagnostics& d) {
     d.error("sweep",
             fmt::format("the sweep has {:.4g} runs (points x replications); the limit is {}", runs,
                         kMaxSweepRuns));
+    return plan;
   }
+  if (sweep.contains("exclude")) read_excludes(sweep["exclude"], plan, d);
   return plan;
 }
 
@@ -158,13 +243,16 @@ std::string point_label(const std::vector<std::pair<std::string, Json>>& values)
 }
 
 std::size_t SweepPlan::point_count() const {
+  if (!excludes.empty()) return kept.size();
   std::size_t n = 1;
   for (const auto& a : axes) n *= a.steps();
   return n;
 }
 
 namespace {
-std::vector<std::size_t> step_indices(const std::vector<SweepAxis>& axes, std::size_t k) {
+std::vector<std::size_t> step_indices(const SweepPlan& plan, std::size_t k) {
+  const auto& axes = plan.axes;
+  if (!plan.excludes.empty()) k = plan.kept[k];
   std::vector<std::size_t> index(axes.size());
   for (std::size_t i = axes.size(); i-- > 0;) {
     index[i] = k % axes[i].steps();
@@ -175,7 +263,7 @@ std::vector<std::size_t> step_indices(const std::vector<SweepAxis>& axes, std::s
 }  // namespace
 
 std::vector<std::pair<std::string, Json>> SweepPlan::point(std::size_t k) const {
-  const auto index = step_indices(axes, k);
+  const auto index = step_indices(*this, k);
   std::vector<std::pair<std::string, Json>> out;
   for (std::size_t i = 0; i < axes.size(); ++i) {
     if (axes[i].variant()) {
@@ -201,7 +289,7 @@ std::vector<std::string> SweepPlan::columns() const {
 }
 
 std::vector<std::string> SweepPlan::point_labels(std::size_t k) const {
-  const auto index = step_indices(axes, k);
+  const auto index = step_indices(*this, k);
   std::vector<std::string> out;
   for (std::size_t i = 0; i < axes.size(); ++i) {
     if (axes[i].variant()) {

@@ -31,6 +31,11 @@ struct SweepPlan {
   std::vector<SweepAxis> axes;  // the last axis varies fastest
   std::int64_t replications = 1;
   std::int64_t base_seed = 1;
+  // The sweep's "exclude" entry: combinations of column entries that are not points (e.g. a PCI
+  // NIC on a PCI Express link). `kept` lists the product's indices that remain, in order; empty
+  // when nothing is excluded.
+  std::vector<std::vector<std::pair<std::string, std::vector<std::string>>>> excludes;
+  std::vector<std::size_t> kept;
 
   std::size_t point_count() const;
   std::size_t run_count() const { return point_count() * static_cast<std::size_t>(replications); }

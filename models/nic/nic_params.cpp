@@ -63,7 +63,24 @@ const ParamTable<NicParams>& nic_param_table() {
         .integer("coalesce_us", &NicParams::coalesce_us, "us", 0, 1'000'000,
                  "coalesce: or this long after the first (0 = no timer)")
         .integer("register_read_latency_clocks", &NicParams::register_read_latency_clocks, "clocks",
-                 2, 16, "the NIC's registers as a bus target: read latency");
+                 2, 16,
+                 "the NIC's registers as a bus target: read latency (PCI Express: in clocks of "
+                 "an assumed 125 MHz core)")
+        .choice("bus", &NicParams::bus, {"pci", "pcie"},
+                "the NIC's bus family: pci (a PCI card, also in PCI-X slots) or pcie (PCI "
+                "Express); the host's pci.mode must match")
+        .integer("pcie_lanes", &NicParams::pcie_lanes, "lanes", 1, 4,
+                 "PCI Express: the widest link the NIC trains to; the link runs at the narrower "
+                 "of it and the host's pci.lanes")
+        .one_of({1, 4}, "a PCI Express NIC here is x1 or x4")
+        .integer("pcie_max_payload_bytes", &NicParams::pcie_max_payload_bytes, "bytes", 128, 256,
+                 "PCI Express: the largest Max_Payload_Size the NIC supports; the link uses the "
+                 "smaller of it and the host's pci.max_payload_bytes")
+        .one_of({128, 256}, "Max_Payload_Size is 128 or 256 bytes here")
+        .integer("pcie_max_read_request_bytes", &NicParams::pcie_max_read_request_bytes, "bytes", 0,
+                 4096,
+                 "PCI Express: the Max_Read_Request_Size the NIC's driver programs (0 = leave "
+                 "the host's pci.max_read_request_bytes)");
     return t;
   }();
   return table;

@@ -39,6 +39,11 @@ struct NicParams {
   std::int64_t coalesce_frames = 1;               // coalesce: interrupt after this many frames
   std::int64_t coalesce_us = 0;                   //   or this long after the first
   std::int64_t register_read_latency_clocks = 4;  // the NIC as a bus target
+  std::string bus = "pci";                        // its bus family: pci (PCI, PCI-X) or pcie
+  std::int64_t pcie_lanes = 1;                    // pcie: the widest link it trains to
+  std::int64_t pcie_max_payload_bytes = 128;      // pcie: the largest Max_Payload_Size it takes
+  std::int64_t pcie_max_read_request_bytes = 0;   // pcie: what its driver programs (0: leave
+                                                  // the link's setting)
 };
 
 const ParamTable<NicParams>& nic_param_table();

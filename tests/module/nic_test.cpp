@@ -550,14 +550,18 @@ TEST(NicProfiles, EveryProfileConservesFramesBothWays) {
   for (const auto& [profile, text] : builtin_nic_profiles()) {
     const std::string n = std::to_string(i++);
     names.push_back(profile);
-    const bool board = Json::parse(text).contains("chip");
+    const Json doc = Json::parse(text);
+    const bool board = doc.contains("chip");
+    const bool pcie =
+        doc.contains("nic") && doc["nic"].contains("bus") && doc["nic"]["bus"]["value"] == "pcie";
     stations += (stations.empty() ? "" : ", ") + std::string(R"("s)") + n + R"(": {}, "p)" + n +
                 R"(": {"traffic": [{"pattern": "saturated", "to": "s)" + n +
                 R"(", "frame_bytes": 1518}]})";
     links += (links.empty() ? "" : ", ") + std::string(R"({"between": ["s)") + n + R"(", "p)" + n +
              R"("], "cable_m": 10})";
-    hosts += (hosts.empty() ? "" : ", ") + std::string(R"("h)") + n +
-             R"(": {"pci": {"width_bits": 32, "clock_mhz": 33},
+    hosts += (hosts.empty() ? "" : ", ") + std::string(R"("h)") + n + R"(": {"pci": )" +
+             (pcie ? R"({"mode": "pcie", "lanes": 1})" : R"({"width_bits": 32, "clock_mhz": 33})") +
+             R"(,
                "bridge": {"read_latency_clocks": 8}, "nic": {"station": "s)" +
              n + R"(", "profile": ")" + profile + R"("}, "cpu": {)" +
              (board ? R"("clock_mhz": 3060)" : "") + R"(}, "tx": {"to": "p)" + n +

@@ -880,12 +880,15 @@ TEST(Pipeline, TheResolvedConfigurationOfEveryShippedPointRunsToTheSameResults) 
 TEST(Pipeline, PciCeilingPointsMeetTheClosedForm) {
   const auto dir = fresh_directory("pci-ceiling");
   const std::string scenario = (source_dir() / "scenarios/pci-ceiling.json").string();
-  // run = ((bus x 7 + frame size) x 5 + profile) x 3 + direction: 82540EM 32/33 64 B rx and
-  // 1518 B tx, DP83820 64/66 64 B rx, Tigon PCI-X 1518 B tx, 82540EM 32/33 4088 B tx
+  // PCI buses x PCI chips: run = ((bus x 7 + frame size) x 5 + profile) x 3 + direction:
+  // 82540EM 32/33 64 B rx and 1518 B tx, DP83820 64/66 64 B rx, Tigon PCI-X 1518 B tx, 82540EM
+  // 32/33 4088 B tx. Then the PCI Express links x PCIe chips from run 525: 82573 x1 64 B rx,
+  // BCM5751 x1 1518 B tx, 88E8053 x4 64 B tx (525 + ((link x 7 + size) x 3 + profile) x 3 + dir).
   const struct {
     int run;
     const char* direction;
-  } points[] = {{0, "rx"}, {76, "tx"}, {318, "rx"}, {508, "tx"}, {91, "tx"}};
+  } points[] = {{0, "rx"},  {76, "tx"},  {318, "rx"}, {508, "tx"},
+                {91, "tx"}, {525, "rx"}, {574, "tx"}, {595, "tx"}};
   for (const auto& p : points) {
     const std::string out = "p" + std::to_string(p.run);
     const auto r = run_gbesim(

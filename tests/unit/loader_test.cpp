@@ -187,6 +187,33 @@ TEST(Loader, ZippedSweepAxesMoveTogether) {
   EXPECT_EQ(s.config.stations[0].traffic[0].frame_bytes.fixed_bytes, 9000);
 }
 
+// "exclude" drops combinations from the product; the points that stay keep their order and
+// every run index maps to one of them.
+TEST(Loader, ExcludedSweepCombinationsAreNotPoints) {
+  Json doc = Json::parse(kValid);
+  doc["sweep"] = {
+      {"rate_mbps", {10, 100, 1000}},
+      {"links[0].cable_m", {1, 2}},
+      {"exclude", {{{"rate_mbps", 100}, {"links[0].cable_m", {2}}}, {{"rate_mbps", {1000}}}}}};
+  const auto s = load_scenario_text(doc.dump(), "x.json");
+  EXPECT_EQ(s.plan.point_count(), 3u);  // (10, 1), (10, 2), (100, 1)
+  EXPECT_EQ(s.plan.point_labels(1), (std::vector<std::string>{"10", "2"}));
+  EXPECT_EQ(s.plan.point_labels(2), (std::vector<std::string>{"100", "1"}));
+  LoadOptions o;
+  o.run = 2;
+  EXPECT_EQ(load_scenario_text(doc.dump(), "x.json", o).config.run.rate_mbps, 100);
+  doc["sweep"]["exclude"] = {{{"links[0].cable", 2}}};
+  EXPECT_CONTAINS(error_of(doc.dump()),
+                  "sweep.exclude[0].links[0].cable: not a column of this sweep; did you mean "
+                  "\"links[0].cable_m\"?");
+  doc["sweep"]["exclude"] = {{{"links[0].cable_m", 3}}};
+  EXPECT_CONTAINS(error_of(doc.dump()),
+                  "sweep.exclude[0].links[0].cable_m: \"3\" is not an entry of column "
+                  "links[0].cable_m");
+  doc["sweep"]["exclude"] = {{{"links[0].cable_m", {1, 2}}}};
+  EXPECT_CONTAINS(error_of(doc.dump()), "sweep.exclude: excludes every point of the sweep");
+}
+
 TEST(Loader, EmptyAndSelfReferencesAreErrorsNotCrashes) {
   EXPECT_CONTAINS(error_of(with("stations.a.traffic[0].to", "\"\"")),
                   "stations.a.traffic[0].to: expected a station name or \"broadcast\"");
@@ -338,7 +365,7 @@ std::string with_nic(const std::string& nic) {
 
 TEST(Loader, EveryBuiltInNicProfileLoadsWithASourcePerField) {
   const auto& profiles = builtin_nic_profiles();
-  ASSERT_EQ(profiles.size(), 11u);  // five chips, six boards of the 2003 review
+  ASSERT_EQ(profiles.size(), 14u);  // five PCI chips, six boards of the 2003 review, 3 PCIe chips
   auto text_of = [&](const std::string& name) {
     for (const auto& [n, t] : profiles)
       if (n == name) return Json::parse(t);
@@ -348,9 +375,20 @@ TEST(Loader, EveryBuiltInNicProfileLoadsWithASourcePerField) {
     const Json doc = Json::parse(text);
     // A board's driver costs cycles: its host needs a clock.
     const std::string nic = R"({"station": "a", "profile": ")" + name + "\"}";
+    const bool pcie = doc["nic"].contains("bus") && doc["nic"]["bus"]["value"] == "pcie";
     const std::string scenario =
-        doc.contains("chip") ? with_nic(nic + R"(, "cpu": {"clock_mhz": 3060})") : with_nic(nic);
+        with_nic(nic + (doc.contains("chip") ? R"(, "cpu": {"clock_mhz": 3060})" : "") +
+                 (pcie ? R"(, "pci": {"mode": "pcie", "lanes": 4})" : ""));
     const auto s = load_scenario_text(scenario, "ok.json");
+    if (pcie) {  // the link trains to the NIC's width; its driver's read request size applies
+      EXPECT_EQ(s.config.hosts[0].pci.lanes, doc["nic"]["pcie_lanes"]["value"]) << name;
+      EXPECT_EQ(s.config.hosts[0].pci.max_read_request_bytes,
+                doc["nic"]["pcie_max_read_request_bytes"]["value"])
+          << name;
+      EXPECT_CONTAINS(error_of(with_nic(nic)),
+                      "hosts.h.pci.mode: the NIC is a PCI Express device (hosts.h.nic.bus "
+                      "\"pcie\"): give this host \"mode\": \"pcie\"");
+    }
     EXPECT_EQ(doc["name"], name);
     for (const char* block : {"nic", "master", "driver"}) {
       if (!doc.contains(block)) continue;
@@ -361,7 +399,9 @@ TEST(Loader, EveryBuiltInNicProfileLoadsWithASourcePerField) {
     const Json chip = doc.contains("chip") ? text_of(doc["chip"]) : doc;
     ASSERT_TRUE(chip.is_object()) << name;
     EXPECT_EQ(s.config.hosts[0].nic.rx_fifo_bytes, chip["nic"]["rx_fifo_bytes"]["value"]) << name;
-    EXPECT_EQ(s.config.hosts[0].nic_master.width_bits, chip["master"]["width_bits"]["value"]);
+    if (chip["master"].contains("width_bits")) {
+      EXPECT_EQ(s.config.hosts[0].nic_master.width_bits, chip["master"]["width_bits"]["value"]);
+    }
     if (doc.contains("driver")) {
       EXPECT_EQ(s.config.hosts[0].driver.rx_packet_cycles,
                 doc["driver"]["rx_packet_cycles"]["value"])
@@ -375,8 +415,13 @@ TEST(Loader, EveryBuiltInNicProfileLoadsWithASourcePerField) {
   EXPECT_EQ(intel.config.hosts[0].nic.rx_fifo_bytes, 40960);  // the scenario overrides
   EXPECT_EQ(intel.config.hosts[0].nic.tx_fifo_bytes, 16384);
   EXPECT_EQ(intel.config.hosts[0].nic.itr_256ns, 488);
-  EXPECT_CONTAINS(error_of(with_nic(R"({"station": "a", "profile": "intel-82540"})")),
-                  "hosts.h.nic.profile: no NIC profile \"intel-82540\"; did you mean "
+  EXPECT_CONTAINS(
+      error_of(
+          with_nic(R"({"station": "a", "profile": "intel-82540em"}, "pci": {"mode": "pcie"})")),
+      "hosts.h.pci.mode: the NIC is a PCI device (hosts.h.nic.bus \"pci\") and this host's bus "
+      "is PCI Express");
+  EXPECT_CONTAINS(error_of(with_nic(R"({"station": "a", "profile": "intel-82540e"})")),
+                  "hosts.h.nic.profile: no NIC profile \"intel-82540e\"; did you mean "
                   "\"intel-82540em\"?");
 }
 

@@ -462,16 +462,11 @@ void diameter_charts(const Results& r, std::vector<StandardChart>& out) {
                             std::pair(0.0, 1.0))});
 }
 
-// PCI ceilings at one frame size: grouped bars per bus x NIC for a direction, each bar labelled
-// with the bottleneck the run showed; and the bus clocks per frame by part (analysis/pci_cycles).
-void pci_charts(const Results& r, std::vector<StandardChart>& out) {
-  const std::string size_axis = "stations.b.traffic[0].frame_bytes";
-  // 1518 bytes when swept, else the last size swept.
-  const auto sizes = r.values_of(size_axis);
-  const bool has_1518 = std::find(sizes.begin(), sizes.end(), "1518") != sizes.end();
-  const std::string size = has_1518 ? "1518" : sizes.empty() ? "" : sizes.back();
-  const auto buses = r.values_of("bus");
-  const auto nics = r.values_of("hosts.h.nic.profile");
+// Grouped bars per bus x NIC for each direction, each bar labelled with its bottleneck.
+void pci_throughput_charts(const Results& r, const std::string& size_axis, const std::string& size,
+                           const std::vector<std::string>& buses,
+                           const std::vector<std::string>& nics, const std::string& suffix,
+                           std::vector<StandardChart>& out) {
   for (const char* direction : {"rx", "tx", "both"}) {
     const std::string d = direction;
     QChart* c = new_chart(q("Throughput ceilings, " + size + "-byte frames, " +
@@ -539,8 +534,45 @@ void pci_charts(const Results& r, std::vector<StandardChart>& out) {
           item->setPos(at.x() - item->boundingRect().height() / 2, at.y() - 4);
         }
     };
-    out.push_back({"pci-throughput-" + d, c, annotate});
+    out.push_back({"pci-throughput-" + d + suffix, c, annotate});
   }
+}
+
+// PCI ceilings at one frame size: grouped bars per bus x NIC for a direction, each bar labelled
+// with the bottleneck the run showed; and the bus clocks per frame by part (analysis/pci_cycles).
+void pci_charts(const Results& r, std::vector<StandardChart>& out) {
+  const std::string size_axis = "stations.b.traffic[0].frame_bytes";
+  // 1518 bytes when swept, else the last size swept.
+  const auto sizes = r.values_of(size_axis);
+  const bool has_1518 = std::find(sizes.begin(), sizes.end(), "1518") != sizes.end();
+  const std::string size = has_1518 ? "1518" : sizes.empty() ? "" : sizes.back();
+  const auto all_buses = r.values_of("bus");
+  const auto all_nics = r.values_of("hosts.h.nic.profile");
+  // Buses that carry the same NICs chart together (a sweep's `exclude` may keep PCI chips off
+  // PCI Express links): one set of charts per group, the first unnumbered.
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> groups;
+  for (const auto& bus : all_buses) {
+    std::vector<std::string> present;
+    for (const auto& n : all_nics)
+      if (!r.where({{"bus", bus}, {size_axis, size}, {"hosts.h.nic.profile", n}}).empty())
+        present.push_back(n);
+    if (present.empty()) continue;
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const auto& x) { return x.second == present; });
+    if (g == groups.end())
+      groups.push_back({{bus}, present});
+    else
+      g->first.push_back(bus);
+  }
+  if (groups.empty()) groups.push_back({all_buses, all_nics});
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    const auto& buses = groups[gi].first;
+    const auto& nics = groups[gi].second;
+    const std::string suffix = gi == 0 ? "" : "-" + std::to_string(gi + 1);
+    pci_throughput_charts(r, size_axis, size, buses, nics, suffix, out);
+  }
+  const auto& buses = groups[0].first;
+  const auto& nics = groups[0].second;
   // Bus clocks per frame by part, receive, first NIC, per bus.
   if (!nics.empty()) {
     QChart* c = new_chart(q("Bus clocks per " + size + "-byte received frame, " + nics[0] +

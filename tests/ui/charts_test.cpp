@@ -305,9 +305,11 @@ std::filesystem::path pci_dir() {
       "point,bus,stations.b.traffic[0].frame_bytes,hosts.h.tx.frame_bytes,hosts.h.nic.profile,"
       "direction,component,name,unit,n,mean,ci95_half_width\n";
   int point = 0;
-  for (const char* bus : {"PCI 32/33", "PCI 64/66"})
-    for (const char* nic : {"intel-82540em", "natsemi-dp83820"})
+  for (const char* bus : {"PCI 32/33", "PCI 64/66", "PCIe x1"})
+    for (const char* nic : {"intel-82540em", "natsemi-dp83820", "intel-82573"})
       for (const char* dir : {"rx", "tx", "both"}) {
+        // As pci-ceiling's `exclude`: PCI chips on the PCI buses, the PCIe chip on the link.
+        if ((std::string(bus) == "PCIe x1") != (std::string(nic) == "intel-82573")) continue;
         const std::string p =
             std::to_string(point++) + "," + bus + ",1518,1518," + nic + "," + dir + ",";
         const bool slow = std::string(bus) == "PCI 32/33";
@@ -326,8 +328,14 @@ std::filesystem::path pci_dir() {
 
 TEST(Charts, PciSweepGivesBarsPerBusAndNicLabelledWithTheBottleneck) {
   auto charts = standard_charts(load_results(pci_dir().string()));
-  ASSERT_EQ(charts.size(), 4u);  // rx, tx, both, cycles
+  // rx, tx, both for the PCI buses and their chips; again for the PCIe link and its chip; cycles
+  ASSERT_EQ(charts.size(), 7u);
   EXPECT_EQ(charts[0].name, "pci-throughput-rx");
+  EXPECT_EQ(charts[3].name, "pci-throughput-rx-2");
+  auto* link = qobject_cast<QBarSeries*>(charts[3].chart->series()[0]);
+  ASSERT_NE(link, nullptr);
+  ASSERT_EQ(link->barSets().size(), 1);  // only the PCIe chip, no empty bars for PCI chips
+  EXPECT_EQ(link->barSets()[0]->label(), "intel-82573");
   auto* bars = qobject_cast<QBarSeries*>(charts[0].chart->series()[0]);
   ASSERT_NE(bars, nullptr);
   ASSERT_EQ(bars->barSets().size(), 2);                // two NICs
@@ -345,9 +353,10 @@ TEST(Charts, PciSweepGivesBarsPerBusAndNicLabelledWithTheBottleneck) {
     if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item)) labels << t->text();
   labels.sort();
   EXPECT_EQ(labels, (QStringList{"bus", "bus", "wire", "wire"}));
-  auto* cycles = qobject_cast<QStackedBarSeries*>(charts[3].chart->series()[0]);
+  auto* cycles = qobject_cast<QStackedBarSeries*>(charts[6].chart->series()[0]);
   ASSERT_NE(cycles, nullptr);
   EXPECT_DOUBLE_EQ(cycles->barSets()[0]->at(0), 400.0);
+  EXPECT_EQ(cycles->barSets()[0]->count(), 2);  // the PCI buses only
   for (std::size_t i = 1; i < charts.size(); ++i) delete charts[i].chart;
 }
 

@@ -83,21 +83,25 @@ double write_clocks(const NicPathShape& s, std::uint64_t address, std::int64_t b
 
 }  // namespace
 
-NicPathClocks nic_clocks_per_frame(const NicPathShape& s) {
-  NicPathClocks c;
+std::int64_t nic_data_requests(const NicPathShape& s,
+                               const std::function<void(std::uint64_t, std::int64_t)>& each) {
   const std::int64_t bytes = s.transmit ? s.frame_bytes : s.frame_bytes - (s.strip_crc ? 4 : 0);
-  // Transmit reads the frame as one piece; receive fills buffers of buffer_bytes.
   const std::int64_t piece = s.transmit ? bytes : s.buffer_bytes;
-  const std::int64_t descriptors = s.transmit ? 1 : (bytes + piece - 1) / piece;
   for (std::int64_t start = 0; start < bytes; start += piece) {
     const std::int64_t in_piece = std::min(piece, bytes - start);
-    for (std::int64_t done = 0; done < in_piece; done += s.burst_bytes) {
-      const std::int64_t n = std::min(s.burst_bytes, in_piece - done);
-      c.data += s.transmit ? read_clocks(s, static_cast<std::uint64_t>(done), n, &c.wait)
-                           : write_clocks(s, static_cast<std::uint64_t>(done), n,
-                                          s.bridge_write_latency_clocks, s.bridge_devsel_clocks);
-    }
+    for (std::int64_t done = 0; done < in_piece; done += s.burst_bytes)
+      each(static_cast<std::uint64_t>(done), std::min(s.burst_bytes, in_piece - done));
   }
+  return s.transmit ? 1 : (bytes + piece - 1) / piece;
+}
+
+NicPathClocks nic_clocks_per_frame(const NicPathShape& s) {
+  NicPathClocks c;
+  const std::int64_t descriptors = nic_data_requests(s, [&](std::uint64_t at, std::int64_t n) {
+    c.data += s.transmit
+                  ? read_clocks(s, at, n, &c.wait)
+                  : write_clocks(s, at, n, s.bridge_write_latency_clocks, s.bridge_devsel_clocks);
+  });
   const auto k = static_cast<double>(descriptors);
   // Full batches: the engine may fetch fewer when its cache is nearly full, so this is the
   // cheapest case and the ceiling an upper bound.

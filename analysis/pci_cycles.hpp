@@ -10,6 +10,7 @@
 // 2 read) + extra initial waits + (N - 1) + 1.
 
 #include <cstdint>
+#include <functional>
 
 namespace gbesim {
 
@@ -92,5 +93,12 @@ struct NicPathClocks {
 };
 
 NicPathClocks nic_clocks_per_frame(const NicPathShape& s);
+
+// A frame's data requests on a NIC path: receive fills buffers of buffer_bytes (without the FCS
+// if stripped), transmit reads the frame as one piece; each piece goes in requests of
+// burst_bytes. Calls `each(offset in its piece, bytes)` per request; returns the descriptors the
+// frame takes.
+std::int64_t nic_data_requests(const NicPathShape& s,
+                               const std::function<void(std::uint64_t, std::int64_t)>& each);
 
 }  // namespace gbesim

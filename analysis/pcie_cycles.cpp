@@ -70,29 +70,21 @@ double pcie_usable_share(const PcieLinkShape& s, bool answers_tlps, bool answers
 
 PcieNicPathBytes pcie_nic_bytes_per_frame(const PcieLinkShape& link, const NicPathShape& s) {
   PcieNicPathBytes b;
-  const std::int64_t bytes = s.transmit ? s.frame_bytes : s.frame_bytes - (s.strip_crc ? 4 : 0);
-  const std::int64_t piece = s.transmit ? bytes : s.buffer_bytes;
-  const std::int64_t descriptors = s.transmit ? 1 : (bytes + piece - 1) / piece;
   // The NIC's own requests go upstream; what it reads comes back downstream.
-  for (std::int64_t start = 0; start < bytes; start += piece) {
-    const std::int64_t in_piece = std::min(piece, bytes - start);
-    for (std::int64_t done = 0; done < in_piece; done += s.burst_bytes) {
-      const std::int64_t n = std::min(s.burst_bytes, in_piece - done);
-      const auto at = static_cast<std::uint64_t>(done);
-      if (s.transmit) {
-        const PcieReadTraffic r = pcie_read_traffic(link, at, n);
-        b.up += static_cast<double>(r.requests.wire_bytes);
-        b.down += static_cast<double>(r.completions.wire_bytes);
-        b.data += static_cast<double>(r.completions.wire_bytes);
-        b.up_nonposted = true;
-      } else {
-        const PcieTraffic w = pcie_write_traffic(link, at, n);
-        b.up += static_cast<double>(w.wire_bytes);
-        b.data += static_cast<double>(w.wire_bytes);
-        b.up_posted = true;
-      }
+  const std::int64_t descriptors = nic_data_requests(s, [&](std::uint64_t at, std::int64_t n) {
+    if (s.transmit) {
+      const PcieReadTraffic r = pcie_read_traffic(link, at, n);
+      b.up += static_cast<double>(r.requests.wire_bytes);
+      b.down += static_cast<double>(r.completions.wire_bytes);
+      b.data += static_cast<double>(r.completions.wire_bytes);
+      b.up_nonposted = true;
+    } else {
+      const PcieTraffic w = pcie_write_traffic(link, at, n);
+      b.up += static_cast<double>(w.wire_bytes);
+      b.data += static_cast<double>(w.wire_bytes);
+      b.up_posted = true;
     }
-  }
+  });
   const auto k = static_cast<double>(descriptors);
   const std::int64_t batch = std::max<std::int64_t>(1, std::min(s.fetch_batch, s.descriptor_cache));
   const PcieReadTraffic fetch = pcie_read_traffic(link, 0, batch * s.descriptor_bytes);

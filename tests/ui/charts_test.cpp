@@ -482,7 +482,7 @@ TEST(Charts, EveryStandardChartOfTheKnownDirectoriesRendersAPngOfTheHouseSize) {
       ++rendered;
     }
   }
-  EXPECT_EQ(rendered, 4 + 3 + 2 + 4 + 4 + 6);
+  EXPECT_EQ(rendered, 4 + 3 + 2 + 4 + 7 + 6);
 }
 
 TEST(Charts, ANonResultsDirectoryIsAClearError) {

@@ -20,13 +20,41 @@ void InterruptModeration::taken() {
   tx_ = {};
 }
 
-Picoseconds InterruptModeration::ready_ps() const {
-  if (frames_ == 0) return kForeverPs;
-  if (params_.moderation == "coalesce")
-    return frames_ >= params_.coalesce_frames ? last_ps_
-           : params_.coalesce_us > 0          ? first_ps_ + params_.coalesce_us * kPsPerUs
-                                              : kForeverPs;
-  if (params_.moderation != "itr") return first_ps_;
+const char* to_string(InterruptCause c) {
+  switch (c) {
+    case InterruptCause::immediate:
+      return "immediate";
+    case InterruptCause::coalesce_count:
+      return "coalesce_count";
+    case InterruptCause::coalesce_time:
+      return "coalesce_time";
+    case InterruptCause::rx_timer:
+      return "rx_timer";
+    case InterruptCause::tx_timer:
+      return "tx_timer";
+    case InterruptCause::itr_hold:
+      return "itr_hold";
+  }
+  return "?";
+}
+
+std::pair<Picoseconds, InterruptCause> InterruptModeration::ready() const {
+  if (frames_ == 0) return {kForeverPs, InterruptCause::immediate};
+  if (params_.moderation == "coalesce") {
+    if (frames_ >= params_.coalesce_frames) return {last_ps_, InterruptCause::coalesce_count};
+    if (params_.coalesce_us > 0)
+      return {first_ps_ + params_.coalesce_us * kPsPerUs, InterruptCause::coalesce_time};
+    return {kForeverPs, InterruptCause::coalesce_count};
+  }
+  if (params_.moderation != "itr") return {first_ps_, InterruptCause::immediate};
+  const auto [rx, tx] = timers();
+  const Picoseconds ready = std::min(rx, tx);
+  if (ready >= kForeverPs) return {kForeverPs, InterruptCause::rx_timer};
+  if (itr_floor() > ready) return {itr_floor(), InterruptCause::itr_hold};
+  return {ready, rx <= tx ? InterruptCause::rx_timer : InterruptCause::tx_timer};
+}
+
+std::pair<Picoseconds, Picoseconds> InterruptModeration::timers() const {
   auto delayed = [](const Pending& p, std::int64_t packet, std::int64_t absolute) {
     if (p.count == 0) return kForeverPs;
     if (packet == 0 && absolute == 0) return p.first;
@@ -35,10 +63,14 @@ Picoseconds InterruptModeration::ready_ps() const {
     if (absolute > 0) t = std::min(t, p.first + absolute * 1'024'000);
     return t;
   };
-  const Picoseconds ready = std::min(delayed(rx_, params_.rdtr_1024ns, params_.radv_1024ns),
-                                     delayed(tx_, params_.tidv_1024ns, params_.tadv_1024ns));
-  if (ready >= kForeverPs) return kForeverPs;
-  return std::max(ready, last_raise_ps_ + params_.itr_256ns * 256'000);
+  return {delayed(rx_, params_.rdtr_1024ns, params_.radv_1024ns),
+          delayed(tx_, params_.tidv_1024ns, params_.tadv_1024ns)};
+}
+
+bool InterruptModeration::held_by_itr(Picoseconds now) const {
+  if (frames_ == 0 || params_.moderation != "itr") return false;
+  const auto [rx, tx] = timers();
+  return std::min(rx, tx) <= now && now < itr_floor();
 }
 
 }  // namespace gbesim

@@ -49,6 +49,22 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
       early_discarded_(stats_, "rx_early_discarded", "frames",
                        "frames whose DMA began early (rx_early_bytes) and that the MAC then "
                        "rejected: what was written is dropped, the buffers reused") {
+  for (const InterruptCause c :
+       {InterruptCause::immediate, InterruptCause::coalesce_count, InterruptCause::coalesce_time,
+        InterruptCause::rx_timer, InterruptCause::tx_timer, InterruptCause::itr_hold})
+    interrupts_by_cause_.emplace_back(stats_, std::string("interrupts_") + to_string(c),
+                                      "interrupts", "interrupts whose instant this rule set");
+  for (const char* state : {"rx_no_descriptor_irq_asserted", "rx_no_descriptor_timer_running",
+                            "rx_no_descriptor_itr_held", "rx_no_descriptor_nothing_pending"})
+    dry_drops_.emplace_back(stats_, state, "frames",
+                            "rx_no_descriptor drops while the interrupt was: asserted (the "
+                            "handler runs), due on a timer still running, held by the ITR "
+                            "interval after its timer ended, or not pending");
+  for (const char* bin :
+       {"handler_took_0_frames", "handler_took_1_frame", "handler_took_2_to_8_frames",
+        "handler_took_9_to_64_frames", "handler_took_65_plus_frames"})
+    taken_per_run_.emplace_back(stats_, bin, "handler runs",
+                                "handler runs by received frames taken");
   master_ = bus.bus().add_master(basename(), master, this);
   PciTargetParams registers;
   registers.read_latency_clocks = params.register_read_latency_clocks;
@@ -275,10 +291,16 @@ void Nic::mac_receive(FramePtr frame, Picoseconds now) {
   }
   const auto size = static_cast<std::int64_t>(frame->size());
   if (fifo_used_ + size > params_.rx_fifo_bytes) {
-    if (rx_descriptors_.starved())
+    if (rx_descriptors_.starved()) {
       ++no_descriptor_;
-    else
+      const std::size_t state = irq_asserted_                  ? 0
+                                : moderation_.held_by_itr(now) ? 2
+                                : moderation_.pending()        ? 1
+                                                               : 3;
+      ++dry_drops_[state];
+    } else {
       ++fifo_overflow_;
+    }
     return;
   }
   InFifo f;
@@ -464,6 +486,8 @@ std::vector<ReceivedFrame> Nic::take_received() {
                                  std::make_move_iterator(visible_.end()));
   visible_.clear();
   taken_ += out.size();
+  const std::size_t n = out.size();
+  ++taken_per_run_[n == 0 ? 0 : n == 1 ? 1 : n <= 8 ? 2 : n <= 64 ? 3 : 4];
   // The handler takes the transmit completions at the same instant (take_tx_completed).
   moderation_.taken();
   return out;
@@ -497,6 +521,7 @@ void Nic::moderation_process() {
   const Picoseconds now = now_ps();
   if (irq_asserted_ || !moderation_.pending() || now < fire_ps_) return;
   irq_asserted_ = true;
+  ++interrupts_by_cause_[static_cast<std::size_t>(moderation_.cause())];
   moderation_.raised(now);
   ++interrupts_;
   interrupt_.notify(sc_core::SC_ZERO_TIME);

@@ -192,6 +192,12 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
       descriptor_fetches_, writebacks_, data_requests_, tx_to_mac_, tx_refused_, tx_done_,
       tx_reclaimed_, tx_underruns_, early_discarded_;
   std::int64_t fifo_peak_ = 0;
+  // Interrupts by what set their instant (InterruptCause order); frames taken per handler run.
+  std::deque<Counter> interrupts_by_cause_;
+  std::deque<Counter> taken_per_run_;
+  // Frames dropped for want of a descriptor, by what the interrupt was doing: asserted (the
+  // handler runs), due on a timer still running, held by the ITR interval, or nothing pending.
+  std::deque<Counter> dry_drops_;
 };
 
 }  // namespace gbesim

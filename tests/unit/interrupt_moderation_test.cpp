@@ -62,5 +62,36 @@ TEST(InterruptModeration, ItrTakesTheSoonerTimerAndKeepsTheMinimumInterval) {
   EXPECT_EQ(m.ready_ps(), 50 * kUs);
 }
 
+// What sets the instant: with ITR 488 (124.928 us) and RADV 8 (8.192 us), a frame 200 us after
+// the last interrupt fires on RADV at 208.192 us; one 50 us after it waits for the ITR interval
+// (124.928 us), and from 58.192 us to then it is held by the ITR with its timer ended.
+TEST(InterruptModeration, ItSaysWhichRuleSetsTheInstant) {
+  NicParams p;
+  p.moderation = "itr";
+  p.itr_256ns = 488;
+  p.radv_1024ns = 8;
+  InterruptModeration m(p);
+  m.raised(0);
+  m.frames_visible(1, 200 * kUs, false);
+  EXPECT_EQ(m.ready_ps(), 200 * kUs + 8'192'000);
+  EXPECT_EQ(m.cause(), InterruptCause::rx_timer);
+  EXPECT_FALSE(m.held_by_itr(205 * kUs));
+  m.taken();
+  m.frames_visible(1, 50 * kUs, false);
+  EXPECT_EQ(m.ready_ps(), 124'928'000);
+  EXPECT_EQ(m.cause(), InterruptCause::itr_hold);
+  EXPECT_FALSE(m.held_by_itr(58 * kUs));  // RADV still running
+  EXPECT_TRUE(m.held_by_itr(59 * kUs));
+  EXPECT_FALSE(m.held_by_itr(124'928'000));
+  p.moderation = "coalesce";
+  p.coalesce_frames = 2;
+  p.coalesce_us = 10;
+  InterruptModeration c(p);
+  c.frames_visible(1, 0, false);
+  EXPECT_EQ(c.cause(), InterruptCause::coalesce_time);
+  c.frames_visible(1, kUs, false);
+  EXPECT_EQ(c.cause(), InterruptCause::coalesce_count);
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -9,8 +9,10 @@ const ParamTable<TransportParams>& transport_param_table() {
     t.integer("mtu", &TransportParams::mtu, "bytes", 576, 16110,
               "IP MTU: frames carry up to MTU + 18 bytes (DA..FCS), MSS = MTU - 40; jumbo frames "
               "of 4088, 9014, 16128 bytes are MTU 4070, 8996, 16110")
-        .integer("window_bytes", &TransportParams::window_bytes, "bytes", 1024, 65535,
-                 "fixed window and receive buffer (the header's 16-bit window, no scaling)")
+        .integer("window_bytes", &TransportParams::window_bytes, "bytes", 1024, 1 << 30,
+                 "fixed window and receive buffer; above 65535 both ends use the RFC 1323 window "
+                 "scale, the smallest shift that fits it in the header's 16 bits (a 1 MB window: "
+                 "shift 5, advertised in 32-byte units)")
         .integer("socket_bytes", &TransportParams::socket_bytes, "bytes", 1024, 1 << 26,
                  "send buffer: bytes written and not yet acknowledged")
         .integer("ack_every", &TransportParams::ack_every, "segments", 1, 64,

@@ -10,7 +10,7 @@ namespace gbesim {
 
 struct TransportParams {
   std::int64_t mtu = 1500;                // IP MTU; frames are MTU + 18 bytes, MSS = MTU - 40
-  std::int64_t window_bytes = 65535;      // fixed window = receive buffer (no window scaling)
+  std::int64_t window_bytes = 65535;      // fixed window = receive buffer (scaled above 65535)
   std::int64_t socket_bytes = 65536;      // send buffer: written and not yet acknowledged
   std::int64_t ack_every = 2;             // delayed ACK: one per this many in-order segments
   std::int64_t delayed_ack_us = 200'000;  // ... or this long after the first unacknowledged one

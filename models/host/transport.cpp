@@ -7,6 +7,7 @@ namespace gbesim {
 Connection::Connection(const TransportParams& params, const IpPacket& header)
     : params_(params),
       mss_(params.mtu - static_cast<std::int64_t>(kIpv4HeaderBytes + kTcpHeaderBytes)),
+      shift_(window_shift_for(params.window_bytes)),
       header_(header),
       peer_edge_(params.window_bytes),
       cwnd_(params.window_bytes),
@@ -15,13 +16,19 @@ Connection::Connection(const TransportParams& params, const IpPacket& header)
   counts_.smallest_cwnd = cwnd_;
 }
 
+int window_shift_for(std::int64_t window_bytes) {
+  int shift = 0;
+  while ((window_bytes >> shift) > 65535) ++shift;
+  return shift;
+}
+
 std::int64_t Connection::unwrap(std::uint32_t value, std::int64_t near) {
   return near + static_cast<std::int32_t>(value - static_cast<std::uint32_t>(near));
 }
 
 std::uint16_t Connection::advertised_window() const {
   const std::int64_t free = params_.window_bytes - (rcv_nxt_ - read_);
-  return static_cast<std::uint16_t>(std::clamp<std::int64_t>(free, 0, 65535));
+  return static_cast<std::uint16_t>(std::clamp<std::int64_t>(free >> shift_, 0, 65535));
 }
 
 void Connection::emit(std::int64_t sequence, std::int64_t bytes, std::uint8_t flags) {
@@ -35,7 +42,7 @@ void Connection::emit(std::int64_t sequence, std::int64_t bytes, std::uint8_t fl
   // Every segment carries the cumulative ACK: nothing is owed any more.
   unacked_segments_ = 0;
   ack_at_ = kForeverPs;
-  advertised_edge_ = rcv_nxt_ + p.window;
+  advertised_edge_ = rcv_nxt_ + (static_cast<std::int64_t>(p.window) << shift_);
 }
 
 void Connection::send_ack() {
@@ -55,7 +62,7 @@ void Connection::read(std::int64_t n, Picoseconds now) {
   // buffer, whichever is less (receiver silly-window avoidance, RFC 1122 4.2.3.3); otherwise
   // the next ACK carries the new window.
   const std::int64_t small = std::min(params_.window_bytes / 2, 2 * mss_);
-  const std::int64_t edge = rcv_nxt_ + advertised_window();
+  const std::int64_t edge = rcv_nxt_ + (static_cast<std::int64_t>(advertised_window()) << shift_);
   if (advertised_edge_ - rcv_nxt_ < small &&
       edge - advertised_edge_ >= std::min(params_.window_bytes / 2, mss_))
     send_ack();
@@ -114,7 +121,7 @@ void Connection::receive(const IpPacket& p, Picoseconds now) {
   }
   if ((p.flags & kTcpAck) != 0) {
     const std::int64_t ack = unwrap(p.acknowledgement, snd_una_);
-    const std::int64_t edge = ack + p.window;
+    const std::int64_t edge = ack + (static_cast<std::int64_t>(p.window) << shift_);
     if (ack > snd_una_ && ack <= snd_max_) {
       counts_.bytes_acknowledged += ack - snd_una_;
       if (params_.congestion == "aimd")  // one MSS more per window's worth acknowledged

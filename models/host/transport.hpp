@@ -34,12 +34,17 @@
 
 namespace gbesim {
 
+int window_shift_for(std::int64_t window_bytes);
+
 class Connection {
  public:
   // header: addresses and ports of the segments this end sends.
   Connection(const TransportParams& params, const IpPacket& header);
 
   std::int64_t mss() const { return mss_; }
+  // RFC 1323 window scale: the smallest shift that fits window_bytes in the header's 16 bits
+  // (both ends use the same parameters, so both agree on it).
+  int window_shift() const { return shift_; }
   // Application side. Room in the send buffer (written, not yet acknowledged, at most
   // socket_bytes); write appends n bytes (n <= send_space()) and sends what the window allows.
   std::int64_t send_space() const { return params_.socket_bytes - (write_end_ - snd_una_); }
@@ -80,6 +85,7 @@ class Connection {
 
   const TransportParams params_;
   const std::int64_t mss_;
+  const int shift_;
   IpPacket header_;
   std::vector<IpPacket> out_;
   // Send side (stream offsets).

@@ -51,6 +51,25 @@ TEST(Transport, MssFollowsTheMtu) {
   EXPECT_EQ(Connection(TransportParams{}, {}).mss(), 1460);
 }
 
+// A 1 MB window (iperf -w 1M) needs the RFC 1323 scale: shift 5, so the sender may have 146,000
+// bytes in flight and the receiver, having read nothing, advertises (1,048,576 - 146,000) >> 5.
+TEST(Transport, AWindowAbove64KBIsScaled) {
+  TransportParams p;
+  p.window_bytes = 1 << 20;
+  p.socket_bytes = 1 << 20;
+  Pair n(p);
+  EXPECT_EQ(n.a.window_shift(), 5);
+  EXPECT_EQ(Connection(TransportParams{}, {}).window_shift(), 0);
+  n.a.write(100 * 1460, 0);
+  auto out = n.a.take_output();
+  EXPECT_EQ(data_segments(out), 100);
+  for (const auto& seg : out) n.b.receive(seg, 0);
+  const auto acks = n.b.take_output();
+  ASSERT_EQ(acks.size(), 50U);  // every second segment
+  EXPECT_EQ(acks.back().window, (1048576 - 146000) >> 5);
+  EXPECT_EQ(acks.back().window, 28205);
+}
+
 // Four full segments: the receiver ACKs every second one, at 2920 and 5840 bytes.
 TEST(Transport, DelayedAckEverySecondSegment) {
   Pair n;

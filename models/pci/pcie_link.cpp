@@ -383,25 +383,21 @@ void PcieLink::ack_due(int direction, Picoseconds at) {
   Direction& d = dirs_[direction];
   d.ack_scheduled = false;
   Direction& back = dirs_[opposite(direction)];
-  Packet ack;
-  ack.kind = PciePacketKind::ack;
-  ack.wire_bytes = kPcieDllpBytes;
-  back.dllps.push_back(ack);
-  if (d.freed_posted_headers > 0) {
-    Packet fc;
-    fc.kind = PciePacketKind::update_fc;
-    fc.wire_bytes = kPcieDllpBytes;
-    fc.posted_headers = d.freed_posted_headers;
-    fc.posted_data = d.freed_posted_data;
-    back.dllps.push_back(fc);
-  }
-  if (d.freed_nonposted_headers > 0) {
-    Packet fc;
-    fc.kind = PciePacketKind::update_fc;
-    fc.wire_bytes = kPcieDllpBytes;
-    fc.nonposted_headers = d.freed_nonposted_headers;
-    back.dllps.push_back(fc);
-  }
+  auto dllp = [&](PciePacketKind kind, std::int64_t posted_headers, std::int64_t posted_data,
+                  std::int64_t nonposted_headers) {
+    Packet p;
+    p.kind = kind;
+    p.wire_bytes = kPcieDllpBytes;
+    p.posted_headers = posted_headers;
+    p.posted_data = posted_data;
+    p.nonposted_headers = nonposted_headers;
+    back.dllps.push_back(p);
+  };
+  dllp(PciePacketKind::ack, 0, 0, 0);
+  if (d.freed_posted_headers > 0)
+    dllp(PciePacketKind::update_fc, d.freed_posted_headers, d.freed_posted_data, 0);
+  if (d.freed_nonposted_headers > 0)
+    dllp(PciePacketKind::update_fc, 0, 0, d.freed_nonposted_headers);
   d.freed_posted_headers = d.freed_posted_data = d.freed_nonposted_headers = 0;
   kick(opposite(direction), at);
 }

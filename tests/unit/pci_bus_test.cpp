@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "analysis/pci_cycles.hpp"
+#include "tests/support/pci_request.hpp"
 
 namespace gbesim {
 namespace {
@@ -50,16 +51,7 @@ struct Bench {
   std::vector<PciTransaction> log;
 };
 
-PciRequest req(std::size_t target, PciCommand c, std::int64_t bytes, std::uint64_t address = 0,
-               std::uint64_t tag = 0) {
-  PciRequest r;
-  r.target = target;
-  r.command = c;
-  r.bytes = bytes;
-  r.address = address;
-  r.tag = tag;
-  return r;
-}
+using gbesim::testing::pci_request;
 
 // A request at t = 0 is sampled at edge 1; the arbiter grants at edge 1 and the master sees
 // GNT# at edge 2: the address phase is clock [2, 3). A zero-wait write of 16 data phases
@@ -69,7 +61,7 @@ TEST(PciBus, AZeroWaitWriteBurstTakesNPlusTwoClocks) {
   Bench b;
   const auto bridge = b.bus.add_target("bridge", {});
   const auto m = b.master("nic");
-  b.bus.request(m, req(bridge, PciCommand::memory_write, 64), 0);
+  b.bus.request(m, pci_request(bridge, PciCommand::memory_write, 64), 0);
   b.run();
   ASSERT_EQ(b.log.size(), 1u);
   const PciTransaction& t = b.log[0];
@@ -102,7 +94,7 @@ TEST(PciBus, ReadsPayTheTurnaroundTheInitialLatencyAndTheWaitStates) {
     tp.prefetch_bytes = 4096;
     const auto bridge = b.bus.add_target("bridge", tp);
     const auto m = b.master("nic");
-    b.bus.request(m, req(bridge, PciCommand::memory_read_multiple, 128), 0);
+    b.bus.request(m, pci_request(bridge, PciCommand::memory_read_multiple, 128), 0);
     b.run();
     ASSERT_EQ(b.log.size(), 1u);
     const PciTransaction& t = b.log[0];
@@ -129,7 +121,7 @@ TEST(PciBus, MediumAndSlowDevselAndADualAddressCycleAddClocks) {
       PciMasterParams mp;
       mp.dual_address_cycle = dac;
       const auto m = b.master("nic", mp);
-      b.bus.request(m, req(bridge, PciCommand::memory_write, 16), 0);
+      b.bus.request(m, pci_request(bridge, PciCommand::memory_write, 16), 0);
       b.run();
       const PciTransaction& t = b.log.at(0);
       EXPECT_EQ(t.end_clock, 2 + (dac ? 2 : 1) + clocks + 3) << devsel << dac;
@@ -150,7 +142,7 @@ TEST(PciBus, SixtyFourBitTransfersHalveTheDataPhases) {
     PciMasterParams mp;
     mp.width_bits = master_bits;
     const auto m = b.master("nic", mp);
-    b.bus.request(m, req(bridge, PciCommand::memory_write, 512), 0);
+    b.bus.request(m, pci_request(bridge, PciCommand::memory_write, 512), 0);
     b.run();
     EXPECT_EQ(b.log.at(0).data_phases, phases);
     EXPECT_EQ(b.log.at(0).end_clock, 2 + 1 + 1 + phases - 1);
@@ -169,9 +161,9 @@ TEST(PciBus, AParkedMasterStartsWithoutArbitration) {
     Bench b(bp);
     const auto bridge = b.bus.add_target("bridge", {});
     const auto m = b.master("nic");
-    b.bus.request(m, req(bridge, PciCommand::memory_write, 16, 0, 1), 0);
+    b.bus.request(m, pci_request(bridge, PciCommand::memory_write, 16, 0, 1), 0);
     b.run();
-    b.bus.request(m, req(bridge, PciCommand::memory_write, 16, 0, 2), 7 * kP33);
+    b.bus.request(m, pci_request(bridge, PciCommand::memory_write, 16, 0, 2), 7 * kP33);
     b.run();
     ASSERT_EQ(b.log.size(), 2u);
     EXPECT_EQ(b.log[0].end_clock, 7);
@@ -198,11 +190,11 @@ TEST(PciBus, MastersAreServedInTheArbitersOrder) {
     const auto mb = b.master("b", p);
     p.priority = 0;
     const auto mc = b.master("c", p);
-    b.bus.request(ma, req(bridge, PciCommand::memory_write, 1024), 0);
+    b.bus.request(ma, pci_request(bridge, PciCommand::memory_write, 1024), 0);
     b.run_until(4 * kP33);
-    b.bus.request(mb, req(bridge, PciCommand::memory_write, 64), 4 * kP33);
+    b.bus.request(mb, pci_request(bridge, PciCommand::memory_write, 64), 4 * kP33);
     b.run_until(9 * kP33);
-    b.bus.request(mc, req(bridge, PciCommand::memory_write, 64), 9 * kP33);
+    b.bus.request(mc, pci_request(bridge, PciCommand::memory_write, 64), 9 * kP33);
     b.run();
     std::string order;
     for (const auto& t : b.log) order += b.bus.master_name(t.master);
@@ -224,12 +216,12 @@ TEST(PciBus, LatencyTimerExpiryCutsABurstAtTheRightClock) {
   a.latency_timer_clocks = 16;
   const auto ma = b.master("a", a);
   const auto mc = b.master("c");
-  b.bus.request(ma, req(bridge, PciCommand::memory_write, 1024), 0);  // 256 phases from 2
+  b.bus.request(ma, pci_request(bridge, PciCommand::memory_write, 1024), 0);  // 256 phases from 2
   // c asks at edge 40: sampled at 41, GNT# moves; a sees it removed at 42 (timer long expired)
   // and the phase completing after 42 is its last: data phases end at 4, 5, ... so 43 is the
   // 40th.
   b.run_until(40 * kP33);
-  b.bus.request(mc, req(bridge, PciCommand::memory_write, 4), 40 * kP33);
+  b.bus.request(mc, pci_request(bridge, PciCommand::memory_write, 4), 40 * kP33);
   b.run();
   ASSERT_GE(b.log.size(), 3u);
   EXPECT_EQ(b.log[0].end_clock, 43);
@@ -245,7 +237,7 @@ TEST(PciBus, LatencyTimerExpiryCutsABurstAtTheRightClock) {
   Bench alone;
   const auto br = alone.bus.add_target("bridge", {});
   const auto m = alone.master("a", a);
-  alone.bus.request(m, req(br, PciCommand::memory_write, 1024), 0);
+  alone.bus.request(m, pci_request(br, PciCommand::memory_write, 1024), 0);
   alone.run();
   ASSERT_EQ(alone.log.size(), 1u);
   EXPECT_EQ(alone.log[0].data_phases, 256);
@@ -266,12 +258,12 @@ TEST(PciBus, TheTimerCutsOnlyIfGntIsGoneWhenItExpires) {
     const auto ma = b.master("a", p);
     p.priority = 5;
     const auto mc = b.master("c", p);
-    b.bus.request(ma, req(bridge, PciCommand::memory_write, 1024), 0);  // FRAME# at 2
+    b.bus.request(ma, pci_request(bridge, PciCommand::memory_write, 1024), 0);  // FRAME# at 2
     b.run_until(4 * kP33);
-    b.bus.request(mc, req(bridge, PciCommand::memory_write, 4), 4 * kP33);  // sampled at 5
+    b.bus.request(mc, pci_request(bridge, PciCommand::memory_write, 4), 4 * kP33);  // sampled at 5
     const Picoseconds again = (asks_again_early ? 9 : 30) * kP33;
     b.run_until(again);
-    b.bus.request(ma, req(bridge, PciCommand::memory_write, 4), again);
+    b.bus.request(ma, pci_request(bridge, PciCommand::memory_write, 4), again);
     b.run();
     ASSERT_GE(b.log.size(), 2u);
     EXPECT_EQ(b.bus.master_name(b.log[0].master), "a");
@@ -294,9 +286,9 @@ TEST(PciBus, MemoryWriteAndInvalidateFinishesTheCacheLine) {
     a.latency_timer_clocks = 8;
     const auto ma = b.master("a", a);
     const auto mc = b.master("c");
-    b.bus.request(ma, req(bridge, command, 1024), 0);
+    b.bus.request(ma, pci_request(bridge, command, 1024), 0);
     b.run_until(2 * kP33);
-    b.bus.request(mc, req(bridge, PciCommand::memory_write, 4), 2 * kP33);
+    b.bus.request(mc, pci_request(bridge, PciCommand::memory_write, 4), 2 * kP33);
     b.run();
     ASSERT_GE(b.log.size(), 2u);
     EXPECT_EQ(b.log[0].command, command);
@@ -319,7 +311,7 @@ TEST(PciBus, TargetsDisconnectAtThePrefetchAndCacheLineBoundaries) {
     tp.read_latency_clocks = 6;
     const auto bridge = b.bus.add_target("bridge", tp);
     const auto m = b.master("nic");
-    b.bus.request(m, req(bridge, command, 512), 0);
+    b.bus.request(m, pci_request(bridge, command, 512), 0);
     b.run();
     ASSERT_EQ(b.log.size(), static_cast<std::size_t>(512 / per)) << to_string(command);
     for (std::size_t i = 0; i < b.log.size(); ++i) {
@@ -345,7 +337,7 @@ TEST(PciBus, APostedWriteBufferThrottlesWritesToTheMemoryRate) {
   tp.memory_write_mbps = 1e6 / 30'000.0;  // 30 000 ps per byte
   const auto bridge = b.bus.add_target("bridge", tp);
   const auto m = b.master("nic");
-  b.bus.request(m, req(bridge, PciCommand::memory_write, 400), 0);
+  b.bus.request(m, pci_request(bridge, PciCommand::memory_write, 400), 0);
   b.run();
   ASSERT_EQ(b.log.size(), 1u);
   const std::int64_t s = b.log[0].start_clock;
@@ -367,7 +359,7 @@ TEST(PciBus, AHugeRequestIsTimedExactlyWithoutWorkingOutEveryPhaseAhead) {
     tp.memory_write_mbps = 1e6 / 30'000.0;
     const auto bridge = b.bus.add_target("bridge", tp);
     const auto m = b.master("dma");
-    b.bus.request(m, req(bridge, PciCommand::memory_write, kBytes), 0);
+    b.bus.request(m, pci_request(bridge, PciCommand::memory_write, kBytes), 0);
     b.run_until(100 * kP33);
     EXPECT_LE(b.bus.phases_generated(), 2 * PciBus::kPhaseBlock);
     b.run();
@@ -384,10 +376,10 @@ TEST(PciBus, AHugeRequestIsTimedExactlyWithoutWorkingOutEveryPhaseAhead) {
     a.latency_timer_clocks = 16;
     const auto ma = b.master("a", a);
     const auto mc = b.master("c");
-    b.bus.request(ma, req(bridge, PciCommand::memory_write, kBytes), 0);
+    b.bus.request(ma, pci_request(bridge, PciCommand::memory_write, kBytes), 0);
     b.run_until(40 * kP33);
     EXPECT_LE(b.bus.phases_generated(), PciBus::kPhaseBlock);
-    b.bus.request(mc, req(bridge, PciCommand::memory_write, 4), 40 * kP33);
+    b.bus.request(mc, pci_request(bridge, PciCommand::memory_write, 4), 40 * kP33);
     b.run();
     ASSERT_EQ(b.log.size(), 3u);
     EXPECT_EQ(b.log[0].end_clock, 43);
@@ -407,7 +399,7 @@ TEST(PciBus, ASlowReadIsRetriedUntilTheDelayedReadCompletes) {
   tp.read_latency_clocks = 20;
   const auto bridge = b.bus.add_target("bridge", tp);
   const auto m = b.master("nic");
-  b.bus.request(m, req(bridge, PciCommand::memory_read_line, 64), 0);
+  b.bus.request(m, pci_request(bridge, PciCommand::memory_read_line, 64), 0);
   b.run();
   // Attempts every 1 (address) + 1 (DEVSEL#, STOP#) + 2 (backoff) = 4 clocks from 2: at
   // 2, 6, 10, 14, 18 retried, at 22 (>= 2 + 20) served: data at 22 + 3, 16 phases to 40.
@@ -439,7 +431,7 @@ TEST(PciBus, PciXSplitReadTiming) {
   PciMasterParams mp;
   mp.width_bits = 64;
   const auto m = b.master("nic", mp);
-  b.bus.request(m, req(bridge, PciCommand::memory_read_multiple, 512, 0, 9), 0);
+  b.bus.request(m, pci_request(bridge, PciCommand::memory_read_multiple, 512, 0, 9), 0);
   b.run();
   ASSERT_EQ(b.log.size(), 2u);
   const std::int64_t s = b.log[0].start_clock;
@@ -468,9 +460,9 @@ TEST(PciBus, ASplitCompletionIsNotCutByTheLatencyTimer) {
   const auto bridge = b.bus.add_target("bridge", tp);
   const auto m = b.master("nic");
   const auto other = b.master("disk");
-  b.bus.request(m, req(bridge, PciCommand::memory_read_multiple, 512), 0);
+  b.bus.request(m, pci_request(bridge, PciCommand::memory_read_multiple, 512), 0);
   b.run_until(60 * 7'500);  // the completion starts at 37
-  b.bus.request(other, req(bridge, PciCommand::memory_write, 64), 60 * 7'500);
+  b.bus.request(other, pci_request(bridge, PciCommand::memory_write, 64), 60 * 7'500);
   b.run();
   ASSERT_GE(b.log.size(), 3u);
   EXPECT_TRUE(b.log[1].split_completion);
@@ -489,8 +481,8 @@ TEST(PciBus, ClocksAddUpAndNothingExceedsThePeak) {
   const auto m1 = b.master("a");
   const auto m2 = b.master("c");
   for (int i = 0; i < 50; ++i) {
-    b.bus.request(m1, req(bridge, PciCommand::memory_write, 1518), 0);
-    b.bus.request(m2, req(bridge, PciCommand::memory_read_multiple, 1518), 0);
+    b.bus.request(m1, pci_request(bridge, PciCommand::memory_write, 1518), 0);
+    b.bus.request(m2, pci_request(bridge, PciCommand::memory_read_multiple, 1518), 0);
   }
   b.run();
   const double sum = b.scalar("address_clocks") + b.scalar("wait_clocks") +

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/pcie_cycles.hpp"
+#include "tests/support/pci_request.hpp"
 
 namespace gbesim {
 namespace {
@@ -62,16 +63,7 @@ struct Bench {
   std::vector<PciePacket> log;
 };
 
-PciRequest req(std::size_t target, PciCommand c, std::int64_t bytes, std::uint64_t address = 0,
-               std::uint64_t tag = 0) {
-  PciRequest r;
-  r.target = target;
-  r.command = c;
-  r.bytes = bytes;
-  r.address = address;
-  r.tag = tag;
-  return r;
-}
+using gbesim::testing::pci_request;
 
 PciBusParams pcie(std::int64_t lanes, std::int64_t skp = 0) {
   PciBusParams p;
@@ -108,7 +100,7 @@ TEST(PcieLink, APostedWriteStreamRunsAtTheClosedFormsRate) {
   for (const std::int64_t lanes : {1, 4}) {
     Bench b(pcie(lanes));
     const std::size_t nic = b.master("nic");
-    b.link.request(nic, req(b.root, PciCommand::memory_write, 65536, 0, 7), 0);
+    b.link.request(nic, pci_request(b.root, PciCommand::memory_write, 65536, 0, 7), 0);
     b.run();
     const auto tlps = b.packets(PcieDirection::upstream, PciePacketKind::memory_write);
     ASSERT_EQ(tlps.size(), 512u);
@@ -135,7 +127,7 @@ TEST(PcieLink, APostedWriteStreamRunsAtTheClosedFormsRate) {
 TEST(PcieLink, SkpOrderedSetsWaitForAPacketBoundary) {
   Bench b(pcie(1, 1538));
   const std::size_t nic = b.master("nic");
-  b.link.request(nic, req(b.root, PciCommand::memory_write, 65536), 0);
+  b.link.request(nic, pci_request(b.root, PciCommand::memory_write, 65536), 0);
   b.run();
   const auto tlps = b.packets(PcieDirection::upstream, PciePacketKind::memory_write);
   ASSERT_EQ(tlps.size(), 512u);
@@ -162,7 +154,7 @@ TEST(PcieLink, SkpOrderedSetsWaitForAPacketBoundary) {
 TEST(PcieLink, AReadFollowsTheHandWorkedTimeline) {
   Bench b(pcie(1));
   const std::size_t nic = b.master("nic");
-  b.link.request(nic, req(b.root, PciCommand::memory_read_multiple, 1518, 0, 3), 0);
+  b.link.request(nic, pci_request(b.root, PciCommand::memory_read_multiple, 1518, 0, 3), 0);
   b.run();
   const auto up = b.packets(PcieDirection::upstream, PciePacketKind::read_request);
   ASSERT_EQ(up.size(), 3u);
@@ -186,7 +178,7 @@ TEST(PcieLink, OneTagSerialisesTheReadRequests) {
   PciMasterParams m;
   m.max_outstanding_splits = 1;
   const std::size_t nic = b.master("nic", m);
-  b.link.request(nic, req(b.root, PciCommand::memory_read, 1024), 0);
+  b.link.request(nic, pci_request(b.root, PciCommand::memory_read, 1024), 0);
   b.run();
   const auto up = b.packets(PcieDirection::upstream, PciePacketKind::read_request);
   ASSERT_EQ(up.size(), 2u);
@@ -204,7 +196,7 @@ TEST(PcieLink, FlowControlCreditsThrottleAPostedStream) {
   p.ack_interval_symbols = 100;
   Bench b(p);
   const std::size_t nic = b.master("nic");
-  b.link.request(nic, req(b.root, PciCommand::memory_write, 512), 0);
+  b.link.request(nic, pci_request(b.root, PciCommand::memory_write, 512), 0);
   b.run();
   const auto tlps = b.packets(PcieDirection::upstream, PciePacketKind::memory_write);
   ASSERT_EQ(tlps.size(), 4u);
@@ -219,8 +211,8 @@ TEST(PcieLink, FlowControlCreditsThrottleAPostedStream) {
 TEST(PcieLink, ARequestTravelsTowardsItsTarget) {
   Bench b(pcie(4));
   const std::size_t driver = b.master("driver");
-  b.link.request(driver, req(b.device, PciCommand::memory_write, 4), 0);
-  b.link.request(driver, req(b.device, PciCommand::memory_read, 4), 0);
+  b.link.request(driver, pci_request(b.device, PciCommand::memory_write, 4), 0);
+  b.link.request(driver, pci_request(b.device, PciCommand::memory_read, 4), 0);
   b.run();
   EXPECT_EQ(b.packets(PcieDirection::downstream, PciePacketKind::memory_write).size(), 1u);
   EXPECT_EQ(b.packets(PcieDirection::downstream, PciePacketKind::read_request).size(), 1u);

@@ -107,10 +107,7 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
         link.completion_bytes = std::min(h.bridge.completion_bytes, h.pci.max_payload_bytes);
         link.four_dw_header = h.nic_master.dual_address_cycle;
         link.ecrc = h.pci.ecrc;
-        link.ack_interval_symbols =
-            h.pci.ack_interval_symbols > 0
-                ? h.pci.ack_interval_symbols
-                : pcie_ack_limit_symbols(h.pci.max_payload_bytes, h.pci.lanes);
+        link.ack_interval_symbols = pcie_ack_interval_symbols(h.pci);
         link.skp_interval_symbols = h.pci.skp_interval_symbols;
         const PcieNicPathBytes b = pcie_nic_bytes_per_frame(link, s);
         const double rate = 250e6 * static_cast<double>(h.pci.lanes);  // bytes/s per direction

@@ -58,6 +58,11 @@ std::int64_t pcie_ack_limit_symbols(std::int64_t max_payload_bytes, std::int64_t
   return 0;
 }
 
+std::int64_t pcie_ack_interval_symbols(const PciBusParams& p) {
+  return p.ack_interval_symbols > 0 ? p.ack_interval_symbols
+                                    : pcie_ack_limit_symbols(p.max_payload_bytes, p.lanes);
+}
+
 Picoseconds pci_clock_period_ps(std::int64_t clock_mhz) {
   switch (clock_mhz) {
     case 33:

@@ -37,6 +37,8 @@ struct PciBusParams {
 // a Max_Payload_Size and width, in symbol times (0 for a pair the table does not hold).
 constexpr Picoseconds kPcieSymbolPs = 4'000;
 std::int64_t pcie_ack_limit_symbols(std::int64_t max_payload_bytes, std::int64_t lanes);
+// The Ack interval a link uses: its ack_interval_symbols, or the limit above when that is 0.
+std::int64_t pcie_ack_interval_symbols(const PciBusParams& p);
 
 const ParamTable<PciBusParams>& pci_bus_param_table();
 

@@ -47,10 +47,7 @@ std::int64_t pcie_tlp_bytes(std::int64_t payload_bytes, std::uint64_t address, b
 
 PcieLink::PcieLink(const PciBusParams& params, StatRegistry& stats, const std::string& component)
     : params_(params), registry_(stats), stats_(stats, component) {
-  const std::int64_t ack_symbols =
-      params.ack_interval_symbols > 0
-          ? params.ack_interval_symbols
-          : pcie_ack_limit_symbols(params.max_payload_bytes, params.lanes);
+  const std::int64_t ack_symbols = pcie_ack_interval_symbols(params);
   ack_interval_ps_ = ack_symbols * kPcieSymbolPs;
   skp_interval_ps_ = params.skp_interval_symbols * kPcieSymbolPs;
   latency_ps_ = params.link_latency_ns * 1000;

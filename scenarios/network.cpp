@@ -1,5 +1,6 @@
 #include "scenarios/network.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -100,18 +101,40 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
       sources.push_back(source);
     }
     stations_.push_back(std::make_unique<Station>(
-        s.name.c_str(), s, static_cast<std::uint32_t>(stations_.size() + 1), config.run.rate_mbps,
-        sources, served.count(s.name) ? nullptr : end_for(s.name), served.count(s.name) > 0,
-        context));
+        s.name.c_str(), s, static_cast<std::uint32_t>(stations_.size() + 1), s.rate_mbps, sources,
+        served.count(s.name) ? nullptr : end_for(s.name), served.count(s.name) > 0, context));
   }
 
+  for (std::size_t i = 0; i < config.switches.size(); ++i) {
+    const SwitchConfig& sw = config.switches[i];
+    std::vector<SwitchPortParams> ports = sw.ports();
+    for (std::size_t p = 0; p < ports.size(); ++p)
+      ports[p].rate_mbps = config.switch_port_rate(sw.name + ":" + std::to_string(p + 1));
+    switches_.push_back(std::make_unique<Switch>(sw.name.c_str(), sw.params, sw.mac, ports,
+                                                 static_cast<std::uint32_t>(i + 1), context));
+  }
+  auto plug = [&](const std::string& end) {
+    const auto colon = end.find(':');
+    if (colon == std::string::npos) return static_cast<SwitchPort*>(nullptr);
+    SwitchPort& port = find_switch(end.substr(0, colon))->port(std::stoul(end.substr(colon + 1)));
+    port.set_up();
+    return &port;
+  };
+  auto direction_name = [](std::string end) {
+    std::replace(end.begin(), end.end(), ':', '_');
+    return end;
+  };
+
   auto attach_domain = [&](const std::string& name, const std::vector<std::string>& members,
-                           std::vector<std::vector<Picoseconds>> delays) {
-    media_.push_back(std::make_unique<SharedMedium>(name.c_str(), std::move(delays), members,
-                                                    config.run.rate_mbps, context));
+                           std::vector<std::vector<Picoseconds>> delays, std::int64_t rate) {
+    std::vector<std::string> names;
+    for (const auto& m : members) names.push_back(direction_name(m));
+    media_.push_back(
+        std::make_unique<SharedMedium>(name.c_str(), std::move(delays), names, rate, context));
     SharedMedium& medium = *media_.back();
     for (const auto& m : members) {
-      Mac& mac = find_station(m)->mac();
+      plug(m);
+      Mac& mac = *mac_of(m);
       const std::size_t index = medium.attach(mac);
       mac.attach_medium(&medium, index);
       mac.attach_incoming(&medium.port(index));
@@ -122,23 +145,33 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     const auto& dom = config.domains[i];
     attach_domain("domain" + std::to_string(i), dom.stations,
                   dom.delay_ps(config.media.at(dom.medium).ns_per_m,
-                               1000.0 / static_cast<double>(config.run.rate_mbps)));
+                               1000.0 / static_cast<double>(dom.resolved_rate_mbps)),
+                  dom.resolved_rate_mbps);
   }
 
   for (std::size_t i = 0; i < config.links.size(); ++i) {
     const auto& l = config.links[i];
     const double ns_per_m = config.media.at(l.params.medium).ns_per_m;
     const std::string name = "link" + std::to_string(i);
-    if (find_station(l.a)->mac().half_duplex()) {
+    if (mac_of(l.a)->half_duplex()) {
       const Picoseconds d = FullDuplexLink::delay_for(l.params, ns_per_m);
-      attach_domain(name, {l.a, l.b}, {{0, d}, {d, 0}});
+      attach_domain(name, {l.a, l.b}, {{0, d}, {d, 0}}, l.rate_mbps);
       continue;
     }
     links_.push_back(std::make_unique<FullDuplexLink>(name.c_str(), l.effective_params(), ns_per_m,
-                                                      l.a, l.b, context));
-    links_.back()->connect(find_station(l.a)->mac(), find_station(l.b)->mac());
-    towards_.emplace_back(l.b, &links_.back()->a_to_b());
-    towards_.emplace_back(l.a, &links_.back()->b_to_a());
+                                                      direction_name(l.a), direction_name(l.b),
+                                                      context));
+    FullDuplexLink& link = *links_.back();
+    link.connect(*mac_of(l.a), *mac_of(l.b));
+    towards_.emplace_back(l.b, &link.a_to_b());
+    towards_.emplace_back(l.a, &link.b_to_a());
+    // A switch port hears of each frame as it starts towards it (cut-through).
+    if (SwitchPort* port = plug(l.b))
+      link.a_to_b().arriving.connect(
+          [port](const Frame& f, Picoseconds first_bit) { port->frame_arriving(f, first_bit); });
+    if (SwitchPort* port = plug(l.a))
+      link.b_to_a().arriving.connect(
+          [port](const Frame& f, Picoseconds first_bit) { port->frame_arriving(f, first_bit); });
   }
 
   for (const auto& h : config.hosts) {
@@ -169,6 +202,22 @@ Station* Network::find_station(const std::string& name) const {
   for (const auto& s : stations_)
     if (s->basename() == name) return s.get();
   return nullptr;
+}
+
+Switch* Network::find_switch(const std::string& name) const {
+  for (const auto& s : switches_)
+    if (s->basename() == name) return s.get();
+  return nullptr;
+}
+
+Mac* Network::mac_of(const std::string& end) const {
+  const auto colon = end.find(':');
+  if (colon == std::string::npos) {
+    Station* s = find_station(end);
+    return s == nullptr ? nullptr : &s->mac();
+  }
+  Switch* sw = find_switch(end.substr(0, colon));
+  return sw == nullptr ? nullptr : &sw->port(std::stoul(end.substr(colon + 1))).mac();
 }
 
 LinkDirection* Network::direction_towards(const std::string& station) const {

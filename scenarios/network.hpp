@@ -2,9 +2,11 @@
 // The builder: turns a resolved ScenarioConfig into a SystemC hierarchy. One station is an
 // sc_module named after the station holding its MAC ("mac"), its receiving application
 // ("sink") and its traffic sources ("source0", "source1", ...). Full-duplex links are named
-// "link<i>" (in file order) with one direction per receiving station, "to_<station>"; a link
-// between two half-duplex MACs is a two-station collision domain of the same name. Collision
-// domains are "domain<i>", with one delivery port per station, "to_<station>".
+// "link<i>" (in file order) with one direction per receiving end, "to_<station>" (or
+// "to_<switch>_<n>" for a switch port); a link between two half-duplex MACs is a two-station
+// collision domain of the same name. Collision domains are "domain<i>", with one delivery port
+// per station, "to_<station>". A switch is an sc_module named after it with ports "port<n>",
+// each holding its MAC ("mac").
 
 #include <memory>
 #include <string>
@@ -23,6 +25,7 @@
 #include "models/nic/nic.hpp"
 #include "models/pci/dma_master.hpp"
 #include "models/pci/pci_bus_module.hpp"
+#include "models/switch/switch.hpp"
 #include "scenarios/scenario_config.hpp"
 
 namespace gbesim {
@@ -90,7 +93,11 @@ class Network {
   const std::vector<std::unique_ptr<FullDuplexLink>>& links() const { return links_; }
   const std::vector<std::unique_ptr<SharedMedium>>& media() const { return media_; }
   const std::vector<std::unique_ptr<Host>>& hosts() const { return hosts_; }
+  const std::vector<std::unique_ptr<Switch>>& switches() const { return switches_; }
   Station* find_station(const std::string& name) const;
+  Switch* find_switch(const std::string& name) const;
+  // The MAC at a link or domain end: a station's, or a switch port's ("<switch>:<n>").
+  Mac* mac_of(const std::string& end) const;
   // The link direction that delivers to the named station, or nullptr.
   LinkDirection* direction_towards(const std::string& station) const;
   // The shared medium that carries the named half-duplex station, and its port, or nullptr.
@@ -101,6 +108,7 @@ class Network {
   std::vector<std::unique_ptr<FullDuplexLink>> links_;
   std::vector<std::unique_ptr<SharedMedium>> media_;
   std::vector<std::unique_ptr<Host>> hosts_;
+  std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::pair<std::string, LinkDirection*>> towards_;
   struct MediumSeat {
     std::string station;

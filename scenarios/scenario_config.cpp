@@ -1,6 +1,8 @@
 #include "scenarios/scenario_config.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "models/common/speed_modes.hpp"
 
@@ -30,14 +32,85 @@ const StationConfig* ScenarioConfig::find_station(const std::string& name) const
   return nullptr;
 }
 
-std::vector<std::string> ScenarioConfig::reachable_from(const std::string& name) const {
-  std::vector<std::string> out;
-  if (const StationConfig* peer = peer_of(name)) out.push_back(peer->name);
-  for (const auto& d : domains) {
-    if (std::find(d.stations.begin(), d.stations.end(), name) == d.stations.end()) continue;
-    for (const auto& s : d.stations)
-      if (s != name) out.push_back(s);
+const SwitchConfig* ScenarioConfig::find_switch(const std::string& name) const {
+  for (const auto& s : switches)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::vector<SwitchPortParams> SwitchConfig::ports() const {
+  std::vector<SwitchPortParams> out;
+  for (const auto& g : groups)
+    for (std::int64_t i = 0; i < g.count; ++i) out.push_back({g.rate_mbps, g.duplex});
+  return out;
+}
+
+std::optional<Endpoint> ScenarioConfig::endpoint(const std::string& name) const {
+  const auto colon = name.find(':');
+  if (colon == std::string::npos) {
+    if (find_station(name) == nullptr) return std::nullopt;
+    Endpoint e;
+    e.station = name;
+    return e;
   }
+  const std::string sw = name.substr(0, colon);
+  const std::string number = name.substr(colon + 1);
+  if (number.empty() || number.size() > 6 ||
+      !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  for (std::size_t i = 0; i < switches.size(); ++i) {
+    if (switches[i].name != sw) continue;
+    const std::int64_t port = std::stoll(number);
+    std::int64_t count = 0;
+    for (const auto& g : switches[i].groups) count += g.count;
+    if (port < 1 || port > count) return std::nullopt;
+    Endpoint e;
+    e.sw = &switches[i];
+    e.switch_index = i;
+    e.port = port;
+    return e;
+  }
+  return std::nullopt;
+}
+
+std::int64_t ScenarioConfig::switch_port_rate(const std::string& port) const {
+  for (const auto& l : links)
+    if (l.a == port || l.b == port) return l.rate_mbps;
+  for (const auto& dom : domains)
+    if (std::find(dom.stations.begin(), dom.stations.end(), port) != dom.stations.end())
+      return dom.resolved_rate_mbps;
+  const auto e = endpoint(port);
+  return e && e->sw != nullptr ? e->sw->ports().at(static_cast<std::size_t>(e->port - 1)).rate_mbps
+                               : run.rate_mbps;
+}
+
+std::vector<std::string> ScenarioConfig::reachable_from(const std::string& name) const {
+  // Stations and switches are nodes; links and domains join their ends, a switch all its ports.
+  auto node = [](const std::string& end) {
+    const auto colon = end.find(':');
+    return colon == std::string::npos ? end : "switch:" + end.substr(0, colon);
+  };
+  std::map<std::string, std::vector<std::string>> next;
+  auto join = [&](const std::string& a, const std::string& b) {
+    next[node(a)].push_back(node(b));
+    next[node(b)].push_back(node(a));
+  };
+  for (const auto& l : links) join(l.a, l.b);
+  for (const auto& d : domains)
+    for (std::size_t i = 1; i < d.stations.size(); ++i) join(d.stations[0], d.stations[i]);
+  std::vector<std::string> out;
+  std::set<std::string> seen = {name};
+  std::vector<std::string> todo = {name};
+  while (!todo.empty()) {
+    const std::string at = todo.back();
+    todo.pop_back();
+    for (const auto& n : next[at]) {
+      if (!seen.insert(n).second) continue;
+      todo.push_back(n);
+      if (find_station(n) != nullptr) out.push_back(n);
+    }
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -20,6 +20,7 @@
 #include "models/nic/nic_params.hpp"
 #include "models/pci/pci_params.hpp"
 #include "models/phy/phy_params.hpp"
+#include "models/switch/switch_params.hpp"
 
 namespace gbesim {
 
@@ -37,6 +38,7 @@ const ParamTable<RunParams>& run_param_table();
 
 struct StationConfig {
   std::string name;
+  std::int64_t rate_mbps = 0;  // derived: its link's or domain's rate (resolve_rates)
   MacAddress address;
   MacParams mac;
   SinkParams sink;
@@ -44,9 +46,10 @@ struct StationConfig {
 };
 
 struct LinkConfig {
-  std::string a;
+  std::string a;  // a station, or a switch port "<switch>:<n>"
   std::string b;
-  LinkParams params;  // as the scenario says: derived values never overwrite them
+  LinkParams params;           // as the scenario says: derived values never overwrite them
+  std::int64_t rate_mbps = 0;  // derived: params.rate_mbps, the switch port's, or the run's
   // phy "1000base-t": the link-level model's prediction for this cable.
   struct PhyPrediction {
     double snr_db = 0;
@@ -68,7 +71,9 @@ struct LinkConfig {
 //               + (repeater_round_trip_bt + dte_pair_round_trip_bt) x bit time / 2
 // -- or from an explicit matrix delay_ns[from][to] in the order of `stations`.
 struct DomainConfig {
-  std::vector<std::string> stations;
+  std::vector<std::string> stations;    // stations and switch ports "<switch>:<n>"
+  std::int64_t rate_mbps = 0;           // as written: 0 = a member switch port's, else the run's
+  std::int64_t resolved_rate_mbps = 0;  // derived
   std::string medium = "cat5e";
   std::vector<double> cable_m;         // per station, in order; empty when delay_ns is given
   double repeater_round_trip_bt = 0;   // round trip, bit times (802.3 Clause 29/42 tables)
@@ -106,6 +111,29 @@ struct HostConfig {
   TransportParams transport;
 };
 
+// A group of a switch's ports, numbered on from the group before.
+struct SwitchPortGroup {
+  std::int64_t count = 1;
+  std::int64_t rate_mbps = 1000;
+  std::string duplex = "full";
+};
+
+struct SwitchConfig {
+  std::string name;
+  SwitchParams params;
+  MacParams mac;  // every port's MAC (PAUSE thresholds, frame size, ...)
+  std::vector<SwitchPortGroup> groups;
+  std::vector<SwitchPortParams> ports() const;
+};
+
+// A link or domain end: a station, or port `port` (1-based) of switch `sw`.
+struct Endpoint {
+  std::string station;  // empty for a switch port
+  const SwitchConfig* sw = nullptr;
+  std::size_t switch_index = 0;
+  std::int64_t port = 0;
+};
+
 struct ScenarioConfig {
   RunParams run;
   std::map<std::string, MediumParams> media;
@@ -115,8 +143,9 @@ struct ScenarioConfig {
   std::vector<StationConfig> stations;  // in file order
   std::vector<LinkConfig> links;
   std::vector<DomainConfig> domains;
-  std::string topology_json;      // the "topology" block as written, or empty
-  std::vector<HostConfig> hosts;  // in file order
+  std::string topology_json;           // the "topology" block as written, or empty
+  std::vector<HostConfig> hosts;       // in file order
+  std::vector<SwitchConfig> switches;  // in file order
   // "link_level": the 1000BASE-T link-level sweep `gbesim phy --scenario` runs (a system-level
   // run ignores it).
   struct LinkLevelSweep {
@@ -129,7 +158,14 @@ struct ScenarioConfig {
   std::optional<LinkLevelSweep> link_level;
 
   const StationConfig* find_station(const std::string& name) const;
-  // The stations `name` can reach: its link peer, or the rest of its collision domain.
+  const SwitchConfig* find_switch(const std::string& name) const;
+  // "<switch>:<n>" as a switch port (n within the switch), a station name as itself; nullopt
+  // when it is neither.
+  std::optional<Endpoint> endpoint(const std::string& name) const;
+  // The rate a switch port "<switch>:<n>" runs at: its link's or domain's (resolved), else its
+  // group's.
+  std::int64_t switch_port_rate(const std::string& port) const;
+  // The stations `name` can reach: over links, collision domains and through switches.
   std::vector<std::string> reachable_from(const std::string& name) const;
   // The station at the other end of `name`'s link, if it has one.
   const StationConfig* peer_of(const std::string& name) const;

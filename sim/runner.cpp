@@ -105,6 +105,9 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
     return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
   };
   std::string wiring = plural(network.links().size(), "full-duplex link");
+  if (!network.switches().empty())
+    wiring += fmt::format(", {} switch{}", network.switches().size(),
+                          network.switches().size() == 1 ? "" : "es");
   if (!network.media().empty())
     wiring += ", " + plural(network.media().size(), "half-duplex collision domain");
   if (!network.hosts().empty()) wiring += ", " + plural(network.hosts().size(), "host");
@@ -213,6 +216,16 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
                    Shown{value(a, pre + "wire_ceiling_throughput") / 1e6}, bottleneck);
       }
     }
+  }
+  for (const auto& sw : network.switches()) {
+    const std::string n = sw->basename();
+    fmt::print(
+        "  {}: {} ports; {:.0f} frames in: {:.0f} unicast, {:.0f} flooded, {:.0f} filtered; "
+        "{:.0f} sent, {:.0f} dropped at outputs, {:.0f} at the fabric; {:.0f} addresses learned\n",
+        n, sw->port_count(), Shown{value(n, "frames_received")}, Shown{value(n, "frames_unicast")},
+        Shown{value(n, "frames_flooded")}, Shown{value(n, "frames_filtered")},
+        Shown{value(n, "copies_sent")}, Shown{value(n, "copies_dropped")},
+        Shown{value(n, "frames_dropped_fabric")}, Shown{value(n, "table_entries")});
   }
   for (std::size_t i = 0; i < scenario.config.links.size(); ++i) {
     const auto& l = scenario.config.links[i];

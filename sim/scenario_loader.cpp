@@ -35,6 +35,7 @@ ScenarioConfig read_config(const Json& doc, Diagnostics& d) {
   scenario_schema().read(doc, "", c, reader);
   check_references(reader.references, c, d);
   resolve_topology(doc, c, d);
+  resolve_rates(c, d);
   check_rules(c, d);
   resolve_defaults(c);
   if (d.empty()) predict_phy_errors(c);

@@ -78,13 +78,57 @@ void resolve_topology(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
   }
 }
 
+void resolve_rates(ScenarioConfig& c, Diagnostics& d) {
+  auto port_rate = [&](const std::string& end) -> std::optional<std::int64_t> {
+    const auto e = c.endpoint(end);
+    if (!e || e->sw == nullptr) return std::nullopt;
+    return e->sw->ports().at(static_cast<std::size_t>(e->port - 1)).rate_mbps;
+  };
+  std::map<std::string, std::int64_t> station_rate;
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    LinkConfig& l = c.links[i];
+    const std::string path = child_path(index_path("links", i), "rate_mbps");
+    const auto pa = port_rate(l.a);
+    const auto pb = port_rate(l.b);
+    if (l.params.rate_mbps > 0) {
+      l.rate_mbps = l.params.rate_mbps;
+      if (!find_speed_mode(l.rate_mbps))
+        d.error(path, "no speed mode " + std::to_string(l.rate_mbps) + " Mb/s; expected one of " +
+                          speed_mode_list());
+      for (const auto& [end, rate] : {std::pair{l.a, pa}, std::pair{l.b, pb}})
+        if (rate && *rate < l.rate_mbps)
+          d.error(path, std::to_string(l.rate_mbps) + " Mb/s is faster than switch port " + end +
+                            " (" + std::to_string(*rate) +
+                            " Mb/s); a port negotiates down, never up");
+    } else if (pa || pb) {
+      l.rate_mbps = std::min(pa.value_or(pb.value_or(0)), pb.value_or(pa.value_or(0)));
+    } else {
+      l.rate_mbps = c.run.rate_mbps;
+    }
+    for (const auto& end : {l.a, l.b}) station_rate[end] = l.rate_mbps;
+  }
+  for (std::size_t i = 0; i < c.domains.size(); ++i) {
+    DomainConfig& dom = c.domains[i];
+    std::optional<std::int64_t> ports;
+    for (const auto& m : dom.stations)
+      if (const auto r = port_rate(m)) ports = ports ? std::min(*ports, *r) : *r;
+    dom.resolved_rate_mbps = dom.rate_mbps > 0 ? dom.rate_mbps : ports.value_or(c.run.rate_mbps);
+    if (dom.rate_mbps > 0 && !find_speed_mode(dom.rate_mbps))
+      d.error(child_path(dom.origin, "rate_mbps"),
+              "no speed mode " + std::to_string(dom.rate_mbps) + " Mb/s; expected 10, 100 or 1000");
+    for (const auto& m : dom.stations) station_rate[m] = dom.resolved_rate_mbps;
+  }
+  for (auto& s : c.stations) {
+    const auto it = station_rate.find(s.name);
+    s.rate_mbps = it == station_rate.end() ? c.run.rate_mbps : it->second;
+  }
+}
+
 void resolve_defaults(ScenarioConfig& c) {
   static const DelayTable table = DelayTable::standard();
   for (auto& d : c.domains)
     if (d.dte_pair_round_trip_bt < 0)
-      d.dte_pair_round_trip_bt = default_dte_pair_bt(table, c.run.rate_mbps);
-  const auto mode = find_speed_mode(c.run.rate_mbps);
-  const double line_bps = 1e6 * static_cast<double>(c.run.rate_mbps);
+      d.dte_pair_round_trip_bt = default_dte_pair_bt(table, d.resolved_rate_mbps);
   // A PCI Express link trains to the narrower width and the smaller payload of its two ends;
   // the NIC's driver may program its own read request size.
   for (auto& h : c.hosts) {
@@ -95,9 +139,10 @@ void resolve_defaults(ScenarioConfig& c) {
       h.pci.max_read_request_bytes = h.nic.pcie_max_read_request_bytes;
   }
   for (auto& s : c.stations) {
-    if (s.mac.slot_time_bits == 0 && mode) s.mac.slot_time_bits = mode->slot_time_bits;
+    const auto own = find_speed_mode(s.rate_mbps);
+    if (s.mac.slot_time_bits == 0 && own) s.mac.slot_time_bits = own->slot_time_bits;
     for (auto& t : s.traffic) {
-      if (t.load > 0) t.load_bps = t.load * line_bps;
+      if (t.load > 0) t.load_bps = t.load * 1e6 * static_cast<double>(s.rate_mbps);
       t.load = 0;  // from here on the load is load_bps
     }
   }

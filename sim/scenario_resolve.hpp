@@ -14,6 +14,11 @@ namespace gbesim {
 // The topology block (docs/topology.md) as collision domains; errors name topology paths.
 void resolve_topology(const Json& doc, ScenarioConfig& config, Diagnostics& d);
 
+// Line rates: each link's (its own rate_mbps, else the switch port's it plugs into -- the lower
+// of two -- else the run's), each collision domain's, and each station's from its link or
+// domain. Errors: a rate that is no speed mode, a link faster than its switch port.
+void resolve_rates(ScenarioConfig& config, Diagnostics& d);
+
 // Slot times and loads in bits per second.
 void resolve_defaults(ScenarioConfig& config);
 

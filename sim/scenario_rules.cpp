@@ -87,28 +87,31 @@ void nic_fits_station(const ScenarioConfig& c, Diagnostics& d) {
   }
 }
 
-// A station has one port: on one link or one collision domain, and on one at least.
+// A station has one port: on one link or one collision domain, and on one at least. A switch port
+// takes one cable.
 void one_port_per_station(const ScenarioConfig& c, Diagnostics& d) {
   std::unordered_set<std::string> attached;
+  auto what = [](const std::string& who) {
+    return who.find(':') == std::string::npos ? "station \"" + who + "\"" : "switch port " + who;
+  };
   for (std::size_t i = 0; i < c.links.size(); ++i) {
     const auto& l = c.links[i];
     const std::string at = child_path(index_path("links", i), "between");
     for (std::size_t k = 0; k < 2; ++k) {
       const std::string& who = k == 0 ? l.a : l.b;
-      if (c.find_station(who) == nullptr) continue;
+      if (!c.endpoint(who)) continue;
       if (!attached.insert(who).second)
-        d.error(index_path(at, k),
-                "station \"" + who + "\" is already on another link; a station has one port");
+        d.error(index_path(at, k), what(who) + " is already on another link; it has one port");
     }
   }
   for (const auto& dom : c.domains) {
     for (std::size_t k = 0; k < dom.stations.size(); ++k) {
       const std::string& who = dom.stations[k];
-      if (c.find_station(who) == nullptr) continue;
+      if (!c.endpoint(who)) continue;
       if (attached.insert(who).second) continue;
       const std::string at = dom.from_topology ? child_path("topology.nodes", who)
                                                : index_path(child_path(dom.origin, "stations"), k);
-      d.error(at, "station \"" + who + "\" is already on a link or domain; a station has one port");
+      d.error(at, what(who) + " is already on a link or domain; it has one port");
     }
   }
   for (const auto& s : c.stations)
@@ -118,25 +121,37 @@ void one_port_per_station(const ScenarioConfig& c, Diagnostics& d) {
               "\"topology\" or \"collision_domains\"");
 }
 
+// The duplex of a link or domain end: the station's MAC's, or the switch port's.
+std::string duplex_of(const ScenarioConfig& c, const std::string& end) {
+  const auto e = c.endpoint(end);
+  if (!e) return "";
+  if (e->sw == nullptr) return c.find_station(end)->mac.duplex;
+  return e->sw->ports().at(static_cast<std::size_t>(e->port - 1)).duplex;
+}
+
 void duplex_matches(const ScenarioConfig& c, Diagnostics& d) {
   for (const auto& dom : c.domains)
     for (const auto& name : dom.stations) {
-      const StationConfig* s = c.find_station(name);
-      if (s != nullptr && s->mac.duplex != "half")
+      if (duplex_of(c, name) != "full") continue;
+      if (c.find_station(name) != nullptr)
         d.error(station_path(name, "mac.duplex"),
                 "\"" + name + "\" is on " + dom.origin +
                     ", a shared medium: set \"mac\": {\"duplex\": \"half\"} (at the top level, or "
                     "for the station)");
+      else
+        d.error(dom.origin, "switch port " + name +
+                                " is full duplex; a port on a shared medium needs \"duplex\": "
+                                "\"half\" in its switch's \"ports\" group");
     }
   for (std::size_t i = 0; i < c.links.size(); ++i) {
     const auto& l = c.links[i];
-    const StationConfig* a = c.find_station(l.a);
-    const StationConfig* b = c.find_station(l.b);
-    if (a == nullptr || b == nullptr) continue;
-    if (a->mac.duplex != b->mac.duplex)
-      d.error(index_path("links", i), "duplex mismatch: " + l.a + " is " + a->mac.duplex +
-                                          " duplex, " + l.b + " is " + b->mac.duplex + " duplex");
-    else if (a->mac.duplex == "half" && l.params.ber > 0)
+    const std::string a = duplex_of(c, l.a);
+    const std::string b = duplex_of(c, l.b);
+    if (a.empty() || b.empty()) continue;
+    if (a != b)
+      d.error(index_path("links", i),
+              "duplex mismatch: " + l.a + " is " + a + " duplex, " + l.b + " is " + b + " duplex");
+    else if (a == "half" && l.params.ber > 0)
       d.error(child_path(index_path("links", i), "ber"),
               "bit errors are modelled on full-duplex links only; this link joins two half-duplex "
               "MACs (a collision domain): use 0");
@@ -144,8 +159,14 @@ void duplex_matches(const ScenarioConfig& c, Diagnostics& d) {
 }
 
 void mac_modes(const ScenarioConfig& c, Diagnostics& d) {
-  const auto mode = find_speed_mode(c.run.rate_mbps);
+  for (const auto& sw : c.switches)
+    if (sw.mac.pause_xon_bytes >= sw.mac.pause_xoff_bytes)
+      d.error(child_path(child_path(child_path("switches", sw.name), "mac"), "pause_xon_bytes"),
+              "pause_xon_bytes (" + std::to_string(sw.mac.pause_xon_bytes) +
+                  ") must be below pause_xoff_bytes (" + std::to_string(sw.mac.pause_xoff_bytes) +
+                  ")");
   for (const auto& s : c.stations) {
+    const auto mode = find_speed_mode(s.rate_mbps);
     const std::string path = station_path(s.name, "mac");
     if (s.mac.pause_xon_bytes >= s.mac.pause_xoff_bytes)
       d.error(station_path(s.name, "mac.pause_xon_bytes"),
@@ -155,9 +176,9 @@ void mac_modes(const ScenarioConfig& c, Diagnostics& d) {
     if (s.mac.duplex != "half") continue;
     if (mode && !mode->half_duplex_defined)
       d.error(child_path(path, "duplex"), "half duplex is not defined at " +
-                                              std::to_string(c.run.rate_mbps) +
+                                              std::to_string(s.rate_mbps) +
                                               " Mb/s (802.3: 10, 100 and 1000 Mb/s only)");
-    if (s.mac.frame_bursting && c.run.rate_mbps != 1000)
+    if (s.mac.frame_bursting && s.rate_mbps != 1000)
       d.error(child_path(path, "frame_bursting"), "frame bursting is defined at 1000 Mb/s only");
     if (s.mac.pause_tx_enabled)
       d.error(child_path(path, "pause_tx_enabled"), "PAUSE is full duplex only (802.3 Annex 31B)");
@@ -189,15 +210,14 @@ void phy_model_applies(const ScenarioConfig& c, Diagnostics& d) {
                   l.params.medium + "\"");
       continue;
     }
-    const StationConfig* a = c.find_station(l.a);
-    if (a != nullptr && a->mac.duplex == "half") {
+    if (duplex_of(c, l.a) == "half") {
       d.error(child_path(path, "phy"), "the 1000BASE-T error model is for full-duplex links; " +
                                            l.a + " is half duplex (use phy \"ideal\")");
       continue;
     }
-    if (c.run.rate_mbps != 1000) {
-      d.error(child_path(path, "phy"), "1000BASE-T runs at 1000 Mb/s; the run's rate_mbps is " +
-                                           std::to_string(c.run.rate_mbps));
+    if (l.rate_mbps != 1000) {
+      d.error(child_path(path, "phy"),
+              "1000BASE-T runs at 1000 Mb/s; this link runs at " + std::to_string(l.rate_mbps));
       continue;
     }
     if (l.params.ber > 0)
@@ -224,9 +244,10 @@ void traffic_fits(const ScenarioConfig& c, Diagnostics& d) {
         }
         if (!reachable.empty() &&
             std::find(reachable.begin(), reachable.end(), t.to) == reachable.end())
-          d.error(child_path(path, "to"), "\"" + t.to + "\" is not reachable from " + s.name +
-                                              " (reachable: " + schema::key_list(reachable) +
-                                              "; there are no switches between segments)");
+          d.error(child_path(path, "to"),
+                  "\"" + t.to + "\" is not reachable from " + s.name +
+                      " (reachable: " + schema::key_list(reachable) +
+                      "; links, collision domains and switches join stations)");
       }
       const std::int64_t limit = s.mac.max_frame_bytes + (t.vlan_id >= 0 ? kQTagBytes : 0);
       auto check_size = [&](std::int64_t bytes, const std::string& at) {
@@ -397,7 +418,33 @@ void check_references(const std::vector<schema::Reference>& references,
   kinds.emplace("destination", kind(destinations, "station", "stations"));
   kinds.emplace("medium", kind(media, "medium", "media"));
   kinds.emplace("target", kind(targets, "target", "targets on this bus"));
+  std::vector<std::string> switch_names;
+  for (const auto& sw : config.switches) switch_names.push_back(sw.name);
   for (const auto& ref : references) {
+    if (ref.kind == "endpoint") {
+      if (config.endpoint(ref.name)) continue;
+      const auto colon = ref.name.find(':');
+      if (colon == std::string::npos) {
+        // Checked as a station below, with its did-you-mean.
+        schema::Reference as_station = ref;
+        as_station.kind = "station";
+        check_references({as_station}, config, d);
+        continue;
+      }
+      const std::string sw = ref.name.substr(0, colon);
+      const SwitchConfig* found = config.find_switch(sw);
+      if (found == nullptr) {
+        d.error(ref.path,
+                "no switch \"" + sw + "\"" + suggestion(sw, switch_names) +
+                    (switch_names.empty() ? " (the scenario has no \"switches\")"
+                                          : " (switches: " + schema::key_list(switch_names) + ")"));
+        continue;
+      }
+      d.error(ref.path, "expected \"" + sw + ":<n>\" with n from 1 to " +
+                            std::to_string(found->ports().size()) + " (its ports), got \"" +
+                            ref.name + "\"");
+      continue;
+    }
     const auto it = kinds.find(ref.kind);
     if (it == kinds.end() || it->second.set.count(ref.name) != 0) continue;
     const Kind& k = it->second;

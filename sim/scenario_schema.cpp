@@ -74,22 +74,24 @@ const Object<LinkConfig>& link_object() {
     between.key = "between";
     between.read = [](const Json& v, const std::string& path, LinkConfig& out, Reader& r) {
       if (!v.is_array() || v.size() != 2 || !v[0].is_string() || !v[1].is_string())
-        return error_expected(r, path, "[\"<station>\", \"<station>\"]", v);
+        return error_expected(r, path,
+                              "[\"<station or switch:port>\", \"<station or switch:port>\"]", v);
       out.a = v[0].get<std::string>();
       out.b = v[1].get<std::string>();
       if (out.a == out.b)
-        return r.d.error(path,
-                         "a link joins two different stations, not \"" + out.a + "\" to itself");
-      r.refer("station", out.a, index_path(path, 0));
-      r.refer("station", out.b, index_path(path, 1));
+        return r.d.error(path, "a link joins two different ends, not \"" + out.a + "\" to itself");
+      r.refer("endpoint", out.a, index_path(path, 0));
+      r.refer("endpoint", out.b, index_path(path, 1));
     };
     between.write = [](const LinkConfig& v) -> std::optional<Json> { return Json{v.a, v.b}; };
     between.describe = [](const std::string& path, std::vector<Entry>& out) {
       Entry e;
       e.path = path;
       e.type = "reference";
-      e.range = "[station, station]";
-      e.doc = "the two stations the cable joins";
+      e.range = "[station or switch:port, station or switch:port]";
+      e.doc =
+          "the two ends the cable joins: stations, or switch ports as \"<switch>:<n>\" "
+          "(numbered from 1)";
       out.push_back(std::move(e));
     };
     l.custom(std::move(between))
@@ -111,7 +113,9 @@ const ListOf<LinkConfig>& link_list() {
 }
 
 const ListOf<std::string>& domain_station_list() {
-  static const ListOf<std::string> l{schema::reference("station", "a station on the shared medium"),
+  static const ListOf<std::string> l{schema::reference("endpoint",
+                                                       "a station (or a half-duplex switch port "
+                                                       "\"<switch>:<n>\") on the shared medium"),
                                      "an array of at least two station names",
                                      "the stations sharing the medium", 2};
   return l;
@@ -166,6 +170,10 @@ const Object<DomainConfig>& domain_object() {
     d.field("stations", &DomainConfig::stations, domain_station_list().node())
         .field("medium", &DomainConfig::medium,
                schema::reference("medium", "the cables' medium, a row of the media table"))
+        .field("rate_mbps", &DomainConfig::rate_mbps,
+               schema::integer(0, 1000, "Mb/s",
+                               "the domain's rate (10, 100, 1000); 0 = a member switch port's, "
+                               "else the run's rate_mbps"))
         .custom(by_hand<DomainConfig>(
             "cable_m", "structured", "{\"<station>\": metres, ...}", "m",
             "each station's cable to the central repeater", read_cable_lengths,
@@ -217,6 +225,7 @@ const Object<DomainConfig>& domain_object() {
         .writer([](const Object<DomainConfig>&, const DomainConfig& dom) {
           Json out = Json::object();
           out["stations"] = dom.stations;
+          out["rate_mbps"] = dom.rate_mbps;
           if (dom.delay_ns.empty()) {
             out["medium"] = dom.medium;
             Json cable = Json::object();
@@ -239,6 +248,90 @@ const ListOf<DomainConfig>& domain_list() {
   static const ListOf<DomainConfig> l{domain_object().node(), "an array of collision domains",
                                       "half-duplex shared media"};
   return l;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Switches
+
+void read_port_groups(const Json& v, const std::string& path, SwitchConfig& sw, Reader& r) {
+  const std::string form =
+      "[{\"count\": n, \"rate_mbps\": 10 | 100 | 1000 | 10000, \"duplex\": "
+      "\"full\" | \"half\"}, ...]";
+  if (!v.is_array() || v.empty()) return error_expected(r, path, "a non-empty array " + form, v);
+  sw.groups.clear();
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string at = index_path(path, i);
+    if (!v[i].is_object()) {
+      error_expected(r, at, "{\"count\": n, \"rate_mbps\": ...}", v[i]);
+      continue;
+    }
+    SwitchPortGroup g;
+    for (const auto& item : v[i].items()) {
+      const std::string key_at = child_path(at, item.key());
+      if (item.key() == "count") {
+        g.count = schema::read_integer(item.value(), key_at, 1, 4096, "ports", r.d).value_or(1);
+      } else if (item.key() == "rate_mbps") {
+        const auto rate = schema::read_integer(item.value(), key_at, 10, 10000, "Mb/s", r.d);
+        if (rate && !find_speed_mode(*rate))
+          r.d.error(key_at, "no speed mode " + std::to_string(*rate) + " Mb/s; expected one of " +
+                                speed_mode_list());
+        g.rate_mbps = rate.value_or(1000);
+      } else if (item.key() == "duplex") {
+        const std::vector<std::string> choices = {"full", "half"};
+        const std::string d = item.value().is_string() ? item.value().get<std::string>() : "";
+        if (std::find(choices.begin(), choices.end(), d) == choices.end())
+          error_expected(r, key_at, "\"full\" or \"half\"", item.value());
+        else
+          g.duplex = d;
+      } else {
+        r.d.error(key_at, "unknown key \"" + item.key() + "\"" +
+                              suggestion(item.key(), {"count", "rate_mbps", "duplex"}) +
+                              " (expected count, rate_mbps, duplex)");
+      }
+    }
+    total += g.count;
+    sw.groups.push_back(g);
+  }
+  if (total > 4096) r.d.error(path, std::to_string(total) + " ports; a switch has at most 4096");
+}
+
+const Object<SwitchConfig>& switch_object() {
+  static const Object<SwitchConfig> o = [] {
+    Object<SwitchConfig> s(switch_param_table().doc());
+    s.rows(switch_param_table(), &SwitchConfig::params)
+        .field("mac", &SwitchConfig::mac, schema::table(mac_param_table()))
+        .custom(by_hand<SwitchConfig>(
+            "ports", "structured",
+            "[{\"count\": n, \"rate_mbps\": Mb/s, \"duplex\": \"full\" | \"half\"}, ...]", "",
+            "the ports, in groups numbered on from 1 (links name them \"<switch>:<n>\")",
+            read_port_groups,
+            [](const SwitchConfig& sw) -> std::optional<Json> {
+              Json out = Json::array();
+              for (const auto& g : sw.groups)
+                out.push_back(
+                    {{"count", g.count}, {"rate_mbps", g.rate_mbps}, {"duplex", g.duplex}});
+              return out;
+            }))
+        .check([](const Json& obj, const std::string& path, SwitchConfig&, Reader& r) {
+          if (!obj.contains("ports"))
+            error_expected(r, child_path(path, "ports"),
+                           "[{\"count\": n, \"rate_mbps\": Mb/s}, ...]", Json());
+        });
+    return s;
+  }();
+  return o;
+}
+
+const MapOf<SwitchConfig>& switch_map() {
+  static const MapOf<SwitchConfig> m{
+      switch_object().node(),
+      &SwitchConfig::name,
+      "an object {\"<switch name>\": {\"ports\": [...], ...}}",
+      "switch names are identifiers (letters, digits, _, not starting with a digit)",
+      "switches, by name: ports, buffers, learning, fabric",
+      nullptr};
+  return m;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -392,6 +485,14 @@ const Object<ScenarioConfig>& scenario_schema() {
       };
       m.read(v, path, c.stations, r);
     };
+    // Every switch's ports start from the scenario-wide mac block.
+    Object<ScenarioConfig>::Field switches =
+        collection("switches", switch_map(), &ScenarioConfig::switches);
+    switches.read = [](const Json& v, const std::string& path, ScenarioConfig& c, Reader& r) {
+      MapOf<SwitchConfig> m = switch_map();
+      m.seed = [&c](SwitchConfig& sw, std::size_t) { sw.mac = c.default_mac; };
+      m.read(v, path, c.switches, r);
+    };
     Object<ScenarioConfig>::Field domains =
         collection("collision_domains", domain_list(), &ScenarioConfig::domains);
     // Domains derived from the topology block are written as that block.
@@ -455,6 +556,8 @@ const Object<ScenarioConfig>& scenario_schema() {
         .custom(std::move(topology))
         .custom(collection("hosts", host_map(), &ScenarioConfig::hosts))
         .written_if([](const ScenarioConfig& c) { return !c.hosts.empty(); })
+        .custom(std::move(switches))
+        .written_if([](const ScenarioConfig& c) { return !c.switches.empty(); })
         .custom(std::move(link_level))
         .custom(std::move(sweep))
         .require("name", "missing \"name\"")

@@ -134,6 +134,7 @@ FramePtr FramePool::acquire() {
   ++created_;
   f->id = 0;
   f->queued_ps = 0;
+  f->hops = 0;
   f->flow = 0;  // bytes keep their old contents and capacity; builders overwrite them
   return FramePtr(f, FrameRecycler{this});
 }

@@ -34,6 +34,7 @@ struct Frame {
   std::uint64_t id = 0;             // see kFrameIdCreator
   Picoseconds queued_ps = 0;        // when the frame entered its transmit queue
   std::uint32_t flow = 0;           // which traffic source made it; 0 for MAC control frames
+  std::uint32_t hops = 0;           // switches it has passed (its queued_ps stays the source's)
   std::vector<std::uint8_t> bytes;  // DA..FCS
 
   std::size_t size() const { return bytes.size(); }

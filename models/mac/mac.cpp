@@ -174,7 +174,8 @@ bool Mac::enqueue(FramePtr frame) {
     drop(std::move(frame), "tx_queue_full");
     return false;
   }
-  frame->queued_ps = now;
+  // A frame relayed by a switch keeps the time its source queued it: latency is end to end.
+  if (frame->hops == 0) frame->queued_ps = now;
   events({EventKind::enqueue, now, frame.get()});
   queue_.push(std::move(frame));
   if (state_ == MacTxState::idle || state_ == MacTxState::paused) kick_.notify(SC_ZERO_TIME);

@@ -6,6 +6,9 @@ const ParamTable<LinkParams>& link_param_table() {
   static const ParamTable<LinkParams> table = [] {
     ParamTable<LinkParams> t("link", "a full-duplex point-to-point cable between two stations");
     t.real("cable_m", &LinkParams::cable_m, "m", 0.0, 100'000.0, "cable length")
+        .integer("rate_mbps", &LinkParams::rate_mbps, "Mb/s", 0, 10000,
+                 "the link's line rate (10, 100, 1000, 10000); 0 = the switch port's it plugs "
+                 "into, else the run's rate_mbps")
         .reference("medium", &LinkParams::medium, "medium",
                    "cable medium, a row of the media table (built in or the scenario's \"media\")")
         .real("ber", &LinkParams::ber, "errors/bit", 0.0, 1.0,

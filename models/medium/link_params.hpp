@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "models/common/param_table.hpp"
@@ -9,6 +10,7 @@ namespace gbesim {
 // One full-duplex point-to-point cable between two stations.
 struct LinkParams {
   double cable_m = 1.0;
+  std::int64_t rate_mbps = 0;  // 0: the switch port's, or the run's
   std::string medium = "cat5e";
   double ber = 0.0;
   // "ideal": the link carries bits with `ber`; "1000base-t": the bit-error rate comes from the

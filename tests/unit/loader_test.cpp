@@ -218,7 +218,7 @@ TEST(Loader, EmptyAndSelfReferencesAreErrorsNotCrashes) {
   EXPECT_CONTAINS(error_of(with("stations.a.traffic[0].to", "\"\"")),
                   "stations.a.traffic[0].to: expected a station name or \"broadcast\"");
   EXPECT_CONTAINS(error_of(with("links[0].between", R"(["a", "a"])")),
-                  "links[0].between: a link joins two different stations, not \"a\" to itself");
+                  "links[0].between: a link joins two different ends, not \"a\" to itself");
 }
 
 TEST(Loader, NumbersBeyondWhatTheyCanHoldAreErrors) {
@@ -623,6 +623,44 @@ TEST(Loader, ACollisionDomainAndTheSameTopologyGiveTheSameDelays) {
     const double ns = (10 + 99.9) * 5.56 + (repeater_bt + dte_bt) * bit_ns / 2;
     EXPECT_EQ(from_domain[0][3], std::llround(ns * 1000)) << rate << " Mb/s";
   }
+}
+
+}  // namespace
+}  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+const char* kSwitched = R"({"name": "s", "description": "", "duration_ns": 1000,
+  "stations": {"a": {}, "b": {}},
+  "switches": {"sw": {"ports": [{"count": 2, "rate_mbps": 100}, {"count": 1, "rate_mbps": 1000}]}},
+  "links": [{"between": ["a", "sw:1"]}, {"between": ["sw:3", "b"]}]})";
+
+std::string switched_with(const std::string& path, const std::string& value) {
+  Json doc = Json::parse(kSwitched);
+  set_json_path(doc, path, parse_override_value(value));
+  return doc.dump();
+}
+
+TEST(Loader, SwitchPortsAreNamedAndEachLinkTakesItsPortsRate) {
+  const auto s = load_scenario_text(kSwitched, "ok.json");
+  EXPECT_EQ(s.config.find_station("a")->rate_mbps, 100);
+  EXPECT_EQ(s.config.find_station("b")->rate_mbps, 1000);
+  EXPECT_EQ(s.config.reachable_from("a"), std::vector<std::string>{"b"});
+  EXPECT_CONTAINS(error_of(switched_with("links[1].between", R"(["sw:4", "b"])")),
+                  "links[1].between[0]: expected \"sw:<n>\" with n from 1 to 3 (its ports), got "
+                  "\"sw:4\"");
+  EXPECT_CONTAINS(error_of(switched_with("links[1].between", R"(["sx:3", "b"])")),
+                  "links[1].between[0]: no switch \"sx\"; did you mean \"sw\"?");
+  EXPECT_CONTAINS(error_of(switched_with("links[0].rate_mbps", "1000")),
+                  "links[0].rate_mbps: 1000 Mb/s is faster than switch port sw:1 (100 Mb/s)");
+  EXPECT_CONTAINS(error_of(switched_with("links[1].between", R"(["sw:1", "b"])")),
+                  "links[1].between[0]: switch port sw:1 is already on another link");
+  EXPECT_CONTAINS(error_of(switched_with("switches.sw.ports[0].speed", "100")),
+                  "switches.sw.ports[0].speed: unknown key \"speed\"");
+  // A link that sets a lower rate than its port's: the port negotiates down.
+  const auto down = load_scenario_text(switched_with("links[1].rate_mbps", "100"), "ok.json");
+  EXPECT_EQ(down.config.find_station("b")->rate_mbps, 100);
 }
 
 }  // namespace

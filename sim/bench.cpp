@@ -139,6 +139,28 @@ std::string bench_nic_rx_json(int frame_bytes, int duration_ms) {
   return doc.dump(2) + "\n";
 }
 
+std::string bench_switch_json(int ports, int duration_ms) {
+  Json doc;
+  doc["name"] = fmt::format("bench-switch-{}", ports);
+  doc["description"] =
+      "benchmark: stations on the gigabit ports of one store-and-forward switch, each saturated "
+      "with 1518-byte frames to the next station's port (every port at line rate both ways)";
+  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
+  doc["rate_mbps"] = 1000;
+  Json links = Json::array();
+  for (int i = 0; i < ports; ++i) {
+    const std::string name = fmt::format("s{}", i);
+    doc["stations"][name]["traffic"] =
+        Json::array({Json{{"pattern", "saturated"},
+                          {"to", fmt::format("s{}", (i + 1) % ports)},
+                          {"frame_bytes", 1518}}});
+    links.push_back({{"between", {name, fmt::format("sw:{}", i + 1)}}, {"cable_m", 10}});
+  }
+  doc["switches"]["sw"]["ports"] = Json::array({Json{{"count", ports}, {"rate_mbps", 1000}}});
+  doc["links"] = std::move(links);
+  return doc.dump(2) + "\n";
+}
+
 std::string bench_topology_json(int hubs, int stations_per_hub, bool switched) {
   Json doc;
   doc["name"] = fmt::format("bench-topology-{}-{}", switched ? "switched" : "one-domain",
@@ -182,8 +204,9 @@ int run_bench(const BenchOptions& options) {
     std::string label;
     int frame_bytes;
     int duration_ms;
-    int hd_stations;   // 0: the full-duplex pair
-    bool nic = false;  // the NIC receive case instead
+    int hd_stations;       // 0: the full-duplex pair
+    bool nic = false;      // the NIC receive case instead
+    int switch_ports = 0;  // the switch case instead
   };
   const std::vector<Case> cases = {
       {"(a) FD, 1518-byte frames, both directions", 1518, options.duration_ms, 0},
@@ -193,6 +216,7 @@ int run_bench(const BenchOptions& options) {
       {"(d) HD, 32 stations, 64 B, ext + bursting", 64, options.duration_ms, 32},
       {"(e) 82540EM rx on PCI 32/33, 1518 B at line rate", 1518, options.duration_ms, 0, true},
       {"(f) 82540EM rx on PCI 32/33, 64 B at line rate", 64, options.duration_ms, 0, true},
+      {"(k) switch, 16 gigabit ports saturated, 1518 B", 1518, options.duration_ms, 0, false, 16},
   };
   fmt::print(
       "gbesim bench: 1000 Mb/s, saturated; FD = 2 stations on 100 m full duplex, HD = stations on "
@@ -202,17 +226,19 @@ int run_bench(const BenchOptions& options) {
   fmt::print("{:<56} {:>10} {:>14} {:>14} {:>10} {:>8}\n", "case", "x real", "events/s", "frames/s",
              "peak MiB", "frames");
   for (const auto& c : cases) {
-    const auto scenario = tmp / fmt::format("{}-{}-{}-{}.json", c.nic ? "nic" : "fd", c.hd_stations,
-                                            c.frame_bytes, c.duration_ms);
-    write_file_atomically(scenario, c.nic ? bench_nic_rx_json(c.frame_bytes, c.duration_ms)
-                                    : c.hd_stations > 0
-                                        ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
-                                        : bench_scenario_json(c.frame_bytes, c.duration_ms));
+    const auto scenario =
+        tmp / fmt::format("{}-{}-{}-{}-{}.json", c.nic ? "nic" : "fd", c.hd_stations,
+                          c.switch_ports, c.frame_bytes, c.duration_ms);
+    write_file_atomically(scenario,
+                          c.switch_ports > 0  ? bench_switch_json(c.switch_ports, c.duration_ms)
+                          : c.nic             ? bench_nic_rx_json(c.frame_bytes, c.duration_ms)
+                          : c.hd_stations > 0 ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
+                                              : bench_scenario_json(c.frame_bytes, c.duration_ms));
     std::vector<double> rtf, aps, fps, rss, allocated;
     for (int i = 0; i < options.runs; ++i) {
-      const Sample s =
-          run_once(options.self, scenario,
-                   tmp / fmt::format("out-{}-{}-{}-{}", c.nic, c.hd_stations, c.frame_bytes, i));
+      const Sample s = run_once(options.self, scenario,
+                                tmp / fmt::format("out-{}-{}-{}-{}-{}", c.nic, c.hd_stations,
+                                                  c.switch_ports, c.frame_bytes, i));
       rtf.push_back(s.real_time_factor);
       aps.push_back(s.activations_per_second);
       fps.push_back(s.frames_per_second);
@@ -225,7 +251,9 @@ int run_bench(const BenchOptions& options) {
   }
   fmt::print(
       "x real = simulated time / wall time; events = SystemC process activations;\n"
-      "frames = frame objects ever allocated (recycled through a pool).\n");
+      "frames = frame objects ever allocated (recycled through a pool); in (k) frames/s counts "
+      "the\n"
+      "stations' and the switch ports' MACs (each frame is received twice).\n");
   // The link-level 1000BASE-T model, each run its own `gbesim phy` process: (g) 4D symbols per
   // second through the Viterbi decoder (AWGN at sigma 0.2, 200,000 symbols); (h) the whole link
   // (cable responses, noise, ADC, FFE + DFE on four pairs, Viterbi) on 100 m of Cat 5e,

@@ -22,6 +22,8 @@ std::string bench_half_duplex_json(int stations, int duration_ms);
 std::string bench_nic_rx_json(int frame_bytes, int duration_ms);
 // A large cabling plant for `gbesim topology`: `hubs` repeaters with `stations_per_hub` stations
 // each, on a backbone repeater (one 10 Mb/s domain) or on a switch (one 100 Mb/s domain per hub).
+// Stations on `ports` gigabit ports of one switch, each saturated towards the next port.
+std::string bench_switch_json(int ports, int duration_ms);
 std::string bench_topology_json(int hubs, int stations_per_hub, bool switched);
 
 }  // namespace gbesim

@@ -37,6 +37,9 @@ SwitchPort::SwitchPort(sc_core::sc_module_name name, Switch& owner, std::size_t 
       index_(index),
       mac_("mac", port_mac_params(mac), config, context),
       queues_(queues),
+      queue_bytes_(queues, 0),
+      queue_shared_(queues, 0),
+      queue_frames_(queues, 0),
       stats_(context.stats, this->name()),
       frames_in_(stats_, "frames_in", "frames",
                  "frames received whole and accepted by the port's MAC, handed to the relay"),
@@ -120,6 +123,7 @@ void SwitchPort::feed(Picoseconds) {
     in_mac_ = true;
     in_mac_id_ = next.frame->id;
     sending_.ingress = next.ingress;
+    sending_.queue = next.queue;
     sending_.shared = next.shared;
     sending_.enqueued_ps = next.enqueued_ps;
     sending_.bytes = static_cast<std::int64_t>(next.frame->size());
@@ -396,38 +400,41 @@ std::size_t Switch::queue_of(const Frame& frame) const {
 void Switch::enqueue(std::size_t egress, FramePtr frame, std::size_t ingress, Picoseconds now) {
   ++copies_made_;
   SwitchPort& out = *ports_[egress];
+  const std::size_t q = queue_of(*frame);
   const std::int64_t size = static_cast<std::int64_t>(frame->size());
   bool shared = false;
-  if (out.frames_ >= params_.port_buffer_frames) {
+  auto drop = [&] {
     ++out.drops_buffer_full_;
     ++copies_dropped_;
-    return;
-  }
-  if (out.bytes_ - out.shared_bytes_ + size > params_.port_buffer_bytes) {
-    if (shared_used_ + size > params_.shared_buffer_bytes) {
-      ++out.drops_buffer_full_;
-      ++copies_dropped_;
-      return;
-    }
+  };
+  if (out.queue_frames_[q] >= params_.port_buffer_frames) return drop();
+  if (out.queue_bytes_[q] - out.queue_shared_[q] + size > params_.port_buffer_bytes) {
+    if (shared_used_ + size > params_.shared_buffer_bytes) return drop();
     shared = true;
     shared_used_ += size;
     out.shared_bytes_ += size;
+    out.queue_shared_[q] += size;
   }
   out.bytes_ += size;
   ++out.frames_;
+  out.queue_bytes_[q] += size;
+  ++out.queue_frames_[q];
   out.depth_.record(out.bytes_);
   SwitchPort& in = *ports_[ingress];
   in.held_bytes_ += size;
   in.mac_.set_rx_backlog(in.held_bytes_);
-  out.queues_[queue_of(*frame)].push_back({std::move(frame), ingress, shared, now});
+  out.queues_[q].push_back({std::move(frame), ingress, q, shared, now});
 }
 
 void Switch::release(SwitchPort& out, const SwitchPort::Sending& s) {
   out.bytes_ -= s.bytes;
   --out.frames_;
+  out.queue_bytes_[s.queue] -= s.bytes;
+  --out.queue_frames_[s.queue];
   if (s.shared) {
     shared_used_ -= s.bytes;
     out.shared_bytes_ -= s.bytes;
+    out.queue_shared_[s.queue] -= s.bytes;
   }
   SwitchPort& in = *ports_[s.ingress];
   in.held_bytes_ -= s.bytes;

@@ -9,14 +9,15 @@
 // the order they are ready; output queues with per-port byte and frame limits and a shared pool,
 // tail drop, up to 8 strict-priority queues by 802.1p; a learning table with lazy ageing and a
 // size limit, flooding of unknown, multicast and broadcast destinations, and filtering of frames
-// whose destination is on the port they came in by; 802.3x PAUSE towards a sender when the bytes
-// its port has brought into the switch and not yet sent pass the port MAC's pause_xoff_bytes
-// (released at pause_xon_bytes) -- the MAC's own PAUSE machinery (docs/mac.md).
-// Fidelity: exact to the picosecond at every port's bit time; one forwarding decision per frame.
-// Same-instant order: arrivals due at one instant are handled in port order, then by arrival.
-// Does not model: spanning tree, VLAN membership, link aggregation, per-flow queueing, input
-// queueing other than the fabric's backlog, errors a cut-through frame picks up on its input
-// (the copy forwarded is the frame as sent; the error is counted at the input port).
+// whose destination is on the port they came in by (each priority queue has the port's limits);
+// 802.3x PAUSE towards a sender when the bytes its port has brought into the switch and not yet
+// sent pass the port MAC's pause_xoff_bytes (released at pause_xon_bytes) -- the MAC's own PAUSE
+// machinery (docs/mac.md). Fidelity: exact to the picosecond at every port's bit time; one
+// forwarding decision per frame. Same-instant order: arrivals due at one instant are handled in
+// port order, then by arrival. Does not model: spanning tree, VLAN membership, link aggregation,
+// per-flow queueing, input queueing other than the fabric's backlog, errors a cut-through frame
+// picks up on its input (the copy forwarded is the frame as sent; the error is counted at the input
+// port).
 
 #include <cstdint>
 #include <memory>
@@ -69,11 +70,13 @@ class SwitchPort : public sc_core::sc_module, public MacClient {
   struct Queued {
     FramePtr frame;
     std::size_t ingress;
+    std::size_t queue;
     bool shared;  // took bytes from the shared pool
     Picoseconds enqueued_ps;
   };
   struct Sending {
     std::size_t ingress = 0;
+    std::size_t queue = 0;
     bool shared = false;
     Picoseconds enqueued_ps = 0;
     std::int64_t bytes = 0;
@@ -88,8 +91,10 @@ class SwitchPort : public sc_core::sc_module, public MacClient {
   std::uint64_t in_mac_id_ = 0;
   Sending sending_;  // its accounting
   bool up_ = false;
-  std::int64_t bytes_ = 0;          // output occupancy, bytes
-  std::int64_t shared_bytes_ = 0;   // ... of which in the shared pool
+  std::int64_t bytes_ = 0;         // output occupancy, bytes
+  std::int64_t shared_bytes_ = 0;  // ... of which in the shared pool
+  // Per priority queue: each has the port's limits of its own.
+  std::vector<std::int64_t> queue_bytes_, queue_shared_, queue_frames_;
   std::int64_t frames_ = 0;         // ... frames
   std::int64_t held_bytes_ = 0;     // bytes this port brought in, not yet sent or dropped
   RingQueue<std::uint64_t> early_;  // ids forwarded by cut-through, not yet received whole

@@ -20,10 +20,12 @@ const ParamTable<SwitchParams>& switch_param_table() {
                  "switching-fabric capacity: frames cross it one at a time at this rate, DA..FCS "
                  "bits; 0 = non-blocking")
         .integer("port_buffer_bytes", &SwitchParams::port_buffer_bytes, "bytes", 1518, 1LL << 40,
-                 "each output port's own buffer (the frame being sent included); a frame that "
-                 "does not fit takes shared buffer or is dropped")
+                 "each output queue's own buffer (the frame being sent included; every priority "
+                 "queue of a port has this much); a frame that does not fit takes shared buffer "
+                 "or is dropped")
         .integer("port_buffer_frames", &SwitchParams::port_buffer_frames, "frames", 1, 100'000'000,
-                 "most frames an output port holds, the one being sent included")
+                 "most frames an output queue holds (per priority queue), the one being sent "
+                 "included")
         .integer("shared_buffer_bytes", &SwitchParams::shared_buffer_bytes, "bytes", 0, 1LL << 40,
                  "a pool any output port may use beyond its own buffer")
         .integer("address_table_entries", &SwitchParams::address_table_entries, "entries", 1,

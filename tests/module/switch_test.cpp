@@ -248,3 +248,33 @@ TEST(Switch, AFabricSlowerThanItsPortsLimitsWhatTheyDeliver) {
 
 }  // namespace
 }  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+TEST(Switch, StrictPriorityServesTheHigherQueueFirst) {
+  // a sends 1518-byte frames at priority 0, b 1500-byte frames at priority 7, both saturated, to
+  // r. b's first frame is in at 12064 ns and goes at once; when it ends (24128 ns) only a's first
+  // (in at 12208) waits, so it goes next; from then on one of b's frames (every 12160 ns, as
+  // fast as the output sends them) always waits, and a never gets the output again: r has
+  // exactly one 1518-byte frame.
+  const std::string stations =
+      R"("a": {"traffic": [{"pattern": "saturated", "to": "r", "frame_bytes": 1518, "vlan_id": 1, "vlan_pcp": 0}]},
+         "b": {"traffic": [{"pattern": "saturated", "to": "r", "frame_bytes": 1500, "vlan_id": 1, "vlan_pcp": 7}]},
+         "r": {"traffic": [{"pattern": "script", "to": "broadcast", "script": [{"at_ns": 0, "bytes": 64}]}]})";
+  SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 1000000, "stations": {)" +
+                 stations +
+                 R"(}, "switches": {"sw": {"ports": [{"count": 3, "rate_mbps": 1000}],
+                    "priority_queues": 2, "port_buffer_frames": 32, "port_buffer_bytes": 1000000}},
+                    "links": [{"between": ["a", "sw:1"]}, {"between": ["b", "sw:2"]},
+                              {"between": ["sw:3", "r"]}]})");
+  sim.run();
+  const double frames = sim.scalar("r.sink", "frames_received");
+  const double octets = sim.scalar("r.sink", "octets_received");
+  EXPECT_EQ((octets - 1500 * frames) / 18, 1);
+  EXPECT_GT(frames, 80);
+  expect_conservation(sim);
+}
+
+}  // namespace
+}  // namespace gbesim

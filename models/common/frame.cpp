@@ -122,6 +122,16 @@ FramePool::~FramePool() {
   for (Frame* f : free_) delete f;
 }
 
+FramePtr FramePool::copy(const Frame& frame) {
+  FramePtr out = acquire();
+  out->id = frame.id;
+  out->queued_ps = frame.queued_ps;
+  out->flow = frame.flow;
+  out->hops = frame.hops;
+  out->bytes = frame.bytes;
+  return out;
+}
+
 FramePtr FramePool::acquire() {
   Frame* f;
   if (free_.empty()) {

@@ -127,6 +127,8 @@ class FramePool {
   // A frame whose creator sets its id; its bytes are whatever an earlier use left (builders resize
   // and overwrite them, which avoids clearing buffers on every frame).
   FramePtr acquire();
+  // A copy of `frame` (id, times, flow, hops and bytes): one frame delivered to several places.
+  FramePtr copy(const Frame& frame);
   // Frames ever allocated: stays flat in a steady state however long the run.
   std::size_t allocated() const { return allocated_; }
   std::uint64_t frames_created() const { return created_; }

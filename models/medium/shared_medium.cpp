@@ -306,11 +306,7 @@ void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds firs
     if (n + 1 == to.size()) {
       copy = std::move(frame);
     } else {
-      copy = context_.frames.acquire();
-      copy->id = frame->id;
-      copy->queued_ps = frame->queued_ps;
-      copy->flow = frame->flow;
-      copy->bytes = frame->bytes;
+      copy = context_.frames.copy(*frame);
     }
     const Picoseconds d = domain_.delay(station, k);
     ports_[k]->schedule(std::move(copy), station, first_bit + d, last_bit + d, last_bit);

@@ -17,16 +17,6 @@ MacParams port_mac_params(MacParams mac) {
   return mac;
 }
 
-FramePtr copy_of(const Frame& frame, FramePool& pool) {
-  FramePtr copy = pool.acquire();
-  copy->id = frame.id;
-  copy->queued_ps = frame.queued_ps;
-  copy->flow = frame.flow;
-  copy->hops = frame.hops;
-  copy->bytes = frame.bytes;
-  return copy;
-}
-
 }  // namespace
 
 SwitchPort::SwitchPort(sc_core::sc_module_name name, Switch& owner, std::size_t index,
@@ -100,7 +90,7 @@ void SwitchPort::mac_rejected(const Frame& frame, Picoseconds) {
 }
 
 void SwitchPort::frame_arriving(const Frame& frame, Picoseconds first_bit) {
-  if (owner_.params_.mode != "cut_through" || frame.size() < kMinFrameBytes) return;
+  if (!owner_.cut_through_ || frame.size() < kMinFrameBytes) return;
   // MAC Control frames end at the MAC; they are never relayed.
   if (destination_of(frame.bytes) == MacAddress::pause_multicast()) return;
   const Picoseconds bit = mac_.bit_ps();
@@ -109,11 +99,11 @@ void SwitchPort::frame_arriving(const Frame& frame, Picoseconds first_bit) {
                           owner_.latency_ps_;
   const Picoseconds whole = first_bit + mac_.frame_time_ps(frame.size()) + owner_.latency_ps_;
   early_.push_back(frame.id);
-  owner_.schedule({cut, index_, owner_.sequence_++, whole, false, kFlood,
-                   copy_of(frame, owner_.context_.frames)});
+  owner_.schedule(
+      {cut, index_, owner_.sequence_++, whole, false, kFlood, owner_.context_.frames.copy(frame)});
 }
 
-void SwitchPort::feed(Picoseconds) {
+void SwitchPort::feed() {
   while (!in_mac_) {
     auto q = std::find_if(queues_.rbegin(), queues_.rend(),
                           [](const RingQueue<Queued>& r) { return !r.empty(); });
@@ -158,6 +148,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const M
     : sc_module(name),
       params_(params),
       context_(context),
+      cut_through_(params.mode == "cut_through"),
       latency_ps_(round_to_ps(params.forwarding_latency_ns * 1000.0)),
       aging_ps_(round_to_ps(params.aging_s * 1e12)),
       fabric_backlog_(ports.size(), 0),
@@ -257,7 +248,7 @@ void Switch::settle(Picoseconds now) {
     pending_.pop();
     forward(std::move(p), now);
   }
-  for (auto& p : ports_) p->feed(now);
+  for (auto& p : ports_) p->feed();
   settling_ = false;
   if (!pending_.empty()) {
     const Picoseconds next = pending_.top().ready_ps;
@@ -386,7 +377,7 @@ void Switch::forward(Pending p, Picoseconds now) {
     if (e == last) {
       enqueue(e, std::move(p.frame), p.ingress, now);
     } else {
-      enqueue(e, copy_of(*p.frame, context_.frames), p.ingress, now);
+      enqueue(e, context_.frames.copy(*p.frame), p.ingress, now);
     }
   }
 }

@@ -81,7 +81,8 @@ class SwitchPort : public sc_core::sc_module, public MacClient {
     Picoseconds enqueued_ps = 0;
     std::int64_t bytes = 0;
   };
-  void feed(Picoseconds now);
+  // Hands the next frame (highest priority first) to the MAC when it has none.
+  void feed();
 
   Switch& owner_;
   const std::size_t index_;
@@ -169,6 +170,7 @@ class Switch : public sc_core::sc_module {
 
   const SwitchParams params_;
   SimContext& context_;
+  const bool cut_through_;  // params_.mode, decided once
   const Picoseconds latency_ps_;
   const Picoseconds aging_ps_;
   std::vector<std::unique_ptr<SwitchPort>> ports_;

@@ -123,6 +123,7 @@ struct SwitchConfig {
   SwitchParams params;
   MacParams mac;  // every port's MAC (PAUSE thresholds, frame size, ...)
   std::vector<SwitchPortGroup> groups;
+  bool ports_refused = false;  // "ports" had errors (reported there): its ports are not known
   std::vector<SwitchPortParams> ports() const;
 };
 

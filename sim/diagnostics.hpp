@@ -42,6 +42,8 @@ class Diagnostics {
   // An error in another file this one refers to (e.g. a NIC profile).
   void error_in(std::string file, std::string path, std::string message);
   bool empty() const { return items_.empty(); }
+  // Errors so far, listed or only counted.
+  std::size_t count() const { return items_.size() + more_; }
   // Errors found elsewhere and only counted there.
   void count_more(std::size_t n) { more_ += n; }
   // True once enough errors are kept that later ones are only counted: a caller may skip

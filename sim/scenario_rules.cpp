@@ -433,6 +433,7 @@ void check_references(const std::vector<schema::Reference>& references,
       }
       const std::string sw = ref.name.substr(0, colon);
       const SwitchConfig* found = config.find_switch(sw);
+      if (found != nullptr && found->ports_refused) continue;  // its ports are in error already
       if (found == nullptr) {
         d.error(ref.path,
                 "no switch \"" + sw + "\"" + suggestion(sw, switch_names) +

@@ -257,6 +257,13 @@ void read_port_groups(const Json& v, const std::string& path, SwitchConfig& sw, 
   const std::string form =
       "[{\"count\": n, \"rate_mbps\": 10 | 100 | 1000 | 10000, \"duplex\": "
       "\"full\" | \"half\"}, ...]";
+  const std::size_t errors_before = r.d.count();
+  struct Mark {
+    Reader& r;
+    SwitchConfig& sw;
+    std::size_t before;
+    ~Mark() { sw.ports_refused = sw.ports_refused || r.d.count() > before; }
+  } mark{r, sw, errors_before};
   if (!v.is_array() || v.empty()) return error_expected(r, path, "a non-empty array " + form, v);
   sw.groups.clear();
   std::int64_t total = 0;

@@ -658,6 +658,10 @@ TEST(Loader, SwitchPortsAreNamedAndEachLinkTakesItsPortsRate) {
                   "links[1].between[0]: switch port sw:1 is already on another link");
   EXPECT_CONTAINS(error_of(switched_with("switches.sw.ports[0].speed", "100")),
                   "switches.sw.ports[0].speed: unknown key \"speed\"");
+  // A refused "ports" block is the one error: the links naming its ports are not blamed too.
+  const std::string refused = error_of(switched_with("switches.sw.ports[0].count", "-3"));
+  EXPECT_CONTAINS(refused, "switches.sw.ports[0].count: expected an integer in 1 .. 4096 ports");
+  EXPECT_EQ(refused.find("between"), std::string::npos) << refused;
   // A link that sets a lower rate than its port's: the port negotiates down.
   const auto down = load_scenario_text(switched_with("links[1].rate_mbps", "100"), "ok.json");
   EXPECT_EQ(down.config.find_station("b")->rate_mbps, 100);

@@ -175,14 +175,26 @@ std::optional<std::string> did_you_mean(std::string_view word,
       best_distance = dist;
     }
   }
-  if (!best) return std::nullopt;
-  // Plausible typo: up to a third of the word's length wrong, at least 1 and at most 3 edits.
-  const std::size_t allowed = std::clamp<std::size_t>(word.size() / 3, 1, 3);
-  // A prefix or suffix match ("cable" for "cable_m") counts too.
-  const bool affix =
-      best->rfind(std::string(word), 0) == 0 || std::string(word).rfind(*best, 0) == 0;
-  if (best_distance <= allowed || (affix && word.size() >= 3)) return best;
-  return std::nullopt;
+  if (best) {
+    // Plausible typo: up to a third of the word's length wrong, at least 1 and at most 3 edits.
+    const std::size_t allowed = std::clamp<std::size_t>(word.size() / 3, 1, 3);
+    // A prefix or suffix match ("cable" for "cable_m") counts too.
+    const bool affix =
+        best->rfind(std::string(word), 0) == 0 || std::string(word).rfind(*best, 0) == 0;
+    if (best_distance <= allowed || (affix && word.size() >= 3)) return best;
+  }
+  // A profile named without its vendor ("pentium3-500" for "intel-pentium3-500"): the one
+  // candidate ending in "-" or "_" and the word.
+  if (word.size() < 4) return std::nullopt;
+  std::optional<std::string> ending;
+  for (const auto& c : candidates) {
+    if (c.size() <= word.size() || c.size() > kLongest) continue;
+    const std::size_t at = c.size() - word.size();
+    if (c.compare(at, word.size(), word) != 0 || (c[at - 1] != '-' && c[at - 1] != '_')) continue;
+    if (ending) return std::nullopt;  // more than one: no guess
+    ending = c;
+  }
+  return ending;
 }
 
 std::string suggestion(std::string_view word, const std::vector<std::string>& candidates) {

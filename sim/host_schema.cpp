@@ -1,6 +1,7 @@
 #include "sim/host_schema.hpp"
 
 #include "sim/nic_profiles.hpp"
+#include "sim/profiles.hpp"
 
 namespace gbesim {
 
@@ -60,6 +61,33 @@ const Object<HostConfig>& nic_object() {
   return o;
 }
 
+// A host CPU: a built-in or file profile (clock, memory bandwidth, with sources), then the keys
+// beside it.
+const Object<CpuParams>& cpu_object() {
+  static const Object<CpuParams> o = [] {
+    Object<CpuParams> c(cpu_param_table().doc());
+    c.custom(by_hand<CpuParams>(
+                 "profile", "reference", profile_choices(builtin_cpu_profiles()), "",
+                 "a CPU profile applied before the keys beside it (a built-in processor or a "
+                 ".json file relative to the scenario; docs/host.md)",
+                 [](const Json& v, const std::string& path, CpuParams& cpu, Reader& r) {
+                   const ProfileKind kind{
+                       "CPU",
+                       builtin_cpu_profiles(),
+                       "",
+                       {"name", "description"},
+                       {{"cpu", [&](const Json& values, const std::string& at, Reader& pr) {
+                           schema::table(cpu_param_table()).read(values, at, cpu, pr);
+                         }}}};
+                   apply_profile(kind, v, path, r.d);
+                 },
+                 [](const CpuParams&) -> std::optional<Json> { return std::nullopt; }))
+        .rows(cpu_param_table());
+    return c;
+  }();
+  return o;
+}
+
 const Object<AppParams>& app_object() {
   static const Object<AppParams> o = [] {
     Object<AppParams> a(app_param_table().doc());
@@ -80,7 +108,7 @@ const Object<HostConfig>& host_object() {
         .block("nic", nic_object().node())
         .on_read([](HostConfig& host) { host.has_nic = true; })
         .written_if([](const HostConfig& host) { return host.has_nic; })
-        .field("cpu", &HostConfig::cpu, schema::table(cpu_param_table()))
+        .field("cpu", &HostConfig::cpu, cpu_object().node())
         .written_if([](const HostConfig& host) { return host.has_nic; })
         .field("driver", &HostConfig::driver, schema::table(driver_param_table()))
         .written_if([](const HostConfig& host) { return host.has_nic; })

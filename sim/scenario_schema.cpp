@@ -6,6 +6,7 @@
 #include "models/common/speed_modes.hpp"
 #include "sim/host_schema.hpp"
 #include "sim/output_dir.hpp"
+#include "sim/profiles.hpp"
 #include "sim/topology_schema.hpp"
 #include "sim/traffic_schema.hpp"
 
@@ -306,7 +307,33 @@ void read_port_groups(const Json& v, const std::string& path, SwitchConfig& sw, 
 const Object<SwitchConfig>& switch_object() {
   static const Object<SwitchConfig> o = [] {
     Object<SwitchConfig> s(switch_param_table().doc());
-    s.rows(switch_param_table(), &SwitchConfig::params)
+    s.custom(by_hand<SwitchConfig>(
+                 "profile", "reference", profile_choices(builtin_switch_profiles()), "",
+                 "a switch profile (ports, fabric, buffers, with sources) applied before the keys "
+                 "beside it: a built-in model or a .json file relative to the scenario "
+                 "(docs/switch.md)",
+                 [](const Json& v, const std::string& path, SwitchConfig& sw, Reader& r) {
+                   const ProfileKind kind{
+                       "switch",
+                       builtin_switch_profiles(),
+                       "",
+                       {"name", "description", "model"},
+                       {{"switch", [&](const Json& values, const std::string& at, Reader& pr) {
+                           // The port groups are a field of the block; the rest are parameters.
+                           Json params = values;
+                           if (params.contains("ports")) {
+                             read_port_groups(params["ports"], child_path(at, "ports"), sw, pr);
+                             params.erase("ports");
+                           }
+                           schema::table(switch_param_table()).read(params, at, sw.params, pr);
+                         }}}};
+                   const std::size_t errors_before = r.d.count();
+                   apply_profile(kind, v, path, r.d);
+                   // A refused profile is the one error: its missing ports are not blamed too.
+                   if (r.d.count() > errors_before && sw.groups.empty()) sw.ports_refused = true;
+                 },
+                 [](const SwitchConfig&) -> std::optional<Json> { return std::nullopt; }))
+        .rows(switch_param_table(), &SwitchConfig::params)
         .field("mac", &SwitchConfig::mac, schema::table(mac_param_table()))
         .custom(by_hand<SwitchConfig>(
             "ports", "structured",
@@ -320,8 +347,8 @@ const Object<SwitchConfig>& switch_object() {
                     {{"count", g.count}, {"rate_mbps", g.rate_mbps}, {"duplex", g.duplex}});
               return out;
             }))
-        .check([](const Json& obj, const std::string& path, SwitchConfig&, Reader& r) {
-          if (!obj.contains("ports"))
+        .check([](const Json& obj, const std::string& path, SwitchConfig& sw, Reader& r) {
+          if (!obj.contains("ports") && sw.groups.empty() && !sw.ports_refused)
             error_expected(r, child_path(path, "ports"),
                            "[{\"count\": n, \"rate_mbps\": Mb/s}, ...]", Json());
         });

@@ -17,11 +17,17 @@ struct CpuParams {
   double per_packet_ns = 0;         // driver + protocol stack per received frame
   double per_sent_packet_ns = 0;    // driver + protocol stack per sent frame with data
   double per_sent_ack_ns = 0;       // per pure TCP ACK sent (no payload)
-  double per_byte_ns = 0;           // copy (and checksum unless offloaded) per byte
+  double per_byte_ns = 0;           // copy (and checksum unless offloaded) per byte; 0: derived
+  double memory_mbps = 0;           // peak CPU-memory bandwidth, MB/s (FSB or memory, the smaller)
+  double copy_efficiency = 0.81;    // share of memory_mbps a copy achieves (fitted: docs/host.md)
   double per_refill_ns = 0;         // allocate and post one receive buffer
   double per_request_ns = 0;        // an application send/receive call (system call + bookkeeping)
   double per_checksum_byte_ns = 0;  // software checksum per frame byte, unless the NIC offloads
   bool read_icr = true;             // the handler reads the interrupt cause register (PIO read)
+
+  // The copy cost per byte: per_byte_ns when given, else two bytes of memory traffic (a read and
+  // a write) per byte copied at copy_efficiency x memory_mbps; 0 when neither is given.
+  double copy_ns_per_byte() const;
 };
 
 const ParamTable<CpuParams>& cpu_param_table();

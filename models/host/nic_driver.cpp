@@ -11,6 +11,13 @@ constexpr std::uint64_t kIcrTag = 1;
 constexpr std::uint64_t kTailTag = 2;    // | (descriptors << 8)
 constexpr std::uint64_t kTxTailTag = 3;  // | (descriptors << 8)
 
+// The CPU with its copy cost per byte resolved once (derived from its memory bandwidth when not
+// given), so the per-frame paths read a constant.
+CpuParams with_copy_cost(CpuParams cpu) {
+  cpu.per_byte_ns = cpu.copy_ns_per_byte();
+  return cpu;
+}
+
 }  // namespace
 
 NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
@@ -18,7 +25,7 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
                      const FrameHeader& header, std::int64_t tx_ring, Nic& nic, PciBusModule& bus,
                      HostStack* stack, SimContext& context)
     : sc_module(name),
-      cpu_(cpu),
+      cpu_(with_copy_cost(cpu)),
       tx_(tx),
       builder_(header),
       tx_ring_(tx_ring),

@@ -65,6 +65,10 @@ const std::vector<MediumRow>& builtin_media() {
       row("utp_typical", 4.83, "typical",
           "nominal velocity of propagation 0.69 c, a typical Cat 5e datasheet value", "assumption"),
       row("fibre_typical", 4.90, "typical", "silica fibre, group index about 1.47", "assumption"),
+      row("smf28_1310", 4.896, "typical",
+          "single-mode fibre at 1310 nm (10GBASE-LR, 1000BASE-LX): effective group index 1.4677 "
+          "(Corning SMF-28 product information, recalled), 1.4677 / c",
+          "unconfirmed"),
   };
   return rows;
 }

@@ -278,3 +278,35 @@ TEST(Switch, StrictPriorityServesTheHigherQueueFirst) {
 
 }  // namespace
 }  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+// Two Catalyst 3560E-24TD profiles (store and forward, 4000 ns forwarding latency) joined by a
+// 10GBASE-LR uplink on their port 25 over 8 km of single-mode fibre (smf28_1310: 4.896 ns/m),
+// with 100 ns transmit and 150 ns receive PHY latency; a on sw1:1, b on sw2:1 over 10 m of
+// Cat 5e (55.6 ns). Each switch's 64,000 Mb/s fabric carries the 1518 bytes in 189.75 ns after
+// the forwarding latency. By hand: a's frame is whole at sw1 at 12208 + 55.6 = 12263.6 ns; out
+// on the uplink at 12263.6 + 4000 + 189.75 = 16453.35 for 1526 x 0.8 = 1220.8 ns; its end
+// reaches sw2 39168 + 250 ns later, at 57092.15; out at 61281.9 for 12208 ns; at b 55.6 ns
+// after: 73545.5 ns.
+TEST(Switch, TwoSwitchProfilesOverAnEightKilometreTenGigabitUplink) {
+  gbesim::testing::SimFixture sim(
+      R"({"name": "t", "description": "", "duration_ns": 200000,
+      "stations": {"a": {"traffic": [{"pattern": "script", "to": "b",
+                                      "script": [{"at_ns": 0, "bytes": 1518}]}]}, "b": {}},
+      "switches": {"sw1": {"profile": "cisco-catalyst-3560e-24td"},
+                   "sw2": {"profile": "cisco-catalyst-3560e-24td"}},
+      "links": [{"between": ["a", "sw1:1"], "cable_m": 10},
+                {"between": ["sw1:25", "sw2:25"], "medium": "smf28_1310", "cable_m": 8000,
+                 "phy_tx_latency_ns": 100, "phy_rx_latency_ns": 150},
+                {"between": ["sw2:1", "b"], "cable_m": 10}]})");
+  sim.record_events();
+  sim.run();
+  ASSERT_EQ(received(sim, "b"), std::vector<Picoseconds>{73'545'500});
+  EXPECT_EQ(sim.scalar("sw1.port25", "frames_out"), 1);
+  EXPECT_EQ(sim.scalar("sw2.port1", "frames_out"), 1);
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -48,6 +48,13 @@ TEST(DidYouMean, SuggestsCloseKeysOnly) {
   EXPECT_EQ(did_you_mean("cable", keys), "cable_m");
   EXPECT_EQ(did_you_mean("meduim", keys), "medium");
   EXPECT_FALSE(did_you_mean("wavelength", keys));
+  // A profile named without its vendor: the one candidate ending in "-" + the word.
+  const std::vector<std::string> cpus = {"intel-pentium3-500", "intel-pentium3-800",
+                                         "amd-opteron-242"};
+  EXPECT_EQ(did_you_mean("pentium3-500", cpus), "intel-pentium3-500");
+  EXPECT_EQ(did_you_mean("opteron-242", cpus), "amd-opteron-242");
+  EXPECT_FALSE(did_you_mean("500", cpus));     // too short to be a name
+  EXPECT_FALSE(did_you_mean("m3-500", cpus));  // not a whole part
   EXPECT_EQ(edit_distance("ifg_bit", "ifg_bits"), 1u);
   EXPECT_EQ(edit_distance("poison", "poisson"), 1u);
 }

@@ -9,6 +9,7 @@
 
 #include "sim/diagnostics.hpp"
 #include "sim/nic_profiles.hpp"
+#include "sim/profiles.hpp"
 
 namespace gbesim {
 namespace {
@@ -665,6 +666,87 @@ TEST(Loader, SwitchPortsAreNamedAndEachLinkTakesItsPortsRate) {
   // A link that sets a lower rate than its port's: the port negotiates down.
   const auto down = load_scenario_text(switched_with("links[1].rate_mbps", "100"), "ok.json");
   EXPECT_EQ(down.config.find_station("b")->rate_mbps, 100);
+}
+
+// Switch profiles: every built-in one loads, each field with a source, its ports and parameters
+// in the configuration; keys beside the profile override it, "ports" beside it replaces its ports.
+TEST(Loader, EveryBuiltInSwitchProfileLoadsWithASourcePerField) {
+  const auto& profiles = builtin_switch_profiles();
+  ASSERT_EQ(profiles.size(), 2u);  // the AT-8326GB and the Catalyst 3560E-24TD
+  for (const auto& [name, text] : profiles) {
+    const Json doc = Json::parse(text);
+    EXPECT_EQ(doc["name"], name);
+    for (const auto& f : doc["switch"].items())
+      EXPECT_FALSE(f.value()["source"].get<std::string>().empty()) << name << " " << f.key();
+    const auto s = load_scenario_text(
+        switched_with("switches.sw", R"({"profile": ")" + name + "\"}"), "ok.json");
+    const SwitchConfig& sw = s.config.switches[0];
+    const Json& groups = doc["switch"]["ports"]["value"];
+    ASSERT_EQ(sw.groups.size(), groups.size()) << name;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      EXPECT_EQ(sw.groups[i].count, groups[i]["count"]) << name;
+      EXPECT_EQ(sw.groups[i].rate_mbps, groups[i]["rate_mbps"]) << name;
+    }
+    EXPECT_EQ(sw.params.fabric_mbps, doc["switch"]["fabric_mbps"]["value"]) << name;
+    EXPECT_EQ(sw.params.address_table_entries, doc["switch"]["address_table_entries"]["value"])
+        << name;
+    EXPECT_EQ(sw.params.forwarding_latency_ns, doc["switch"]["forwarding_latency_ns"]["value"])
+        << name;
+  }
+  // The AT-8326GB's ports 1-24 are Fast Ethernet, 25-26 gigabit: a at 100, b (on port 25) at 1000.
+  Json doc = Json::parse(kSwitched);
+  doc["switches"]["sw"] = {{"profile", "allied-telesyn-at8326gb"}, {"forwarding_latency_ns", 0}};
+  doc["links"][1]["between"] = {"sw:25", "b"};
+  const auto at = load_scenario_text(doc.dump(), "ok.json");
+  EXPECT_EQ(at.config.find_station("a")->rate_mbps, 100);
+  EXPECT_EQ(at.config.find_station("b")->rate_mbps, 1000);
+  EXPECT_EQ(at.config.switches[0].params.forwarding_latency_ns, 0);  // the scenario overrides
+  EXPECT_EQ(at.config.switches[0].params.fabric_mbps, 6400);         // the profile's
+  EXPECT_CONTAINS(error_of(switched_with("switches.sw", R"({"profile": "at8326gb"})")),
+                  "switches.sw.profile: no switch profile \"at8326gb\"; did you mean "
+                  "\"allied-telesyn-at8326gb\"?");
+  // "ports" beside the profile replaces the profile's: port 25 no longer exists.
+  doc["switches"]["sw"]["ports"] = {{{"count", 3}, {"rate_mbps", 100}}};
+  EXPECT_CONTAINS(error_of(doc.dump()),
+                  "links[1].between[0]: expected \"sw:<n>\" with n from 1 to 3 (its ports)");
+}
+
+// CPU profiles: clock and memory bandwidth with sources; the copy cost per byte follows from the
+// bandwidth (2 bytes of traffic per byte copied at copy_efficiency 0.81), unless given.
+TEST(Loader, EveryBuiltInCpuProfileGivesAClockAndACopyCost) {
+  const auto& profiles = builtin_cpu_profiles();
+  ASSERT_EQ(profiles.size(), 13u);
+  for (const auto& [name, text] : profiles) {
+    const Json doc = Json::parse(text);
+    EXPECT_EQ(doc["name"], name);
+    for (const auto& f : doc["cpu"].items())
+      EXPECT_FALSE(f.value()["source"].get<std::string>().empty()) << name << " " << f.key();
+    const auto s = load_scenario_text(
+        with_nic(R"({"station": "a"}, "cpu": {"profile": ")" + name + "\"}"), "ok.json");
+    const CpuParams& cpu = s.config.hosts[0].cpu;
+    EXPECT_EQ(cpu.clock_mhz, doc["cpu"]["clock_mhz"]["value"]) << name;
+    EXPECT_EQ(cpu.memory_mbps, doc["cpu"]["memory_mbps"]["value"]) << name;
+    EXPECT_DOUBLE_EQ(cpu.copy_ns_per_byte(),
+                     2000.0 / (doc["cpu"]["memory_mbps"]["value"].get<double>() * 0.81))
+        << name;
+  }
+  auto cpu_of = [&](const std::string& block) {
+    return load_scenario_text(with_nic(R"({"station": "a"}, "cpu": )" + block), "ok.json")
+        .config.hosts[0]
+        .cpu;
+  };
+  // By hand: a Pentium III 500 on its 800 MB/s bus copies at 0.81 x 800 / 2 = 324 MB/s, 3.086
+  // ns per byte; the Pentium 4 3.06 on 4,266 MB/s at 0.5788, the measured 0.58 within 0.3 %.
+  EXPECT_NEAR(cpu_of(R"({"profile": "intel-pentium3-500"})").copy_ns_per_byte(), 3.0864, 1e-4);
+  EXPECT_NEAR(cpu_of(R"({"profile": "intel-pentium4-3060"})").copy_ns_per_byte(), 0.5788, 1e-4);
+  // A measured per_byte_ns beside the profile wins; the clock stays the profile's.
+  const CpuParams given = cpu_of(R"({"profile": "intel-pentium4-3060", "per_byte_ns": 0.58})");
+  EXPECT_EQ(given.copy_ns_per_byte(), 0.58);
+  EXPECT_EQ(given.clock_mhz, 3060);
+  EXPECT_EQ(cpu_of("{}").copy_ns_per_byte(), 0);  // neither given: no copy cost, as before
+  EXPECT_CONTAINS(error_of(with_nic(R"({"station": "a"}, "cpu": {"profile": "pentium3-500"})")),
+                  "hosts.h.cpu.profile: no CPU profile \"pentium3-500\"; did you mean "
+                  "\"intel-pentium3-500\"?");
 }
 
 }  // namespace

@@ -20,7 +20,10 @@ const ParamTable<RunParams>& run_param_table() {
         .integer("rate_mbps", &RunParams::rate_mbps, "Mb/s", 10, 10000,
                  "line rate of every link: " + speed_mode_list())
         .integer("replications", &RunParams::replications, "runs", 1, 100000,
-                 "independent runs per sweep point (seeds seed, seed+1, ...)");
+                 "independent runs per sweep point (seeds seed, seed+1, ...)")
+        .integer("series_interval_ns", &RunParams::series_interval_ns, "ns", 0, 1LL << 50,
+                 "record every rate (throughputs, frame rates, utilisations) per interval of "
+                 "this length into series.csv (0: no series; gbesim run --series 1s)");
     return t;
   }();
   return table;

@@ -32,6 +32,7 @@ struct RunParams {
   std::int64_t seed = 1;
   std::int64_t rate_mbps = 1000;
   std::int64_t replications = 1;
+  std::int64_t series_interval_ns = 0;  // 0: no series.csv
 };
 
 const ParamTable<RunParams>& run_param_table();

@@ -20,6 +20,7 @@
 #include "sim/plot_command.hpp"
 #include "sim/report_command.hpp"
 #include "sim/runner.hpp"
+#include "sim/series.hpp"
 #include "sim/stats_command.hpp"
 #include "sim/sweep.hpp"
 #include "sim/topology_command.hpp"
@@ -67,6 +68,20 @@ int cli(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember(trace_kinds()));
   run_cmd->add_flag("--quiet", run.quiet, "no progress and no summary");
+  // --series 1s: the scenario key series_interval_ns, as a --set.
+  const CLI::Validator interval_check(
+      [](std::string& text) {
+        return parse_interval_ns(text) ? std::string()
+                                       : "expected a duration such as 1s, 100ms, 250us, 500ns "
+                                         "or a number of ns (at least 1 ns), got \"" +
+                                             text + "\"";
+      },
+      "DURATION");
+  std::string run_series;
+  run_cmd
+      ->add_option("--series", run_series,
+                   "record every rate per interval into series.csv (e.g. 1s, 100ms)")
+      ->check(interval_check);
   std::int64_t chunk_ns = 0;
   auto* chunk_opt = run_cmd->add_option("--chunk-ns", chunk_ns, "fixed kernel chunk (testing)")
                         ->check(kDecimal)
@@ -90,6 +105,11 @@ int cli(int argc, char** argv) {
   sweep_cmd->add_option("--set", sweep.sets, "override a parameter: path=value (repeatable)");
   sweep_cmd->add_flag("--list", sweep.list_only, "list the runs and exit");
   sweep_cmd->add_flag("--quiet", sweep.quiet, "no progress");
+  std::string sweep_series;
+  sweep_cmd
+      ->add_option("--series", sweep_series,
+                   "every run records its rates per interval into series.csv (e.g. 1s)")
+      ->check(interval_check);
 
   auto* params_cmd = app.add_subcommand("params", "list every model parameter");
   bool params_as_json = false;
@@ -231,11 +251,17 @@ int cli(int argc, char** argv) {
       if (*point_opt) run.load.run = static_cast<std::size_t>(point);
       if (*chunk_opt) run.chunk_ns = chunk_ns;
       run.traces.insert(traces.begin(), traces.end());
+      if (!run_series.empty())
+        run.load.sets.push_back("series_interval_ns=" +
+                                std::to_string(*parse_interval_ns(run_series)));
       return run_simulation(run);
     }
     if (sweep_cmd->parsed()) {
       if (sweep_out_opt->count() > 0) sweep.out_dir = sweep_out;
       sweep.self = self_path(argv[0]);
+      if (!sweep_series.empty())
+        sweep.sets.push_back("series_interval_ns=" +
+                             std::to_string(*parse_interval_ns(sweep_series)));
       return run_sweep(sweep);
     }
     if (topology_cmd->parsed()) return run_topology(topology);

@@ -23,6 +23,7 @@
 #include "sim/output_dir.hpp"
 #include "sim/progress.hpp"
 #include "sim/scenario_resolve.hpp"
+#include "sim/series.hpp"
 #include "sim/stop_signal.hpp"
 #include "sim/topology_command.hpp"
 
@@ -51,7 +52,10 @@ struct Outcome {
 // Runs the kernel to `end_ps` in chunks, so that progress can be shown and a stop request
 // honoured between chunks. Chunk boundaries do not change results: all activity at a time is
 // finished before sc_start returns.
-Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::string& name) {
+// With a series, the kernel also stops at every interval's end to sample it (a chunk boundary
+// like any other), and the last, shorter interval is closed at the end.
+Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::string& name,
+                 SeriesRecorder* series) {
   using Clock = std::chrono::steady_clock;
   ProgressLine progress(!options.quiet);
   const auto start = Clock::now();
@@ -62,9 +66,11 @@ Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::strin
       out.interrupted = true;
       break;
     }
-    const Picoseconds step = std::min(chunk, end_ps - now_ps());
+    Picoseconds step = std::min(chunk, end_ps - now_ps());
+    if (series) step = std::min(step, series->next_ps() - now_ps());
     const auto before = Clock::now();
     sc_core::sc_start(to_sc_time(step));
+    if (series && now_ps() == series->next_ps()) series->sample(now_ps());
     const double took = std::chrono::duration<double>(Clock::now() - before).count();
     if (!options.chunk_ns) {
       // Aim for about 0.1 s of wall time per chunk, growing at most 4x at a time.
@@ -83,6 +89,7 @@ Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::strin
                                 ratio, format_wall_seconds(eta)));
   }
   progress.finish();
+  if (series) series->sample(now_ps());
   out.simulated_ps = now_ps();
   out.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return out;
@@ -243,8 +250,9 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
 // The files a run writes besides run.json, which lists them (so that the next run in the same
 // directory removes exactly what this one wrote, e.g. pcaps of stations it no longer has).
 std::vector<std::string> output_files(const RunOptions& options, const Network& network,
-                                      bool topology) {
+                                      bool topology, bool series) {
   std::vector<std::string> files = {"scalars.csv"};
+  if (series) files.push_back("series.csv");
   if (options.traces.count("events")) files.push_back("events.csv");
   if (options.traces.count("vcd")) files.push_back("trace.vcd");
   if (options.traces.count("pcap"))
@@ -266,7 +274,7 @@ void remove_previous_outputs(const OutputDirectory& out, const Network& network)
   }
   std::error_code ec;
   out.remove_or_fail("run.json");
-  for (const char* f : {"scalars.csv", "events.csv", "trace.vcd", "topology.txt",
+  for (const char* f : {"scalars.csv", "series.csv", "events.csv", "trace.vcd", "topology.txt",
                         "topology_pairs.csv", "topology.dot"})
     names.emplace_back(f);
   for (const auto& s : network.stations()) names.push_back(std::string(s->basename()) + ".pcap");
@@ -353,7 +361,11 @@ int run_simulation(const RunOptions& options) {
 
   allow_clean_stop();
   const Picoseconds end_ps = scenario.config.run.duration_ns * kPsPerNs;
-  const Outcome outcome = simulate(end_ps, options, scenario.config.run.name);
+  std::unique_ptr<SeriesRecorder> series;
+  if (scenario.config.run.series_interval_ns > 0)
+    series = std::make_unique<SeriesRecorder>(context.stats,
+                                              scenario.config.run.series_interval_ns * kPsPerNs);
+  const Outcome outcome = simulate(end_ps, options, scenario.config.run.name, series.get());
 
   StatContext stat_context;
   stat_context.elapsed_ps = std::max<Picoseconds>(outcome.simulated_ps, 1);
@@ -407,6 +419,7 @@ int run_simulation(const RunOptions& options) {
   if (events) events->commit();
   if (pcaps) pcaps->commit();
   if (vcd) vcd->commit();
+  if (series) write_file_atomically(dir / "series.csv", series->csv());
   write_file_atomically(dir / "scalars.csv", scalars_csv(scalars));
 
   Json run;
@@ -439,7 +452,12 @@ int run_simulation(const RunOptions& options) {
   run["frames_created"] = context.frames.frames_created();
   run["frames_allocated"] = context.frames.allocated();
   run["peak_rss_kib"] = peak_rss_kib();
-  run["outputs"] = output_files(options, network, !scenario.config.topology_json.empty());
+  run["outputs"] =
+      output_files(options, network, !scenario.config.topology_json.empty(), series != nullptr);
+  if (series) {
+    run["series_interval_ps"] = scenario.config.run.series_interval_ns * kPsPerNs;
+    run["series_intervals"] = series->intervals();
+  }
   run["scenario"] = scenario.written;
   run["config"] = scenario.resolved;
   run["derived"] = scenario.derived;

@@ -1,5 +1,7 @@
 #include "sim/scenario_rules.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -354,6 +356,20 @@ void bus_modes(const ScenarioConfig& c, Diagnostics& d) {
 
 }  // namespace
 
+// A series of at most a million intervals: more is a file of millions of rows per rate.
+void series_fits(const ScenarioConfig& c, Diagnostics& d) {
+  constexpr std::int64_t kMostIntervals = 1'000'000;
+  const std::int64_t interval = c.run.series_interval_ns;
+  if (interval <= 0) return;
+  const std::int64_t intervals = (c.run.duration_ns + interval - 1) / interval;
+  if (intervals > kMostIntervals)
+    d.error("series_interval_ns",
+            fmt::format("{} ns intervals over duration_ns {} are {} intervals; at most {} (an "
+                        "interval of at least {} ns)",
+                        interval, c.run.duration_ns, intervals, kMostIntervals,
+                        (c.run.duration_ns + kMostIntervals - 1) / kMostIntervals));
+}
+
 const std::vector<ScenarioRule>& scenario_rules() {
   static const std::vector<ScenarioRule> rules = {
       {"unique-addresses", "no two stations have the same MAC address", unique_addresses},
@@ -387,6 +403,7 @@ const std::vector<ScenarioRule>& scenario_rules() {
       {"bus-modes",
        "PCI runs at 33 or 66 MHz, PCI-X at 66, 100 or 133; split transactions on PCI-X only",
        bus_modes},
+      {"series-fits", "a time series has at most 1,000,000 intervals", series_fits},
   };
   return rules;
 }

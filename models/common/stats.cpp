@@ -17,6 +17,23 @@ void StatGroup::formula(std::string name, std::string unit, std::string descript
   entries_.push_back(std::move(e));
 }
 
+void StatGroup::rate(std::string name, std::string unit, std::string description, Formula f) {
+  formula(std::move(name), std::move(unit), std::move(description), std::move(f));
+  entries_.back().rate = true;
+}
+
+void StatGroup::collect_rates(const StatContext& context, std::vector<double>& out) const {
+  for (const auto& e : entries_)
+    if (e.reported && e.rate) out.push_back(e.formula(context));
+}
+
+std::vector<StatGroup::Description> StatGroup::rate_descriptions() const {
+  std::vector<Description> out;
+  for (const auto& e : entries_)
+    if (e.reported && e.rate) out.push_back(e.info);
+  return out;
+}
+
 void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) const {
   for (const auto& e : entries_) {
     if (!e.reported) continue;

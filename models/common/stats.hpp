@@ -42,6 +42,10 @@ class StatGroup {
 
   using Formula = std::function<double(const StatContext&)>;
   void formula(std::string name, std::string unit, std::string description, Formula f);
+  // A rate or a share of time: a formula whose value x elapsed time is a quantity accumulated
+  // since the start (bits, frames, busy picoseconds). Rates can be recorded per interval
+  // (series.csv): the interval's value is the quantity accumulated in it over its length.
+  void rate(std::string name, std::string unit, std::string description, Formula f);
 
   // Appends this group's scalars, in declaration order.
   void collect(const StatContext& context, std::vector<Scalar>& out) const;
@@ -52,12 +56,18 @@ class StatGroup {
   // One row per scalar collect() appends, in the same order (a distribution's six included).
   std::vector<Description> describe() const;
 
+  // Each rate's value at `context`, appended in declaration order; one row per
+  // rate_descriptions() entry.
+  void collect_rates(const StatContext& context, std::vector<double>& out) const;
+  std::vector<Description> rate_descriptions() const;
+
  private:
   friend class Counter;
   friend class Distribution;
   struct Entry {
     Description info;
     bool reported = true;
+    bool rate = false;
     const std::uint64_t* counter = nullptr;
     const Histogram* histogram = nullptr;
     Formula formula;

@@ -60,11 +60,11 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
                   "request written to its answer received (requests with replies, ping-pong)") {
   udp_header_.protocol = kProtocolUdp;
   const Counter* received = &app_received_;
-  stats_.formula("receive_throughput", "bit/s", "application bytes received, per second",
-                 [received](const StatContext& c) {
-                   return 8.0 * static_cast<double>(received->value()) * c.per_second();
-                 });
-  stats_.formula(
+  stats_.rate("receive_throughput", "bit/s", "application bytes received, per second",
+              [received](const StatContext& c) {
+                return 8.0 * static_cast<double>(received->value()) * c.per_second();
+              });
+  stats_.rate(
       "send_throughput", "bit/s", "application bytes the peer acknowledged (udp: sent), per second",
       [this](const StatContext& c) {
         const double bytes = udp_ ? static_cast<double>(app_sent_.value())
@@ -72,7 +72,7 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
         return 8.0 * bytes * c.per_second();
       });
   const Counter* done = &completed_;
-  stats_.formula(
+  stats_.rate(
       "requests_per_second", "1/s", "requests_completed per second",
       [done](const StatContext& c) { return static_cast<double>(done->value()) * c.per_second(); });
   auto count = [this](const char* name, const char* unit, const char* doc,

@@ -61,18 +61,18 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
       [this](const StatContext&) { return static_cast<double>(nic_.tx_frames_inside()); });
   stats_.formula("frames_in_handler", "frames", "frames the handler holds at the end",
                  [this](const StatContext&) { return static_cast<double>(in_handler_); });
-  stats_.formula("cpu_utilisation", "fraction", "share of the CPU the host's network work takes",
-                 [busy](const StatContext& c) {
-                   return static_cast<double>(busy->value()) / static_cast<double>(c.elapsed_ps);
-                 });
-  stats_.formula("delivered_throughput", "bit/s", "DA..FCS bits processed per second",
-                 [octets](const StatContext& c) {
-                   return 8.0 * static_cast<double>(octets->value()) * c.per_second();
-                 });
-  stats_.formula("sent_throughput", "bit/s", "DA..FCS bits of frames sent and reclaimed per second",
-                 [sent](const StatContext& c) {
-                   return 8.0 * static_cast<double>(sent->value()) * c.per_second();
-                 });
+  stats_.rate("cpu_utilisation", "fraction", "share of the CPU the host's network work takes",
+              [busy](const StatContext& c) {
+                return static_cast<double>(busy->value()) / static_cast<double>(c.elapsed_ps);
+              });
+  stats_.rate("delivered_throughput", "bit/s", "DA..FCS bits processed per second",
+              [octets](const StatContext& c) {
+                return 8.0 * static_cast<double>(octets->value()) * c.per_second();
+              });
+  stats_.rate("sent_throughput", "bit/s", "DA..FCS bits of frames sent and reclaimed per second",
+              [sent](const StatContext& c) {
+                return 8.0 * static_cast<double>(sent->value()) * c.per_second();
+              });
   stats_.formula("frames_per_interrupt", "frames", "frames processed per handler run",
                  [frames, runs](const StatContext&) {
                    return runs->value() ? static_cast<double>(frames->value()) /

@@ -18,10 +18,10 @@ Sink::Sink(sc_core::sc_module_name name, const SinkParams& params, Mac& mac, Sim
                          "frames dropped because the receive queue was full"),
       latency_(stats_, "latency",
                "time from entering the sender's transmit queue to the last bit received here") {
-  stats_.formula("throughput", "bit/s", "DA..FCS bits delivered per second",
-                 [this](const StatContext& c) {
-                   return 8.0 * static_cast<double>(octets_received_.value()) * c.per_second();
-                 });
+  stats_.rate("throughput", "bit/s", "DA..FCS bits delivered per second",
+              [this](const StatContext& c) {
+                return 8.0 * static_cast<double>(octets_received_.value()) * c.per_second();
+              });
   mac.attach_client(this);
   SC_METHOD(drain_process);
   sensitive << work_;

@@ -33,10 +33,10 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
       octets_generated_(stats_, "octets_generated", "bytes", "DA..FCS bytes offered to the MAC"),
       frames_refused_(stats_, "frames_refused", "frames",
                       "frames the MAC did not accept (queue full)") {
-  stats_.formula("offered_load", "bit/s", "DA..FCS bits offered per second",
-                 [this](const StatContext& c) {
-                   return 8.0 * static_cast<double>(octets_generated_.value()) * c.per_second();
-                 });
+  stats_.rate("offered_load", "bit/s", "DA..FCS bits offered per second",
+              [this](const StatContext& c) {
+                return 8.0 * static_cast<double>(octets_generated_.value()) * c.per_second();
+              });
   std::stable_sort(script_.begin(), script_.end(),
                    [](const ScriptEntry& a, const ScriptEntry& b) { return a.at_ns < b.at_ns; });
 

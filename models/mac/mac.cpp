@@ -98,51 +98,48 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
                     "transmission",
                     half_duplex_) {
   const Picoseconds bit = bit_ps_;
-  stats_.formula("tx_frame_rate", "frames/s", "frames_transmitted_ok per simulated second",
-                 [this](const StatContext& c) {
-                   return static_cast<double>(frames_transmitted_ok_.value()) * c.per_second();
-                 });
-  stats_.formula("tx_throughput", "bit/s", "DA..FCS bits transmitted OK per second",
-                 [this](const StatContext& c) {
-                   return 8.0 * static_cast<double>(frame_octets_transmitted_.value()) *
-                          c.per_second();
-                 });
-  stats_.formula(
-      "tx_payload_throughput", "bit/s", "MAC client data and pad bits transmitted OK per second",
-      [this](const StatContext& c) {
-        return 8.0 * static_cast<double>(octets_transmitted_ok_.value()) * c.per_second();
-      });
+  stats_.rate("tx_frame_rate", "frames/s", "frames_transmitted_ok per simulated second",
+              [this](const StatContext& c) {
+                return static_cast<double>(frames_transmitted_ok_.value()) * c.per_second();
+              });
+  stats_.rate("tx_throughput", "bit/s", "DA..FCS bits transmitted OK per second",
+              [this](const StatContext& c) {
+                return 8.0 * static_cast<double>(frame_octets_transmitted_.value()) *
+                       c.per_second();
+              });
+  stats_.rate("tx_payload_throughput", "bit/s",
+              "MAC client data and pad bits transmitted OK per second",
+              [this](const StatContext& c) {
+                return 8.0 * static_cast<double>(octets_transmitted_ok_.value()) * c.per_second();
+              });
   stats_.formula(
       "paused_time", "ps", "time spent paused: data waiting, held back by a received PAUSE",
       [this](const StatContext& c) {
         const Picoseconds open = state_ == MacTxState::paused ? c.elapsed_ps - paused_since_ps_ : 0;
         return static_cast<double>(paused_ps_ + static_cast<std::uint64_t>(open));
       });
-  stats_.formula("tx_utilisation", "fraction",
-                 "share of time the transmitter sent preamble, SFD or frame bits",
-                 [this](const StatContext& c) {
-                   return static_cast<double>(tx_busy_ps_.value()) /
-                          static_cast<double>(c.elapsed_ps);
-                 });
-  stats_.formula("tx_efficiency", "fraction", "DA..FCS bits transmitted OK over line capacity",
-                 [this, bit](const StatContext& c) {
-                   return 8.0 * static_cast<double>(frame_octets_transmitted_.value()) *
-                          static_cast<double>(bit) / static_cast<double>(c.elapsed_ps);
-                 });
-  stats_.formula("rx_frame_rate", "frames/s", "frames_received_ok per simulated second",
-                 [this](const StatContext& c) {
-                   return static_cast<double>(frames_received_ok_.value()) * c.per_second();
-                 });
-  stats_.formula("rx_throughput", "bit/s", "DA..FCS bits received OK per second",
-                 [this](const StatContext& c) {
-                   return 8.0 * static_cast<double>(frame_octets_received_.value()) *
-                          c.per_second();
-                 });
-  stats_.formula("rx_payload_throughput", "bit/s",
-                 "MAC client data and pad bits received OK per second",
-                 [this](const StatContext& c) {
-                   return 8.0 * static_cast<double>(octets_received_ok_.value()) * c.per_second();
-                 });
+  stats_.rate("tx_utilisation", "fraction",
+              "share of time the transmitter sent preamble, SFD or frame bits",
+              [this](const StatContext& c) {
+                return static_cast<double>(tx_busy_ps_.value()) / static_cast<double>(c.elapsed_ps);
+              });
+  stats_.rate("tx_efficiency", "fraction", "DA..FCS bits transmitted OK over line capacity",
+              [this, bit](const StatContext& c) {
+                return 8.0 * static_cast<double>(frame_octets_transmitted_.value()) *
+                       static_cast<double>(bit) / static_cast<double>(c.elapsed_ps);
+              });
+  stats_.rate("rx_frame_rate", "frames/s", "frames_received_ok per simulated second",
+              [this](const StatContext& c) {
+                return static_cast<double>(frames_received_ok_.value()) * c.per_second();
+              });
+  stats_.rate("rx_throughput", "bit/s", "DA..FCS bits received OK per second",
+              [this](const StatContext& c) {
+                return 8.0 * static_cast<double>(frame_octets_received_.value()) * c.per_second();
+              });
+  stats_.rate("rx_payload_throughput", "bit/s",
+              "MAC client data and pad bits received OK per second", [this](const StatContext& c) {
+                return 8.0 * static_cast<double>(octets_received_ok_.value()) * c.per_second();
+              });
 
   if (half_duplex_) {
     SC_METHOD(hd_process);

@@ -15,10 +15,10 @@ LinkDirection::LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps,
                         "frames with at least one bit flipped by the error process"),
       bit_errors_(stats_, "bit_errors", "bits", "bits flipped by the error process"),
       busy_ps_(stats_, "busy_time", "ps", "time the direction carried preamble, SFD or frame") {
-  stats_.formula("utilisation", "fraction", "share of time carrying preamble, SFD or frame",
-                 [this](const StatContext& c) {
-                   return static_cast<double>(busy_ps_.value()) / static_cast<double>(c.elapsed_ps);
-                 });
+  stats_.rate("utilisation", "fraction", "share of time carrying preamble, SFD or frame",
+              [this](const StatContext& c) {
+                return static_cast<double>(busy_ps_.value()) / static_cast<double>(c.elapsed_ps);
+              });
   if (ber > 0) {
     ber_injector_.emplace(ber, context.rng_for(this->name()));
     injector_ = [this](Frame& f) { return ber_injector_->corrupt(f); };

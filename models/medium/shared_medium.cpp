@@ -99,19 +99,19 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
     return ps / static_cast<double>(c.elapsed_ps);
   };
   stats_.formula("busy_time", "ps", "time at least one station transmitted (any signal)", busy);
-  stats_.formula("frame_share", "fraction", "share of time carrying DA..FCS bits of good frames",
-                 [this, share](const StatContext& c) {
-                   return share(static_cast<double>(frame_ps_.value()), c);
-                 });
-  stats_.formula("preamble_share", "fraction", "share of time carrying preamble and SFD",
-                 [this, share](const StatContext& c) {
-                   return share(static_cast<double>(preamble_ps_.value()), c);
-                 });
-  stats_.formula("extension_share", "fraction",
-                 "share of time carrying carrier extension (and burst fill)",
-                 [this, share](const StatContext& c) {
-                   return share(static_cast<double>(extension_ps_.value()), c);
-                 });
+  stats_.rate("frame_share", "fraction", "share of time carrying DA..FCS bits of good frames",
+              [this, share](const StatContext& c) {
+                return share(static_cast<double>(frame_ps_.value()), c);
+              });
+  stats_.rate("preamble_share", "fraction", "share of time carrying preamble and SFD",
+              [this, share](const StatContext& c) {
+                return share(static_cast<double>(preamble_ps_.value()), c);
+              });
+  stats_.rate("extension_share", "fraction",
+              "share of time carrying carrier extension (and burst fill)",
+              [this, share](const StatContext& c) {
+                return share(static_cast<double>(extension_ps_.value()), c);
+              });
   auto in_progress = [this](const StatContext& c) {
     double ps = 0;
     for (const HalfDuplexStation* s : stations_)
@@ -133,11 +133,11 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                  [busy, share](const StatContext& c) {
                    return share(static_cast<double>(c.elapsed_ps) - busy(c), c);
                  });
-  stats_.formula("throughput", "bit/s", "DA..FCS bits of successful frames per second",
-                 [this](const StatContext& c) {
-                   return static_cast<double>(frame_ps_.value()) / static_cast<double>(bit_ps_) *
-                          c.per_second();
-                 });
+  stats_.rate("throughput", "bit/s", "DA..FCS bits of successful frames per second",
+              [this](const StatContext& c) {
+                return static_cast<double>(frame_ps_.value()) / static_cast<double>(bit_ps_) *
+                       c.per_second();
+              });
   // A count summed over the domain's stations.
   auto total = [this](std::uint64_t HalfDuplexCounts::*count) {
     double n = 0;
@@ -145,11 +145,11 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
       n += static_cast<double>(s->half_duplex_counts(0).*count);
     return n;
   };
-  stats_.formula("payload_throughput", "bit/s",
-                 "MAC client data bits (payload and pad) of successful frames per second",
-                 [total](const StatContext& c) {
-                   return 8.0 * total(&HalfDuplexCounts::octets_transmitted_ok) * c.per_second();
-                 });
+  stats_.rate("payload_throughput", "bit/s",
+              "MAC client data bits (payload and pad) of successful frames per second",
+              [total](const StatContext& c) {
+                return 8.0 * total(&HalfDuplexCounts::octets_transmitted_ok) * c.per_second();
+              });
   stats_.formula("collisions_per_frame", "collisions/frame",
                  "collisions met by all stations per frame sent successfully",
                  [total](const StatContext&) {
@@ -226,10 +226,10 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                    }
                    return squares > 0 ? sum * sum / (n * squares) : std::nan("");
                  });
-  stats_.formula("efficiency", "fraction", "DA..FCS bits of successful frames over capacity",
-                 [this, share](const StatContext& c) {
-                   return share(static_cast<double>(frame_ps_.value()), c);
-                 });
+  stats_.rate("efficiency", "fraction", "DA..FCS bits of successful frames over capacity",
+              [this, share](const StatContext& c) {
+                return share(static_cast<double>(frame_ps_.value()), c);
+              });
 }
 
 std::size_t SharedMedium::attach(HalfDuplexStation& station) {

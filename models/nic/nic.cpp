@@ -74,7 +74,7 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   registers_ = bus.bus().add_target(basename(), registers);
   rx_descriptors_.post(params.rx_ring_descriptors - 1);  // the driver posts the ring at start-up
   const Counter* irqs = &interrupts_;
-  stats_.formula(
+  stats_.rate(
       "interrupts_per_second", "1/s", "interrupts per second",
       [irqs](const StatContext& c) { return static_cast<double>(irqs->value()) * c.per_second(); });
   stats_.formula("frames_inside", "frames",

@@ -115,14 +115,14 @@ PciBus::PciBus(const PciBusParams& params, StatRegistry& stats, const std::strin
                    return static_cast<double>(width_bytes()) * 1e6 /
                           static_cast<double>(period_ps_);
                  });
-  stats_.formula("read_mbps", "MB/s", "bytes read per second (10^6 bytes/s)",
-                 [this](const StatContext& c) {
-                   return static_cast<double>(bytes_read_.value()) * c.per_second() / 1e6;
-                 });
-  stats_.formula("write_mbps", "MB/s", "bytes written per second (10^6 bytes/s)",
-                 [this](const StatContext& c) {
-                   return static_cast<double>(bytes_written_.value()) * c.per_second() / 1e6;
-                 });
+  stats_.rate("read_mbps", "MB/s", "bytes read per second (10^6 bytes/s)",
+              [this](const StatContext& c) {
+                return static_cast<double>(bytes_read_.value()) * c.per_second() / 1e6;
+              });
+  stats_.rate("write_mbps", "MB/s", "bytes written per second (10^6 bytes/s)",
+              [this](const StatContext& c) {
+                return static_cast<double>(bytes_written_.value()) * c.per_second() / 1e6;
+              });
   stats_.formula("data_phases_mean", "phases", "mean data phases per transaction with data",
                  [this](const StatContext&) { return phases_.mean(); });
   stats_.formula("data_phases_p50", "phases", "median data phases per transaction with data",
@@ -166,14 +166,14 @@ std::size_t PciBus::add_master(const std::string& name, const PciMasterParams& p
   m.retries = &master_counters_.back();
   const Counter* read = m.bytes_read;
   const Counter* written = m.bytes_written;
-  g.formula("read_mbps", "MB/s", "bytes it read per second (10^6 bytes/s)",
-            [read](const StatContext& c) {
-              return static_cast<double>(read->value()) * c.per_second() / 1e6;
-            });
-  g.formula("write_mbps", "MB/s", "bytes it wrote per second (10^6 bytes/s)",
-            [written](const StatContext& c) {
-              return static_cast<double>(written->value()) * c.per_second() / 1e6;
-            });
+  g.rate("read_mbps", "MB/s", "bytes it read per second (10^6 bytes/s)",
+         [read](const StatContext& c) {
+           return static_cast<double>(read->value()) * c.per_second() / 1e6;
+         });
+  g.rate("write_mbps", "MB/s", "bytes it wrote per second (10^6 bytes/s)",
+         [written](const StatContext& c) {
+           return static_cast<double>(written->value()) * c.per_second() / 1e6;
+         });
   masters_.push_back(std::move(m));
   return masters_.size() - 1;
 }

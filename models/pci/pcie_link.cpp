@@ -74,18 +74,18 @@ PcieLink::PcieLink(const PciBusParams& params, StatRegistry& stats, const std::s
                    [d](const StatContext&) { return static_cast<double>(d->wire_bytes); });
     stats_.formula("payload_bytes_" + n, "bytes", "TLP payload bytes sent " + w,
                    [d](const StatContext&) { return static_cast<double>(d->payload_bytes); });
-    stats_.formula("utilisation_" + n, "fraction",
-                   "share of time the " + n + " direction sends packets or SKPs",
-                   [d](const StatContext& c) {
-                     return static_cast<double>(d->busy_ps) / static_cast<double>(c.elapsed_ps);
-                   });
+    stats_.rate("utilisation_" + n, "fraction",
+                "share of time the " + n + " direction sends packets or SKPs",
+                [d](const StatContext& c) {
+                  return static_cast<double>(d->busy_ps) / static_cast<double>(c.elapsed_ps);
+                });
     stats_.formula("credit_stalls_" + n, "stalls",
                    "times a TLP waited " + w + " for the receiver's flow-control credits",
                    [d](const StatContext&) { return static_cast<double>(d->stalls); });
-    stats_.formula("credit_stall_share_" + n, "fraction",
-                   "share of time a TLP waited " + w + " for credits", [d](const StatContext& c) {
-                     return static_cast<double>(d->stall_ps) / static_cast<double>(c.elapsed_ps);
-                   });
+    stats_.rate("credit_stall_share_" + n, "fraction",
+                "share of time a TLP waited " + w + " for credits", [d](const StatContext& c) {
+                  return static_cast<double>(d->stall_ps) / static_cast<double>(c.elapsed_ps);
+                });
   }
   stats_.formula("utilisation", "fraction", "the busier direction's utilisation",
                  [this](const StatContext& c) {
@@ -95,18 +95,18 @@ PcieLink::PcieLink(const PciBusParams& params, StatRegistry& stats, const std::s
   stats_.formula("peak_mbps", "MB/s",
                  "raw rate per direction: 250 MB/s per lane (10^6 bytes/s, after 8b/10b)",
                  [this](const StatContext&) { return 250.0 * static_cast<double>(params_.lanes); });
-  stats_.formula("read_mbps", "MB/s", "bytes read (completion payload) per second",
-                 [this](const StatContext& c) {
-                   double b = 0;
-                   for (const Master& m : masters_) b += static_cast<double>(m.bytes_read);
-                   return b * c.per_second() / 1e6;
-                 });
-  stats_.formula("write_mbps", "MB/s", "bytes written (posted payload) per second",
-                 [this](const StatContext& c) {
-                   double b = 0;
-                   for (const Master& m : masters_) b += static_cast<double>(m.bytes_written);
-                   return b * c.per_second() / 1e6;
-                 });
+  stats_.rate("read_mbps", "MB/s", "bytes read (completion payload) per second",
+              [this](const StatContext& c) {
+                double b = 0;
+                for (const Master& m : masters_) b += static_cast<double>(m.bytes_read);
+                return b * c.per_second() / 1e6;
+              });
+  stats_.rate("write_mbps", "MB/s", "bytes written (posted payload) per second",
+              [this](const StatContext& c) {
+                double b = 0;
+                for (const Master& m : masters_) b += static_cast<double>(m.bytes_written);
+                return b * c.per_second() / 1e6;
+              });
   stats_.formula(
       "ack_interval_ns", "ns", "Ack / UpdateFC interval in use",
       [this](const StatContext&) { return static_cast<double>(ack_interval_ps_) / 1e3; });
@@ -133,14 +133,14 @@ std::size_t PcieLink::add_master(const std::string& name, const PciMasterParams&
   g.formula("bytes_written", "bytes", "bytes it wrote", [this, index](const StatContext&) {
     return static_cast<double>(masters_[index].bytes_written);
   });
-  g.formula("read_mbps", "MB/s", "bytes it read per second (10^6 bytes/s)",
-            [this, index](const StatContext& c) {
-              return static_cast<double>(masters_[index].bytes_read) * c.per_second() / 1e6;
-            });
-  g.formula("write_mbps", "MB/s", "bytes it wrote per second (10^6 bytes/s)",
-            [this, index](const StatContext& c) {
-              return static_cast<double>(masters_[index].bytes_written) * c.per_second() / 1e6;
-            });
+  g.rate("read_mbps", "MB/s", "bytes it read per second (10^6 bytes/s)",
+         [this, index](const StatContext& c) {
+           return static_cast<double>(masters_[index].bytes_read) * c.per_second() / 1e6;
+         });
+  g.rate("write_mbps", "MB/s", "bytes it wrote per second (10^6 bytes/s)",
+         [this, index](const StatContext& c) {
+           return static_cast<double>(masters_[index].bytes_written) * c.per_second() / 1e6;
+         });
   return index;
 }
 

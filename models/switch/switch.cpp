@@ -208,7 +208,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const M
   stats_.formula("table_entries", "addresses", "entries in the learning table at the end",
                  [this](const StatContext&) { return static_cast<double>(table_.size()); });
   if (params.fabric_mbps > 0)
-    stats_.formula(
+    stats_.rate(
         "fabric_utilisation", "fraction", "share of time the fabric carried frames",
         [this](const StatContext& c) {
           // Frames committed to the fabric occupy it back to back up to

@@ -166,6 +166,83 @@ std::vector<std::pair<std::int64_t, std::string>> vcd_changes(const std::string&
 // 4160 ns (64 + 448 bytes extension + preamble) to 4510.4 ns. a's backoff ends at 4239.2 ns
 // while b's carrier is present (461.6..4621.6 ns at a), so a defers until 4621.6 ns and sends at
 // 4717.6 ns.
+// series.csv: every rate per interval. A saturated gigabit sender of 1518-byte frames ends
+// frame n at 12208 + 12304 n ns, never on a millisecond boundary; an interval counts the frames
+// that ended in it, over its length (the last one, 2 .. 2.5 ms, is half as long). The series
+// sums to the run's totals, and recording it changes no scalar.
+TEST(Pipeline, SeriesRecordsEveryRatePerIntervalAndChangesNoResult) {
+  const auto dir = fresh_directory("series");
+  write_text(dir / "s.json", R"({"name": "series", "description": "", "duration_ns": 2500000,
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+                   "b": {}},
+      "links": [{"between": ["a", "b"], "cable_m": 10}]})");
+  ASSERT_EQ(
+      run_gbesim({"run", "s.json", "--out", "with", "--series", "1ms", "--quiet"}, dir).exit_code,
+      0);
+  ASSERT_EQ(run_gbesim({"run", "s.json", "--out", "without", "--quiet"}, dir).exit_code, 0);
+  EXPECT_EQ(read_text(dir / "with/scalars.csv"), read_text(dir / "without/scalars.csv"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "without/series.csv"));
+  const auto rows = read_csv(dir / "with/series.csv");
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"time_s", "component", "name", "unit", "value"}));
+  auto frames_ended_before = [](std::int64_t ns) { return (ns - 12208 + 12303) / 12304; };
+  const std::vector<std::pair<std::string, std::int64_t>> ends = {
+      {"0.001", 1'000'000}, {"0.002", 2'000'000}, {"0.0025", 2'500'000}};
+  std::vector<std::string> times;
+  for (const auto& r : rows)
+    if (r.size() == 5 && r[1] == "a.mac" && r[2] == "tx_frame_rate") times.push_back(r[0]);
+  ASSERT_EQ(times, (std::vector<std::string>{"0.001", "0.002", "0.0025"}));
+  std::int64_t start = 0;
+  double total = 0;
+  for (const auto& [time, end] : ends) {
+    const std::int64_t frames = frames_ended_before(end) - frames_ended_before(start);
+    const double expected = static_cast<double>(frames) * 1e9 / static_cast<double>(end - start);
+    for (const auto& r : rows) {
+      if (r.size() != 5 || r[0] != time) continue;
+      if (r[1] == "a.mac" && r[2] == "tx_frame_rate") {
+        EXPECT_EQ(std::stod(r[4]), expected) << time;
+        total += std::stod(r[4]) * static_cast<double>(end - start) / 1e9;
+      }
+      if (r[1] == "b.mac" && r[2] == "rx_throughput") {
+        EXPECT_DOUBLE_EQ(std::stod(r[4]), expected * 1518 * 8) << time;
+      }
+    }
+    start = end;
+  }
+  EXPECT_EQ(frames_ended_before(1'000'000), 81);  // by hand: (1e6 - 12208) / 12304 = 80.3
+  EXPECT_DOUBLE_EQ(
+      total, std::stod(scalar_of(dir / "with/scalars.csv", "a.mac", "frames_transmitted_ok")));
+  const Json run = Json::parse(read_text(dir / "with/run.json"));
+  EXPECT_EQ(run["series_intervals"], 3);
+  EXPECT_NE(std::find(run["outputs"].begin(), run["outputs"].end(), "series.csv"),
+            run["outputs"].end());
+  // A frame whose last bit leaves exactly on the 1 ms boundary counts in the interval that
+  // starts there.
+  write_text(dir / "edge.json", R"({"name": "edge", "description": "", "duration_ns": 2000000,
+      "stations": {"a": {"traffic": [{"pattern": "script", "to": "b",
+                                      "script": [{"at_ns": 987792, "bytes": 1518}]}]}, "b": {}},
+      "links": [{"between": ["a", "b"], "cable_m": 0}]})");
+  ASSERT_EQ(run_gbesim({"run", "edge.json", "--out", "edge", "--series", "1ms", "--quiet"}, dir)
+                .exit_code,
+            0);
+  std::vector<std::string> edge;
+  for (const auto& r : read_csv(dir / "edge/series.csv"))
+    if (r.size() == 5 && r[1] == "a.mac" && r[2] == "tx_frame_rate") edge.push_back(r[4]);
+  EXPECT_EQ(edge, (std::vector<std::string>{"0", "1000"}));
+  // Bad input: a duration that is not one, and a series of too many intervals.
+  const auto bad = run_gbesim({"run", "s.json", "--out", "bad", "--series", "1 sec"}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("--series: expected a duration such as 1s, 100ms"), std::string::npos)
+      << bad.output;
+  const auto many = run_gbesim({"run", "s.json", "--out", "many", "--series", "1ns"}, dir);
+  EXPECT_EQ(many.exit_code, 2);
+  EXPECT_NE(many.output.find("series_interval_ns: 1 ns intervals over duration_ns 2500000 are "
+                             "2500000 intervals; at most 1000000 (an interval of at least 3 ns)"),
+            std::string::npos)
+      << many.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "many/scalars.csv"));
+}
+
 TEST(Pipeline, HalfDuplexVcdShowsCarrierCollisionAndMacStatePerStation) {
   const auto dir = fresh_directory("hdvcd");
   write_text(dir / "s.json", R"({

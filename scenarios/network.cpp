@@ -6,6 +6,16 @@
 
 namespace gbesim {
 
+namespace {
+
+std::unique_ptr<HostStack> make_stack(const AppEnd& e, SimContext& context) {
+  return std::make_unique<HostStack>(e.name.c_str(), e.app, e.transport, e.sender, e.ethernet,
+                                     e.ip_source, e.ip_destination, e.creator, context,
+                                     e.sender_port);
+}
+
+}  // namespace
+
 Station::Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
                  std::int64_t rate_mbps, const std::vector<SourceConfig>& sources,
                  const AppEnd* ideal, bool served, SimContext& context)
@@ -19,62 +29,133 @@ Station::Station(sc_core::sc_module_name name, const StationConfig& config, std:
                                                        mac_, context));
   }
   if (ideal != nullptr) {
-    stack_ = std::make_unique<HostStack>("stack", ideal->app, ideal->transport, ideal->sender,
-                                         ideal->ethernet, ideal->ip_source, ideal->ip_destination,
-                                         ideal->creator, context);
+    stack_ = make_stack(*ideal, context);
     endpoint_ = std::make_unique<IdealEndpoint>("endpoint", mac_, *stack_);
   }
 }
 
-Host::Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac,
-           const FrameHeader& tx_header, const AppEnd* end, SimContext& context)
-    : sc_module(name), config_(config), pci_("pci", config.pci, context) {
+Host::Host(sc_core::sc_module_name name, const HostConfig& config, const std::vector<Mac*>& macs,
+           const std::vector<MacAddress>& addresses, const FrameHeader& tx_header,
+           const std::vector<AppEnd>& ends, SimContext& context)
+    : sc_module(name), config_(config), ends_(ends), pci_("pci", config.pci, context) {
   const std::size_t bridge = pci_.bus().add_target("bridge", config.bridge);
-  if (end != nullptr)
-    stack_ =
-        std::make_unique<HostStack>("stack", end->app, end->transport, end->sender, end->ethernet,
-                                    end->ip_source, end->ip_destination, end->creator, context);
-  if (config.has_nic && mac != nullptr) {
-    nic_ = std::make_unique<Nic>("nic", config.nic, config.nic_master, *mac, pci_, bridge, context);
+  for (const auto& e : ends) {
+    stacks_.push_back(make_stack(e, context));
+    stack_set_.add(stacks_.back().get());
+  }
+  if (config.has_nic && !macs.empty()) {
+    NicTeam team;
+    team.round_robin = config.team.mode == "round_robin" && macs.size() > 1;
+    for (std::size_t i = 0; i < macs.size(); ++i) {
+      const std::string child = i == 0 ? "nic" : "nic" + std::to_string(i + 1);
+      nics_.push_back(std::make_unique<Nic>(child.c_str(), config.nic, config.nic_master, *macs[i],
+                                            pci_, bridge, context));
+      team.nics.push_back(nics_.back().get());
+      team.addresses.push_back(addresses[i]);
+    }
+    for (const auto& e : ends) team.home.push_back(team.round_robin ? 0 : e.home);
     PciMasterParams host;  // the host bridge mastering the driver's register accesses
     host.width_bits = config.pci.width_bits;
     driver_ = std::make_unique<NicDriver>("driver", with_driver(config.cpu, config.driver), host,
                                           config.tx, tx_header, config.nic.tx_ring_descriptors,
-                                          *nic_, pci_, stack_.get(), context);
+                                          std::move(team), pci_, stack_set_, context);
   }
   for (const auto& m : config.dma)
     dma_.push_back(
         std::make_unique<DmaMaster>(m.name.c_str(), m.traffic, m.master, bridge, pci_, context));
 }
 
+LightHostNode::LightHostNode(sc_core::sc_module_name name, const HostConfig& config, Mac& mac,
+                             const std::vector<AppEnd>& ends, SimContext& context)
+    : sc_module(name), config_(config), ends_(ends) {
+  for (const auto& e : ends) {
+    stacks_.push_back(make_stack(e, context));
+    stack_set_.add(stacks_.back().get());
+  }
+  cpu_ = std::make_unique<LightHost>("cpu", with_driver(config.cpu, config.driver), mac, stack_set_,
+                                     context);
+}
+
 namespace {
 
-// The application ends, by station: each host application's own end at its NIC's station and
-// the other end at the peer station.
-std::map<std::string, AppEnd> application_ends(const ScenarioConfig& config) {
-  auto number = [&](const std::string& station) {
-    for (std::size_t i = 0; i < config.stations.size(); ++i)
-      if (config.stations[i].name == station) return static_cast<std::uint32_t>(i + 1);
-    return 0U;
+// Every application's two ends: the host's own, and the other at its peer station (on the host
+// owning that station, or an ideal endpoint there). Connection k (in file order) uses the
+// sender port kSenderPort + k.
+struct Ends {
+  std::map<std::string, std::vector<AppEnd>> at_host;  // by host name
+  std::map<std::string, AppEnd> at_station;            // ideal endpoints, by station
+};
+
+Ends application_ends(const ScenarioConfig& config) {
+  auto address = [&](const std::string& station) { return config.find_station(station)->address; };
+  // A host answers on its first station's IP address, whichever NIC a packet uses.
+  auto ip = [&](const std::string& station) {
+    const HostConfig* h = config.host_of(station);
+    return ipv4_for_station(
+        config.station_number(h != nullptr ? h->own_stations().front() : station));
   };
-  std::map<std::string, AppEnd> ends;
+  std::map<std::string, std::size_t> ends_at;  // ends so far at each station (frame id creators)
+  std::size_t number = 0;                      // ends so far in the scenario
+  auto creator = [&](const std::string& station) {
+    const std::size_t j = ends_at[station]++;
+    const std::size_t n = number++;
+    return j == 0 ? kHostCreatorBase + config.station_number(station) : kMoreEndsCreatorBase + n;
+  };
+  Ends ends;
+  std::uint16_t k = 0;
   for (const auto& h : config.hosts) {
-    if (!h.has_nic || h.app.kind.empty()) continue;
-    auto end_at = [&](const std::string& own, const std::string& peer, bool sender) {
-      AppEnd e;
-      e.app = h.app;
-      e.transport = h.transport;
-      e.sender = sender;
-      e.ethernet.source = config.find_station(own)->address;
-      e.ethernet.destination = config.find_station(peer)->address;
-      e.ip_source = ipv4_for_station(number(own));
-      e.ip_destination = ipv4_for_station(number(peer));
-      e.creator = kHostCreatorBase + number(own);
-      ends[own] = e;
-    };
-    const bool sends = h.app.direction == "send";
-    end_at(h.nic.station, h.app.peer, sends);
-    end_at(h.app.peer, h.nic.station, !sends);
+    const std::vector<std::string> own = h.own_stations();
+    if (own.empty()) continue;
+    std::vector<std::string> clients;  // per-client teaming: peers in order of first appearance
+    for (const auto& [key, app] : h.applications()) {
+      std::size_t home = 0;
+      if (own.size() > 1 && h.team.mode == "per_client") {
+        auto it = std::find(clients.begin(), clients.end(), app->peer);
+        if (it == clients.end()) it = clients.insert(clients.end(), app->peer);
+        home = static_cast<std::size_t>(it - clients.begin()) % own.size();
+      }
+      const std::string& mine = own[home];
+      const bool sends = app->direction == "send";
+      auto end_at = [&](const std::string& at, const std::string& other, bool sender) {
+        AppEnd e;
+        e.name = key == "app" ? "stack" : "stack_" + other;
+        e.peer = other;
+        e.app = *app;
+        e.transport = h.transport;
+        e.sender = sender;
+        e.ethernet.source = address(at);
+        e.ethernet.destination = address(other);
+        e.ip_source = ip(at);
+        e.ip_destination = ip(other);
+        e.creator = creator(at);
+        e.sender_port = static_cast<std::uint16_t>(kSenderPort + k);
+        return e;
+      };
+      ends.at_host[h.name].push_back(end_at(mine, app->peer, sends));
+      ends.at_host[h.name].back().home = home;
+      AppEnd far = end_at(app->peer, mine, !sends);
+      far.name = "stack_" + mine;
+      if (const HostConfig* peer_host = config.host_of(app->peer)) {
+        const auto peer_own = peer_host->own_stations();
+        far.home = static_cast<std::size_t>(std::find(peer_own.begin(), peer_own.end(), app->peer) -
+                                            peer_own.begin());
+        ends.at_host[peer_host->name].push_back(far);
+      } else {
+        far.name = "stack";
+        ends.at_station[app->peer] = far;
+      }
+      ++k;
+    }
+  }
+  // Names: a host running one end calls it "stack"; several: unique by a suffix.
+  for (auto& [host, list] : ends.at_host) {
+    if (list.size() == 1) {
+      list.front().name = "stack";
+      continue;
+    }
+    std::map<std::string, int> seen;
+    for (auto& e : list)
+      if (const int n = ++seen[e.name]; n > 1) e.name += "_" + std::to_string(n);
   }
   return ends;
 }
@@ -82,13 +163,17 @@ std::map<std::string, AppEnd> application_ends(const ScenarioConfig& config) {
 }  // namespace
 
 Network::Network(const ScenarioConfig& config, SimContext& context) {
-  const std::map<std::string, AppEnd> ends = application_ends(config);
+  const Ends ends = application_ends(config);
   std::set<std::string> served;
   for (const auto& h : config.hosts)
-    if (h.has_nic) served.insert(h.nic.station);
+    for (const auto& station : h.own_stations()) served.insert(station);
   auto end_for = [&](const std::string& station) -> const AppEnd* {
-    const auto it = ends.find(station);
-    return it == ends.end() ? nullptr : &it->second;
+    const auto it = ends.at_station.find(station);
+    return it == ends.at_station.end() ? nullptr : &it->second;
+  };
+  auto ends_of = [&](const std::string& host) {
+    const auto it = ends.at_host.find(host);
+    return it == ends.at_host.end() ? std::vector<AppEnd>{} : it->second;
   };
   std::uint32_t flow = 1;
   for (const auto& s : config.stations) {
@@ -175,17 +260,30 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
   }
 
   for (const auto& h : config.hosts) {
-    Mac* mac = h.has_nic ? &find_station(h.nic.station)->mac() : nullptr;
+    if (h.light()) {
+      light_hosts_.push_back(std::make_unique<LightHostNode>(
+          h.name.c_str(), h, find_station(h.station)->mac(), ends_of(h.name), context));
+      continue;
+    }
+    std::vector<Mac*> macs;
+    std::vector<MacAddress> addresses;
+    for (const auto& station : h.own_stations()) {
+      macs.push_back(&find_station(station)->mac());
+      addresses.push_back(config.find_station(station)->address);
+    }
     FrameHeader header;
     if (h.has_nic) header.source = config.find_station(h.nic.station)->address;
     if (!h.tx.to.empty()) header.destination = config.find_station(h.tx.to)->address;
-    hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, mac, header,
-                                            h.has_nic ? end_for(h.nic.station) : nullptr, context));
+    hosts_.push_back(std::make_unique<Host>(h.name.c_str(), h, macs, addresses, header,
+                                            ends_of(h.name), context));
     // Receive-early: the NIC hears of each frame as it starts towards its station.
-    if (Nic* nic = hosts_.back()->nic(); nic != nullptr && h.nic.rx_early_bytes > 0)
-      if (LinkDirection* d = direction_towards(h.nic.station))
+    const auto own = h.own_stations();
+    for (std::size_t i = 0; i < own.size() && h.nic.rx_early_bytes > 0; ++i)
+      if (LinkDirection* d = direction_towards(own[i])) {
+        Nic* nic = hosts_.back()->nics()[i].get();
         d->arriving.connect(
             [nic](const Frame& f, Picoseconds first_bit) { nic->frame_arriving(f, first_bit); });
+      }
   }
 }
 

@@ -16,8 +16,10 @@
 
 #include "models/common/sim_context.hpp"
 #include "models/host/host_stack.hpp"
+#include "models/host/light_host.hpp"
 #include "models/host/nic_driver.hpp"
 #include "models/host/sink.hpp"
+#include "models/host/stack_set.hpp"
 #include "models/host/traffic_source.hpp"
 #include "models/mac/mac.hpp"
 #include "models/medium/full_duplex_link.hpp"
@@ -33,6 +35,8 @@ namespace gbesim {
 // One end of a host application, as the builder works it out: the host's own end, or the
 // other end on the peer station (on the host serving it, or on an ideal endpoint).
 struct AppEnd {
+  std::string name;  // the stack's module name: "stack", or "stack_<peer>" when a host runs several
+  std::string peer;  // the station at the other end
   AppParams app;
   TransportParams transport;
   bool sender = false;
@@ -40,6 +44,8 @@ struct AppEnd {
   std::uint32_t ip_source = 0;
   std::uint32_t ip_destination = 0;
   std::uint64_t creator = 0;  // frame id creator (see kFrameIdCreator)
+  std::uint16_t sender_port = kSenderPort;
+  std::size_t home = 0;  // which of its host's stations (NICs) the end sends and receives on
 };
 
 class Station : public sc_core::sc_module {
@@ -64,25 +70,48 @@ class Station : public sc_core::sc_module {
   std::unique_ptr<IdealEndpoint> endpoint_;
 };
 
-// A host: its PCI bus ("pci") with the host bridge as target 0, and the DMA masters on it.
+// A host: its PCI bus ("pci") with the host bridge as target 0, the DMA masters on it, its NICs
+// ("nic", then a team's "nic2", "nic3", ...) with their driver, and its application ends.
 class Host : public sc_core::sc_module {
  public:
-  // mac: the served station's MAC when the host has a NIC.
-  // end: the application end this host runs, or nullptr.
-  Host(sc_core::sc_module_name name, const HostConfig& config, Mac* mac,
-       const FrameHeader& tx_header, const AppEnd* end, SimContext& context);
-  HostStack* stack() { return stack_.get(); }
-  Nic* nic() { return nic_.get(); }
+  // macs: the MACs of the stations its NICs serve (the nic's first, then the team's).
+  // ends: the application ends this host runs.
+  Host(sc_core::sc_module_name name, const HostConfig& config, const std::vector<Mac*>& macs,
+       const std::vector<MacAddress>& addresses, const FrameHeader& tx_header,
+       const std::vector<AppEnd>& ends, SimContext& context);
+  const std::vector<std::unique_ptr<HostStack>>& stacks() const { return stacks_; }
+  const std::vector<AppEnd>& ends() const { return ends_; }
+  Nic* nic() { return nics_.empty() ? nullptr : nics_.front().get(); }
+  const std::vector<std::unique_ptr<Nic>>& nics() const { return nics_; }
   PciBusModule& pci() { return pci_; }
   const HostConfig& config() const { return config_; }
 
  private:
   HostConfig config_;
+  std::vector<AppEnd> ends_;
   PciBusModule pci_;
   std::vector<std::unique_ptr<DmaMaster>> dma_;
-  std::unique_ptr<HostStack> stack_;
-  std::unique_ptr<Nic> nic_;
+  std::vector<std::unique_ptr<HostStack>> stacks_;
+  StackSet stack_set_;
+  std::vector<std::unique_ptr<Nic>> nics_;
   std::unique_ptr<NicDriver> driver_;
+};
+
+// A light host: a CPU ("cpu") running its application ends straight on one station's MAC.
+class LightHostNode : public sc_core::sc_module {
+ public:
+  LightHostNode(sc_core::sc_module_name name, const HostConfig& config, Mac& mac,
+                const std::vector<AppEnd>& ends, SimContext& context);
+  const std::vector<std::unique_ptr<HostStack>>& stacks() const { return stacks_; }
+  const std::vector<AppEnd>& ends() const { return ends_; }
+  const HostConfig& config() const { return config_; }
+
+ private:
+  HostConfig config_;
+  std::vector<AppEnd> ends_;
+  std::vector<std::unique_ptr<HostStack>> stacks_;
+  StackSet stack_set_;
+  std::unique_ptr<LightHost> cpu_;
 };
 
 class Network {
@@ -93,6 +122,7 @@ class Network {
   const std::vector<std::unique_ptr<FullDuplexLink>>& links() const { return links_; }
   const std::vector<std::unique_ptr<SharedMedium>>& media() const { return media_; }
   const std::vector<std::unique_ptr<Host>>& hosts() const { return hosts_; }
+  const std::vector<std::unique_ptr<LightHostNode>>& light_hosts() const { return light_hosts_; }
   const std::vector<std::unique_ptr<Switch>>& switches() const { return switches_; }
   Station* find_station(const std::string& name) const;
   Switch* find_switch(const std::string& name) const;
@@ -108,6 +138,7 @@ class Network {
   std::vector<std::unique_ptr<FullDuplexLink>> links_;
   std::vector<std::unique_ptr<SharedMedium>> media_;
   std::vector<std::unique_ptr<Host>> hosts_;
+  std::vector<std::unique_ptr<LightHostNode>> light_hosts_;
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::pair<std::string, LinkDirection*>> towards_;
   struct MediumSeat {

@@ -35,6 +35,35 @@ const StationConfig* ScenarioConfig::find_station(const std::string& name) const
   return nullptr;
 }
 
+const HostConfig* ScenarioConfig::host_of(const std::string& station) const {
+  for (const auto& h : hosts)
+    for (const auto& own : h.own_stations())
+      if (own == station) return &h;
+  return nullptr;
+}
+
+std::uint32_t ScenarioConfig::station_number(const std::string& station) const {
+  for (std::size_t i = 0; i < stations.size(); ++i)
+    if (stations[i].name == station) return static_cast<std::uint32_t>(i + 1);
+  return 0;
+}
+
+std::vector<std::pair<std::string, const AppParams*>> HostConfig::applications() const {
+  std::vector<std::pair<std::string, const AppParams*>> out;
+  if (!app.kind.empty()) out.emplace_back("app", &app);
+  for (std::size_t i = 0; i < apps.size(); ++i)
+    out.emplace_back("apps[" + std::to_string(i) + "]", &apps[i]);
+  return out;
+}
+
+std::vector<std::string> HostConfig::own_stations() const {
+  if (light()) return {station};
+  if (!has_nic || nic.station.empty()) return {};
+  std::vector<std::string> out{nic.station};
+  out.insert(out.end(), team.stations.begin(), team.stations.end());
+  return out;
+}
+
 const SwitchConfig* ScenarioConfig::find_switch(const std::string& name) const {
   for (const auto& s : switches)
     if (s.name == name) return &s;

@@ -97,6 +97,13 @@ struct DmaMasterConfig {
 };
 
 // A host: for now its PCI bus, the host bridge in front of memory, and DMA masters on the bus.
+// Adapter teaming (docs/host.md, "Teaming"): more NICs like the host's `nic`, one serving each
+// of these stations, sharing the host's traffic.
+struct TeamParams {
+  std::string mode = "per_client";  // per_client | round_robin
+  std::vector<std::string> stations;
+};
+
 struct HostConfig {
   std::string name;
   PciBusParams pci;
@@ -106,10 +113,19 @@ struct HostConfig {
   NicParams nic;
   PciMasterParams nic_master;
   CpuParams cpu;
-  DriverParams driver;  // the NIC's driver (from its profile, then hosts.<h>.driver)
-  HostTxParams tx;      // a bulk sender through the NIC, if tx.to is set
-  AppParams app;        // an application against app.peer, if app.kind is set
+  DriverParams driver;          // the NIC's driver (from its profile, then hosts.<h>.driver)
+  HostTxParams tx;              // a bulk sender through the NIC, if tx.to is set
+  AppParams app;                // an application against app.peer, if app.kind is set
+  std::vector<AppParams> apps;  // more applications
   TransportParams transport;
+  TeamParams team;      // more NICs (teaming), if team.stations is not empty
+  std::string station;  // a light host: the station its CPU runs on (no bus, NIC or driver)
+
+  bool light() const { return !station.empty(); }
+  // Every application with its path under the host ("app", "apps[1]"): `app` first, if set.
+  std::vector<std::pair<std::string, const AppParams*>> applications() const;
+  // The stations this host's NICs serve (the nic's first, then the team's), or the light host's.
+  std::vector<std::string> own_stations() const;
 };
 
 // A group of a switch's ports, numbered on from the group before.
@@ -160,6 +176,10 @@ struct ScenarioConfig {
   std::optional<LinkLevelSweep> link_level;
 
   const StationConfig* find_station(const std::string& name) const;
+  // The host owning a station (a NIC of it serves the station, or a light host runs on it).
+  const HostConfig* host_of(const std::string& station) const;
+  // 1, 2, ... in file order; 0 for no such station.
+  std::uint32_t station_number(const std::string& station) const;
   const SwitchConfig* find_switch(const std::string& name) const;
   // "<switch>:<n>" as a switch port (n within the switch), a station name as itself; nullopt
   // when it is neither.

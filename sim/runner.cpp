@@ -153,6 +153,40 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
         Shown{100 * value(m, "collision_share")}, Shown{100 * value(m, "idle_share")},
         Shown{value(m, "bursts")});
   }
+  // A host's application ends, one line each.
+  auto print_stacks = [&](const std::string& host, const std::vector<AppEnd>& ends) {
+    for (const AppEnd& e : ends) {
+      const AppParams& app = e.app;
+      const std::string s = host + "." + e.name;
+      const bool udp = app.kind == "udp";
+      const std::string role =
+          app.kind == "file" ? (e.sender ? "client" : "server") : (e.sender ? "send" : "receive");
+      std::string detail =
+          udp ? fmt::format("{:.0f} datagrams sent, {:.0f} received",
+                            Shown{value(s, "udp_datagrams_sent")},
+                            Shown{value(s, "udp_datagrams_received")})
+              : fmt::format("{:.0f} segments resent, {:.0f} timeouts, round trip mean {:.2f} us",
+                            Shown{value(s, "segments_retransmitted")}, Shown{value(s, "timeouts")},
+                            Shown{value(s, "round_trip_mean") / 1e3});
+      if (app.kind == "file")
+        detail = fmt::format("records read {:.2f} MB/s, written {:.2f} MB/s; ",
+                             Shown{value(s, "read_throughput") / 8e6},
+                             Shown{value(s, "write_throughput") / 8e6}) +
+                 detail;
+      fmt::print(
+          "  {}: {} of {} B, {} with {}: application {:.2f} Mb/s received, {:.2f} Mb/s sent; "
+          "{:.0f} requests/s; {}\n",
+          s, app.kind, app.request_bytes, role, e.peer, Shown{value(s, "receive_throughput") / 1e6},
+          Shown{value(s, "send_throughput") / 1e6}, Shown{value(s, "requests_per_second")}, detail);
+    }
+  };
+  for (const auto& host : network.light_hosts()) {
+    const std::string c = std::string(host->name()) + ".cpu";
+    fmt::print("  {}: light host on {}; CPU {:.1f} %, {:.0f} frames in, {:.0f} out\n", c,
+               host->config().station, Shown{100 * value(c, "cpu_utilisation")},
+               Shown{value(c, "frames_delivered")}, Shown{value(c, "frames_sent")});
+    print_stacks(host->basename(), host->ends());
+  }
   for (const auto& host : network.hosts()) {
     const std::string b = std::string(host->name()) + ".pci";
     const PciBusParams& p = host->config().pci;
@@ -186,24 +220,14 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
           Shown{value(n, "interrupts_per_second")}, Shown{value(d, "delivered_throughput") / 1e6},
           Shown{value(d, "sent_throughput") / 1e6}, Shown{100 * value(d, "cpu_utilisation")},
           Shown{value(d, "frames_per_interrupt")}, Shown{value(d, "pe_index")});
-      if (host->stack() != nullptr) {
-        const AppParams& app = host->config().app;
-        const std::string s = std::string(host->name()) + ".stack";
-        const bool udp = app.kind == "udp";
-        fmt::print(
-            "  {}: {} of {} B, {} with {}: application {:.2f} Mb/s received, {:.2f} Mb/s sent; "
-            "{:.0f} requests/s; {}\n",
-            s, app.kind, app.request_bytes, app.direction, app.peer,
-            Shown{value(s, "receive_throughput") / 1e6}, Shown{value(s, "send_throughput") / 1e6},
-            Shown{value(s, "requests_per_second")},
-            udp ? fmt::format("{:.0f} datagrams sent, {:.0f} received",
-                              Shown{value(s, "udp_datagrams_sent")},
-                              Shown{value(s, "udp_datagrams_received")})
-                : fmt::format("{:.0f} segments resent, {:.0f} timeouts, round trip mean {:.2f} us",
-                              Shown{value(s, "segments_retransmitted")},
-                              Shown{value(s, "timeouts")},
-                              Shown{value(s, "round_trip_mean") / 1e3}));
+      for (std::size_t k = 1; k < host->nics().size(); ++k) {
+        const std::string t = std::string(host->nics()[k]->name());
+        fmt::print("  {} (team, {}): {:.0f} frames in, {:.0f} dropped; {:.0f} interrupts/s\n", t,
+                   host->config().team.mode, Shown{value(t, "frames_arrived")},
+                   Shown{value(t, "rx_fifo_overflow") + value(t, "rx_no_descriptor")},
+                   Shown{value(t, "interrupts_per_second")});
       }
+      print_stacks(host->basename(), host->ends());
       const std::string a = "analysis." + std::string(host->name());
       for (const char* dir : {"rx", "tx"}) {
         const std::string pre = std::string(dir) + "_";

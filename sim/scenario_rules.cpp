@@ -41,7 +41,34 @@ void host_names(const ScenarioConfig& c, Diagnostics& d) {
 void nic_fits_station(const ScenarioConfig& c, Diagnostics& d) {
   std::set<std::string> served;
   for (const auto& h : c.hosts) {
+    if (h.light() && c.find_station(h.station) != nullptr) {
+      if (!served.insert(h.station).second)
+        d.error(host_path(h, "station"),
+                "station \"" + h.station + "\" already has a host (a NIC or a light host)");
+      if (!c.find_station(h.station)->traffic.empty())
+        d.error(host_path(h, "station"),
+                "station \"" + h.station +
+                    "\" has traffic sources; a light host's station sends its applications' "
+                    "frames only");
+    }
     if (!h.has_nic || h.nic.station.empty()) continue;
+    for (std::size_t i = 0; i < h.team.stations.size(); ++i) {
+      const std::string& member = h.team.stations[i];
+      const std::string at = host_path(h, "team.stations[" + std::to_string(i) + "]");
+      const StationConfig* m = c.find_station(member);
+      if (m == nullptr) continue;
+      if (member == h.nic.station || !served.insert(member).second)
+        d.error(at, "station \"" + member + "\" already has a NIC");
+      else if (m->mac.max_frame_bytes + kQTagBytes > h.nic.rx_fifo_bytes)
+        d.error(at, "station \"" + member +
+                        "\"'s largest frame does not fit the team's NIC "
+                        "(nic.rx_fifo_bytes " +
+                        std::to_string(h.nic.rx_fifo_bytes) + ")");
+    }
+    if (!h.team.stations.empty() && !h.tx.to.empty())
+      d.error(host_path(h, "team"),
+              "the raw sender (tx) uses one NIC; a team carries "
+              "applications' traffic");
     const StationConfig* s = c.find_station(h.nic.station);
     if (s == nullptr) continue;
     if (!h.tx.to.empty() && c.find_station(h.tx.to) != nullptr) {
@@ -276,44 +303,51 @@ void traffic_fits(const ScenarioConfig& c, Diagnostics& d) {
   }
 }
 
-// An application's peer is another reachable station; the MTU fits both MACs; one end per host.
+// An application's peer is another reachable station; the MTU fits both MACs; a station with no
+// host runs at most one application end (an ideal endpoint).
 void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
+  std::map<std::string, std::vector<std::string>> ideal_ends;  // station -> application paths
   for (const auto& h : c.hosts) {
-    if (h.app.kind == "udp" && h.app.request_bytes > 65507)
-      d.error(
-          host_path(h, "app.request_bytes"),
-          "a UDP datagram carries at most 65507 bytes, got " + std::to_string(h.app.request_bytes));
-    const StationConfig* s = h.has_nic ? c.find_station(h.nic.station) : nullptr;
-    if (s == nullptr || h.app.kind.empty()) continue;
-    const StationConfig* peer = c.find_station(h.app.peer);
-    if (peer == nullptr) continue;
-    if (h.app.peer == h.nic.station) {
-      d.error(host_path(h, "app.peer"), "the NIC's own station; the peer is another station");
-      continue;
+    const std::vector<std::string> own = h.own_stations();
+    for (const auto& [key, app] : h.applications()) {
+      const std::string at = host_path(h, key);
+      if (app->kind == "udp" && app->request_bytes > 65507)
+        d.error(child_path(at, "request_bytes"),
+                "a UDP datagram carries at most 65507 bytes, got " +
+                    std::to_string(app->request_bytes));
+      if (own.empty() || c.find_station(own.front()) == nullptr) continue;
+      const StationConfig* peer = c.find_station(app->peer);
+      if (peer == nullptr) continue;
+      if (std::find(own.begin(), own.end(), app->peer) != own.end()) {
+        d.error(child_path(at, "peer"),
+                "station \"" + app->peer + "\" is this host's own; the peer is another station");
+        continue;
+      }
+      const auto reach = c.reachable_from(own.front());
+      if (std::find(reach.begin(), reach.end(), app->peer) == reach.end())
+        d.error(child_path(at, "peer"), "station \"" + app->peer + "\" is not reachable from \"" +
+                                            own.front() +
+                                            "\" (no link, collision domain or switch joins them)");
+      if (!h.tx.to.empty())
+        d.error(at, "a host runs either the raw sender (tx) or applications, not both");
+      const std::int64_t frame = h.transport.mtu + 18;
+      for (const StationConfig* st : {c.find_station(own.front()), peer})
+        if (frame > st->mac.max_frame_bytes)
+          d.error(host_path(h, "transport.mtu"),
+                  "MTU " + std::to_string(h.transport.mtu) + " makes " + std::to_string(frame) +
+                      "-byte frames, over station " + st->name + "'s max_frame_bytes (" +
+                      std::to_string(st->mac.max_frame_bytes) + ")");
+      if (c.host_of(app->peer) == nullptr) ideal_ends[app->peer].push_back(at);
     }
-    const auto reach = c.reachable_from(h.nic.station);
-    if (std::find(reach.begin(), reach.end(), h.app.peer) == reach.end())
-      d.error(host_path(h, "app.peer"), "station \"" + h.app.peer + "\" is not reachable from \"" +
-                                            h.nic.station +
-                                            "\" (no link or collision domain joins them)");
-    if (!h.tx.to.empty())
-      d.error(host_path(h, "app"),
-              "a host runs either the raw sender (tx) or an application, not both");
-    const std::int64_t frame = h.transport.mtu + 18;
-    for (const StationConfig* st : {s, peer})
-      if (frame > st->mac.max_frame_bytes)
-        d.error(host_path(h, "transport.mtu"),
-                "MTU " + std::to_string(h.transport.mtu) + " makes " + std::to_string(frame) +
-                    "-byte frames, over station " + st->name + "'s max_frame_bytes (" +
-                    std::to_string(st->mac.max_frame_bytes) + ")");
-    for (const auto& other : c.hosts)
-      if (&other != &h && other.has_nic && other.nic.station == h.app.peer &&
-          !other.app.kind.empty())
-        d.error(child_path(child_path("hosts", other.name), "app"),
-                "host " + h.name +
-                    "'s application already runs its other end on this host (a host runs one "
-                    "application end)");
   }
+  for (const auto& [station, paths] : ideal_ends)
+    for (std::size_t i = 1; i < paths.size(); ++i)
+      d.error(child_path(paths[i], "peer"),
+              "station \"" + station + "\" has no host and already runs the other end of " +
+                  paths.front() +
+                  " (an ideal endpoint runs one application end; give the station a light host, "
+                  "\"hosts\": {\"<name>\": {\"station\": \"" +
+                  station + "\"}}, to run several)");
 }
 
 void bus_modes(const ScenarioConfig& c, Diagnostics& d) {
@@ -375,8 +409,9 @@ const std::vector<ScenarioRule>& scenario_rules() {
       {"unique-addresses", "no two stations have the same MAC address", unique_addresses},
       {"host-names", "a host is not named like a station", host_names},
       {"nic-fits-station",
-       "a NIC serves one station; its FIFOs and receive ring hold that station's largest frame; "
-       "its sender sends to another station in frames the MAC takes",
+       "a NIC (or a light host) serves one station; its FIFOs and receive ring hold that "
+       "station's largest frame, on every station of a team; its sender sends to another station "
+       "in frames the MAC takes, through one NIC",
        nic_fits_station},
       {"one-port-per-station",
        "every station is on exactly one link or collision domain (topology included)",
@@ -397,8 +432,9 @@ const std::vector<ScenarioRule>& scenario_rules() {
        "station's maximum (plus a VLAN tag if tagged)",
        traffic_fits},
       {"applications-fit",
-       "an application's peer is another station reachable from its NIC; the MTU's frames fit "
-       "both MACs; one application end per host; UDP datagrams of at most 65507 bytes",
+       "an application's peer is another station reachable from its host; the MTU's frames fit "
+       "both MACs; a station without a host runs one application end; UDP datagrams of at most "
+       "65507 bytes",
        applications_fit},
       {"bus-modes",
        "PCI runs at 33 or 66 MHz, PCI-X at 66, 100 or 133; split transactions on PCI-X only",

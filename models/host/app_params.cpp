@@ -41,23 +41,37 @@ const ParamTable<AppParams>& app_param_table() {
     ParamTable<AppParams> t("app", "the host's application against one peer station");
     t.choice("kind", &AppParams::kind, app_kinds(),
              "bulk: an iperf-like stream; requests: IOmeter-like transfers of request_bytes; "
-             "ping_pong: netPIPE-like echo of request_bytes; udp: datagrams at rate_bps")
+             "ping_pong: netPIPE-like echo of request_bytes; udp: datagrams at rate_bps; file: a "
+             "file server's clients reading and writing records of request_bytes (read_share "
+             "of them reads)")
         .reference("peer", &AppParams::peer, "station",
                    "the station at the other end: ideal (no host) or served by another host's NIC")
         .choice("direction", &AppParams::direction, {"receive", "send"},
-                "this host's data direction: receive (the peer sends) or send")
+                "this host's data direction: receive (the peer sends) or send; file: receive is "
+                "the server (the peer's requests come in), send the client")
         .integer("request_bytes", &AppParams::request_bytes, "bytes", 1, 1LL << 30,
                  "bulk: size of each write/read call; requests: request size; ping_pong: "
-                 "message size; udp: datagram payload (iperf -l)")
+                 "message size; udp: datagram payload (iperf -l); file: the record size")
         .integer("reply_bytes", &AppParams::reply_bytes, "bytes", 0, 1LL << 30,
                  "requests: the receiver answers each request with this many bytes; 0: no "
                  "answer, the requests stream")
         .integer("outstanding", &AppParams::outstanding, "requests", 1, 1024,
-                 "requests with reply_bytes > 0: requests issued and not yet answered")
+                 "requests with reply_bytes > 0, file: requests issued and not yet answered")
         .real("rate_bps", &AppParams::rate_bps, "bit/s", 0, 1e12,
-              "udp: datagram payload bits per second (iperf -b); 0: as fast as the sender can")
+              "udp: datagram payload bits per second (iperf -b); requests and file: the "
+              "offered load, request_bytes x 8 per request (request k starts no earlier than "
+              "start_ns + k x request_bytes x 8 / rate_bps); 0: as fast as the sender can")
+        .real("read_share", &AppParams::read_share, "fraction", 0, 1,
+              "file: the share of requests that read a record (the others write one), spread "
+              "evenly: request k reads when floor((k + 1) x share) > floor(k x share)")
+        .integer("control_bytes", &AppParams::control_bytes, "bytes", 1, 65536,
+                 "file: bytes of a read request and of a write's acknowledgement; a record "
+                 "travels with this header (assumption: 64, an NCP/SMB-sized header)")
         .integer("start_ns", &AppParams::start_ns, "ns", 0, 1LL << 50,
-                 "the application starts at this time");
+                 "the application starts at this time")
+        .integer("stop_ns", &AppParams::stop_ns, "ns", 0, 1LL << 50,
+                 "no new request, write or datagram from this time on (what is under way "
+                 "finishes); 0: the application runs to the end");
     return t;
   }();
   return table;

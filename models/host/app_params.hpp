@@ -23,7 +23,7 @@ struct TransportParams {
 const ParamTable<TransportParams>& transport_param_table();
 
 inline const std::vector<std::string>& app_kinds() {
-  static const std::vector<std::string> kinds = {"bulk", "requests", "ping_pong", "udp"};
+  static const std::vector<std::string> kinds = {"bulk", "requests", "ping_pong", "udp", "file"};
   return kinds;
 }
 
@@ -37,8 +37,12 @@ struct AppParams {
                                        // ping_pong: message size; udp: datagram payload size
   std::int64_t reply_bytes = 0;        // requests: answer per request (0: none, a pure stream)
   std::int64_t outstanding = 1;        // requests with reply_bytes > 0: requests in flight
-  double rate_bps = 0;                 // udp: payload bit rate (iperf -b); 0: as fast as possible
-  std::int64_t start_ns = 0;           // nothing is sent before this
+  double rate_bps = 0;      // udp: payload bit rate (iperf -b); requests, file: offered request
+                            // (record) bits per second; 0: as fast as possible
+  double read_share = 0.5;  // file: share of the requests that read a record
+  std::int64_t control_bytes = 64;  // file: a read request, a write's acknowledgement (bytes)
+  std::int64_t start_ns = 0;        // nothing is sent before this
+  std::int64_t stop_ns = 0;         // no new request, write or datagram from this time; 0: never
 };
 
 const ParamTable<AppParams>& app_param_table();

@@ -7,15 +7,13 @@ namespace gbesim {
 
 namespace {
 
-constexpr std::uint16_t kDataPort = 5001;     // the data receiver's port (iperf's)
-constexpr std::uint16_t kSenderPort = 49152;  // the data sender's (first ephemeral port)
-
-IpPacket header_for(bool sender, std::uint32_t source, std::uint32_t destination) {
+IpPacket header_for(bool sender, std::uint32_t source, std::uint32_t destination,
+                    std::uint16_t sender_port) {
   IpPacket p;
   p.source = source;
   p.destination = destination;
-  p.source_port = sender ? kSenderPort : kDataPort;
-  p.destination_port = sender ? kDataPort : kSenderPort;
+  p.source_port = sender ? sender_port : kDataPort;
+  p.destination_port = sender ? kDataPort : sender_port;
   return p;
 }
 
@@ -24,21 +22,24 @@ IpPacket header_for(bool sender, std::uint32_t source, std::uint32_t destination
 HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
                      const TransportParams& transport, bool sender, const FrameHeader& ethernet,
                      std::uint32_t ip_source, std::uint32_t ip_destination, std::uint64_t creator,
-                     SimContext& context)
+                     SimContext& context, std::uint16_t sender_port)
     : sc_module(name),
       app_(app),
       transport_(transport),
       sender_(sender),
       udp_(app.kind == "udp"),
+      file_(app.kind == "file"),
       reply_(app.kind == "ping_pong"  ? app.request_bytes
              : app.kind == "requests" ? app.reply_bytes
                                       : 0),
+      answered_(reply_ > 0 || file_),
+      paced_(app.rate_bps > 0 && (app.kind == "requests" || file_)),
       outstanding_(app.kind == "ping_pong" ? 1 : app.outstanding),
       creator_(creator),
       ethernet_(ethernet),
       context_(context),
-      connection_(transport, header_for(sender, ip_source, ip_destination)),
-      udp_header_(header_for(sender, ip_source, ip_destination)),
+      connection_(transport, header_for(sender, ip_source, ip_destination, sender_port)),
+      udp_header_(header_for(sender, ip_source, ip_destination, sender_port)),
       stats_(context.stats, std::string(this->name())),
       app_sent_(stats_, "app_bytes_sent", "bytes",
                 "bytes the application wrote (or sent in datagrams)"),
@@ -102,6 +103,22 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
                                           static_cast<double>(udp_received_.value());
                    });
   }
+  if (file_) {
+    // Record bytes moved by completed requests (at the client: answered; at the server: served).
+    const double record_bits = 8.0 * static_cast<double>(app_.request_bytes);
+    stats_.formula("file_reads", "requests", "file requests that read a record, done",
+                   [this](const StatContext&) { return static_cast<double>(file_reads_); });
+    stats_.formula("file_writes", "requests", "file requests that wrote a record, done",
+                   [this](const StatContext&) { return static_cast<double>(file_writes_); });
+    stats_.rate("read_throughput", "bit/s", "record bits read per second (requests done)",
+                [this, record_bits](const StatContext& c) {
+                  return record_bits * static_cast<double>(file_reads_) * c.per_second();
+                });
+    stats_.rate("write_throughput", "bit/s", "record bits written per second (requests done)",
+                [this, record_bits](const StatContext& c) {
+                  return record_bits * static_cast<double>(file_writes_) * c.per_second();
+                });
+  }
   SC_METHOD(timer_process);
   sensitive << timer_;
   dont_initialize();
@@ -118,6 +135,7 @@ std::optional<AppCall> HostStack::poll(Picoseconds now) {
       if (datagrams_done_ > 0) return AppCall{AppCall::complete, 0, true};
       return std::nullopt;
     }
+    if (stopped(now)) return std::nullopt;
     std::int64_t queued = 0;
     for (const auto& p : out_) queued += static_cast<std::int64_t>(p.payload);
     if (queued >= transport_.socket_bytes) return std::nullopt;  // the runner wakes us as it takes
@@ -129,10 +147,9 @@ std::optional<AppCall> HostStack::poll(Picoseconds now) {
   }
 
   // Take in what has arrived, message by message; a message complete is a receive call to make.
-  const std::int64_t incoming = sender_ ? reply_ : app_.request_bytes;
-  if (incoming > 0 && completions_pending_ == 0) {
+  if ((!sender_ || answered_) && completions_pending_ == 0) {
     while (connection_.readable() > 0) {
-      if (read_left_ == 0) read_left_ = incoming;
+      if (read_left_ == 0) read_left_ = in_size(read_++);
       const std::int64_t n = std::min(connection_.readable(), read_left_);
       connection_.read(n, now);
       read_left_ -= n;
@@ -148,8 +165,15 @@ std::optional<AppCall> HostStack::poll(Picoseconds now) {
   // Write: the sender its requests, the receiver the replies it owes.
   std::int64_t size = 0;
   if (write_left_ == 0) {
-    if (sender_ && (reply_ == 0 || in_flight_ < outstanding_)) size = app_.request_bytes;
-    if (!sender_ && replies_owed_ > 0) size = reply_;
+    if (sender_ && (!answered_ || in_flight_ < outstanding_) && !stopped(now)) {
+      const Picoseconds at = next_request_ps();
+      if (now < at) {
+        if (timer_at_ > at) arm_timer(at, now);
+        return std::nullopt;
+      }
+      size = out_size(written_);
+    }
+    if (!sender_ && replies_owed_ > 0) size = out_size(written_);
     if (size == 0) return std::nullopt;
   }
   const std::int64_t left = write_left_ > 0 ? write_left_ : size;
@@ -168,19 +192,21 @@ void HostStack::perform(const AppCall& call, Picoseconds now) {
       }
       --completions_pending_;
       ++completed_;
-      if (sender_) {
+      if (sender_ && answered_) {
         --in_flight_;
         round_trip_.record(now - issued_.front());
         issued_.pop_front();
-      } else if (reply_ > 0) {
+      } else if (answered_) {
         ++replies_owed_;
       }
+      if (file_) count_file_request(done_);
+      ++done_;
       break;
     case AppCall::write: {
       if (call.new_request) {
-        write_left_ = sender_ ? app_.request_bytes : reply_;
+        write_left_ = out_size(written_++);
         ++requests_issued_;
-        if (sender_ && reply_ > 0) {
+        if (sender_ && answered_) {
           ++in_flight_;
           issued_.push_back(now);
         }
@@ -196,6 +222,43 @@ void HostStack::perform(const AppCall& call, Picoseconds now) {
       break;
   }
   after_change(now, false);
+}
+
+bool HostStack::is_read(std::int64_t k) const {
+  const double share = app_.read_share;
+  return std::floor(static_cast<double>(k + 1) * share) >
+         std::floor(static_cast<double>(k) * share);
+}
+
+std::int64_t HostStack::out_size(std::int64_t k) const {
+  if (file_) {
+    // The client's request k; the server's answer to it.
+    const bool small = is_read(k) == sender_;
+    return small ? app_.control_bytes : app_.request_bytes + app_.control_bytes;
+  }
+  return sender_ ? app_.request_bytes : reply_;
+}
+
+std::int64_t HostStack::in_size(std::int64_t k) const {
+  if (file_) {
+    const bool small = is_read(k) != sender_;
+    return small ? app_.control_bytes : app_.request_bytes + app_.control_bytes;
+  }
+  return sender_ ? reply_ : app_.request_bytes;
+}
+
+Picoseconds HostStack::next_request_ps() const {
+  if (!paced_) return 0;
+  const double interval_ps = 8.0 * static_cast<double>(app_.request_bytes) / app_.rate_bps * 1e12;
+  return app_.start_ns * 1000 +
+         static_cast<Picoseconds>(std::llround(interval_ps * static_cast<double>(written_)));
+}
+
+void HostStack::count_file_request(std::int64_t k) {
+  if (is_read(k))
+    ++file_reads_;
+  else
+    ++file_writes_;
 }
 
 void HostStack::send_datagram(Picoseconds now) {
@@ -265,10 +328,16 @@ bool HostStack::next_is_pure_ack() const {
 }
 
 FramePtr HostStack::take_frame() {
+  return take_frame(ethernet_.source);
+}
+
+FramePtr HostStack::take_frame(const MacAddress& source) {
   FramePtr frame = context_.frames.acquire();
   frame->flow = kHostFlow;
   frame->id = creator_ * kFrameIdCreator + ++frame_sequence_;
-  build_ip_frame(*frame, ethernet_, out_.front());
+  FrameHeader header = ethernet_;
+  header.source = source;
+  build_ip_frame(*frame, header, out_.front());
   out_.pop_front();
   frame->queued_ps = now_ps();
   ++frames_out_;
@@ -278,8 +347,12 @@ FramePtr HostStack::take_frame() {
 void HostStack::after_change(Picoseconds now, bool wake) {
   for (auto& p : connection_.take_output()) out_.push_back(p);
   Picoseconds deadline = connection_.next_deadline();
-  if (udp_ && sender_ && app_.rate_bps > 0 && next_datagram_ps_ > now)
+  if (udp_ && sender_ && app_.rate_bps > 0 && next_datagram_ps_ > now && !stopped(now))
     deadline = std::min(deadline, next_datagram_ps_);
+  if (paced_ && sender_ && write_left_ == 0 && !stopped(now)) {
+    const Picoseconds at = next_request_ps();
+    if (at > now && (!answered_ || in_flight_ < outstanding_)) deadline = std::min(deadline, at);
+  }
   if (now < app_.start_ns * 1000) deadline = std::min(deadline, app_.start_ns * 1000);
   arm_timer(deadline, now);
   if (wake) wake_.notify(sc_core::SC_ZERO_TIME);

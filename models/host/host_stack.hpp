@@ -1,7 +1,8 @@
 #pragma once
 // A host's protocol stack and application (docs/host.md): the windowed transport or UDP, and one
 // application against one peer -- a bulk stream (iperf-like), IOmeter-like requests, a netPIPE-like
-// ping-pong or constant-rate UDP (iperf -u -l L -b B). Every application is one of two ends:
+// ping-pong, constant-rate UDP (iperf -u -l L -b B) or a file server's client reading and writing
+// records. Every application is one of two ends:
 // the data sender ("send") or the data receiver ("receive"); a ping-pong's "send" end starts.
 //
 // The stack only decides; whoever runs it supplies the time. A host's CPU (NicDriver) asks
@@ -16,9 +17,10 @@
 // posts, per_packet_ns + per_byte_ns x frame bytes for each it takes in the interrupt handler
 // (the copy to the application), and per_checksum_byte_ns per frame byte, sent or received,
 // unless the NIC offloads checksums.
-// Does not model: more than one connection or application per host, ARP or ICMP (addresses are
-// fixed), a UDP receive buffer limit (no datagram is dropped for lack of room), or IP reassembly
-// timeouts (an incomplete datagram is abandoned once it is 1024 datagrams behind the newest).
+// One HostStack is one connection; a host running several holds one each (StackSet).
+// Does not model: ARP or ICMP (addresses are fixed), a UDP receive buffer limit (no datagram is
+// dropped for lack of room), or IP reassembly timeouts (an incomplete datagram is abandoned once it
+// is 1024 datagrams behind the newest).
 
 #include <cstdint>
 #include <deque>
@@ -37,10 +39,18 @@
 
 namespace gbesim {
 
+// The data receiver's (server's) port, iperf's; a data sender's (client's) port is kSenderPort
+// plus the application's number in the scenario, so every connection has its own port pair.
+inline constexpr std::uint16_t kDataPort = 5001;
+inline constexpr std::uint16_t kSenderPort = 49152;
+
 // The flow number of frames a host's stack or driver sends (traffic sources use 1, 2, ...).
 inline constexpr std::uint32_t kHostFlow = 0xFFFF;
-// Frame id creators of host stacks: this + the station number (see kFrameIdCreator).
+// Frame id creators of host stacks (see kFrameIdCreator): this + the station number for the
+// first application end at a station; kMoreEndsCreatorBase + the end's number in the scenario for
+// any further end at the same station.
 inline constexpr std::uint64_t kHostCreatorBase = 0x10000;
+inline constexpr std::uint64_t kMoreEndsCreatorBase = 2'000'000;
 
 struct AppCall {
   enum Kind { write, complete, datagram } kind = write;
@@ -54,9 +64,11 @@ class HostStack : public sc_core::sc_module {
   // sender: this end sends the data (for ping_pong: starts). ethernet/ip: the headers of the
   // frames this end sends (its own and the peer's addresses). creator: makes frame ids unique
   // (see kFrameIdCreator).
+  // sender_port: the data sender's (or client's) TCP/UDP port; the receiver's is kDataPort.
   HostStack(sc_core::sc_module_name name, const AppParams& app, const TransportParams& transport,
             bool sender, const FrameHeader& ethernet, std::uint32_t ip_source,
-            std::uint32_t ip_destination, std::uint64_t creator, SimContext& context);
+            std::uint32_t ip_destination, std::uint64_t creator, SimContext& context,
+            std::uint16_t sender_port = kSenderPort);
 
   // The runner's side.
   std::optional<AppCall> poll(Picoseconds now);
@@ -64,6 +76,12 @@ class HostStack : public sc_core::sc_module {
   void receive(const Frame& frame, Picoseconds now);
   bool has_frames() const { return !out_.empty(); }
   FramePtr take_frame();
+  // The same, sent from another of the host's addresses (a teamed NIC's).
+  FramePtr take_frame(const MacAddress& source);
+  // What identifies this end's packets among a host's: the peer's address and port, our port.
+  std::uint32_t peer_ip() const { return udp_header_.destination; }
+  std::uint16_t peer_port() const { return udp_header_.destination_port; }
+  std::uint16_t own_port() const { return udp_header_.source_port; }
   // The next frame take_frame() gives is a pure TCP ACK (no payload).
   bool next_is_pure_ack() const;
   sc_core::sc_event& wake() { return wake_; }
@@ -84,13 +102,25 @@ class HostStack : public sc_core::sc_module {
   void arm_timer(Picoseconds at, Picoseconds now);  // kForeverPs: stop it
   void timer_process();
   void send_datagram(Picoseconds now);
+  // The size of the k-th message (0-based) this end writes and reads; a file request is a read
+  // when is_read(k).
+  std::int64_t out_size(std::int64_t k) const;
+  std::int64_t in_size(std::int64_t k) const;
+  bool is_read(std::int64_t k) const;
+  bool stopped(Picoseconds now) const { return app_.stop_ns > 0 && now >= app_.stop_ns * 1000; }
+  // The sender's next request (paced by rate_bps) may not start before this.
+  Picoseconds next_request_ps() const;
+  void count_file_request(std::int64_t k);  // request k is done (served, or answered)
   void udp_receive(const IpPacket& p, Picoseconds now);
 
   const AppParams app_;
   const TransportParams transport_;
   const bool sender_;
   const bool udp_;
+  const bool file_;
   const std::int64_t reply_;        // bytes answering each request (0: none)
+  const bool answered_;             // requests are answered (ping-pong, replies, file)
+  const bool paced_;                // requests or file requests at rate_bps
   const std::int64_t outstanding_;  // requests in flight at most, when answered
   const std::uint64_t creator_;
   const FrameHeader ethernet_;
@@ -110,6 +140,10 @@ class HostStack : public sc_core::sc_module {
   std::int64_t in_flight_ = 0;            // requests written and not yet answered (sender end)
   std::int64_t completions_pending_ = 0;  // messages received, receive call not yet made
   std::deque<Picoseconds> issued_;        // start times of requests in flight (for round trips)
+  std::int64_t written_ = 0;              // messages begun writing
+  std::int64_t read_ = 0;                 // messages begun reading
+  std::int64_t done_ = 0;                 // messages completed (receive calls made)
+  std::uint64_t file_reads_ = 0, file_writes_ = 0;  // file requests done
   // UDP.
   std::uint64_t datagrams_sent_ = 0;
   Picoseconds next_datagram_ps_ = 0;

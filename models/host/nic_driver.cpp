@@ -7,9 +7,10 @@ namespace gbesim {
 namespace {
 
 // The driver's own tags on its register accesses, to know which one completed.
+// kind | (NIC << 4) | (descriptors << 8).
 constexpr std::uint64_t kIcrTag = 1;
-constexpr std::uint64_t kTailTag = 2;    // | (descriptors << 8)
-constexpr std::uint64_t kTxTailTag = 3;  // | (descriptors << 8)
+constexpr std::uint64_t kTailTag = 2;
+constexpr std::uint64_t kTxTailTag = 3;
 
 // The CPU with its copy cost per byte resolved once (derived from its memory bandwidth when not
 // given), so the per-frame paths read a constant.
@@ -22,17 +23,18 @@ CpuParams with_copy_cost(CpuParams cpu) {
 
 NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
                      const PciMasterParams& master, const HostTxParams& tx,
-                     const FrameHeader& header, std::int64_t tx_ring, Nic& nic, PciBusModule& bus,
-                     HostStack* stack, SimContext& context)
+                     const FrameHeader& header, std::int64_t tx_ring, NicTeam team,
+                     PciBusModule& bus, StackSet& stacks, SimContext& context)
     : sc_module(name),
       cpu_(with_copy_cost(cpu)),
       tx_(tx),
       builder_(header),
       tx_ring_(tx_ring),
-      stack_(stack),
-      checksum_ns_(nic.checksum_offload() ? 0.0 : cpu.per_checksum_byte_ns),
+      stacks_(stacks),
+      round_robin_(team.round_robin),
+      home_(std::move(team.home)),
+      checksum_ns_(team.nics.front()->checksum_offload() ? 0.0 : cpu.per_checksum_byte_ns),
       context_(context),
-      nic_(nic),
       bus_(bus),
       stats_(context.stats, std::string(this->name())),
       delivered_(stats_, "frames_delivered", "frames", "frames the stack has processed"),
@@ -48,17 +50,24 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
       tx_octets_(stats_, "tx_octets_sent", "bytes", "their DA..FCS bytes"),
       app_calls_(stats_, "app_calls", "calls", "the application's send/receive calls"),
       latency_(stats_, "latency", "sender's enqueue to processed by the receiving stack") {
+  for (std::size_t i = 0; i < team.nics.size(); ++i) {
+    ports_.push_back(Port{team.nics[i], team.addresses[i], {}, {}});
+    interrupts_ |= team.nics[i]->interrupt();
+  }
   master_ = bus.bus().add_master(basename(), master, this);
   const Counter* busy = &cpu_busy_ps_;
   const Counter* octets = &octets_;
   const Counter* runs = &handler_runs_;
   const Counter* frames = &delivered_;
   const Counter* sent = &tx_octets_;
-  stats_.formula(
-      "tx_frames_inside", "frames",
-      "posted frames not yet reclaimed: in the ring, the FIFO, the MAC, or awaiting "
-      "write-back or reclaim",
-      [this](const StatContext&) { return static_cast<double>(nic_.tx_frames_inside()); });
+  stats_.formula("tx_frames_inside", "frames",
+                 "posted frames not yet reclaimed: in the ring, the FIFO, the MAC, or awaiting "
+                 "write-back or reclaim",
+                 [this](const StatContext&) {
+                   double n = 0;
+                   for (const Port& p : ports_) n += static_cast<double>(p.nic->tx_frames_inside());
+                   return n;
+                 });
   stats_.formula("frames_in_handler", "frames", "frames the handler holds at the end",
                  [this](const StatContext&) { return static_cast<double>(in_handler_); });
   stats_.rate("cpu_utilisation", "fraction", "share of the CPU the host's network work takes",
@@ -87,9 +96,9 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
                  [this, busy, octets, sent](const StatContext& c) {
                    const double cpu = 100.0 * static_cast<double>(busy->value()) /
                                       static_cast<double>(c.elapsed_ps);
-                   const double bytes = stack_ != nullptr
-                                            ? static_cast<double>(stack_->app_bytes_received() +
-                                                                  stack_->app_bytes_acknowledged())
+                   const double bytes = !stacks_.empty()
+                                            ? static_cast<double>(stacks_.app_bytes_received() +
+                                                                  stacks_.app_bytes_acknowledged())
                                             : static_cast<double>(octets->value() + sent->value());
                    const double mbps = 8.0 * bytes * c.per_second() / 1e6;
                    return cpu > 0 ? mbps / cpu : std::nan("");
@@ -98,12 +107,20 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
 }
 
 void NicDriver::pci_done(const PciRequest& request, Picoseconds at) {
-  if (request.tag == kIcrTag) {
-    icr_read_.notify(sc_core::SC_ZERO_TIME);
-  } else if ((request.tag & 0xFF) == kTailTag) {
-    nic_.give_descriptors(static_cast<std::int64_t>(request.tag >> 8), at);
-  } else if ((request.tag & 0xFF) == kTxTailTag) {
-    nic_.give_tx_descriptors(static_cast<std::int64_t>(request.tag >> 8), at);
+  Nic& nic = *ports_[(request.tag >> 4) & 0xF].nic;
+  const auto descriptors = static_cast<std::int64_t>(request.tag >> 8);
+  switch (request.tag & 0xF) {
+    case kIcrTag:
+      icr_read_.notify(sc_core::SC_ZERO_TIME);
+      break;
+    case kTailTag:
+      nic.give_descriptors(descriptors, at);
+      break;
+    case kTxTailTag:
+      nic.give_tx_descriptors(descriptors, at);
+      break;
+    default:
+      break;
   }
 }
 
@@ -135,19 +152,23 @@ std::vector<FramePtr> NicDriver::build_raw(std::int64_t frames) {
   return out;
 }
 
-void NicDriver::post_tx(std::vector<FramePtr> frames) {
+void NicDriver::post_tx(std::size_t port, std::vector<FramePtr>& frames) {
+  Port& p = ports_[port];
   const auto n = static_cast<std::uint64_t>(frames.size());
   for (auto& frame : frames) {
-    tx_sizes_.push_back(frame->size());
-    nic_.post_tx(std::move(frame));
+    p.tx_sizes.push_back(frame->size());
+    p.nic->post_tx(std::move(frame));
   }
+  frames.clear();
   tx_posted_ += n;
-  register_access(PciCommand::memory_write, kNicRegisterTdt, kTxTailTag | (n << 8));
+  register_access(port, PciCommand::memory_write, kNicRegisterTdt,
+                  kTxTailTag | (port << 4) | (n << 8));
 }
 
-void NicDriver::register_access(PciCommand command, std::uint64_t address, std::uint64_t tag) {
+void NicDriver::register_access(std::size_t port, PciCommand command, std::uint64_t address,
+                                std::uint64_t tag) {
   PciRequest r;
-  r.target = nic_.register_target();
+  r.target = ports_[port].nic->register_target();
   r.command = command;
   r.address = address;
   r.bytes = 4;
@@ -155,24 +176,27 @@ void NicDriver::register_access(PciCommand command, std::uint64_t address, std::
   bus_.request(master_, r);
 }
 
-void NicDriver::service_interrupt() {
+void NicDriver::service_interrupt(std::size_t port) {
+  Port& p = ports_[port];
+  Nic& nic = *p.nic;
   const Picoseconds start = now_ps();
   ++handler_runs_;
   if (cpu_.read_icr) {
-    register_access(PciCommand::memory_read, kNicRegisterIcr, kIcrTag);
+    register_access(port, PciCommand::memory_read, kNicRegisterIcr, kIcrTag | (port << 4));
     wait(icr_read_);
   }
-  handling_ = nic_.take_received();
+  handling_ = nic.take_received();
   const std::vector<ReceivedFrame>& frames = handling_;
-  const std::int64_t reclaimed = nic_.take_tx_completed();
+  const std::int64_t reclaimed = nic.take_tx_completed();
   tx_reclaimed_ += static_cast<std::uint64_t>(reclaimed);
   for (std::int64_t i = 0; i < reclaimed; ++i) {
-    tx_octets_ += tx_sizes_.front();
-    tx_sizes_.pop_front();
+    tx_octets_ += p.tx_sizes.front();
+    p.tx_sizes.pop_front();
   }
   in_handler_ = frames.size();
+  const bool raw = !tx_.to.empty() && port == 0;
   double cost_ns = cpu_.interrupt_ns;
-  if (!tx_.to.empty()) cost_ns += tx_cost_ns(reclaimed);  // refill the ring as it drains
+  if (raw) cost_ns += tx_cost_ns(reclaimed);  // refill the ring as it drains
   for (const auto& f : frames)
     cost_ns += cpu_.per_packet_ns +
                (cpu_.per_byte_ns + checksum_ns_) * static_cast<double>(f.frame->size());
@@ -186,7 +210,7 @@ void NicDriver::service_interrupt() {
     ++delivered_;
     octets_ += f.frame->size();
     latency_.record(now - f.frame->queued_ps);
-    if (stack_ != nullptr) stack_->receive(*f.frame, now);
+    if (!stacks_.empty()) stacks_.receive(*f.frame, now);
   }
   in_handler_ = 0;
   const bool any = !frames.empty();
@@ -195,29 +219,49 @@ void NicDriver::service_interrupt() {
   if (any) {
     // Hand the buffers back: a posted write of the tail register; the CPU does not wait.
     refills_ += static_cast<std::uint64_t>(buffers);
-    register_access(PciCommand::memory_write, kNicRegisterRdt,
-                    kTailTag | (static_cast<std::uint64_t>(buffers) << 8));
+    register_access(port, PciCommand::memory_write, kNicRegisterRdt,
+                    kTailTag | (port << 4) | (static_cast<std::uint64_t>(buffers) << 8));
   }
-  if (!tx_.to.empty() && reclaimed > 0) post_tx(build_raw(reclaimed));
-  nic_.interrupt_handled(now);
+  if (raw && reclaimed > 0) {
+    raw_ = build_raw(reclaimed);
+    post_tx(0, raw_);
+  }
+  nic.interrupt_handled(now);
 }
 
 bool NicDriver::post_stack_frames() {
-  const auto outstanding = static_cast<std::int64_t>(tx_sizes_.size());
-  const std::int64_t room = tx_ring_ - 1 - outstanding;
-  if (!stack_->has_frames() || room <= 0) return false;
-  posting_.clear();
+  double frames = 0;
   double bytes = 0;
   double acks = 0;
-  while (static_cast<std::int64_t>(posting_.size()) < room && stack_->has_frames()) {
-    if (stack_->next_is_pure_ack()) acks += 1;
-    posting_.push_back(stack_->take_frame());
-    bytes += static_cast<double>(posting_.back()->size());
+  auto has_room = [this](std::size_t port) {
+    return ports_[port].room(tx_ring_) > static_cast<std::int64_t>(ports_[port].posting.size());
+  };
+  while (true) {
+    // Which NIC the next frame goes out of: the next in turn, or its end's own.
+    std::optional<std::size_t> end;
+    std::size_t port = next_port_;
+    if (round_robin_) {
+      if (!has_room(port)) break;
+      end = stacks_.next_to_send([](std::size_t) { return true; });
+      if (!end) break;
+      next_port_ = (next_port_ + 1) % ports_.size();
+    } else {
+      end = stacks_.next_to_send([&](std::size_t i) { return has_room(home_[i]); });
+      if (!end) break;
+      port = home_[*end];
+    }
+    HostStack& stack = *stacks_.stacks()[*end];
+    if (stack.next_is_pure_ack()) acks += 1;
+    ports_[port].posting.push_back(round_robin_ ? stack.take_frame(ports_[port].address)
+                                                : stack.take_frame());
+    frames += 1;
+    bytes += static_cast<double>(ports_[port].posting.back()->size());
   }
-  spend(cpu_.per_sent_packet_ns * (static_cast<double>(posting_.size()) - acks) +
-        cpu_.per_sent_ack_ns * acks + checksum_ns_ * bytes);
-  post_tx(std::move(posting_));
-  posting_.clear();
+  if (frames == 0) return false;
+  spend(cpu_.per_sent_packet_ns * (frames - acks) + cpu_.per_sent_ack_ns * acks +
+        checksum_ns_ * bytes);
+  for (std::size_t k = 0; k < ports_.size(); ++k)
+    if (!ports_[k].posting.empty()) post_tx(k, ports_[k].posting);
   return true;
 }
 
@@ -225,30 +269,36 @@ void NicDriver::cpu_process() {
   if (!tx_.to.empty()) {
     // The raw sender fills the ring at start-up.
     spend(tx_cost_ns(tx_ring_ - 1));
-    post_tx(build_raw(tx_ring_ - 1));
+    raw_ = build_raw(tx_ring_ - 1);
+    post_tx(0, raw_);
   }
+  sc_core::sc_event_or_list work = interrupts_;
+  if (!stacks_.empty()) work |= stacks_.wake();
   while (true) {
-    // The line may have been raised while the CPU was busy with something else.
-    if (nic_.irq_asserted()) {
-      service_interrupt();
+    // A line may have been raised while the CPU was busy with something else.
+    bool served = false;
+    for (std::size_t k = 0; k < ports_.size() && !served; ++k)
+      if (ports_[k].nic->irq_asserted()) {
+        service_interrupt(k);
+        served = true;
+      }
+    if (served) continue;
+    if (stacks_.empty()) {
+      wait(interrupts_);
       continue;
     }
-    if (stack_ == nullptr) {
-      wait(nic_.interrupt());
-      continue;
-    }
-    // The stack's frames go into the ring as soon as they exist (a send call runs down to the
-    // driver), as far as it has room: per_sent_packet_ns each.
+    // The stacks' frames go into the rings as soon as they exist (a send call runs down to the
+    // driver), as far as they have room: per_sent_packet_ns each.
     if (post_stack_frames()) continue;
-    if (auto call = stack_->poll(now_ps())) {
+    if (auto call = stacks_.poll(now_ps())) {
       ++app_calls_;
-      spend((call->new_request ? cpu_.per_request_ns : 0.0) +
-            cpu_.per_byte_ns * static_cast<double>(call->bytes));
-      stack_->perform(*call, now_ps());
+      spend((call->second.new_request ? cpu_.per_request_ns : 0.0) +
+            cpu_.per_byte_ns * static_cast<double>(call->second.bytes));
+      call->first->perform(call->second, now_ps());
       continue;
     }
     if (post_stack_frames()) continue;  // the poll's window update
-    wait(nic_.interrupt() | stack_->wake());
+    wait(work);
   }
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // The NIC's driver on the host's CPU: host software, not the NIC. It runs the interrupt handler
 // (reading the cause register, taking received frames up to the stack, refilling the receive
-// ring), posts the stack's or the raw sender's frames to the transmit ring and reclaims them,
-// and charges every step the CPU time of models/host/driver_params' costs.
-// Does not model: more than one CPU, cache effects, scheduling of other work.
+// ring), posts the stacks' or the raw sender's frames to the transmit ring and reclaims them,
+// and charges every step the CPU time of models/host/driver_params' costs. It drives every NIC of
+// the host (a team) and every application end the host runs.
+// Does not model: more than one CPU, cache effects, scheduling of other work, a team's failover.
 
 #include <cstdint>
 #include <deque>
@@ -15,55 +16,81 @@
 #include "models/common/stats.hpp"
 #include "models/host/driver_params.hpp"
 #include "models/host/host_stack.hpp"
+#include "models/host/stack_set.hpp"
 #include "models/nic/nic.hpp"
 #include "models/pci/pci_bus_module.hpp"
 
 namespace gbesim {
 
-// The host's CPU: the NIC's interrupt handler, and -- between interrupts, which come first at
-// every step -- the application's calls into its stack and the posting of the stack's frames to
-// the transmit ring. One CPU, one thing at a time; each step takes the CPU time its costs say.
+// How a host's several NICs share its traffic (adapter teaming, docs/host.md "Teaming").
+struct NicTeam {
+  std::vector<Nic*> nics;             // the first is the primary: the one the raw sender uses
+  std::vector<MacAddress> addresses;  // each NIC's own station address
+  // round_robin: each frame sent goes out of the next NIC in turn, from that NIC's address
+  // (transmit load balancing; every peer sends to the primary). Otherwise each end sends (and
+  // its peer sends to it) through home[end] (per-client load balancing, or one NIC).
+  bool round_robin = false;
+  std::vector<std::size_t> home;  // per end of the StackSet, in its order
+};
+
+// The host's CPU: the NICs' interrupt handler, and -- between interrupts, which come first at
+// every step -- the applications' calls into their stacks and the posting of the stacks' frames to
+// the transmit rings. One CPU, one thing at a time; each step takes the CPU time its costs say.
 class NicDriver : public sc_core::sc_module, public PciMasterClient {
  public:
   SC_HAS_PROCESS(NicDriver);
-  // tx: the raw bulk sender (header: our address and the destination's), if tx.to is set.
-  // stack: the host's protocol stack and application, if it runs one.
+  // tx: the raw bulk sender (header: our address and the destination's), if tx.to is set; it
+  // uses the primary NIC. stacks: the host's application ends (may be empty).
   NicDriver(sc_core::sc_module_name name, const CpuParams& cpu, const PciMasterParams& master,
-            const HostTxParams& tx, const FrameHeader& header, std::int64_t tx_ring, Nic& nic,
-            PciBusModule& bus, HostStack* stack, SimContext& context);
+            const HostTxParams& tx, const FrameHeader& header, std::int64_t tx_ring, NicTeam team,
+            PciBusModule& bus, StackSet& stacks, SimContext& context);
 
   void pci_done(const PciRequest& request, Picoseconds at) override;
   std::uint64_t frames_delivered() const { return delivered_.value(); }
   std::uint64_t frames_in_handler() const { return in_handler_; }
 
  private:
+  struct Port {
+    Nic* nic;
+    MacAddress address;
+    std::deque<std::size_t> tx_sizes;  // posted, not yet reclaimed
+    std::vector<FramePtr> posting;     // being posted (a member: see handling_)
+    std::int64_t room(std::int64_t ring) const {
+      return ring - 1 - static_cast<std::int64_t>(tx_sizes.size());
+    }
+  };
   void cpu_process();
-  void service_interrupt();
+  void service_interrupt(std::size_t port);
   double tx_cost_ns(std::int64_t frames) const;
-  void post_tx(std::vector<FramePtr> frames);  // posts frames, then writes the tail
+  // Posts frames to a NIC, then writes its tail register.
+  void post_tx(std::size_t port, std::vector<FramePtr>& frames);
   std::vector<FramePtr> build_raw(std::int64_t frames);
   void spend(double ns);     // the CPU is busy for this long
-  bool post_stack_frames();  // false: nothing to post, or no room in the ring
-  // A 4-byte PIO access to the NIC's registers, mastered by the host bridge.
-  void register_access(PciCommand command, std::uint64_t address, std::uint64_t tag);
+  bool post_stack_frames();  // false: nothing to post, or no room in the rings
+  // A 4-byte PIO access to a NIC's registers, mastered by the host bridge.
+  void register_access(std::size_t port, PciCommand command, std::uint64_t address,
+                       std::uint64_t tag);
 
   const CpuParams cpu_;
   const HostTxParams tx_;
   FrameBuilder builder_;
   std::int64_t tx_ring_;
   std::uint64_t tx_sequence_ = 0;
-  HostStack* stack_;
-  double checksum_ns_;                // per frame byte, 0 when the NIC offloads checksums
-  std::deque<std::size_t> tx_sizes_;  // posted, not yet reclaimed
+  StackSet& stacks_;
+  std::deque<Port> ports_;  // (a deque: a Port does not move without throwing)
+  const bool round_robin_;
+  std::vector<std::size_t> home_;
+  std::size_t next_port_ = 0;  // round robin: the NIC the next frame goes out of
+  double checksum_ns_;         // per frame byte, 0 when the NIC offloads checksums
   // Frames the CPU holds while it spends time on them. Members, not locals of the thread: a run
   // may end while the thread waits, and a thread's stack is never unwound.
   std::vector<ReceivedFrame> handling_;
-  std::vector<FramePtr> posting_;
+  std::vector<FramePtr> raw_;
   SimContext& context_;
-  Nic& nic_;
   PciBusModule& bus_;
   std::size_t master_;
   sc_core::sc_event icr_read_;
+  sc_core::sc_event_or_list interrupts_;
   std::uint64_t in_handler_ = 0;
 
   StatGroup stats_;

@@ -556,9 +556,10 @@ std::string with_app(const std::string& app, const std::string& extra = "") {
 // MTU must fit the stations' frames, a UDP datagram at most 65507 bytes.
 TEST(Loader, HostApplicationsAreChecked) {
   EXPECT_NO_THROW(load_scenario_text(with_app(R"({"kind": "bulk", "peer": "b"})"), "ok.json"));
-  EXPECT_CONTAINS(error_of(with_app(R"({"kind": "bulkk", "peer": "b"})")),
-                  "hosts.h.app.kind: \"bulkk\" is not one of bulk | requests | ping_pong | udp; "
-                  "did you mean \"bulk\"?");
+  EXPECT_CONTAINS(
+      error_of(with_app(R"({"kind": "bulkk", "peer": "b"})")),
+      "hosts.h.app.kind: \"bulkk\" is not one of bulk | requests | ping_pong | udp | file; "
+      "did you mean \"bulk\"?");
   EXPECT_CONTAINS(error_of(with_app(R"({"kind": "bulk", "peer": "bb"})")),
                   "hosts.h.app.peer: no station \"bb\"; did you mean \"b\"?");
   EXPECT_CONTAINS(error_of(with_app(R"({"kind": "bulk", "peer": "c"})")),
@@ -747,6 +748,69 @@ TEST(Loader, EveryBuiltInCpuProfileGivesAClockAndACopyCost) {
   EXPECT_CONTAINS(error_of(with_nic(R"({"station": "a"}, "cpu": {"profile": "pentium3-500"})")),
                   "hosts.h.cpu.profile: no CPU profile \"pentium3-500\"; did you mean "
                   "\"intel-pentium3-500\"?");
+}
+
+}  // namespace
+}  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+// Four stations on a switch; host h's NIC serves a.
+std::string with_hosts(const std::string& hosts, const std::string& b = "{}") {
+  return R"({"name": "t", "description": "", "stations": {"a": {}, "b": )" + b +
+         R"(, "c": {}, "a2": {}},
+      "switches": {"sw": {"ports": [{"count": 4}]}},
+      "links": [{"between": ["a", "sw:1"]}, {"between": ["b", "sw:2"]}, {"between": ["c", "sw:3"]},
+                {"between": ["a2", "sw:4"]}],
+      "hosts": )" +
+         hosts + "}";
+}
+
+// Several applications, teams and light hosts: each mistake is named where it is made.
+TEST(Loader, TeamsAppsAndLightHostsAreChecked) {
+  EXPECT_NO_THROW(
+      load_scenario_text(with_hosts(R"({"h": {"nic": {"station": "a"}, "team": {"stations": ["a2"]},
+                          "apps": [{"kind": "bulk", "peer": "b"}, {"kind": "file", "peer": "c"}]},
+                    "cl": {"station": "b", "app": {"kind": "bulk", "peer": "a2"}}})"),
+                         "ok.json"));
+  EXPECT_CONTAINS(
+      error_of(with_hosts(R"({"h": {"nic": {"station": "a"},
+          "apps": [{"kind": "bulk", "peer": "b"}, {"kind": "bulk", "peer": "b"}]}})")),
+      "hosts.h.apps[1].peer: station \"b\" has no host and already runs the other end of "
+      "hosts.h.apps[0] (an ideal endpoint runs one application end; give the station a light "
+      "host");
+  EXPECT_CONTAINS(error_of(with_hosts(R"({"h": {"team": {"stations": ["a2"]}}})")),
+                  "hosts.h.team: a team is more NICs like the host's nic: this host has no nic");
+  EXPECT_CONTAINS(
+      error_of(with_hosts(R"({"h": {"nic": {"station": "a"}, "team": {"stations": ["a"]}}})")),
+      "hosts.h.team.stations[0]: station \"a\" already has a NIC");
+  EXPECT_CONTAINS(error_of(with_hosts(
+                      R"({"h": {"nic": {"station": "a"}, "team": {"mode": "round-robin",
+                                                               "stations": ["a2"]}}})")),
+                  "hosts.h.team.mode: \"round-robin\" is not one of per_client | round_robin; did "
+                  "you mean \"round_robin\"?");
+  EXPECT_CONTAINS(
+      error_of(with_hosts(R"({"h": {"nic": {"station": "a"}, "team": {"mode": "round_robin"}}})")),
+      "hosts.h.team: missing \"stations\"");
+  EXPECT_CONTAINS(error_of(with_hosts(R"({"h": {"nic": {"station": "a"}, "apps": []}})")),
+                  "hosts.h.apps: expected a non-empty array of applications, got []");
+  EXPECT_CONTAINS(
+      error_of(with_hosts(
+          R"({"h": {"nic": {"station": "a"}, "apps": [{"kind": "bulk", "peer": "a"}]}})")),
+      "hosts.h.apps[0].peer: station \"a\" is this host's own; the peer is another station");
+  EXPECT_CONTAINS(error_of(with_hosts(R"({"cl": {"station": "b", "pci": {"width_bits": 64}}})")),
+                  "hosts.cl.pci: a light host has no bus: drop \"pci\"");
+  EXPECT_CONTAINS(error_of(with_hosts(R"({"cl": {"station": "b"}, "cl2": {"station": "b"}})")),
+                  "hosts.cl2.station: station \"b\" already has a host (a NIC or a light host)");
+  EXPECT_CONTAINS(error_of(with_hosts(R"({"cl": {"app": {"kind": "bulk", "peer": "c"}}})")),
+                  "hosts.cl.app: an application runs on a host with a nic or a light host's "
+                  "\"station\": this host has neither");
+  EXPECT_CONTAINS(error_of(with_hosts(R"({"cl": {"station": "b"}})",
+                                      R"({"traffic": [{"pattern": "saturated", "to": "c"}]})")),
+                  "hosts.cl.station: station \"b\" has traffic sources");
+  EXPECT_CONTAINS(error_of(with_hosts(R"({"cl": {"station": "bb"}})")),
+                  "hosts.cl.station: no station \"bb\"; did you mean \"b\"?");
 }
 
 }  // namespace

@@ -1,0 +1,98 @@
+#include "models/host/light_host.hpp"
+
+namespace gbesim {
+
+LightHost::LightHost(sc_core::sc_module_name name, const CpuParams& cpu, Mac& mac, StackSet& stacks,
+                     SimContext& context)
+    : sc_module(name),
+      cpu_([&] {
+        CpuParams c = cpu;
+        c.per_byte_ns = c.copy_ns_per_byte();
+        return c;
+      }()),
+      mac_(mac),
+      stacks_(stacks),
+      stats_(context.stats, std::string(this->name())),
+      delivered_(stats_, "frames_delivered", "frames", "frames the CPU took in"),
+      octets_(stats_, "octets_delivered", "bytes", "their DA..FCS bytes"),
+      interrupts_(stats_, "interrupts", "interrupts", "times the CPU took received frames in"),
+      cpu_busy_ps_(stats_, "cpu_busy_time", "ps", "CPU time spent on frames and calls"),
+      sent_(stats_, "frames_sent", "frames", "frames the CPU posted to the MAC"),
+      app_calls_(stats_, "app_calls", "calls", "the applications' send/receive calls") {
+  mac.attach_client(this);
+  const Counter* busy = &cpu_busy_ps_;
+  stats_.rate("cpu_utilisation", "fraction", "share of the CPU the host's network work takes",
+              [busy](const StatContext& c) {
+                return static_cast<double>(busy->value()) / static_cast<double>(c.elapsed_ps);
+              });
+  SC_THREAD(cpu_process);
+}
+
+void LightHost::mac_receive(FramePtr frame, Picoseconds) {
+  inbox_.push_back(std::move(frame));
+  arrived_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void LightHost::mac_tx_done(const Frame& frame, Picoseconds, bool) {
+  if (frame.flow == kHostFlow) room_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void LightHost::spend(double ns) {
+  const Picoseconds cost = round_to_ps(ns * 1000.0);
+  if (cost > 0) wait(to_sc_time(cost));
+  cpu_busy_ps_ += static_cast<std::uint64_t>(cost);
+}
+
+bool LightHost::post_frames() {
+  const std::size_t room = mac_.tx_queue().capacity() - mac_.tx_queue().size();
+  double cost = 0;
+  while (posting_.size() < room) {
+    const auto end = stacks_.next_to_send([](std::size_t) { return true; });
+    if (!end) break;
+    HostStack& stack = *stacks_.stacks()[*end];
+    cost += stack.next_is_pure_ack() ? cpu_.per_sent_ack_ns : cpu_.per_sent_packet_ns;
+    posting_.push_back(stack.take_frame());
+    cost += cpu_.per_checksum_byte_ns * static_cast<double>(posting_.back()->size());
+  }
+  if (posting_.empty()) return false;
+  spend(cost);
+  sent_ += posting_.size();
+  for (auto& frame : posting_) mac_.enqueue(std::move(frame));
+  posting_.clear();
+  return true;
+}
+
+void LightHost::cpu_process() {
+  const sc_core::sc_event_or_list work = arrived_ | room_ | stacks_.wake();
+  while (true) {
+    if (!inbox_.empty()) {
+      handling_.swap(inbox_);
+      ++interrupts_;
+      double cost = cpu_.interrupt_ns;
+      for (const auto& f : handling_)
+        cost += cpu_.per_packet_ns + cpu_.per_refill_ns +
+                (cpu_.per_byte_ns + cpu_.per_checksum_byte_ns) * static_cast<double>(f->size());
+      spend(cost);
+      const Picoseconds now = now_ps();
+      for (const auto& f : handling_) {
+        ++delivered_;
+        octets_ += f->size();
+        stacks_.receive(*f, now);
+      }
+      handling_.clear();
+      continue;
+    }
+    if (post_frames()) continue;
+    if (auto call = stacks_.poll(now_ps())) {
+      ++app_calls_;
+      spend((call->second.new_request ? cpu_.per_request_ns : 0.0) +
+            cpu_.per_byte_ns * static_cast<double>(call->second.bytes));
+      call->first->perform(call->second, now_ps());
+      continue;
+    }
+    if (post_frames()) continue;
+    wait(work);
+  }
+}
+
+}  // namespace gbesim

@@ -1,0 +1,193 @@
+// Hosts in networks: several applications on one host, a file server's clients, light hosts, and
+// teams of NICs (docs/host.md, "Several applications", "File server", "Light hosts", "Teaming").
+
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "tests/support/sim_fixture.hpp"
+
+namespace gbesim {
+namespace {
+
+// A light host "srv" on station s serves a file to an ideal client on station c over 10 m of
+// Cat 5 (55.6 ns each way): one 8 KB record per millisecond for 9.5 ms, so requests k = 0 .. 9.
+std::string file_scenario(double read_share, const std::string& cpu) {
+  return R"({"name": "t", "description": "", "duration_ns": 9500000,
+      "stations": {"s": {}, "c": {}}, "links": [{"between": ["s", "c"], "cable_m": 10}],
+      "hosts": {"srv": {"station": "s", "cpu": )" +
+         cpu + R"(, "transport": {"nagle": false},
+        "app": {"kind": "file", "peer": "c", "direction": "receive", "request_bytes": 8192,
+                "read_share": )" +
+         std::to_string(read_share) + R"(, "rate_bps": 65536000}}}})";
+}
+
+// A read is a 64-byte request (a 122-byte frame: 1040 ns on the wire with its preamble) and an
+// 8256-byte answer (five 1460-byte segments in 1518-byte frames, 12304 ns apart with preamble and
+// gap, then 956 bytes in a 1014-byte frame, 8176 ns): 1040 + 5 x 12304 + 8176 = 70736 ns on the
+// wire, plus 2 x 55.6 ns of cable = 70847.2 ns. A write is the same frames the other way round,
+// and one more: the server acknowledges segments 5 and 6 (one ACK per two) before its answer is
+// written, so the answer waits behind that 64-byte frame, 672 ns with preamble and gap. A server
+// that costs nothing answers at once.
+void expect_round_trips(double share, const std::string& cpu, double ns) {
+  gbesim::testing::SimFixture sim(file_scenario(share, cpu));
+  sim.run();
+  EXPECT_EQ(sim.scalar("c.stack", "requests_completed"), 10);
+  EXPECT_NEAR(sim.scalar("c.stack", "round_trip_min"), ns, 1e-6);
+  EXPECT_NEAR(sim.scalar("c.stack", "round_trip_max"), ns, 1e-6);
+  EXPECT_EQ(sim.scalar("c.stack", "file_reads"), share == 1.0 ? 10 : 0);
+  EXPECT_EQ(sim.scalar("srv.stack", "file_writes"), share == 1.0 ? 0 : 10);
+  if (cpu == "{}") return;
+  // Busy time is the sum of the costs: per interrupt, per frame in, 20 calls, the data frames out.
+  const double data_out = share == 1.0 ? 60 : 10;
+  EXPECT_NEAR(sim.scalar("srv.cpu", "cpu_busy_time"),
+              1e3 * (2000 * sim.scalar("srv.cpu", "interrupts") +
+                     1000 * sim.scalar("srv.cpu", "frames_delivered") + 3000 * 20 + 500 * data_out),
+              0.5);
+}
+
+TEST(HostFile, AReadRoundTripByHand) {
+  expect_round_trips(1.0, "{}", 70847.2);
+}
+
+TEST(HostFile, AWriteRoundTripByHand) {
+  expect_round_trips(0.0, "{}", 70847.2 + 672);
+}
+
+// The same with a server CPU that costs: 2000 ns per interrupt, 1000 per received frame, 3000 per
+// application call, 500 per sent data frame (ACKs free). A read waits for the request frame's
+// interrupt (3000), the receive call (3000), the write call (3000) and six frames posted (3000):
+// 12,000 ns more. A write's last segment costs 3000, the two calls 6000, one frame 500: 9500 more
+// (the earlier segments are taken while the rest are still on the wire, and the ACK leaves while
+// the CPU makes the calls).
+const char* kServerCpu = R"({"interrupt_ns": 2000, "per_packet_ns": 1000, "per_request_ns": 3000,
+                             "per_sent_packet_ns": 500})";
+
+TEST(HostFile, ALightServersCpuCostsAddToAReadByHand) {
+  expect_round_trips(1.0, kServerCpu, 70847.2 + 12000);
+}
+
+TEST(HostFile, ALightServersCpuCostsAddToAWriteByHand) {
+  expect_round_trips(0.0, kServerCpu, 70847.2 + 9500);
+}
+
+// A quarter of the requests read (k = 3 and 7 of 0 .. 9): the client receives 2 records with
+// their headers and 8 acknowledgements, the server 8 records and 2 read requests.
+TEST(HostFile, TheReadShareSpreadsReadsEvenly) {
+  gbesim::testing::SimFixture sim(file_scenario(0.25, "{}"));
+  sim.run();
+  EXPECT_EQ(sim.scalar("c.stack", "file_reads"), 2);
+  EXPECT_EQ(sim.scalar("c.stack", "file_writes"), 8);
+  EXPECT_EQ(sim.scalar("srv.stack", "file_reads"), 2);
+  EXPECT_EQ(sim.scalar("srv.stack", "file_writes"), 8);
+  EXPECT_EQ(sim.scalar("c.stack", "app_bytes_received"), 2 * 8256 + 8 * 64);
+  EXPECT_EQ(sim.scalar("srv.stack", "app_bytes_received"), 8 * 8256 + 2 * 64);
+  // Record bits per second over the 9.5 ms run.
+  EXPECT_NEAR(sim.scalar("c.stack", "read_throughput"), 2 * 8192 * 8 / 9.5e-3, 1e-6);
+}
+
+// Host h (82540EM on 64/66) behind a switch with ideal peers b and c, on gigabit ports.
+std::string switched(const std::string& host, const std::string& more_stations = "",
+                     const std::string& more_links = "") {
+  return R"({"name": "t", "description": "", "duration_ns": 20000000,
+      "stations": {"a": {}, "b": {}, "c": {})" +
+         more_stations + R"(},
+      "switches": {"sw": {"ports": [{"count": 4, "rate_mbps": 1000}]}},
+      "links": [{"between": ["a", "sw:1"], "cable_m": 10}, {"between": ["b", "sw:2"], "cable_m": 10},
+                {"between": ["c", "sw:3"], "cable_m": 10})" +
+         more_links + R"(],
+      "hosts": {"h": {"pci": {"width_bits": 64, "clock_mhz": 66},
+        "nic": {"station": "a", "profile": "intel-82540em"}, )" +
+         host + "}}}";
+}
+
+// Two connections on one host and one NIC: both streams come in over the one gigabit port, so
+// together they get at most the wire's goodput (1460 / 1538 of 1 Gbit/s) and within 2 % of it;
+// each end gets its own connection's bytes (what it read is what its peer has had acknowledged,
+// up to a window), and neither starves (each gets at least 40 %).
+TEST(HostApps, TwoConnectionsShareOneNic) {
+  gbesim::testing::SimFixture sim(
+      switched(R"("apps": [{"kind": "bulk", "peer": "b"}, {"kind": "bulk", "peer": "c"}])"));
+  sim.run();
+  const double wire = 1460.0 / 1538.0 * 1e9;
+  const double rb = sim.scalar("h.stack_b", "receive_throughput");
+  const double rc = sim.scalar("h.stack_c", "receive_throughput");
+  EXPECT_LE(rb + rc, wire);
+  EXPECT_GT(rb + rc, 0.98 * wire);
+  EXPECT_GT(rb, 0.4 * wire);
+  EXPECT_GT(rc, 0.4 * wire);
+  for (const char* peer : {"b", "c"}) {
+    const double read = sim.scalar(std::string("h.stack_") + peer, "app_bytes_received");
+    const double acked = sim.scalar(std::string(peer) + ".stack", "send_throughput") * 0.02 / 8;
+    EXPECT_LE(acked, read) << peer;
+    EXPECT_LE(read - acked, 65535) << peer;
+  }
+}
+
+// Per-client teaming: a second NIC on station a2 (switch port 4). b is the first client (NIC 1),
+// c the second (NIC 2): each stream has its own gigabit port, so together they get nearly twice
+// one wire's goodput; every frame to b leaves from a, every frame to c from a2. The bus is
+// PCI-X 64/133 here: on 64/66 the two NICs' transmit reads fill the bus at about 1.6 Gbit/s.
+TEST(HostTeam, PerClientTeamingGivesEachClientItsOwnNic) {
+  std::string text = switched(
+      R"("team": {"mode": "per_client", "stations": ["a2"]},
+         "apps": [{"kind": "bulk", "peer": "b", "direction": "send"},
+                  {"kind": "bulk", "peer": "c", "direction": "send"}])",
+      R"(, "a2": {})", R"(, {"between": ["a2", "sw:4"], "cable_m": 10})");
+  const std::string bus = R"("width_bits": 64, "clock_mhz": 66)";
+  text.replace(text.find(bus), bus.size(), R"("mode": "pcix", "width_bits": 64, "clock_mhz": 133)");
+  gbesim::testing::SimFixture sim(text);
+  sim.run();
+  const double wire = 1460.0 / 1538.0 * 1e9;
+  const double rb = sim.scalar("b.stack", "receive_throughput");
+  const double rc = sim.scalar("c.stack", "receive_throughput");
+  EXPECT_GT(rb, 0.95 * wire);
+  EXPECT_GT(rc, 0.95 * wire);
+  EXPECT_LE(rb, wire);
+  EXPECT_LE(rc, wire);
+  // Frames b received all came in at port 1 (from a), c's at port 4 (from a2); the switch
+  // forwarded each port's frames to one client only.
+  EXPECT_EQ(sim.scalar("sw.port1", "frames_in"), sim.scalar("a.mac", "frames_transmitted_ok"));
+  EXPECT_EQ(sim.scalar("sw.port4", "frames_in"), sim.scalar("a2.mac", "frames_transmitted_ok"));
+  // What a sent and b has not received is in the switch's queue for b, or on its way (at most
+  // one frame arriving at the switch and one on the cable to b); likewise a2 and c.
+  for (const auto& [nic, client, port] :
+       {std::tuple{"a", "b", "sw.port2"}, std::tuple{"a2", "c", "sw.port3"}}) {
+    const double sent = sim.scalar(std::string(nic) + ".mac", "frames_transmitted_ok");
+    const double got = sim.scalar(std::string(client) + ".stack", "frames_received");
+    EXPECT_LE(got, sent) << client;
+    EXPECT_LE(sent - got, sim.scalar(port, "queued_frames") + 2) << client;
+  }
+  // The ACKs come back the same way: to a from b, to a2 from c.
+  EXPECT_EQ(sim.scalar("h.nic", "frames_arrived"), sim.scalar("a.mac", "frames_received_ok"));
+  EXPECT_EQ(sim.scalar("h.nic2", "frames_arrived"), sim.scalar("a2.mac", "frames_received_ok"));
+}
+
+// Round-robin teaming: UDP at 100 Mbit/s to b and to c, 1470-byte datagrams, one frame each:
+// every frame sent goes out of the next NIC, so a and a2 each send half of them (within one), each
+// from its own address, and the clients lose nothing.
+TEST(HostTeam, RoundRobinAlternatesEveryFrame) {
+  gbesim::testing::SimFixture sim(switched(
+      R"("team": {"mode": "round_robin", "stations": ["a2"]},
+         "apps": [{"kind": "udp", "peer": "b", "direction": "send", "request_bytes": 1470,
+                   "rate_bps": 1e8},
+                  {"kind": "udp", "peer": "c", "direction": "send", "request_bytes": 1470,
+                   "rate_bps": 1e8}])",
+      R"(, "a2": {})", R"(, {"between": ["a2", "sw:4"], "cable_m": 10})"));
+  sim.run();
+  const double sent =
+      sim.scalar("h.stack_b", "udp_datagrams_sent") + sim.scalar("h.stack_c", "udp_datagrams_sent");
+  const double from_a = sim.scalar("a.mac", "frames_transmitted_ok");
+  const double from_a2 = sim.scalar("a2.mac", "frames_transmitted_ok");
+  EXPECT_EQ(sim.scalar("h.driver", "tx_frames_posted"), sent);
+  EXPECT_NEAR(from_a, from_a2, 1);
+  EXPECT_GE(from_a + from_a2, sent - 2);
+  EXPECT_EQ(
+      sim.scalar("b.stack", "udp_datagrams_lost") + sim.scalar("c.stack", "udp_datagrams_lost"), 0);
+  EXPECT_GE(sim.scalar("b.stack", "udp_datagrams_received") +
+                sim.scalar("c.stack", "udp_datagrams_received"),
+            sent - 4);
+}
+
+}  // namespace
+}  // namespace gbesim

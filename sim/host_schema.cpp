@@ -153,9 +153,13 @@ const Object<TeamParams>& team_object() {
 const Object<HostConfig>& host_object() {
   static const Object<HostConfig> o = [] {
     Object<HostConfig> h("a host: its PCI bus and bridge, DMA masters, a NIC with its driver");
+    const auto has_bus = [](const HostConfig& host) { return !host.light(); };
     h.field("pci", &HostConfig::pci, schema::table(pci_bus_param_table()))
+        .written_if(has_bus)
         .field("bridge", &HostConfig::bridge, schema::table(pci_target_param_table()))
+        .written_if(has_bus)
         .field("dma", &HostConfig::dma, dma_map().node())
+        .written_if(has_bus)
         .block("nic", nic_object().node())
         .on_read([](HostConfig& host) { host.has_nic = true; })
         .written_if([](const HostConfig& host) { return host.has_nic; })

@@ -11,6 +11,7 @@
 #include "analysis/comparisons.hpp"
 #include "analysis/diameter.hpp"
 #include "analysis/results.hpp"
+#include "analysis/side_by_side.hpp"
 #include "sim/atomic_file.hpp"
 #include "ui/render.hpp"
 #include "ui/standard_charts.hpp"
@@ -167,6 +168,35 @@ void key_table(const Results& r, std::ostringstream& h) {
   h << "</table>\n";
 }
 
+// Each later result beside the first, where their points match (analysis/side_by_side).
+void side_by_side_section(const std::vector<Results>& all, std::ostringstream& h) {
+  for (std::size_t k = 1; k < all.size(); ++k) {
+    const Results& a = all.front();
+    const Results& b = all[k];
+    const auto rows = side_by_side(a, b);
+    if (rows.empty()) continue;
+    h << "<h2>" << html_escape(b.name) << " beside " << html_escape(a.name) << "</h2>\n<ul>";
+    for (const auto& line : side_by_side_summary(rows, a.name, b.name))
+      h << "<li>" << html_escape(line) << "</li>";
+    h << "</ul>\n<p>Application throughput is the bytes the host's applications received, or had "
+         "acknowledged, per second, over all its connections; CPU is the share of its one CPU the "
+         "network work took. Points match by their swept values, axis by axis.</p>\n"
+         "<details><summary>Per point</summary><table><tr><th>point</th><th>host</th>"
+         "<th>quantity</th><th>"
+      << html_escape(a.name) << "</th><th>" << html_escape(b.name) << "</th><th>relative</th></tr>";
+    for (const auto& r : rows) {
+      const double scale = r.unit == "bit/s" ? 1e-6 : 100;
+      const std::string unit = r.unit == "bit/s" ? " Mbit/s" : " %";
+      h << "<tr><td>" << html_escape(point_label(a, r.point_a)) << "</td><td>"
+        << html_escape(r.component) << "</td><td>" << html_escape(r.quantity) << "</td><td>"
+        << number(r.a * scale) << unit << "</td><td>" << number(r.b * scale) << unit << "</td><td>"
+        << (std::isfinite(r.relative()) ? fmt::format("{:+.1f} %", 100 * r.relative()) : "-")
+        << "</td></tr>\n";
+    }
+    h << "</table></details>\n";
+  }
+}
+
 void parameters(const Results& r, std::ostringstream& h) {
   nlohmann::json config;
   if (r.kind == ResultsKind::run && r.provenance.contains("config"))
@@ -203,6 +233,7 @@ int run_report(const ReportOptions& o) {
        "img{max-width:100%;border:1px solid #eee;margin:0.5em 0}pre{background:#f8f8f8;"
        "padding:1em;overflow:auto}</style></head><body>\n<h1>gbesim report</h1>\n";
   int charts_total = 0;
+  side_by_side_section(all, h);
   for (const auto& r : all) {
     h << "<h2>" << html_escape(r.name) << "</h2>\n";
     if (!r.description.empty()) h << "<p>" << html_escape(r.description) << "</p>\n";

@@ -118,6 +118,8 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
   if (!network.media().empty())
     wiring += ", " + plural(network.media().size(), "half-duplex collision domain");
   if (!network.hosts().empty()) wiring += ", " + plural(network.hosts().size(), "host");
+  if (!network.light_hosts().empty())
+    wiring += ", " + plural(network.light_hosts().size(), "light host");
   fmt::print("{}: {}, {} at {} Mb/s; {} simulated in {:.3f} s wall ({:.3g}x real time){}\n",
              run.name, plural(network.stations().size(), "station"), wiring, run.rate_mbps,
              format_duration_ps(outcome.simulated_ps), outcome.wall_seconds, rtf,

@@ -45,11 +45,6 @@ void nic_fits_station(const ScenarioConfig& c, Diagnostics& d) {
       if (!served.insert(h.station).second)
         d.error(host_path(h, "station"),
                 "station \"" + h.station + "\" already has a host (a NIC or a light host)");
-      if (!c.find_station(h.station)->traffic.empty())
-        d.error(host_path(h, "station"),
-                "station \"" + h.station +
-                    "\" has traffic sources; a light host's station sends its applications' "
-                    "frames only");
     }
     if (!h.has_nic || h.nic.station.empty()) continue;
     for (std::size_t i = 0; i < h.team.stations.size(); ++i) {

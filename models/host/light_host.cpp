@@ -25,6 +25,17 @@ LightHost::LightHost(sc_core::sc_module_name name, const CpuParams& cpu, Mac& ma
               [busy](const StatContext& c) {
                 return static_cast<double>(busy->value()) / static_cast<double>(c.elapsed_ps);
               });
+  stats_.rate("app_receive_throughput", "bit/s",
+              "application bytes received per second, all the host's connections",
+              [this](const StatContext& c) {
+                return 8.0 * static_cast<double>(stacks_.app_bytes_received()) * c.per_second();
+              });
+  stats_.rate("app_send_throughput", "bit/s",
+              "application bytes the peers acknowledged (udp: sent) per second, all the host's "
+              "connections",
+              [this](const StatContext& c) {
+                return 8.0 * static_cast<double>(stacks_.app_bytes_acknowledged()) * c.per_second();
+              });
   SC_THREAD(cpu_process);
 }
 
@@ -33,8 +44,8 @@ void LightHost::mac_receive(FramePtr frame, Picoseconds) {
   arrived_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void LightHost::mac_tx_done(const Frame& frame, Picoseconds, bool) {
-  if (frame.flow == kHostFlow) room_.notify(sc_core::SC_ZERO_TIME);
+void LightHost::mac_tx_done(const Frame&, Picoseconds, bool) {
+  room_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void LightHost::spend(double ns) {
@@ -44,6 +55,15 @@ void LightHost::spend(double ns) {
 }
 
 bool LightHost::post_frames() {
+  // Frames already paid for wait for room first (the station's traffic sources share the queue).
+  if (!posting_.empty()) {
+    if (mac_.tx_queue().full()) return false;
+    while (!posting_.empty() && !mac_.tx_queue().full()) {
+      mac_.enqueue(std::move(posting_.front()));
+      posting_.erase(posting_.begin());
+    }
+    return true;
+  }
   const std::size_t room = mac_.tx_queue().capacity() - mac_.tx_queue().size();
   double cost = 0;
   while (posting_.size() < room) {
@@ -57,8 +77,10 @@ bool LightHost::post_frames() {
   if (posting_.empty()) return false;
   spend(cost);
   sent_ += posting_.size();
-  for (auto& frame : posting_) mac_.enqueue(std::move(frame));
-  posting_.clear();
+  while (!posting_.empty() && !mac_.tx_queue().full()) {
+    mac_.enqueue(std::move(posting_.front()));
+    posting_.erase(posting_.begin());
+  }
   return true;
 }
 

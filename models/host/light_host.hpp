@@ -10,7 +10,9 @@
 //  - application calls: per_request_ns for a new request + per_byte_ns x bytes copied in.
 // Receive interrupts come first, then sending, then the applications' calls, one at a time.
 // Does not model: the NIC's FIFO or ring limits (the receive queue is unbounded: a light host
-// never drops a frame), bus time, interrupt moderation, more than one CPU.
+// never drops a frame), bus time, interrupt moderation, more than one CPU. The station's own
+// traffic sources (e.g. a frame announcing it to a switch) share the MAC's queue: frames the CPU
+// has paid for wait until it has room.
 
 #include <cstdint>
 #include <vector>
@@ -32,7 +34,7 @@ class LightHost : public sc_core::sc_module, public MacClient {
             SimContext& context);
 
   void mac_receive(FramePtr frame, Picoseconds now) override;
-  void mac_tx_done(const Frame& frame, Picoseconds at, bool sent) override;
+  void mac_tx_done(const Frame& frame, Picoseconds at, bool sent) override;  // any frame: room
   void settle(Picoseconds) override {}
 
  private:

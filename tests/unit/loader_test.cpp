@@ -806,9 +806,6 @@ TEST(Loader, TeamsAppsAndLightHostsAreChecked) {
   EXPECT_CONTAINS(error_of(with_hosts(R"({"cl": {"app": {"kind": "bulk", "peer": "c"}}})")),
                   "hosts.cl.app: an application runs on a host with a nic or a light host's "
                   "\"station\": this host has neither");
-  EXPECT_CONTAINS(error_of(with_hosts(R"({"cl": {"station": "b"}})",
-                                      R"({"traffic": [{"pattern": "saturated", "to": "c"}]})")),
-                  "hosts.cl.station: station \"b\" has traffic sources");
   EXPECT_CONTAINS(error_of(with_hosts(R"({"cl": {"station": "bb"}})")),
                   "hosts.cl.station: no station \"bb\"; did you mean \"b\"?");
 }

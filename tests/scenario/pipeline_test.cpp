@@ -1219,5 +1219,59 @@ TEST(Pipeline, TheSwitchedReviewTestbedLosesReceivingToTheSwitchesQueue) {
             std::string::npos);
 }
 
+// scenarios/server-fe-vs-gbe.json at 80,000 KB/s offered (0.2 s): with one 3C980B the records
+// read are bounded by the Fast Ethernet wire's goodput, 100 Mbit/s x 1460/1538 x 8192/8256 =
+// 11.78 MB/s, and get within 10 % of it; two teamed 3C980B carry at least 1.7 times as much, and
+// the gigabit 3C985 at least 2.5 times (there the ten clients' own CPUs are the limit).
+TEST(Pipeline, TheFileServerGrowsWithItsWireUntilTheClientsLimitIt) {
+  const auto dir = fresh_directory("file-server");
+  const std::string scenario =
+      (gbesim::testing::source_dir() / "scenarios/server-fe-vs-gbe.json").string();
+  auto records = [&](int point, const std::string& name) {
+    const std::string out = "p" + std::to_string(point);
+    const auto r = run_gbesim({"run", scenario, "--quiet", "--out", out, "--point",
+                               std::to_string(point), "--set", "duration_ns=200000000"},
+                              dir);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    double sum = 0;
+    for (int i = 1; i <= 10; ++i)
+      sum += std::stod(scalar_of(dir / out / "scalars.csv", "server.stack_c" + std::to_string(i),
+                                 name + "_throughput"));
+    return sum / 8e6;  // MB/s
+  };
+  // Points: server_nic x offered_kbs (8 loads); 80,000 KB/s is the last load.
+  const double one = records(7, "read");
+  const double two = records(15, "read");
+  const double giga = records(23, "read");
+  const double wire = 12.5 * 1460.0 / 1538.0 * 8192.0 / 8256.0;
+  EXPECT_LE(one, wire);
+  EXPECT_GT(one, 0.9 * wire);
+  EXPECT_GT(two, 1.7 * one);
+  EXPECT_GT(giga, 2.5 * one);
+}
+
+// The fit of scripts/calibrate-file-server holds: client1 alone (a Pentium II 400, as fast as it
+// can, 1 s) reads 7.5 MB/s and writes 5.8 MB/s of records, within one record per second. This
+// guards the two fitted client costs; it predicts nothing.
+TEST(Pipeline, TheFileServersFittedClientCostsGiveTheSingleClientFigures) {
+  const auto dir = fresh_directory("file-server-fit");
+  const std::string scenario =
+      (gbesim::testing::source_dir() / "scenarios/server-fe-vs-gbe.json").string();
+  auto alone = [&](const std::string& share, const std::string& name) {
+    const auto r = run_gbesim(
+        {"run", scenario, "--quiet", "--out", "out-" + share, "--set",
+         "hosts.server.apps[*].start_ns=1000000000000", "--set",
+         "hosts.server.apps[0].start_ns=100000", "--set", "hosts.server.apps[0].rate_bps=0",
+         "--set", "hosts.server.apps[0].read_share=" + share, "--set", "duration_ns=1000000000"},
+        dir);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return std::stod(scalar_of(dir / ("out-" + share) / "scalars.csv", "client1.stack",
+                               name + "_throughput")) /
+           8e6;
+  };
+  EXPECT_NEAR(alone("1", "read"), 7.5, 0.0082);
+  EXPECT_NEAR(alone("0", "write"), 5.8, 0.0082);
+}
+
 }  // namespace
 }  // namespace gbesim

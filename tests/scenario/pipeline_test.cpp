@@ -1273,5 +1273,48 @@ TEST(Pipeline, TheFileServersFittedClientCostsGiveTheSingleClientFigures) {
   EXPECT_NEAR(alone("0", "write"), 5.8, 0.0082);
 }
 
+// scenarios/gbe-aggregation-10g.json cut to two 100 ms phases: 8 pairs of 950 Mbit/s offered
+// (7.6 Gbit/s) fit the 10GBASE-LR uplink, so no switch queue drops anything; the hosts whose
+// boards sit on PCI-X or PCI Express carry the offered rate both ways (1470-byte datagrams every
+// 12.379 us from 0.1 ms up to 100 ms: k = 0 .. 8070, 8,071, all received), while the PCI 32/33
+// boards (pairs 2 and 3) cannot read the frames off their bus fast enough and send less (under 900
+// Mbit/s), the rest waiting in the sender. The series has one row per 10 ms per flow.
+TEST(Pipeline, TheTenGigabitUplinkCarriesEveryPairAtItsHostsCeiling) {
+  const auto dir = fresh_directory("aggregation");
+  const auto r = run_gbesim(
+      {"run", (gbesim::testing::source_dir() / "scenarios/gbe-aggregation-10g.json").string(),
+       "--quiet", "--out", "out", "--set", "duration_ns=200000000", "--set",
+       "hosts.*.apps[0].stop_ns=100000000", "--set", "hosts.*.apps[1].start_ns=100000000", "--set",
+       "series_interval_ns=10000000"},
+      dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto csv = dir / "out" / "scalars.csv";
+  auto value = [&](const std::string& component, const std::string& name) {
+    return std::stod(scalar_of(csv, component, name));
+  };
+  for (int i = 1; i <= 8; ++i) {
+    const std::string a = "host_a" + std::to_string(i), b = "host_b" + std::to_string(i);
+    const std::string pair = "stack_b" + std::to_string(i), back = "stack_a" + std::to_string(i);
+    const double received = value(b + "." + back, "udp_datagrams_received");
+    EXPECT_EQ(value(b + "." + back, "udp_datagrams_lost"), 0) << i;
+    EXPECT_EQ(value(a + "." + pair + "_2", "udp_datagrams_lost"), 0) << i;
+    if (i == 2 || i == 3) {
+      EXPECT_LT(received * 1470 * 8 / 0.1, 900e6) << i;
+    } else {
+      EXPECT_EQ(value(a + "." + pair, "udp_datagrams_sent"), 8071) << i;
+      EXPECT_EQ(received, 8071) << i;
+    }
+  }
+  for (const char* sw : {"sw1", "sw2"})
+    for (int port : {1, 2, 3, 4, 5, 6, 7, 8, 25})
+      EXPECT_EQ(value(std::string(sw) + ".port" + std::to_string(port), "drops_buffer_full"), 0);
+  const std::string series = read_text(dir / "out" / "series.csv");
+  std::size_t rows = 0;
+  for (std::size_t at = series.find(",host_b1.stack_a1,receive_throughput,");
+       at != std::string::npos; at = series.find(",host_b1.stack_a1,receive_throughput,", at + 1))
+    ++rows;
+  EXPECT_EQ(rows, 20u);
+}
+
 }  // namespace
 }  // namespace gbesim

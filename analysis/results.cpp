@@ -162,6 +162,9 @@ Results load_results(const std::string& dir_text) {
     r.name = r.provenance.value("name", "");
     r.description = r.provenance.value("description", "");
     r.points.resize(1);
+    // A time series (docs/results.md), when the run recorded one.
+    if (fs::exists(dir / "series.csv"))
+      r.tables["series"] = read_csv_file((dir / "series.csv").string());
     const auto scalars = read_csv_file((dir / "scalars.csv").string());
     for (std::size_t i = 0; i < scalars.rows.size(); ++i) {
       Statistic s;

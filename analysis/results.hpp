@@ -43,7 +43,8 @@ class Results {
   // Sweep: the axes (swept paths or variant axes) and each point's value on each, as text.
   std::vector<std::string> axes;
   std::vector<std::vector<std::string>> points;
-  // PHY: its CSV files by stem ("cable", "reach", "eye", "awgn", "coding_gain").
+  // PHY: its CSV files by stem ("cable", "reach", "eye", "awgn", "coding_gain"); a run: "series"
+  // (series.csv), when it recorded one.
   std::map<std::string, CsvTable> tables;
 
   // A scalar at a point (a run has one point, 0).

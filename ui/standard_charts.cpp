@@ -732,6 +732,81 @@ void run_chart(const Results& r, std::vector<StandardChart>& out) {
   out.push_back({"throughput", c, {}});
 }
 
+// A run's time series (series.csv): what the applications received per interval, one line per
+// connection (iperf -i), or per station's MAC when no application ran; at most the 12 busiest.
+void series_chart(const Results& r, std::vector<StandardChart>& out) {
+  const auto it = r.tables.find("series");
+  if (it == r.tables.end() || it->second.rows.empty()) return;
+  const CsvTable& t = it->second;
+  auto pick = [&](const std::string& suffix, const std::string& name) {
+    std::map<std::string, std::vector<std::pair<double, double>>> lines;
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      const std::string component = t.at(i, "component");
+      if (t.at(i, "name") != name || component.size() < suffix.size() ||
+          component.compare(component.size() - suffix.size(), suffix.size(), suffix) != 0)
+        continue;
+      lines[component].emplace_back(t.number(i, "time_s"), t.number(i, "value") * 1e-6);
+    }
+    return lines;
+  };
+  auto lines = pick("", "receive_throughput");
+  for (auto l = lines.begin(); l != lines.end();)
+    l = l->first.find(".stack") == std::string::npos ? lines.erase(l) : std::next(l);
+  std::string what = "application bytes received";
+  if (lines.empty()) {
+    lines = pick(".mac", "rx_throughput");
+    what = "DA..FCS bits received";
+  }
+  if (lines.empty()) return;
+  // At most 12 lines, spread over the range of their means (so the slowest and the fastest are
+  // both shown), in name order.
+  std::vector<std::pair<double, std::string>> by_mean;
+  for (const auto& [name, points] : lines) {
+    double sum = 0;
+    for (const auto& p : points) sum += p.second;
+    by_mean.emplace_back(sum / static_cast<double>(points.size()), name);
+  }
+  std::sort(by_mean.begin(), by_mean.end());
+  std::vector<std::string> shown;
+  const std::size_t n = by_mean.size(), keep = std::min<std::size_t>(n, 12);
+  for (std::size_t i = 0; i < keep; ++i) {
+    const std::size_t k = keep == 1 ? 0 : (i * (n - 1) + (keep - 1) / 2) / (keep - 1);
+    if (shown.empty() || shown.back() != by_mean[k].second) shown.push_back(by_mean[k].second);
+  }
+  std::sort(shown.begin(), shown.end());
+  // "host_b1.stack_a1" -> "b1 from a1"; "h.stack" -> "h".
+  auto label = [](std::string name) {
+    if (name.rfind("host_", 0) == 0) name.erase(0, 5);
+    if (const auto at = name.find(".stack_"); at != std::string::npos)
+      name.replace(at, 7, " from ");
+    else if (const auto dot = name.find(".stack"); dot != std::string::npos)
+      name.erase(dot);
+    else if (const auto mac = name.find(".mac"); mac != std::string::npos)
+      name.erase(mac);
+    return name;
+  };
+  QChart* c = new_chart(q(r.name + ": " + what + " per interval (series.csv)"));
+  double x_hi = 0, y_hi = 1;
+  auto* ax = value_axis("time (s)", 0, 1);
+  auto* ay = value_axis("Mbit/s", 0, 1);
+  c->addAxis(ax, Qt::AlignBottom);
+  c->addAxis(ay, Qt::AlignLeft);
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    auto* s = line_series(q(label(shown[k])), static_cast<int>(k));
+    for (const auto& [x, y] : lines[shown[k]]) {
+      s->append(x, y);
+      x_hi = std::max(x_hi, x);
+      y_hi = std::max(y_hi, y);
+    }
+    c->addSeries(s);
+    s->attachAxis(ax);
+    s->attachAxis(ay);
+  }
+  ax->setRange(0, x_hi);
+  ay->setRange(0, y_hi * 1.1);
+  out.push_back({"series", c, {}});
+}
+
 }  // namespace
 
 std::vector<StandardChart> standard_charts(const Results& r) {
@@ -758,6 +833,7 @@ std::vector<StandardChart> standard_charts(const Results& r) {
       break;
     case ResultsKind::run:
       run_chart(r, out);
+      series_chart(r, out);
       break;
   }
   return out;

@@ -499,3 +499,41 @@ TEST(Charts, ANonResultsDirectoryIsAClearError) {
 
 }  // namespace
 }  // namespace gbesim::ui
+
+namespace gbesim::ui {
+namespace {
+
+// A run with series.csv gets a "series" chart: one line per connection's receive rate (not the
+// send side, not other statistics), points at each interval's end, labelled without the "host_"
+// and ".stack" parts; at most 12 lines, spread so the slowest and the fastest both show.
+TEST(Charts, ARunsSeriesGivesOneLinePerConnectionOverTime) {
+  const auto dir = fresh("series");
+  write(dir / "run.json", R"({"name": "agg", "seed": 1, "config": {"stations": {}}})");
+  write(dir / "scalars.csv", "component,name,unit,value\nnetwork,tx_throughput,bit/s,0\n");
+  std::string series = "time_s,component,name,unit,value\n";
+  for (int t = 1; t <= 3; ++t) {
+    for (int c = 1; c <= 14; ++c)
+      series += std::to_string(t) + ",host_b" + std::to_string(c) + ".stack_a" + std::to_string(c) +
+                ",receive_throughput,bit/s," + std::to_string(c * 1e7) + "\n";
+    series += std::to_string(t) + ",host_a1.stack_b1,send_throughput,bit/s,5e8\n";
+    series += std::to_string(t) + ",a1.mac,rx_throughput,bit/s,5e8\n";
+  }
+  write(dir / "series.csv", series);
+  const Results r = load_results(dir.string());
+  const auto charts = standard_charts(r);
+  const auto it = std::find_if(charts.begin(), charts.end(),
+                               [](const StandardChart& c) { return c.name == "series"; });
+  ASSERT_NE(it, charts.end());
+  const auto lines = named_lines(it->chart);
+  EXPECT_EQ(lines.size(), 12u);
+  ASSERT_TRUE(lines.count("b1 from a1"));    // the slowest
+  ASSERT_TRUE(lines.count("b14 from a14"));  // the fastest
+  EXPECT_EQ(lines.at("b14 from a14")->count(), 3);
+  EXPECT_DOUBLE_EQ(lines.at("b14 from a14")->at(2).x(), 3.0);
+  EXPECT_DOUBLE_EQ(lines.at("b14 from a14")->at(2).y(), 140.0);  // Mbit/s
+  EXPECT_EQ(axis_title(it->chart, Qt::Horizontal), "time (s)");
+  for (const auto& c : charts) delete c.chart;
+}
+
+}  // namespace
+}  // namespace gbesim::ui

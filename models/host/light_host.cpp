@@ -25,17 +25,7 @@ LightHost::LightHost(sc_core::sc_module_name name, const CpuParams& cpu, Mac& ma
               [busy](const StatContext& c) {
                 return static_cast<double>(busy->value()) / static_cast<double>(c.elapsed_ps);
               });
-  stats_.rate("app_receive_throughput", "bit/s",
-              "application bytes received per second, all the host's connections",
-              [this](const StatContext& c) {
-                return 8.0 * static_cast<double>(stacks_.app_bytes_received()) * c.per_second();
-              });
-  stats_.rate("app_send_throughput", "bit/s",
-              "application bytes the peers acknowledged (udp: sent) per second, all the host's "
-              "connections",
-              [this](const StatContext& c) {
-                return 8.0 * static_cast<double>(stacks_.app_bytes_acknowledged()) * c.per_second();
-              });
+  stacks_.add_totals(stats_);
   SC_THREAD(cpu_process);
 }
 

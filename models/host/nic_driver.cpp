@@ -82,21 +82,7 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
               [sent](const StatContext& c) {
                 return 8.0 * static_cast<double>(sent->value()) * c.per_second();
               });
-  if (!stacks_.empty()) {
-    // The host's application totals, over every connection it runs.
-    stats_.rate("app_receive_throughput", "bit/s",
-                "application bytes received per second, all the host's connections",
-                [this](const StatContext& c) {
-                  return 8.0 * static_cast<double>(stacks_.app_bytes_received()) * c.per_second();
-                });
-    stats_.rate("app_send_throughput", "bit/s",
-                "application bytes the peers acknowledged (udp: sent) per second, all the "
-                "host's connections",
-                [this](const StatContext& c) {
-                  return 8.0 * static_cast<double>(stacks_.app_bytes_acknowledged()) *
-                         c.per_second();
-                });
-  }
+  if (!stacks_.empty()) stacks_.add_totals(stats_);
   stats_.formula("frames_per_interrupt", "frames", "frames processed per handler run",
                  [frames, runs](const StatContext&) {
                    return runs->value() ? static_cast<double>(frames->value()) /

@@ -14,6 +14,7 @@
 
 #include <systemc>
 
+#include "models/common/stats.hpp"
 #include "models/host/host_stack.hpp"
 
 namespace gbesim {
@@ -46,6 +47,8 @@ class StackSet {
   // Totals over the ends: application bytes received, and acknowledged (udp: sent).
   std::uint64_t app_bytes_received() const;
   std::uint64_t app_bytes_acknowledged() const;
+  // Reports the totals as rates of the host's CPU: app_receive_throughput, app_send_throughput.
+  void add_totals(StatGroup& stats) const;
 
  private:
   HostStack* owner(const Frame& frame);

@@ -80,6 +80,11 @@ const ParamTable<DriverParams>& driver_param_table() {
   return table;
 }
 
+CpuParams with_copy_cost(CpuParams cpu) {
+  cpu.per_byte_ns = cpu.copy_ns_per_byte();
+  return cpu;
+}
+
 CpuParams with_driver(const CpuParams& cpu, const DriverParams& driver) {
   CpuParams out = cpu;
   if (cpu.clock_mhz <= 0) return out;

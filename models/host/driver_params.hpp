@@ -54,6 +54,10 @@ const ParamTable<DriverParams>& driver_param_table();
 // The CPU's costs in ns: the host's own plus the driver's cycles at the host's clock.
 CpuParams with_driver(const CpuParams& cpu, const DriverParams& driver);
 
+// The same CPU with its copy cost per byte resolved (copy_ns_per_byte() into per_byte_ns), so the
+// per-frame paths read a constant.
+CpuParams with_copy_cost(CpuParams cpu);
+
 // A bulk sender on the host: keeps the NIC's transmit ring full of frames to one station.
 struct HostTxParams {
   std::string to;  // destination station; empty = no sending

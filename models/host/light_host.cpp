@@ -5,11 +5,7 @@ namespace gbesim {
 LightHost::LightHost(sc_core::sc_module_name name, const CpuParams& cpu, Mac& mac, StackSet& stacks,
                      SimContext& context)
     : sc_module(name),
-      cpu_([&] {
-        CpuParams c = cpu;
-        c.per_byte_ns = c.copy_ns_per_byte();
-        return c;
-      }()),
+      cpu_(with_copy_cost(cpu)),
       mac_(mac),
       stacks_(stacks),
       stats_(context.stats, std::string(this->name())),
@@ -48,10 +44,7 @@ bool LightHost::post_frames() {
   // Frames already paid for wait for room first (the station's traffic sources share the queue).
   if (!posting_.empty()) {
     if (mac_.tx_queue().full()) return false;
-    while (!posting_.empty() && !mac_.tx_queue().full()) {
-      mac_.enqueue(std::move(posting_.front()));
-      posting_.erase(posting_.begin());
-    }
+    enqueue_posting();
     return true;
   }
   const std::size_t room = mac_.tx_queue().capacity() - mac_.tx_queue().size();
@@ -67,11 +60,15 @@ bool LightHost::post_frames() {
   if (posting_.empty()) return false;
   spend(cost);
   sent_ += posting_.size();
-  while (!posting_.empty() && !mac_.tx_queue().full()) {
-    mac_.enqueue(std::move(posting_.front()));
-    posting_.erase(posting_.begin());
-  }
+  enqueue_posting();
   return true;
+}
+
+void LightHost::enqueue_posting() {
+  std::size_t moved = 0;
+  while (moved < posting_.size() && !mac_.tx_queue().full())
+    mac_.enqueue(std::move(posting_[moved++]));
+  posting_.erase(posting_.begin(), posting_.begin() + static_cast<std::ptrdiff_t>(moved));
 }
 
 void LightHost::cpu_process() {
@@ -97,8 +94,7 @@ void LightHost::cpu_process() {
     if (post_frames()) continue;
     if (auto call = stacks_.poll(now_ps())) {
       ++app_calls_;
-      spend((call->second.new_request ? cpu_.per_request_ns : 0.0) +
-            cpu_.per_byte_ns * static_cast<double>(call->second.bytes));
+      spend(call_cost_ns(cpu_, call->second));
       call->first->perform(call->second, now_ps());
       continue;
     }

@@ -40,7 +40,8 @@ class LightHost : public sc_core::sc_module, public MacClient {
  private:
   void cpu_process();
   void spend(double ns);
-  bool post_frames();  // false: nothing to send, or the MAC's queue is full
+  bool post_frames();      // false: nothing to send, or the MAC's queue is full
+  void enqueue_posting();  // frames paid for, into the MAC's queue as far as it has room
 
   const CpuParams cpu_;
   Mac& mac_;

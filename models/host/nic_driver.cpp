@@ -12,13 +12,6 @@ constexpr std::uint64_t kIcrTag = 1;
 constexpr std::uint64_t kTailTag = 2;
 constexpr std::uint64_t kTxTailTag = 3;
 
-// The CPU with its copy cost per byte resolved once (derived from its memory bandwidth when not
-// given), so the per-frame paths read a constant.
-CpuParams with_copy_cost(CpuParams cpu) {
-  cpu.per_byte_ns = cpu.copy_ns_per_byte();
-  return cpu;
-}
-
 }  // namespace
 
 NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
@@ -293,8 +286,7 @@ void NicDriver::cpu_process() {
     if (post_stack_frames()) continue;
     if (auto call = stacks_.poll(now_ps())) {
       ++app_calls_;
-      spend((call->second.new_request ? cpu_.per_request_ns : 0.0) +
-            cpu_.per_byte_ns * static_cast<double>(call->second.bytes));
+      spend(call_cost_ns(cpu_, call->second));
       call->first->perform(call->second, now_ps());
       continue;
     }

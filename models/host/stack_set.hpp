@@ -15,9 +15,17 @@
 #include <systemc>
 
 #include "models/common/stats.hpp"
+#include "models/host/driver_params.hpp"
 #include "models/host/host_stack.hpp"
 
 namespace gbesim {
+
+// What an application call costs a host's CPU: per_request_ns for a new request (a send or
+// receive call of its own) and per_byte_ns for each byte it copies in.
+inline double call_cost_ns(const CpuParams& cpu, const AppCall& call) {
+  return (call.new_request ? cpu.per_request_ns : 0.0) +
+         cpu.per_byte_ns * static_cast<double>(call.bytes);
+}
 
 class StackSet {
  public:

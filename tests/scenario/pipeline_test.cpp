@@ -1159,9 +1159,8 @@ TEST(Pipeline, TheDefaultScenarioRunsAndSummarises) {
 namespace gbesim {
 namespace {
 
-// The 2003 review's order, predicted: the DP83821 board (Surecom) moves less than the 82540EM in
-// each direction at large requests, as measured (480 vs 840 receive, 420 vs 690 transmit). The
-// gap the model gives is far smaller than the review's (docs/host.md); the order is what holds.
+// The 2003 review's order: the DP83821 board (Surecom) moves less than the 82540EM in
+// each direction at large requests, as measured (480 vs 840 receive, 420 vs 690 transmit).
 TEST(Pipeline, TheReviewsBoardsComeOutInItsOrder) {
   const auto dir = fresh_directory("review-order");
   const std::string scenario =

@@ -61,13 +61,36 @@ TEST(NicReview2003, OneKilobyteRequestsLoadTheCpu) {
   EXPECT_NEAR(p.cpu, 93, 0.25 * 93);
 }
 
-// The second calibration card, the Surecom EP-320G-TX1 (DP83821, driver 5.0.4.17): its per-frame
-// costs are fitted to its P/E index at 512 KB (480 Mbit/s at 19 %, 420 at 27 %), so the CPU per
-// bit agrees; its throughput does not (docs/nic.md: predicted about 805 / 700 against 480 / 420,
-// the mechanism that halves it on this bus is not found).
-TEST(NicReview2003, TheSurecomsCpuPerBitIsItsFittedOne) {
-  const Point rx = run("receive", 524288, "surecom-ep-320g-tx1");
-  EXPECT_NEAR(rx.mbps / rx.cpu, 480.0 / 19, 0.05 * 480 / 19);
+// The second calibration card, the Surecom EP-320G-TX1 (DP83821, driver 5.0.4.17). Fitted on it
+// (docs/host.md, "Calibration"): the Windows driver's IHR holdoff (500 us) and MXDMA burst (32 B),
+// each chosen among the register's steps, on its throughput at 512 KB; then its per-frame costs
+// on its P/E index there. The tolerances: throughput within 10 %, CPU within 25 %.
+TEST(NicReview2003, TheSurecomReceivesAsTheReviewAt512KB) {
+  const Point p = run("receive", 524288, "surecom-ep-320g-tx1");
+  EXPECT_NEAR(p.mbps, 480, 48);
+  EXPECT_NEAR(p.cpu, 19, 0.25 * 19);
+}
+
+TEST(NicReview2003, TheSurecomSendsAsTheReviewAt512KB) {
+  const Point p = run("send", 524288, "surecom-ep-320g-tx1");
+  EXPECT_NEAR(p.mbps, 420, 42);
+  EXPECT_NEAR(p.cpu, 27, 0.25 * 27);
+}
+
+// Predicted, not fitted: the Surecom at the review's other request sizes. (Its CPU at 1 KB,
+// measured 45 %, comes out at 64 %: outside the tolerance, docs/host.md says why.)
+TEST(NicReview2003, TheSurecomsReceiveAtOneKilobyteIsPredictedWithinTenPercent) {
+  EXPECT_NEAR(run("receive", 1024, "surecom-ep-320g-tx1").mbps, 497, 49.7);
+}
+
+TEST(NicReview2003, TheSurecomsReceiveAtFourKilobytesIsPredictedWithinTenPercent) {
+  EXPECT_NEAR(run("receive", 4096, "surecom-ep-320g-tx1").mbps, 520, 52);
+}
+
+TEST(NicReview2003, TheSurecomsTransmitAtFourKilobytesIsPredictedWithinTolerance) {
+  const Point p = run("send", 4096, "surecom-ep-320g-tx1");
+  EXPECT_NEAR(p.mbps, 408, 40.8);
+  EXPECT_NEAR(p.cpu, 39, 0.25 * 39);
 }
 
 // 128-byte requests: the CPU is saturated and throughput collapses far below the large-request

@@ -13,12 +13,11 @@
 
 #include "gbesim_version.hpp"
 #include "sim/bench.hpp"
+#include "sim/chart_commands.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/output_dir.hpp"
 #include "sim/params_command.hpp"
 #include "sim/phy_command.hpp"
-#include "sim/plot_command.hpp"
-#include "sim/report_command.hpp"
 #include "sim/runner.hpp"
 #include "sim/series.hpp"
 #include "sim/stats_command.hpp"
@@ -137,21 +136,8 @@ int cli(int argc, char** argv) {
                          "worst (at most 10^7 pairs)");
 
   PlotOptions plot;
-  auto* plot_cmd =
-      app.add_subcommand("plot", "the standard charts of a results directory (PNG, SVG)");
-  plot_cmd->add_option("results", plot.results_dir, "a run's, a sweep's or gbesim phy's directory")
-      ->required();
-  auto* plot_out_opt =
-      plot_cmd->add_option("-o,--out", plot.out_dir, "output directory (default RESULTS/charts)");
-  plot_cmd->add_flag("--quiet", plot.quiet, "write the files, print nothing");
-
   ReportOptions report;
-  auto* report_cmd =
-      app.add_subcommand("report", "one self-contained HTML report of results directories");
-  report_cmd->add_option("results", report.results_dirs, "results directories")->required();
-  auto* report_out_opt = report_cmd->add_option("-o,--out", report.out_file,
-                                                "HTML file (default RESULTS/report.html)");
-  report_cmd->add_flag("--quiet", report.quiet, "write the file, print nothing");
+  const ChartCommands charts = add_chart_commands(app, plot, report);
 
   BenchOptions bench;
   PhyOptions phy;
@@ -231,6 +217,13 @@ int cli(int argc, char** argv) {
   bench_cmd->add_option("--duration-ms", bench.duration_ms, "simulated time per run")
       ->check(kDecimal)
       ->check(CLI::Range(1, 100000));
+  bench_cmd
+      ->add_option("--cases", bench.cases,
+                   "only these cases (a, b, b', c = the whole half-duplex curve, c2 .. c1024, e, "
+                   "f, k, s, g, h, i, j), comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"a", "b", "b'", "c", "c2", "c8", "c32", "c128", "c512", "c1024", "e",
+                             "f", "k", "s", "g", "h", "i", "j"}));
 
   try {
     app.parse(argc, argv);
@@ -242,7 +235,7 @@ int cli(int argc, char** argv) {
   try {
     // An empty --out is a mistake (an unset shell variable), not "the default".
     for (auto* o :
-         {out_opt, sweep_out_opt, topology_out_opt, plot_out_opt, report_out_opt, phy_out})
+         {out_opt, sweep_out_opt, topology_out_opt, charts.plot_out, charts.report_out, phy_out})
       if (o->count() > 0) checked_out_option(o->as<std::string>(), o->get_name());
     if (run_cmd->parsed()) {
       if (out_opt->count() > 0) run.out_dir = out_dir;
@@ -265,8 +258,9 @@ int cli(int argc, char** argv) {
       return run_sweep(sweep);
     }
     if (topology_cmd->parsed()) return run_topology(topology);
-    if (plot_cmd->parsed()) return run_plot(plot);
-    if (report_cmd->parsed()) return run_report(report);
+    // Charts are drawn by gbesim-charts, so that this program links no GUI library.
+    if (charts.plot->parsed() || charts.report->parsed())
+      return exec_chart_program(self_path(argv[0]), chart_command_arguments(charts, plot, report));
     if (phy_cmd->parsed()) {
       phy.out_given = phy_out->count() > 0;
       for (const auto& [key, option] : receiver_flags)

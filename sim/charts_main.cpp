@@ -1,0 +1,40 @@
+// gbesim-charts: the chart commands (`plot`, `report`) with Qt Charts, apart from the simulation
+// CLI so that a run does not load the GUI libraries. Users call them as `gbesim plot` and
+// `gbesim report`, which start this program; it can also be run directly.
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "gbesim_version.hpp"
+#include "sim/chart_commands.hpp"
+#include "sim/diagnostics.hpp"
+#include "sim/output_dir.hpp"
+
+int main(int argc, char** argv) {
+  using namespace gbesim;
+  CLI::App app{"gbesim-charts - the charts and reports of gbesim results"};
+  app.set_version_flag("--version", std::string(kVersion));
+  app.require_subcommand(1);
+  PlotOptions plot;
+  ReportOptions report;
+  const ChartCommands commands = add_chart_commands(app, plot, report);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    for (auto* o : {commands.plot_out, commands.report_out})
+      if (o->count() > 0) checked_out_option(o->as<std::string>(), o->get_name());
+    if (commands.plot->parsed()) return run_plot(plot);
+    return run_report(report);
+  } catch (const ScenarioError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << printable(e.what()) << "\n";
+    return 1;
+  }
+}

@@ -12,9 +12,12 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <systemc>
+
 #include "analysis/statistics.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_path.hpp"
+#include "sim/progress.hpp"
 
 extern char** environ;
 
@@ -23,11 +26,47 @@ namespace {
 
 struct Sample {
   double real_time_factor = 0;
-  double activations_per_second = 0;
-  double frames_per_second = 0;  // frames delivered per wall second, both directions
+  double cpu_ns_per_frame = 0;       // the simulation's CPU time per frame delivered
+  double activations_per_frame = 0;  // SystemC process activations per frame delivered
   double peak_rss_mib = 0;
   double frames_allocated = 0;
 };
+
+double process_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The baseline every case is also given against, measured in this process so that the ratios
+// compare across machines: an empty SystemC method that re-triggers itself every nanosecond (the
+// cheapest thing a SystemC model can do per event).
+struct EmptyClockedProcess : sc_core::sc_module {
+  SC_HAS_PROCESS(EmptyClockedProcess);
+  explicit EmptyClockedProcess(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+    SC_METHOD(tick);
+  }
+  void tick() {
+    ++activations;
+    next_trigger(1, sc_core::SC_NS);
+  }
+  std::int64_t activations = 0;
+};
+
+// CPU ns per activation of the empty process: the median of `runs` stretches of 200,000.
+double baseline_ns_per_activation(int runs) {
+  EmptyClockedProcess process("bench_baseline");
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  std::vector<double> ns;
+  for (int i = 0; i < runs; ++i) {
+    const std::int64_t before = process.activations;
+    const double cpu = process_cpu_seconds();
+    sc_core::sc_start(200, sc_core::SC_US);
+    ns.push_back(1e9 * (process_cpu_seconds() - cpu) /
+                 static_cast<double>(process.activations - before));
+  }
+  return median(ns);
+}
 
 // Runs `self` with `args` and waits: its exit code (-1 when it did not exit) and resource use.
 int run_child(const std::string& self, std::vector<std::string> args, rusage& usage) {
@@ -52,7 +91,6 @@ Sample run_once(const std::string& self, const std::filesystem::path& scenario,
   const Json run = Json::parse(in);
   Sample s;
   s.real_time_factor = run["real_time_factor"].get<double>();
-  s.activations_per_second = run["activations_per_second"].get<double>();
   s.peak_rss_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
   s.frames_allocated = run["frames_allocated"].get<double>();
   std::ifstream scalars(out / "scalars.csv");
@@ -62,7 +100,10 @@ Sample run_once(const std::string& self, const std::filesystem::path& scenario,
     if (line.rfind(".mac,frames_received_ok,", 1) != std::string::npos ||
         line.find(".mac,frames_received_ok,") != std::string::npos)
       frames += std::stod(line.substr(line.rfind(',') + 1));
-  s.frames_per_second = frames / run["wall_seconds"].get<double>();
+  if (frames > 0) {
+    s.cpu_ns_per_frame = 1e9 * run["cpu_seconds"].get<double>() / frames;
+    s.activations_per_frame = run["process_activations"].get<double>() / frames;
+  }
   return s;
 }
 
@@ -201,6 +242,7 @@ int run_bench(const BenchOptions& options) {
     throw std::runtime_error("cannot create a temporary directory");
   const std::filesystem::path tmp(pattern);
   struct Case {
+    std::string key;  // for --cases
     std::string label;
     int frame_bytes;
     int duration_ms;
@@ -208,24 +250,45 @@ int run_bench(const BenchOptions& options) {
     bool nic = false;      // the NIC receive case instead
     int switch_ports = 0;  // the switch case instead
   };
-  const std::vector<Case> cases = {
-      {"(a) FD, 1518-byte frames, both directions", 1518, options.duration_ms, 0},
-      {"(b) FD, 64-byte frames, both directions", 64, options.duration_ms, 0},
-      {"(b') FD, 64-byte frames, 4x longer", 64, 4 * options.duration_ms, 0},
-      {"(c) HD, 8 stations, 64 B, ext + bursting", 64, options.duration_ms, 8},
-      {"(d) HD, 32 stations, 64 B, ext + bursting", 64, options.duration_ms, 32},
-      {"(e) 82540EM rx on PCI 32/33, 1518 B at line rate", 1518, options.duration_ms, 0, true},
-      {"(f) 82540EM rx on PCI 32/33, 64 B at line rate", 64, options.duration_ms, 0, true},
-      {"(k) switch, 16 gigabit ports saturated, 1518 B", 1518, options.duration_ms, 0, false, 16},
+  const int d = options.duration_ms;
+  std::vector<Case> cases = {
+      {"a", "(a) FD, 1518-byte frames, both directions", 1518, d, 0},
+      {"b", "(b) FD, 64-byte frames, both directions", 64, d, 0},
+      {"b'", "(b') FD, 64-byte frames, 4x longer", 64, 4 * d, 0},
   };
+  // The half-duplex curve: CPU per frame against the station count (64 B, extension and
+  // bursting). Every station starts at once, so the first milliseconds are a storm of collisions
+  // that grows with the count: each run is long enough (at least 20 ms) to be mostly the steady
+  // state.
+  for (const int n : {2, 8, 32, 128, 512, 1024})
+    cases.push_back({fmt::format("c{}", n),
+                     fmt::format("(c{}) HD, {} stations, 64 B, ext + burst", n, n), 64,
+                     std::max(20, d * 8 / std::max(8, n)), n});
+  cases.push_back({"e", "(e) 82540EM rx on PCI 32/33, 1518 B at line rate", 1518, d, 0, true});
+  cases.push_back({"f", "(f) 82540EM rx on PCI 32/33, 64 B at line rate", 64, d, 0, true});
+  cases.push_back({"k", "(k) switch, 16 gigabit ports saturated, 1518 B", 1518, d, 0, false, 16});
+  auto wanted = [&](const std::string& key) {
+    if (options.cases.empty()) return true;
+    for (const auto& c : options.cases)
+      if (c == key || (key.size() > 1 && key[0] == 'c' && c == "c")) return true;
+    return false;
+  };
+  ProgressLine progress(true, 0.0);
+  progress.update("gbesim bench: measuring the baseline", true);
+  const double baseline = baseline_ns_per_activation(options.runs);
   fmt::print(
-      "gbesim bench: 1000 Mb/s, saturated; FD = 2 stations on 100 m full duplex, HD = stations on "
-      "a "
-      "half-duplex collision domain (10 m each to a repeater); median of {} runs per case\n",
-      options.runs);
-  fmt::print("{:<56} {:>10} {:>14} {:>14} {:>10} {:>8}\n", "case", "x real", "events/s", "frames/s",
-             "peak MiB", "frames");
+      "gbesim bench: 1000 Mb/s, saturated; FD = 2 stations on 100 m full duplex, HD = stations "
+      "on a half-duplex collision domain (10 m each to a repeater); median of {} runs per case\n"
+      "baseline (this machine): an empty SystemC method re-triggered every ns costs {:.1f} ns "
+      "of CPU per activation; 'x base' = CPU per frame / that\n",
+      options.runs, baseline);
+  fmt::print("{:<50} {:>9} {:>12} {:>9} {:>8} {:>9} {:>7}\n", "case", "x real", "CPU ns/frame",
+             "x base", "act/fr", "peak MiB", "frames");
+  std::fflush(stdout);
+  std::size_t index = 0;
   for (const auto& c : cases) {
+    ++index;
+    if (!wanted(c.key)) continue;
     const auto scenario =
         tmp / fmt::format("{}-{}-{}-{}-{}.json", c.nic ? "nic" : "fd", c.hd_stations,
                           c.switch_ports, c.frame_bytes, c.duration_ms);
@@ -234,26 +297,62 @@ int run_bench(const BenchOptions& options) {
                           : c.nic             ? bench_nic_rx_json(c.frame_bytes, c.duration_ms)
                           : c.hd_stations > 0 ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
                                               : bench_scenario_json(c.frame_bytes, c.duration_ms));
-    std::vector<double> rtf, aps, fps, rss, allocated;
+    std::vector<double> rtf, cpu, apf, rss, allocated;
     for (int i = 0; i < options.runs; ++i) {
+      progress.update(fmt::format("gbesim bench: case {} of {}, {}: run {} of {}", index,
+                                  cases.size(), c.key, i + 1, options.runs),
+                      true);
       const Sample s = run_once(options.self, scenario,
                                 tmp / fmt::format("out-{}-{}-{}-{}-{}", c.nic, c.hd_stations,
                                                   c.switch_ports, c.frame_bytes, i));
       rtf.push_back(s.real_time_factor);
-      aps.push_back(s.activations_per_second);
-      fps.push_back(s.frames_per_second);
+      cpu.push_back(s.cpu_ns_per_frame);
+      apf.push_back(s.activations_per_frame);
       rss.push_back(s.peak_rss_mib);
       allocated.push_back(s.frames_allocated);
     }
-    fmt::print("{:<56} {:>10.2f} {:>14.3e} {:>14.3e} {:>10.1f} {:>8.0f}\n",
-               fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(aps),
-               median(fps), median(rss), median(allocated));
+    progress.finish();
+    fmt::print("{:<50} {:>9.3g} {:>12.0f} {:>9.1f} {:>8.2f} {:>9.1f} {:>7.0f}\n",
+               fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(cpu),
+               median(cpu) / baseline, median(apf), median(rss), median(allocated));
+    std::fflush(stdout);
   }
   fmt::print(
-      "x real = simulated time / wall time; events = SystemC process activations;\n"
-      "frames = frame objects ever allocated (recycled through a pool); in (k) frames/s counts "
-      "the\n"
-      "stations' and the switch ports' MACs (each frame is received twice).\n");
+      "x real = simulated time / wall time; CPU ns/frame = the simulation's CPU time (not "
+      "start-up)\n"
+      "per frame received; act/fr = SystemC process activations per frame; frames = frame objects\n"
+      "ever allocated (recycled through a pool); in (k) frames count the stations' and the switch\n"
+      "ports' MACs (each frame is received twice).\n");
+  // Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time.
+  if (wanted("s")) {
+    const auto tiny = tmp / "startup.json";
+    Json doc = Json::parse(bench_scenario_json(64, 1));
+    doc["duration_ns"] = 1000;
+    write_file_atomically(tiny, doc.dump(2) + "\n");
+    std::vector<double> wall;
+    for (int i = 0; i < std::max(options.runs, 9); ++i) {
+      progress.update(fmt::format("gbesim bench: start-up, run {}", i + 1), true);
+      rusage usage{};
+      const auto start = std::chrono::steady_clock::now();
+      if (run_child(options.self,
+                    {"run", tiny.string(), "--quiet", "--out", (tmp / "startup-out").string()},
+                    usage) != 0)
+        throw std::runtime_error("benchmark run failed: the start-up case");
+      wall.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    progress.finish();
+    fmt::print(
+        "(s) start-up: the smallest gbesim run (2 stations, 1 us), spawn to exit: {:.1f} ms "
+        "wall (median of {})\n",
+        1e3 * median(wall), wall.size());
+    std::fflush(stdout);
+  }
+  if (!wanted("g") && !wanted("h") && !wanted("i") && !wanted("j")) {
+    std::error_code ec;
+    std::filesystem::remove_all(tmp, ec);
+    return 0;
+  }
   // The link-level 1000BASE-T model, each run its own `gbesim phy` process: (g) 4D symbols per
   // second through the Viterbi decoder (AWGN at sigma 0.2, 200,000 symbols); (h) the whole link
   // (cable responses, noise, ADC, FFE + DFE on four pairs, Viterbi) on 100 m of Cat 5e,
@@ -281,18 +380,31 @@ int run_bench(const BenchOptions& options) {
     }
     return median(speeds);
   };
-  fmt::print("(g) 1000BASE-T Viterbi decoding (gbesim phy, AWGN): {:.3g} 4D symbols/s (median)\n",
-             phy_speed("g", {"--channel", "awgn", "--sigma", "0.2", "--symbols", "200000"},
-                       "decode_symbols_per_second"));
-  fmt::print(
-      "(h) 1000BASE-T link level, 100 m Cat 5e, whole receiver: {:.3g} 4D symbols/s (median)\n",
-      phy_speed(
-          "h",
-          {"--channel", "cable", "--cable", "cat5e", "--lengths", "100", "--mc-symbols", "1000000"},
-          "link_symbols_per_second"));
+  if (wanted("g")) {
+    progress.update("gbesim bench: (g) Viterbi decoding", true);
+    const double speed =
+        phy_speed("g", {"--channel", "awgn", "--sigma", "0.2", "--symbols", "200000"},
+                  "decode_symbols_per_second");
+    progress.finish();
+    fmt::print("(g) 1000BASE-T Viterbi decoding (gbesim phy, AWGN): {:.3g} 4D symbols/s (median)\n",
+               speed);
+  }
+  if (wanted("h")) {
+    progress.update("gbesim bench: (h) the 1000BASE-T link level", true);
+    const double speed = phy_speed(
+        "h",
+        {"--channel", "cable", "--cable", "cat5e", "--lengths", "100", "--mc-symbols", "1000000"},
+        "link_symbols_per_second");
+    progress.finish();
+    fmt::print(
+        "(h) 1000BASE-T link level, 100 m Cat 5e, whole receiver: {:.3g} 4D symbols/s (median)\n",
+        speed);
+  }
   // The collision-domain analysis of large plants, each run its own `gbesim topology` process
   // (reading the JSON, analysing, writing topology.txt, topology_pairs.csv and topology.dot).
   for (const bool switched : {false, true}) {
+    if (!wanted(switched ? "j" : "i")) continue;
+    progress.update(fmt::format("gbesim bench: ({}) gbesim topology", switched ? "j" : "i"), true);
     const auto plant = tmp / fmt::format("topology-{}.json", switched);
     write_file_atomically(plant, bench_topology_json(1000, 100, switched));
     std::vector<double> wall, rss;
@@ -302,6 +414,7 @@ int run_bench(const BenchOptions& options) {
       wall.push_back(w);
       rss.push_back(r);
     }
+    progress.finish();
     fmt::print(
         "({}) gbesim topology, 100,000 stations, {}: {:.2f} s wall, {:.0f} MiB peak "
         "(median)\n",

@@ -3,6 +3,7 @@
 // processes (one elaboration per process), reported as medians of several runs.
 
 #include <string>
+#include <vector>
 
 namespace gbesim {
 
@@ -10,6 +11,8 @@ struct BenchOptions {
   int runs = 5;
   int duration_ms = 200;
   std::string self;
+  std::vector<std::string> cases;  // case letters to run (a, b, b', c = every HD count, c32, e,
+                                   // f, k, s, g, h, i, j); empty: all
 };
 
 int run_bench(const BenchOptions& options);

@@ -43,9 +43,17 @@ std::int64_t peak_rss_kib() {
   return usage.ru_maxrss;
 }
 
+// CPU time this process has used (user and system), seconds.
+double process_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
 struct Outcome {
   Picoseconds simulated_ps = 0;
   double wall_seconds = 0;
+  double cpu_seconds = 0;  // of the simulation only (not start-up, loading or writing)
   bool interrupted = false;
 };
 
@@ -59,6 +67,7 @@ Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::strin
   using Clock = std::chrono::steady_clock;
   ProgressLine progress(!options.quiet);
   const auto start = Clock::now();
+  const double cpu_start = process_cpu_seconds();
   Picoseconds chunk = options.chunk_ns ? *options.chunk_ns * kPsPerNs : kPsPerUs;
   Outcome out;
   while (now_ps() < end_ps) {
@@ -92,6 +101,7 @@ Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::strin
   if (series) series->sample(now_ps());
   out.simulated_ps = now_ps();
   out.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  out.cpu_seconds = process_cpu_seconds() - cpu_start;
   return out;
 }
 
@@ -469,6 +479,7 @@ int run_simulation(const RunOptions& options) {
   run["requested_duration_ps"] = end_ps;
   run["simulated_ps"] = outcome.simulated_ps;
   run["wall_seconds"] = outcome.wall_seconds;
+  run["cpu_seconds"] = outcome.cpu_seconds;
   run["real_time_factor"] =
       outcome.wall_seconds > 0 ? ps_to_seconds(outcome.simulated_ps) / outcome.wall_seconds : 0.0;
   run["process_activations"] = context.activations;

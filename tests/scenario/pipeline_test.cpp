@@ -1317,3 +1317,54 @@ TEST(Pipeline, TheTenGigabitUplinkCarriesEveryPairAtItsHostsCeiling) {
 
 }  // namespace
 }  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+// `gbesim bench` measures its baseline in the same run, gives each case CPU per frame,
+// activations per frame and the ratio to that baseline, says what it is doing while it runs, and
+// runs only the cases asked for (issue 18). Functional only: no figure is asserted.
+TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
+  const auto dir = fresh_directory("bench");
+  const auto r =
+      run_gbesim({"bench", "--runs", "1", "--duration-ms", "1", "--cases", "b,c2,s"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("baseline (this machine): an empty SystemC method"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("CPU ns/frame"), std::string::npos);
+  EXPECT_NE(r.output.find("x base"), std::string::npos);
+  EXPECT_NE(r.output.find("(b) FD, 64-byte frames"), std::string::npos);
+  EXPECT_NE(r.output.find("(c2) HD, 2 stations"), std::string::npos);
+  EXPECT_NE(r.output.find("(s) start-up"), std::string::npos);
+  EXPECT_NE(r.output.find("gbesim bench: case 2 of"), std::string::npos);  // progress
+  EXPECT_EQ(r.output.find("(a) FD, 1518"), std::string::npos);             // not asked for
+  EXPECT_EQ(r.output.find("(g) 1000BASE-T"), std::string::npos);
+  const auto bad = run_gbesim({"bench", "--cases", "zz"}, dir);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+}
+
+// The simulation CLI links no GUI or chart library; `gbesim plot` and `gbesim report` hand over
+// to gbesim-charts beside it, with the same options.
+TEST(Pipeline, TheSimulationCliLinksNoGuiLibraryAndChartsStillWork) {
+  const auto dir = fresh_directory("lean-cli");
+  const auto ldd = run_command("ldd " + std::string(GBESIM_BINARY));
+  ASSERT_EQ(ldd.exit_code, 0) << ldd.output;
+  EXPECT_EQ(ldd.output.find("libQt"), std::string::npos) << ldd.output;
+  EXPECT_EQ(ldd.output.find("libX11"), std::string::npos) << ldd.output;
+  const std::string scenario = (gbesim::testing::source_dir() / "scenarios/default.json").string();
+  ASSERT_EQ(
+      run_gbesim({"run", scenario, "--quiet", "--out", "r", "--set", "duration_ns=1000000"}, dir)
+          .exit_code,
+      0);
+  const auto plot = run_gbesim({"plot", "r", "-o", "charts", "--quiet"}, dir);
+  EXPECT_EQ(plot.exit_code, 0) << plot.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "charts/throughput.png"));
+  const auto report = run_gbesim({"report", "r", "-o", "r.html", "--quiet"}, dir);
+  EXPECT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "r.html"));
+  const auto missing = run_gbesim({"plot", "no-such-dir"}, dir);
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -1,6 +1,8 @@
 #include "models/pci/pci_bus.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 #include <limits>
 
 namespace gbesim {
@@ -9,6 +11,22 @@ namespace {
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 constexpr std::int64_t kAdbBytes = 128;  // PCI-X allowable disconnect boundary
+
+// A list of at most N items kept in place (push_back beyond N is a logic error).
+template <typename T, std::size_t N>
+class SmallList {
+ public:
+  void push_back(const T& x) {
+    assert(size_ < N);
+    items_[size_++] = x;
+  }
+  const T* begin() const { return items_.data(); }
+  const T* end() const { return items_.data() + size_; }
+
+ private:
+  std::array<T, N> items_{};
+  std::size_t size_ = 0;
+};
 
 std::int64_t devsel_clocks(const std::string& devsel) {
   if (devsel == "medium") return 2;
@@ -63,6 +81,9 @@ PciBus::PciBus(const PciBusParams& params, StatRegistry& stats, const std::strin
     : params_(params),
       registry_(stats),
       period_ps_(pci_clock_period_ps(params.clock_mhz)),
+      pcix_(params.mode == "pcix"),
+      fixed_priority_(params.arbiter == "fixed_priority"),
+      park_last_(params.parking == "last"),
       holder_(kNone),
       rr_last_(kNone),
       stats_(stats, component),
@@ -222,7 +243,7 @@ std::size_t PciBus::arbitrate(std::int64_t edge, std::size_t holder, std::size_t
     if (active_ && m == a_.t.master) return m == owner_if_requesting;
     return requesting_by(m, edge);
   };
-  if (params_.arbiter == "fixed_priority") {
+  if (fixed_priority_) {
     std::size_t best = kNone;
     for (std::size_t m = 0; m < n; ++m)
       if (requesting(m) &&
@@ -238,7 +259,7 @@ std::size_t PciBus::arbitrate(std::int64_t edge, std::size_t holder, std::size_t
       if (requesting(m)) return m;
     }
   }
-  return params_.parking == "last" ? holder : kNone;
+  return park_last_ ? holder : kNone;
 }
 
 std::int64_t PciBus::termination_edge(const Active& a) const {
@@ -248,7 +269,8 @@ std::int64_t PciBus::termination_edge(const Active& a) const {
   // at the first edge e >= s + latency timer at which GNT# is not its own. The choice can only
   // change where a request becomes visible, so only those edges need looking at.
   const std::int64_t first = std::max(s, s + masters_[owner].params.latency_timer_clocks - 1);
-  std::vector<std::int64_t> edges = {first};
+  std::vector<std::int64_t>& edges = scratch_edges_;
+  edges.assign(1, first);
   for (std::size_t m = 0; m < masters_.size(); ++m) {
     if (m == owner) continue;
     const std::int64_t r = ready_edge(m);
@@ -295,16 +317,21 @@ void PciBus::cut_at_latency_timer(Active& a) const {
 }
 
 void PciBus::generate_phases(Active& a, std::size_t count) const {
+  const std::int64_t width = a.width_bytes;
+  // Bus widths are powers of two (4, 8 bytes): the offset in a word is a mask, not a division.
+  const bool power_of_two = (width & (width - 1)) == 0;
   while (a.edges.size() < count && a.bytes_left > 0) {
-    const std::int64_t width = a.width_bytes;
     const auto offset =
-        static_cast<std::int64_t>(a.next_address % static_cast<std::uint64_t>(width));
+        power_of_two
+            ? static_cast<std::int64_t>(a.next_address & static_cast<std::uint64_t>(width - 1))
+            : static_cast<std::int64_t>(a.next_address % static_cast<std::uint64_t>(width));
     const std::int64_t n = std::min(width - offset, a.bytes_left);
     std::int64_t edge = a.edges.empty() ? a.first_edge : a.edges.back() + 1 + a.subsequent_wait;
     if (a.posted_capacity_bytes > 0) {
-      // Room for n bytes once the buffer has drained to capacity - n.
+      // Room for n bytes once the buffer has drained to capacity - n (a division only when the
+      // buffer holds the phase back).
       const Picoseconds room_at = a.drained - (a.posted_capacity_bytes - n) * a.posted_ps_per_byte;
-      edge = std::max(edge, edge_at_or_after(room_at));
+      if (room_at > time_of(edge)) edge = std::max(edge, edge_at_or_after(room_at));
       a.drained = std::max(a.drained, time_of(edge)) + n * a.posted_ps_per_byte;
     }
     a.edges.push_back(edge);
@@ -321,10 +348,21 @@ void PciBus::decide(std::int64_t edge) {
   if (holder_ != kNone && requesting_by(holder_, edge)) start(holder_, edge);
 }
 
+PciBus::Active PciBus::fresh_active() {
+  Active a;
+  a.edges = std::move(spare_.edges);
+  a.phase_bytes = std::move(spare_.phase_bytes);
+  a.drained_after = std::move(spare_.drained_after);
+  a.edges.clear();
+  a.phase_bytes.clear();
+  a.drained_after.clear();
+  return a;
+}
+
 void PciBus::start(std::size_t m, std::int64_t s) {
   Master& x = masters_[m];
   rr_last_ = m;
-  Active a;
+  Active a = fresh_active();
   a.t.master = m;
   a.t.start_clock = s;
   // A split completion is as wide as both ends of it: a 32-bit requester takes it 32 bits wide.
@@ -477,9 +515,10 @@ void PciBus::finish() {
   ++*x.transactions;
   const Picoseconds at = time_of(t.end_clock);
 
-  // State first, then the masters' callbacks (which may request more).
-  std::vector<std::pair<std::size_t, PciRequest>> done;
-  std::vector<std::pair<std::size_t, std::pair<PciRequest, std::int64_t>>> progress;
+  // State first, then the masters' callbacks (which may request more). At most two progress
+  // reports and one completion per transaction: fixed arrays, nothing allocated.
+  SmallList<std::pair<std::size_t, PciRequest>, 2> done;
+  SmallList<std::pair<std::size_t, std::pair<PciRequest, std::int64_t>>, 2> progress;
   if (t.split_completion) {
     const Completion c = x.completions.front();
     x.completions.pop_front();
@@ -543,6 +582,7 @@ void PciBus::finish() {
     }
   }
   on_transaction(t);
+  spare_ = std::move(a);  // its storage serves the next transaction
   for (const auto& [m, pr] : progress)
     if (masters_[m].client) masters_[m].client->pci_progress(pr.first, pr.second, at);
   for (const auto& [m, r] : done)

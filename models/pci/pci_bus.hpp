@@ -162,7 +162,7 @@ class PciBus : public DmaBus {
   std::int64_t edge_after(Picoseconds t) const { return t / period_ps_ + 1; }
   std::int64_t edge_at_or_after(Picoseconds t) const { return (t + period_ps_ - 1) / period_ps_; }
   Picoseconds time_of(std::int64_t edge) const { return edge * period_ps_; }
-  bool pcix() const { return params_.mode == "pcix"; }
+  bool pcix() const { return pcix_; }
 
   // Work the master can start (its first edge), or -1 if it has none it may start.
   std::int64_t ready_edge(std::size_t m) const;
@@ -181,11 +181,20 @@ class PciBus : public DmaBus {
   void decide(std::int64_t edge);
   void start(std::size_t m, std::int64_t s);
   void finish();
+  // A default Active whose phase vectors reuse the last finished transaction's storage (so that
+  // a transaction allocates nothing in steady state).
+  Active fresh_active();
   void count(const PciTransaction& t);
 
   PciBusParams params_;
   StatRegistry& registry_;
   Picoseconds period_ps_;
+  // The string-valued parameters, decided once (they are consulted every clock edge).
+  bool pcix_ = false;
+  bool fixed_priority_ = false;
+  bool park_last_ = false;
+  Active spare_;                                     // storage for the next transaction
+  mutable std::vector<std::int64_t> scratch_edges_;  // termination_edge's candidate edges
   std::vector<Master> masters_;
   std::vector<Target> targets_;
   bool active_ = false;

@@ -13,7 +13,7 @@ PciBusModule::PciBusModule(sc_core::sc_module_name name, const PciBusParams& par
     bus_ = std::make_unique<PcieLink>(params, context.stats, component);
   else
     bus_ = std::make_unique<PciBus>(params, context.stats, component);
-  SC_THREAD(run);
+  SC_METHOD(run);  // a method, not a thread: no coroutine switch per wake-up
 }
 
 void PciBusModule::request(std::size_t master, const PciRequest& r) {
@@ -22,16 +22,14 @@ void PciBusModule::request(std::size_t master, const PciRequest& r) {
 }
 
 void PciBusModule::run() {
-  while (true) {
-    ++context_.activations;
-    const Picoseconds now = now_ps();
-    bus_->advance(now);
-    const Picoseconds next = bus_->next_event_ps();
-    if (next >= kForeverPs)
-      wait(wake_);
-    else
-      wait(to_sc_time(next - now), wake_);
-  }
+  ++context_.activations;
+  const Picoseconds now = now_ps();
+  bus_->advance(now);
+  const Picoseconds next = bus_->next_event_ps();
+  if (next >= kForeverPs)
+    next_trigger(wake_);
+  else
+    next_trigger(to_sc_time(next - now), wake_);
 }
 
 }  // namespace gbesim

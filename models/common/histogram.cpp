@@ -35,8 +35,10 @@ std::int64_t Histogram::highest_in(std::size_t index) {
 void Histogram::record(std::int64_t value) {
   value = std::max<std::int64_t>(value, 0);
   const std::size_t i = index_of(value);
-  if (i >= buckets_.size()) buckets_.resize(i + 1, 0);
-  ++buckets_[i];
+  const std::size_t b = i / kBlock;
+  if (b >= blocks_.size()) blocks_.resize(b + 1);
+  if (!blocks_[b]) blocks_[b] = std::make_unique<Block>(Block{});
+  ++(*blocks_[b])[i % kBlock];
   if (count_ == 0 || value < min_) min_ = value;
   if (count_ == 0 || value > max_) max_ = value;
   ++count_;
@@ -49,11 +51,15 @@ std::int64_t Histogram::quantile(double q) const {
   auto rank = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(count_)));
   rank = std::clamp<std::uint64_t>(rank, 1, count_);
   std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < buckets_.size(); ++i) {
-    seen += buckets_[i];
-    if (seen >= rank) {
-      const std::int64_t mid = lowest_in(i) + (highest_in(i) - lowest_in(i)) / 2;
-      return std::clamp(mid, min_, max_);
+  for (std::size_t b = 0; b < blocks_.size(); ++b) {
+    if (!blocks_[b]) continue;
+    for (std::size_t k = 0; k < kBlock; ++k) {
+      seen += (*blocks_[b])[k];
+      if (seen >= rank) {
+        const std::size_t i = b * kBlock + k;
+        const std::int64_t mid = lowest_in(i) + (highest_in(i) - lowest_in(i)) / 2;
+        return std::clamp(mid, min_, max_);
+      }
     }
   }
   return max_;

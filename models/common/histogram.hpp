@@ -2,9 +2,12 @@
 // A log-linear histogram of non-negative integers (HDR-histogram layout): values below 1024 are
 // kept exactly, larger ones in buckets no wider than 1/512 of their value. Count, sum, min and
 // max are exact; quantiles are exact to within that bucket width and never outside [min, max].
-// Memory grows with the logarithm of the largest value, not with the number of samples.
+// Memory grows with the number of octaves the values span (a 4 KiB block of 512 buckets each,
+// allocated when first used), not with the number of samples nor the largest value.
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace gbesim {
@@ -28,7 +31,9 @@ class Histogram {
   static std::int64_t lowest_in(std::size_t index);
   static std::int64_t highest_in(std::size_t index);
 
-  std::vector<std::uint64_t> buckets_;
+  static constexpr std::size_t kBlock = 512;  // buckets per block: one octave above 1024
+  using Block = std::array<std::uint64_t, kBlock>;
+  std::vector<std::unique_ptr<Block>> blocks_;  // null: no value recorded in that range
   std::uint64_t count_ = 0;
   __extension__ __int128 sum_ = 0;
   std::int64_t min_ = 0;

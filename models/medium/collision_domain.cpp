@@ -1,22 +1,53 @@
 #include "models/medium/collision_domain.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 namespace gbesim {
 
 CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
-    : delay_(std::move(delay_ps)), history_(delay_.size()) {
+    : delay_(std::move(delay_ps)),
+      delay_to_(delay_.size(), std::vector<Picoseconds>(delay_.size(), 0)),
+      history_(delay_.size()) {
   for (std::size_t i = 0; i < delay_.size(); ++i)
-    for (std::size_t k = 0; k < delay_.size(); ++k)
+    for (std::size_t k = 0; k < delay_.size(); ++k) {
       if (i != k) max_delay_ = std::max(max_delay_, delay_[i][k]);
+      delay_to_[k][i] = delay_[i][k];
+    }
 }
 
 void CollisionDomain::begin(std::size_t station, Picoseconds start) {
-  history_[station].push_back({start, kForeverPs});
+  assert(all_.empty() || all_.back().start <= start);  // begin order is time order
+  history_[station].push_back({start, kForeverPs, next_serial_});
+  all_.push_back({station, start, kForeverPs});
+  open_.push_back(next_serial_);
+  ++next_serial_;
 }
 
 void CollisionDomain::end(std::size_t station, Picoseconds stop) {
-  history_[station].back().stop = stop;
+  Transmission& t = history_[station].back();
+  t.stop = stop;
+  longest_ = std::max(longest_, stop - t.start);
+  if (t.serial >= first_serial_)
+    all_[static_cast<std::size_t>(t.serial - first_serial_)].stop = stop;
+  open_.erase(std::find(open_.begin(), open_.end(), t.serial));
+}
+
+template <typename F>
+void CollisionDomain::for_each_recent(Picoseconds from, F&& f) const {
+  for (std::size_t j = all_.size(); j-- > 0;) {
+    const Entry& e = all_[j];
+    // Ended by start + longest_ and arrived everywhere max_delay_ later: gone by `from`, and so
+    // is every transmission that began before it (open ones are visited below).
+    if (e.start + longest_ + max_delay_ <= from) break;
+    // Only what the station's own history still holds (prune drops a station's oldest first, so
+    // all_ may keep a few it has dropped): the same transmissions the per-station view has.
+    const auto& h = history_[e.station];
+    if (h.empty() || first_serial_ + j < h.front().serial) continue;
+    f(e);
+  }
+  for (const std::uint64_t serial : open_)
+    if (serial >= first_serial_) f(all_[static_cast<std::size_t>(serial - first_serial_)]);
 }
 
 bool CollisionDomain::transmitting(std::size_t station) const {
@@ -87,42 +118,44 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
   }
 }
 
+// Both queries take the minimum (or any) over the transmissions present after `from`: the same
+// set whichever order they are visited in, so they are exact whatever for_each_recent skips.
 Picoseconds CollisionDomain::first_signal_from(std::size_t station, Picoseconds from) const {
   Picoseconds first = kForeverPs;
-  for (std::size_t i = 0; i < history_.size(); ++i) {
-    if (i == station) continue;
-    const Picoseconds d = delay_[i][station];
-    const auto& h = history_[i];
-    for (std::size_t j = h.size(); j-- > 0;) {
-      const Transmission& t = h[j];
-      const Picoseconds leave = t.stop == kForeverPs ? kForeverPs : t.stop + d;
-      if (leave <= from) break;  // this and every earlier transmission of i is gone by then
-      first = std::min(first, std::max(t.start + d, from));
-    }
-  }
+  const std::vector<Picoseconds>& to_here = delay_to_[station];
+  for_each_recent(from, [&](const Entry& t) {
+    if (t.station == station) return;
+    const Picoseconds d = to_here[t.station];
+    const Picoseconds leave = t.stop == kForeverPs ? kForeverPs : t.stop + d;
+    if (leave <= from) return;
+    first = std::min(first, std::max(t.start + d, from));
+  });
   return first;
 }
 
 bool CollisionDomain::clear_reception(std::size_t sender, std::size_t receiver, Picoseconds from,
                                       Picoseconds to) const {
-  for (std::size_t i = 0; i < history_.size(); ++i) {
-    if (i == sender) continue;
-    const Picoseconds d = i == receiver ? 0 : delay_[i][receiver];
-    const auto& h = history_[i];
-    for (std::size_t j = h.size(); j-- > 0;) {
-      const Transmission& t = h[j];
-      const Picoseconds leave = t.stop == kForeverPs ? kForeverPs : t.stop + d;
-      if (leave <= from) break;
-      if (t.start + d < to) return false;
-    }
-  }
-  return true;
+  bool clear = true;
+  const std::vector<Picoseconds>& to_here = delay_to_[receiver];
+  for_each_recent(from, [&](const Entry& t) {
+    if (t.station == sender || !clear) return;
+    const Picoseconds d = t.station == receiver ? 0 : to_here[t.station];
+    const Picoseconds leave = t.stop == kForeverPs ? kForeverPs : t.stop + d;
+    if (leave <= from) return;
+    if (t.start + d < to) clear = false;
+  });
+  return clear;
 }
 
 void CollisionDomain::prune(Picoseconds horizon) {
   for (auto& h : history_) {
     while (!h.empty() && h.front().stop != kForeverPs && h.front().stop + max_delay_ < horizon)
       h.pop_front();
+  }
+  while (!all_.empty() && all_.front().stop != kForeverPs &&
+         all_.front().stop + max_delay_ < horizon) {
+    all_.pop_front();
+    ++first_serial_;
   }
 }
 

@@ -65,7 +65,22 @@ class CollisionDomain {
   struct Transmission {
     Picoseconds start = 0;
     Picoseconds stop = kForeverPs;  // open until the sender ends it
+    std::uint64_t serial = 0;       // its place in all_ (begin order)
   };
+  // Every transmission of every station in the order they began (start times never decrease),
+  // for the queries that look at the signals present after an instant: they scan back from the
+  // newest only as far as a transmission could still be present (start + longest transmission
+  // + largest delay), plus the open ones, instead of every station's history.
+  struct Entry {
+    std::size_t station;
+    Picoseconds start;
+    Picoseconds stop;
+  };
+  // Calls f(entry) for every transmission the stations' histories hold that may still be present
+  // anywhere after `from`: all that are open, and the ended ones not provably gone by then (f
+  // filters exactly). Open ones may be visited twice: f must be idempotent.
+  template <typename F>
+  void for_each_recent(Picoseconds from, F&& f) const;
   struct Interval {
     Picoseconds arrive;
     Picoseconds leave;  // kForeverPs while open
@@ -76,8 +91,14 @@ class CollisionDomain {
   const std::vector<Interval>& seen_at(std::size_t station) const;
 
   std::vector<std::vector<Picoseconds>> delay_;
+  std::vector<std::vector<Picoseconds>> delay_to_;  // delay_to_[k][i] = delay_[i][k]: contiguous
   Picoseconds max_delay_ = 0;
   std::vector<RingQueue<Transmission>> history_;
+  RingQueue<Entry> all_;
+  std::uint64_t first_serial_ = 0;  // serial of all_.front()
+  std::uint64_t next_serial_ = 0;
+  std::vector<std::uint64_t> open_;  // serials of the transmissions not yet ended
+  Picoseconds longest_ = 0;          // the longest ended transmission so far
   mutable std::vector<Interval> scratch_;
   struct Period {
     Picoseconds start;

@@ -237,6 +237,8 @@ std::size_t SharedMedium::attach(HalfDuplexStation& station) {
   stations_.push_back(&station);
   address_keys_.push_back(address_key(station.station_address().octets.data()));
   promiscuous_.push_back(station.promiscuous());
+  by_address_[address_keys_.back()].push_back(address_keys_.size() - 1);
+  if (station.promiscuous()) promiscuous_list_.push_back(address_keys_.size() - 1);
   ports_[index]->attach(&station);
   return index;
 }
@@ -296,9 +298,26 @@ void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds firs
   const bool group = (frame->bytes[0] & 1U) != 0;
   std::vector<std::size_t>& to = recipients_;
   to.clear();
-  for (std::size_t k = 0; k < stations_.size(); ++k) {
-    if (k == station) continue;
-    if (group || address_keys_[k] == da || promiscuous_[k]) to.push_back(k);
+  if (group) {
+    for (std::size_t k = 0; k < stations_.size(); ++k)
+      if (k != station) to.push_back(k);
+  } else {
+    // The stations with that address and the promiscuous ones, in station order (both lists
+    // are), each once: found by address, not by looking at every station.
+    static const std::vector<std::size_t> kNobody;
+    const auto it = by_address_.find(da);
+    const std::vector<std::size_t>& named = it == by_address_.end() ? kNobody : it->second;
+    std::size_t a = 0, b = 0;
+    while (a < named.size() || b < promiscuous_list_.size()) {
+      std::size_t k;
+      if (b == promiscuous_list_.size() || (a < named.size() && named[a] <= promiscuous_list_[b])) {
+        k = named[a++];
+        if (b < promiscuous_list_.size() && promiscuous_list_[b] == k) ++b;
+      } else {
+        k = promiscuous_list_[b++];
+      }
+      if (k != station) to.push_back(k);
+    }
   }
   for (std::size_t n = 0; n < to.size(); ++n) {
     const std::size_t k = to[n];

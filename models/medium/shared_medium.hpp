@@ -19,6 +19,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -114,6 +115,8 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   std::vector<HalfDuplexStation*> stations_;
   std::vector<std::uint64_t> address_keys_;
   std::vector<bool> promiscuous_;
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_address_;  // stations by address
+  std::vector<std::size_t> promiscuous_list_;
   std::vector<std::size_t> recipients_;
   std::vector<std::unique_ptr<MediumPort>> ports_;
   std::vector<bool> waiting_for_close_;

@@ -8,6 +8,7 @@
 
 #include "gbesim_version.hpp"
 #include "sim/chart_commands.hpp"
+#include "sim/cli_support.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/output_dir.hpp"
 
@@ -19,22 +20,13 @@ int main(int argc, char** argv) {
   PlotOptions plot;
   ReportOptions report;
   const ChartCommands commands = add_chart_commands(app, plot, report);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : 2;
-  }
+  if (const auto code = parse_command_line(app, argc, argv)) return *code;
   try {
     for (auto* o : {commands.plot_out, commands.report_out})
       if (o->count() > 0) checked_out_option(o->as<std::string>(), o->get_name());
     if (commands.plot->parsed()) return run_plot(plot);
     return run_report(report);
-  } catch (const ScenarioError& e) {
-    std::cerr << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << printable(e.what()) << "\n";
-    return 1;
+  } catch (const std::exception&) {
+    return report_failure(std::current_exception());
   }
 }

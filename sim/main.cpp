@@ -14,6 +14,7 @@
 #include "gbesim_version.hpp"
 #include "sim/bench.hpp"
 #include "sim/chart_commands.hpp"
+#include "sim/cli_support.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/output_dir.hpp"
 #include "sim/params_command.hpp"
@@ -225,12 +226,7 @@ int cli(int argc, char** argv) {
       ->check(CLI::IsMember({"a", "b", "b'", "c", "c2", "c8", "c32", "c128", "c512", "c1024", "e",
                              "f", "k", "s", "g", "h", "i", "j"}));
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : 2;
-  }
+  if (const auto code = parse_command_line(app, argc, argv)) return *code;
 
   try {
     // An empty --out is a mistake (an unset shell variable), not "the default".
@@ -281,12 +277,8 @@ int cli(int argc, char** argv) {
       bench.self = self_path(argv[0]);
       return run_bench(bench);
     }
-  } catch (const ScenarioError& e) {
-    std::cerr << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << printable(e.what()) << "\n";
-    return 1;
+  } catch (const std::exception&) {
+    return report_failure(std::current_exception());
   }
   return 0;
 }

@@ -348,7 +348,7 @@ int run_bench(const BenchOptions& options) {
         1e3 * median(wall), wall.size());
     std::fflush(stdout);
   }
-  if (!wanted("g") && !wanted("h") && !wanted("i") && !wanted("j")) {
+  if (!wanted("g") && !wanted("h") && !wanted("p") && !wanted("i") && !wanted("j")) {
     std::error_code ec;
     std::filesystem::remove_all(tmp, ec);
     return 0;
@@ -356,49 +356,62 @@ int run_bench(const BenchOptions& options) {
   // The link-level 1000BASE-T model, each run its own `gbesim phy` process: (g) 4D symbols per
   // second through the Viterbi decoder (AWGN at sigma 0.2, 200,000 symbols); (h) the whole link
   // (cable responses, noise, ADC, FFE + DFE on four pairs, Viterbi) on 100 m of Cat 5e,
-  // 1,000,000 symbols.
-  auto phy_speed = [&](const char* tag, std::vector<std::string> args, const char* field) {
-    std::vector<double> speeds;
+  // 1,000,000 and 4,000,000 symbols (the peak memory must not grow with them); (p) the default
+  // `gbesim phy` (AWGN points, three cables x 21 lengths x three receivers, reach bisections,
+  // eye diagrams), wall time.
+  struct PhyRun {
+    double speed = 0;  // the field asked for, median
+    double wall_s = 0;
+    double peak_mib = 0;
+  };
+  auto phy_runs = [&](const char* tag, const std::vector<std::string>& args, const char* field) {
+    std::vector<double> speeds, walls, peaks;
     for (int i = 0; i < options.runs; ++i) {
       const auto out = tmp / fmt::format("phy-{}-{}", tag, i);
-      args.insert(args.begin(), {options.self, "phy", "--quiet"});
-      args.insert(args.end(), {"--out", out.string()});
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      pid_t pid = 0;
-      if (const int rc =
-              posix_spawn(&pid, options.self.c_str(), nullptr, nullptr, argv.data(), environ))
-        throw std::runtime_error("cannot start " + options.self + ": " + std::strerror(rc));
-      int status = 0;
-      if (::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      std::vector<std::string> all = {"phy", "--quiet", "--out", out.string()};
+      all.insert(all.end(), args.begin(), args.end());
+      rusage usage{};
+      const auto start = std::chrono::steady_clock::now();
+      if (run_child(options.self, all, usage) != 0)
         throw std::runtime_error("benchmark run failed: gbesim phy");
+      walls.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      peaks.push_back(static_cast<double>(usage.ru_maxrss) / 1024.0);
       std::ifstream in(out / "phy.json");
       speeds.push_back(Json::parse(in)[field].get<double>());
-      args.erase(args.begin(), args.begin() + 3);
-      args.resize(args.size() - 2);
     }
-    return median(speeds);
+    return PhyRun{median(speeds), median(walls), median(peaks)};
   };
   if (wanted("g")) {
     progress.update("gbesim bench: (g) Viterbi decoding", true);
-    const double speed =
-        phy_speed("g", {"--channel", "awgn", "--sigma", "0.2", "--symbols", "200000"},
-                  "decode_symbols_per_second");
+    const PhyRun r = phy_runs("g", {"--channel", "awgn", "--sigma", "0.2", "--symbols", "200000"},
+                              "decode_symbols_per_second");
     progress.finish();
     fmt::print("(g) 1000BASE-T Viterbi decoding (gbesim phy, AWGN): {:.3g} 4D symbols/s (median)\n",
-               speed);
+               r.speed);
   }
   if (wanted("h")) {
-    progress.update("gbesim bench: (h) the 1000BASE-T link level", true);
-    const double speed = phy_speed(
-        "h",
-        {"--channel", "cable", "--cable", "cat5e", "--lengths", "100", "--mc-symbols", "1000000"},
-        "link_symbols_per_second");
+    std::vector<PhyRun> r;
+    for (const char* symbols : {"1000000", "4000000"}) {
+      progress.update(
+          fmt::format("gbesim bench: (h) the 1000BASE-T link level, {} symbols", symbols), true);
+      r.push_back(phy_runs(
+          "h",
+          {"--channel", "cable", "--cable", "cat5e", "--lengths", "100", "--mc-symbols", symbols},
+          "link_symbols_per_second"));
+    }
     progress.finish();
     fmt::print(
-        "(h) 1000BASE-T link level, 100 m Cat 5e, whole receiver: {:.3g} 4D symbols/s (median)\n",
-        speed);
+        "(h) 1000BASE-T link level, 100 m Cat 5e, whole receiver: {:.3g} 4D symbols/s, peak "
+        "{:.0f} MiB at 10^6 symbols, {:.0f} MiB at 4x10^6 (median)\n",
+        r[0].speed, r[0].peak_mib, r[1].peak_mib);
+  }
+  if (wanted("p")) {
+    progress.update("gbesim bench: (p) the default gbesim phy", true);
+    const PhyRun r = phy_runs("p", {}, "link_symbols_per_second");
+    progress.finish();
+    fmt::print("(p) the default gbesim phy: {:.1f} s wall, peak {:.0f} MiB (median)\n", r.wall_s,
+               r.peak_mib);
   }
   // The collision-domain analysis of large plants, each run its own `gbesim topology` process
   // (reading the JSON, analysing, writing topology.txt, topology_pairs.csv and topology.dot).

@@ -221,10 +221,10 @@ int cli(int argc, char** argv) {
   bench_cmd
       ->add_option("--cases", bench.cases,
                    "only these cases (a, b, b', c = the whole half-duplex curve, c2 .. c1024, e, "
-                   "f, k, s, g, h, i, j), comma-separated")
+                   "f, k, s, g, h, p, i, j), comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember({"a", "b", "b'", "c", "c2", "c8", "c32", "c128", "c512", "c1024", "e",
-                             "f", "k", "s", "g", "h", "i", "j"}));
+                             "f", "k", "s", "g", "h", "p", "i", "j"}));
 
   if (const auto code = parse_command_line(app, argc, argv)) return *code;
 

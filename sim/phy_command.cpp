@@ -3,10 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <iterator>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include <fmt/core.h>
 
@@ -40,15 +45,39 @@ struct Row {
 
 namespace {
 
+// Calls one(i) for i = 0 .. count-1 on two threads (this machine's cores), each taking the next
+// index when it finishes one. Every call must depend on i alone, so the results do not depend
+// on which thread ran them.
+void for_each_index_on_two_threads(std::size_t count, const std::function<void(std::size_t)>& one) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto work = [&] {
+    for (std::size_t i = next++; i < count; i = next++) {
+      try {
+        one(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(failure_lock);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  };
+  std::thread other(work);
+  work();
+  other.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
 void run_awgn(const PhyOptions& o, Json& summary) {
   const auto seed = static_cast<std::uint64_t>(o.seed);
   const double energy = phy::coded_symbol_energy();
 
-  std::vector<Row> rows;
-  double total_symbols = 0;
-  double total_seconds = 0;
-  for (const double sigma : o.sigmas) {
-    Row r;
+  // Each noise level has its own random streams: solved two at a time.
+  std::vector<Row> rows(o.sigmas.size());
+  std::vector<double> decode_seconds(o.sigmas.size());
+  for_each_index_on_two_threads(o.sigmas.size(), [&](std::size_t point) {
+    const double sigma = o.sigmas[point];
+    Row& r = rows[point];
     r.sigma = sigma;
     r.snr_db = 10 * std::log10(energy / (sigma * sigma));
     const std::string tag = fmt::format("{:.6f}", sigma);
@@ -93,10 +122,12 @@ void run_awgn(const PhyOptions& o, Json& summary) {
     r.coded_byte_error_rate = static_cast<double>(byte_errors) / n;
     r.coded_ci95 = 1.96 * std::sqrt(r.coded_byte_error_rate * (1 - r.coded_byte_error_rate) / n);
 
-    total_symbols += n;
-    total_seconds += seconds;
-    rows.push_back(r);
-  }
+    decode_seconds[point] = seconds;
+  });
+  const double total_symbols =
+      static_cast<double>(o.symbols) * static_cast<double>(o.sigmas.size());
+  double total_seconds = 0;
+  for (const double seconds : decode_seconds) total_seconds += seconds;
 
   std::ostringstream csv;
   csv << "sigma,snr_db,uncoded_ser,uncoded_ser_closed_form,uncoded_4d_error_rate,"
@@ -176,6 +207,28 @@ void run_cable(const PhyOptions& o, Json& summary) {
   std::vector<double> lengths = o.lengths_m;
   if (lengths.empty())
     for (int l = 0; l <= 200; l += 10) lengths.push_back(l);
+  // Every receiver is solved first, two at a time; the Monte Carlo then runs point by point (it
+  // uses both cores itself).
+  struct Point {
+    std::string cable;
+    double length;
+    const Variant* variant;
+    phy::PhyLinkParams params;
+    phy::PhyLinkAnalysis analysis;
+  };
+  std::vector<Point> points;
+  for (const auto& name : o.cables) {
+    const auto* cable = phy::find_cable_category(name);
+    for (const double length : lengths)
+      for (const auto& v : kVariants)
+        points.push_back({name, length, &v, link_params(o, cable, length, v), {}});
+  }
+  for_each_index_on_two_threads(points.size(), [&](std::size_t i) {
+    points[i].analysis = phy::analyse_link(points[i].params);
+    // Only the eye diagram (solved again below) needs the oversampled response: not kept for
+    // every point.
+    points[i].analysis.through_oversampled = std::vector<double>();
+  });
   const std::filesystem::path dir(o.out_dir);
   std::ostringstream csv;
   csv << "category,length_m,cancellation,snr_db,required_snr_db,margin_db,ber_coded,"
@@ -188,42 +241,54 @@ void run_cable(const PhyOptions& o, Json& summary) {
         "gbesim phy: 1000BASE-T over cable, cancellers all / no NEXT / no echo\n"
         "{:>6} {:>7} {:>15} {:>8} {:>8} {:>10} {:>10}\n",
         "cable", "length", "cancellation", "SNR dB", "margin", "BER coded", "uncoded");
-  for (const auto& name : o.cables) {
-    const auto* cable = phy::find_cable_category(name);
-    for (const double length : lengths)
-      for (const auto& v : kVariants) {
-        const auto params = link_params(o, cable, length, v);
-        const auto a = phy::analyse_link(params);
-        phy::PhyLinkSimulation mc;
-        if (o.mc_symbols > 0 && v.echo && v.next) {
-          mc = phy::simulate_link(params, a, o.mc_symbols, static_cast<std::uint64_t>(o.seed));
-          mc_symbols_total += static_cast<double>(mc.symbols);
-          mc_seconds += mc.seconds;
-        }
-        const double dims = 4.0 * static_cast<double>(mc.symbols);
-        csv << fmt::format(
-            "{},{},{},{:.4f},{:.4f},{:.4f},{:.4e},{:.4e},{:.4e},{:.4e},{:.4e},{:.4e},{:.4e},"
-            "{:.4e},{:.4e},{:.4e},{:.3f},{:.1f},{:.6e},{},{:.6e},{:.4e},{},{}\n",
-            name, length, v.name, a.snr_db, a.required_snr_db, a.margin_db, a.ber_coded,
-            a.octet_error_coded, a.ber_uncoded, a.octet_error_uncoded, a.budget.isi, a.budget.echo,
-            a.budget.next, a.budget.fext, a.budget.noise, a.budget.adc, a.insertion_loss_62mhz_db,
-            a.propagation_delay_ns, a.sigma * a.sigma, mc.symbols, mc.measured_mse,
-            mc.symbols > 0 ? static_cast<double>(mc.slicer_errors) / dims : 0.0, mc.octet_errors,
-            mc.bit_errors);
-        if (!o.quiet && (static_cast<int>(length) % 50 == 0))
-          fmt::print("{:>6} {:>5.0f} m {:>15} {:>8.2f} {:>8.2f} {:>10.2e} {:>10.2e}\n", name,
-                     length, v.name, a.snr_db, a.margin_db, a.ber_coded, a.ber_uncoded);
-      }
+  for (const Point& point : points) {
+    const auto& name = point.cable;
+    const double length = point.length;
+    const Variant& v = *point.variant;
+    const auto& params = point.params;
+    const auto& a = point.analysis;
+    phy::PhyLinkSimulation mc;
+    if (o.mc_symbols > 0 && v.echo && v.next) {
+      mc = phy::simulate_link(params, a, o.mc_symbols, static_cast<std::uint64_t>(o.seed));
+      mc_symbols_total += static_cast<double>(mc.symbols);
+      mc_seconds += mc.seconds;
+    }
+    const double dims = 4.0 * static_cast<double>(mc.symbols);
+    csv << fmt::format(
+        "{},{},{},{:.4f},{:.4f},{:.4f},{:.4e},{:.4e},{:.4e},{:.4e},{:.4e},{:.4e},{:.4e},"
+        "{:.4e},{:.4e},{:.4e},{:.3f},{:.1f},{:.6e},{},{:.6e},{:.4e},{},{}\n",
+        name, length, v.name, a.snr_db, a.required_snr_db, a.margin_db, a.ber_coded,
+        a.octet_error_coded, a.ber_uncoded, a.octet_error_uncoded, a.budget.isi, a.budget.echo,
+        a.budget.next, a.budget.fext, a.budget.noise, a.budget.adc, a.insertion_loss_62mhz_db,
+        a.propagation_delay_ns, a.sigma * a.sigma, mc.symbols, mc.measured_mse,
+        mc.symbols > 0 ? static_cast<double>(mc.slicer_errors) / dims : 0.0, mc.octet_errors,
+        mc.bit_errors);
+    if (!o.quiet && (static_cast<int>(length) % 50 == 0))
+      fmt::print("{:>6} {:>5.0f} m {:>15} {:>8.2f} {:>8.2f} {:>10.2e} {:>10.2e}\n", name, length,
+                 v.name, a.snr_db, a.margin_db, a.ber_coded, a.ber_uncoded);
   }
   write_file_atomically(dir / "cable.csv", csv.str());
 
   std::ostringstream reach;
   reach << "category,cancellation,margin_at_0m_db,zero_margin_length_m\n";
   Json reach_json = Json::object();
+  // The bisections, two at a time.
+  struct Reach {
+    double at_zero = 0;
+    double length = 0;
+  };
+  const std::size_t variants = std::size(kVariants);
+  std::vector<Reach> reaches(o.cables.size() * variants);
+  for_each_index_on_two_threads(reaches.size(), [&](std::size_t i) {
+    Reach& r = reaches[i];
+    r.length = zero_margin_length(o, phy::find_cable_category(o.cables[i / variants]),
+                                  kVariants[i % variants], r.at_zero);
+  });
+  std::size_t next_reach = 0;
   for (const auto& name : o.cables)
     for (const auto& v : kVariants) {
-      double at_zero = 0;
-      const double l = zero_margin_length(o, phy::find_cable_category(name), v, at_zero);
+      const double at_zero = reaches[next_reach].at_zero;
+      const double l = reaches[next_reach++].length;
       const std::string shown = l == -1 ? "none" : l == -2 ? ">400" : fmt::format("{:.1f}", l);
       reach << fmt::format("{},{},{:.3f},{}\n", name, v.name, at_zero, shown);
       reach_json[name][v.name] = shown;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <complex>
 #include <functional>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -80,6 +81,21 @@ Complex cable_transfer(const CableCategory& c, double f_hz, double length_m) {
   return std::exp(Complex(-nepers, -skin));
 }
 
+// The transmitter's hold of each level for one symbol (kOversample samples), per FFT bin: the
+// same for every cable, so computed once.
+const std::vector<Complex>& hold_spectrum() {
+  static const std::vector<Complex> hold = [] {
+    std::vector<Complex> h(kFftSize / 2 + 1);
+    for (int k = 0; k <= kFftSize / 2; ++k) {
+      Complex tx = 0;
+      for (int n = 0; n < kOversample; ++n) tx += std::polar(1.0, -2 * M_PI * k * n / kFftSize);
+      h[static_cast<std::size_t>(k)] = tx;
+    }
+    return h;
+  }();
+  return hold;
+}
+
 Spectra build_spectra(const PhyLinkParams& p) {
   const CableCategory& c = *p.cable;
   const int bins = kFftSize / 2 + 1;
@@ -97,8 +113,7 @@ Spectra build_spectra(const PhyLinkParams& p) {
     const double f = bin_hz(k);
     const double f_mhz = f / 1e6;
     // The transmitter holds each level for one symbol (kOversample samples).
-    Complex tx = 0;
-    for (int n = 0; n < kOversample; ++n) tx += std::polar(1.0, -2 * M_PI * k * n / kFftSize);
+    Complex tx = hold_spectrum()[static_cast<std::size_t>(k)];
     if (p.tx_partial_response) tx *= 0.75 + 0.25 * delay(f, kSymbolSeconds);
     const double rx = 1 / std::sqrt(1 + std::pow(f_mhz / p.rx_filter_mhz, 8));
     const Complex line = cable_transfer(c, f, p.length_m);
@@ -117,9 +132,18 @@ Spectra build_spectra(const PhyLinkParams& p) {
 }
 
 // Time samples at kSampleRate, rotated so that index 0 is kPrecursorSymbols before time 0.
+// One FFT (and its twiddle factors) per thread, kept for every cable.
+Eigen::FFT<double>& half_spectrum_fft() {
+  static thread_local Eigen::FFT<double> fft = [] {
+    Eigen::FFT<double> f;
+    f.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+    return f;
+  }();
+  return fft;
+}
+
 std::vector<double> to_time(const Spectrum& h) {
-  Eigen::FFT<double> fft;
-  fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
+  Eigen::FFT<double>& fft = half_spectrum_fft();
   std::vector<double> t;
   Spectrum copy = h;
   fft.inv(t, copy, kFftSize);
@@ -169,11 +193,13 @@ Response cancel(const Response& r, bool enabled, int taps) {
 // Rows i = 0..ffe-1 (y[k - i]), columns j - j0 (x[k - j]): entry r_{j - i}.
 Eigen::MatrixXd convolution_matrix(const Response& r, int ffe, int j0, int columns) {
   Eigen::MatrixXd m = Eigen::MatrixXd::Zero(ffe, columns);
-  for (int i = 0; i < ffe; ++i)
-    for (int d = r.first(); d <= r.last(); ++d) {
-      const int col = i + d - j0;
-      if (col >= 0 && col < columns) m(i, col) = r.at(d);
-    }
+  const int n = static_cast<int>(r.taps.size());
+  for (int i = 0; i < ffe; ++i) {
+    // Tap t lands in column i + offset + t - j0; only those inside the matrix.
+    const int shift = i + r.offset - j0;
+    for (int t = std::max(0, -shift); t < std::min(n, columns - shift); ++t)
+      m(i, shift + t) = r.taps[static_cast<std::size_t>(t)];
+  }
   return m;
 }
 
@@ -189,20 +215,38 @@ struct Receiver {
   double adc_variance = 0;
 };
 
-Solution solve_mmse(const Receiver& r, int ffe, int dfe, int delay, double es) {
+// What does not depend on the decision delay, kept per sampling phase: the through response's
+// convolution matrix, and the crosstalk and echo part of the FFE's input covariance (reused while
+// the matrices' width stays the same: the same products of the same shapes, so the same sums to
+// the last bit).
+struct PhaseMatrices {
+  Eigen::MatrixXd through;  // columns from through.first(), as far as its taps reach
+  int columns = -1;
+  Eigen::MatrixXd interference;
+};
+
+Solution solve_mmse(const Receiver& r, int ffe, int dfe, int delay, double es,
+                    PhaseMatrices& phase) {
   const int j0 = std::min({r.through.first(), r.echo.first(), r.next.first(), r.fext.first()});
   const int j1 =
       ffe - 1 +
       std::max({r.through.last(), r.echo.last(), r.next.last(), r.fext.last(), delay + dfe});
   const int cols = j1 - j0 + 1;
-  Eigen::MatrixXd h = convolution_matrix(r.through, ffe, j0, cols);
-  const Eigen::VectorXd cursor = h.col(delay - j0);
-  for (int j = delay + 1; j <= delay + dfe; ++j) h.col(j - j0).setZero();
+  const int h0 = r.through.first();
+  const int h_cols = r.through.last() + ffe - h0;
+  if (phase.through.size() == 0) phase.through = convolution_matrix(r.through, ffe, h0, h_cols);
+  Eigen::MatrixXd h = phase.through;
+  const Eigen::VectorXd cursor = h.col(delay - h0);
+  for (int j = delay + 1; j <= std::min(delay + dfe, h0 + h_cols - 1); ++j) h.col(j - h0).setZero();
   Eigen::MatrixXd cov = es * h * h.transpose();
-  const Eigen::MatrixXd e = convolution_matrix(r.echo, ffe, j0, cols);
-  const Eigen::MatrixXd n = convolution_matrix(r.next, ffe, j0, cols);
-  const Eigen::MatrixXd f = convolution_matrix(r.fext, ffe, j0, cols);
-  cov += es * (e * e.transpose() + 3 * n * n.transpose() + 3 * f * f.transpose());
+  if (phase.columns != cols) {
+    const Eigen::MatrixXd e = convolution_matrix(r.echo, ffe, j0, cols);
+    const Eigen::MatrixXd n = convolution_matrix(r.next, ffe, j0, cols);
+    const Eigen::MatrixXd f = convolution_matrix(r.fext, ffe, j0, cols);
+    phase.interference = es * (e * e.transpose() + 3 * n * n.transpose() + 3 * f * f.transpose());
+    phase.columns = cols;
+  }
+  cov += phase.interference;
   for (int i = 0; i < ffe; ++i)
     for (int k = 0; k < ffe; ++k) {
       const auto lag = static_cast<std::size_t>(std::abs(i - k));
@@ -367,10 +411,8 @@ PhyLinkAnalysis analyse_link(const PhyLinkParams& p) {
   std::vector<double> noise_r;
   {
     Spectrum psd(s.noise_psd_levels.begin(), s.noise_psd_levels.end());
-    Eigen::FFT<double> fft;
-    fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);
     std::vector<double> t;
-    fft.inv(t, psd, kFftSize);
+    half_spectrum_fft().inv(t, psd, kFftSize);
     for (int m = 0; m < 64; ++m) noise_r.push_back(t[m * kOversample] * kSampleRate);
   }
 
@@ -400,8 +442,9 @@ PhyLinkAnalysis analyse_link(const PhyLinkParams& p) {
     int main = rx.through.first();
     for (int d = rx.through.first(); d <= rx.through.last(); ++d)
       if (std::abs(rx.through.at(d)) > std::abs(rx.through.at(main))) main = d;
+    PhaseMatrices matrices;
     for (int delay = main; delay < main + p.ffe_taps; ++delay) {
-      const Solution sol = solve_mmse(rx, p.ffe_taps, p.dfe_taps, delay, es);
+      const Solution sol = solve_mmse(rx, p.ffe_taps, p.dfe_taps, delay, es, matrices);
       if (sol.mse < best_mse) {
         best_mse = sol.mse;
         best_sol = sol;
@@ -511,16 +554,76 @@ constexpr std::size_t kBlockFft = 1 << 16;
 constexpr std::size_t kBlockHistory = 2 * kSymbolsInBuffer;
 constexpr std::size_t kBlockOut = kBlockFft - kBlockHistory - 2 * kPrecursorSymbols;
 
+// Values at consecutive indices from begin(), kept only as far back as still needed.
+template <class T>
+class Window {
+ public:
+  std::int64_t begin() const { return begin_; }
+  std::int64_t end() const { return begin_ + static_cast<std::int64_t>(v_.size()); }
+  void push_back(T x) { v_.push_back(x); }
+  T operator[](std::int64_t k) const { return v_[static_cast<std::size_t>(k - begin_)]; }
+  // Contiguous values from index k on.
+  const T* from(std::int64_t k) const { return v_.data() + (k - begin_); }
+  void forget_before(std::int64_t k) {
+    const auto drop = std::clamp<std::int64_t>(k - begin_, 0, static_cast<std::int64_t>(v_.size()));
+    v_.erase(v_.begin(), v_.begin() + static_cast<std::ptrdiff_t>(drop));
+    begin_ += drop;
+  }
+
+ private:
+  std::int64_t begin_ = 0;
+  std::vector<T> v_;
+};
+
+// A coded, sign-scrambled symbol stream on four pairs (and the bytes it carries), `n` symbols
+// long, generated as far as asked and forgotten behind the point still needed.
+class PairStream {
+ public:
+  PairStream(std::int64_t n, std::uint64_t seed, const std::string& name)
+      : n_(n), data_(seed, "phy/link/" + name), signs_(seed, "phy/link/" + name + "/signs") {}
+  void generate_to(std::int64_t end) {
+    for (std::int64_t k = bytes.end(); k < std::min(end, n_); ++k) {
+      const auto byte = static_cast<std::uint8_t>(data_.uniform_below(256));
+      bytes.push_back(byte);
+      const Quartet q = map_word(encoder_.encode(byte));
+      const auto bits = signs_.next_u64();
+      for (int i = 0; i < 4; ++i) {
+        const std::int8_t s = (bits >> i) & 1 ? -1 : 1;
+        sign[i].push_back(s);
+        level[i].push_back(s * q[i]);
+      }
+    }
+  }
+  void forget_before(std::int64_t k) {
+    bytes.forget_before(k);
+    for (int i = 0; i < 4; ++i) {
+      sign[i].forget_before(k);
+      level[i].forget_before(k);
+    }
+  }
+  // The level sent on `pair` at symbol k; nothing (0) before the stream or after its end.
+  double level_or_zero(int pair, std::int64_t k) const {
+    return k >= 0 && k < n_ ? level[pair][k] : 0.0;
+  }
+
+  Window<std::uint8_t> bytes;
+  std::array<Window<double>, 4> level;  // as sent, sign included
+  std::array<Window<std::int8_t>, 4> sign;
+
+ private:
+  std::int64_t n_;
+  RngStream data_, signs_;
+  TrellisEncoder encoder_;
+};
+
 class BlockFft {
  public:
   BlockFft() { fft_.SetFlag(Eigen::FFT<double>::HalfSpectrum); }
-  // The spectrum of x[from .. from + kBlockFft), zero outside x.
-  std::vector<Complex> segment(const std::vector<double>& x, std::int64_t from) {
-    std::vector<double> a(kBlockFft, 0.0);
-    for (std::size_t j = 0; j < kBlockFft; ++j) {
-      const std::int64_t k = from + static_cast<std::int64_t>(j);
-      if (k >= 0 && k < static_cast<std::int64_t>(x.size())) a[j] = x[static_cast<std::size_t>(k)];
-    }
+  // The spectrum of one pair's levels from symbol `from` on, kBlockFft of them.
+  std::vector<Complex> segment(const PairStream& s, int pair, std::int64_t from) {
+    std::vector<double> a(kBlockFft);
+    for (std::size_t j = 0; j < kBlockFft; ++j)
+      a[j] = s.level_or_zero(pair, from + static_cast<std::int64_t>(j));
     std::vector<Complex> f;
     fft_.fwd(f, a);
     return f;
@@ -550,34 +653,76 @@ void in_parallel(const std::function<void()>& one, const std::function<void()>& 
   t.join();
 }
 
-// A coded, sign-scrambled symbol stream on four pairs (and the bytes it carries).
-struct PairStreams {
-  std::vector<std::uint8_t> bytes;
-  std::array<std::vector<double>, 4> level;  // as sent, sign included
-  std::array<std::vector<std::int8_t>, 4> sign;
+// What the decoders need of a run of equalised symbols: the samples (sign scrambling undone)
+// and the bytes that were sent, from symbol `first` on.
+struct EqualisedRun {
+  std::int64_t first = 0;
+  std::vector<Sample> rx;
+  std::vector<std::uint8_t> sent;
 };
 
-PairStreams coded_streams(std::size_t n, std::uint64_t seed, const std::string& name) {
-  RngStream data(seed, "phy/link/" + name);
-  RngStream signs(seed, "phy/link/" + name + "/signs");
-  PairStreams s;
-  s.bytes.resize(n);
-  for (int i = 0; i < 4; ++i) {
-    s.level[i].resize(n);
-    s.sign[i].resize(n);
+// The decoder: the first half of the symbols from the encoder's state at the first sample, the
+// second from an unknown state kOverlap symbols early, each keeping its own half of the
+// decisions; counts the octet and bit errors as the words are decided.
+class SplitDecoder {
+ public:
+  static constexpr std::int64_t kOverlap = 96;
+  SplitDecoder(std::int64_t symbols, int start_state)
+      : first_{ViterbiStream(start_state), 0, std::min(symbols, symbols / 2 + kOverlap), 0,
+               symbols / 2},
+        second_{ViterbiStream(-1), std::max<std::int64_t>(0, symbols / 2 - kOverlap), symbols,
+                symbols / 2, symbols} {}
+  void decode(const EqualisedRun& run) {
+    for (std::size_t i = 0; i < run.rx.size(); ++i) {
+      const std::int64_t k = run.first + static_cast<std::int64_t>(i);
+      sent_.push_back(run.sent[i]);
+      feed(first_, k, run.rx[i]);
+      feed(second_, k, run.rx[i]);
+    }
+    take_decided(first_);
+    take_decided(second_);
+    sent_.forget_before(std::min(next(first_), next(second_)));
   }
-  TrellisEncoder enc;
-  for (std::size_t k = 0; k < n; ++k) {
-    s.bytes[k] = static_cast<std::uint8_t>(data.uniform_below(256));
-    const Quartet q = map_word(enc.encode(s.bytes[k]));
-    const auto bits = signs.next_u64();
-    for (int i = 0; i < 4; ++i) {
-      s.sign[i][k] = (bits >> i) & 1 ? -1 : 1;
-      s.level[i][k] = s.sign[i][k] * q[i];
+  std::int64_t octet_errors = 0;
+  std::int64_t bit_errors = 0;
+
+ private:
+  struct Part {
+    ViterbiStream decoder;
+    std::int64_t from, to;            // the samples it decodes
+    std::int64_t keep_from, keep_to;  // the decisions it keeps
+    bool finished = false;
+  };
+  void feed(Part& part, std::int64_t k, const Sample& rx) {
+    if (k < part.from || k >= part.to) return;
+    part.decoder.push(rx);
+    if (k + 1 < part.to) return;
+    const std::int64_t at = next(part);
+    count(part, at, part.decoder.finish());
+    part.finished = true;
+  }
+  void take_decided(Part& part) {
+    if (part.finished) return;
+    const std::int64_t at = next(part);
+    count(part, at, part.decoder.take_decided());
+  }
+  // The first symbol whose word `part` has not handed out yet.
+  static std::int64_t next(const Part& part) {
+    return part.finished ? std::numeric_limits<std::int64_t>::max()
+                         : part.from + part.decoder.taken();
+  }
+  void count(const Part& part, std::int64_t at, const std::vector<std::uint16_t>& words) {
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      const std::int64_t k = at + static_cast<std::int64_t>(i);
+      if (k < part.keep_from || k >= part.keep_to) continue;
+      const int diff = (words[i] & 0xFF) ^ sent_[k];
+      octet_errors += diff != 0;
+      bit_errors += __builtin_popcount(static_cast<unsigned>(diff));
     }
   }
-  return s;
-}
+  Part first_, second_;
+  Window<std::uint8_t> sent_;
+};
 
 }  // namespace
 
@@ -585,141 +730,139 @@ PhyLinkSimulation simulate_link(const PhyLinkParams& p, const PhyLinkAnalysis& a
                                 std::int64_t symbols, std::uint64_t seed) {
   const auto start = std::chrono::steady_clock::now();
   // The data under test comes from the remote transmitters; the local ones disturb (echo, NEXT).
-  // Everything runs on two threads (this machine's cores); every random stream is tied to what
-  // it describes, not to a thread, so the result does not depend on the split.
-  const int warm = 512;
-  const auto n = static_cast<std::size_t>(symbols + 2 * warm);
-  PairStreams remote, local;
-  in_parallel([&] { remote = coded_streams(n, seed, "remote"); },
-              [&] { local = coded_streams(n, seed, "local"); });
+  // The symbols stream through in blocks: each block is received (below) while the previous
+  // one is decoded on the other thread (this machine has two cores), so the memory does not
+  // grow with the run. Every random stream is tied to what it describes (a block's noise to the
+  // block), so the result does not depend on the split.
+  const int delay = a.decision_delay;
+  const auto taps_f = static_cast<Eigen::Index>(a.ffe.size());
+  const auto taps_b = static_cast<Eigen::Index>(a.dfe.size());
+  // Symbols before the first measured one: the equaliser's and the DFE's spans must be filled.
+  const std::int64_t warm = std::max<std::int64_t>(512, delay + taps_b + taps_f);
+  const std::int64_t n = symbols + 2 * warm;
+  PairStream remote(n, seed, "remote");
+  PairStream local(n, seed, "local");
 
   // Stage 1, the received samples after the cancellers and the ADC, block by block: the
   // responses are linear, so the sources are summed as spectra (the three NEXT or FEXT
   // disturbers share a response), the noise is generated as a spectrum.
   const double full_scale = a.adc_step * std::pow(2.0, p.adc_bits) / 2;
-  BlockFft kernels_fft;
-  const auto k_through = kernels_fft.kernel(a.through, kPrecursorSymbols);
-  const auto k_echo = kernels_fft.kernel(a.echo_residual, kPrecursorSymbols);
-  const auto k_next = kernels_fft.kernel(a.next_residual, kPrecursorSymbols);
-  const auto k_fext = kernels_fft.kernel(a.fext, kPrecursorSymbols);
-  const auto k_noise =
-      kernels_fft.kernel(a.noise_shaping, static_cast<int>(a.noise_shaping.size() / 2));
-  std::array<std::vector<double>, 4> y;
-  for (auto& v : y) v.assign(n, 0.0);
-  const std::size_t blocks = (n + kBlockOut - 1) / kBlockOut;
-  auto run_blocks = [&](std::size_t first, BlockFft& fft) {
-    for (std::size_t b = first; b < blocks; b += 2) {
-      const auto out_from = static_cast<std::int64_t>(b * kBlockOut);
-      const std::int64_t from = out_from - static_cast<std::int64_t>(kBlockHistory);
-      std::array<std::vector<Complex>, 4> sr, sl;
-      for (int q = 0; q < 4; ++q) {
-        sr[q] = fft.segment(remote.level[q], from);
-        sl[q] = fft.segment(local.level[q], from);
-      }
-      const std::size_t bins = sr[0].size();
-      for (int pr = 0; pr < 4; ++pr) {
-        RngStream noise(seed, "phy/link/noise/" + std::to_string(pr) + "/" + std::to_string(b));
-        std::vector<Complex> sum(bins);
-        for (std::size_t i = 0; i < bins; ++i) {
-          // White noise's spectrum: E|X|^2 = kBlockFft per bin (real and imaginary halves).
-          Complex white;
-          if (i == 0 || i == bins - 1) {
-            white = std::sqrt(static_cast<double>(kBlockFft)) * noise.normal();
-          } else {
-            const double re = noise.normal();
-            white = std::sqrt(kBlockFft / 2.0) * Complex(re, noise.normal());
+  BlockFft fft;
+  const auto k_through = fft.kernel(a.through, kPrecursorSymbols);
+  const auto k_echo = fft.kernel(a.echo_residual, kPrecursorSymbols);
+  const auto k_next = fft.kernel(a.next_residual, kPrecursorSymbols);
+  const auto k_fext = fft.kernel(a.fext, kPrecursorSymbols);
+  const auto k_noise = fft.kernel(a.noise_shaping, static_cast<int>(a.noise_shaping.size() / 2));
+  std::array<Window<double>, 4> y;
+  auto receive_block = [&](std::int64_t b) {
+    const std::int64_t out_from = b * static_cast<std::int64_t>(kBlockOut);
+    const std::int64_t from = out_from - static_cast<std::int64_t>(kBlockHistory);
+    remote.generate_to(from + static_cast<std::int64_t>(kBlockFft));
+    local.generate_to(from + static_cast<std::int64_t>(kBlockFft));
+    std::array<std::vector<Complex>, 4> sr, sl;
+    for (int q = 0; q < 4; ++q) {
+      sr[q] = fft.segment(remote, q, from);
+      sl[q] = fft.segment(local, q, from);
+    }
+    local.forget_before(from + static_cast<std::int64_t>(kBlockOut));
+    const std::size_t bins = sr[0].size();
+    std::vector<Complex> sum(bins);
+    for (int pr = 0; pr < 4; ++pr) {
+      RngStream noise(seed, "phy/link/noise/" + std::to_string(pr) + "/" + std::to_string(b));
+      for (std::size_t i = 0; i < bins; ++i) {
+        // White noise's spectrum: E|X|^2 = kBlockFft per bin (real and imaginary halves).
+        Complex white;
+        if (i == 0 || i == bins - 1) {
+          white = std::sqrt(static_cast<double>(kBlockFft)) * noise.normal();
+        } else {
+          const double re = noise.normal();
+          white = std::sqrt(kBlockFft / 2.0) * Complex(re, noise.normal());
+        }
+        Complex others_local = 0, others_remote = 0;
+        for (int q = 0; q < 4; ++q)
+          if (q != pr) {
+            others_local += sl[q][i];
+            others_remote += sr[q][i];
           }
-          Complex others_local = 0, others_remote = 0;
-          for (int q = 0; q < 4; ++q)
-            if (q != pr) {
-              others_local += sl[q][i];
-              others_remote += sr[q][i];
-            }
-          sum[i] = k_through[i] * sr[pr][i] + k_echo[i] * sl[pr][i] + k_next[i] * others_local +
-                   k_fext[i] * others_remote + k_noise[i] * white;
-        }
-        const auto t = fft.inverse(sum);
-        for (std::size_t j = 0; j < kBlockOut; ++j) {
-          const std::size_t k = b * kBlockOut + j;
-          if (k >= n) break;
-          double v = t[kBlockHistory + j];
-          // The ADC saw the cancellers' part too; quantising what is left with the full
-          // input's step makes the same uniform error.
-          if (p.adc_bits > 0)
-            v = std::clamp(a.adc_step * std::round(v / a.adc_step), -full_scale, full_scale);
-          y[pr][k] = v;
-        }
+        sum[i] = k_through[i] * sr[pr][i] + k_echo[i] * sl[pr][i] + k_next[i] * others_local +
+                 k_fext[i] * others_remote + k_noise[i] * white;
+      }
+      const auto t = fft.inverse(sum);
+      for (std::size_t j = 0; j < kBlockOut && out_from + static_cast<std::int64_t>(j) < n; ++j) {
+        double v = t[kBlockHistory + j];
+        // The ADC saw the cancellers' part too; quantising what is left with the full input's
+        // step makes the same uniform error.
+        if (p.adc_bits > 0)
+          v = std::clamp(a.adc_step * std::round(v / a.adc_step), -full_scale, full_scale);
+        y[pr].push_back(v);
       }
     }
   };
-  BlockFft fft0, fft1;
-  in_parallel([&] { run_blocks(0, fft0); }, [&] { run_blocks(1, fft1); });
 
-  // Stage 2, per pair: FFE with the unbiasing gain, DFE fed with the correct past symbols.
-  const int delay = a.decision_delay;
-  // Both as dot products over contiguous samples (taps reversed), which Eigen vectorises.
-  const auto taps_f = static_cast<Eigen::Index>(a.ffe.size());
-  const auto taps_b = static_cast<Eigen::Index>(a.dfe.size());
+  // Stage 2, per pair: FFE with the unbiasing gain, DFE fed with the correct past symbols, both
+  // as dot products over contiguous samples (taps reversed), which Eigen vectorises.
   Eigen::VectorXd ffe(taps_f), dfe(taps_b);
   for (Eigen::Index i = 0; i < taps_f; ++i)
     ffe[taps_f - 1 - i] = a.gain * a.ffe[static_cast<std::size_t>(i)];
   for (Eigen::Index j = 0; j < taps_b; ++j)
     dfe[taps_b - 1 - j] = a.dfe[static_cast<std::size_t>(j)];
+  std::array<double, 4> sq{};
+  std::int64_t slicer_errors = 0;
+  std::int64_t next_symbol = 0;  // the first not yet equalised
+  auto equalise = [&](std::int64_t to) {
+    EqualisedRun run;
+    run.first = next_symbol;
+    for (std::int64_t k = next_symbol; k < to; ++k) {
+      const std::int64_t kk = k + warm;
+      const std::int64_t at = kk - delay;
+      Sample s;
+      for (int pr = 0; pr < 4; ++pr) {
+        const Window<double>& x = remote.level[pr];
+        const double v =
+            ffe.dot(Eigen::Map<const Eigen::VectorXd>(y[pr].from(kk + 1 - taps_f), taps_f)) -
+            dfe.dot(Eigen::Map<const Eigen::VectorXd>(x.from(at - taps_b), taps_b));
+        sq[pr] += (v - x[at]) * (v - x[at]);
+        slicer_errors += std::clamp(std::round(v), -2.0, 2.0) != x[at];
+        // The receiver knows the sign scrambling: undo it for the decoder.
+        s[static_cast<std::size_t>(pr)] = v * remote.sign[pr][at];
+      }
+      run.rx.push_back(s);
+      run.sent.push_back(remote.bytes[at]);
+    }
+    next_symbol = to;
+    return run;
+  };
+
+  TrellisEncoder replay;
+  remote.generate_to(warm - delay);
+  for (std::int64_t k = 0; k < warm - delay; ++k) replay.encode(remote.bytes[k]);
+  SplitDecoder decoder(symbols, replay.state());
+  const auto blocks =
+      (n + static_cast<std::int64_t>(kBlockOut) - 1) / static_cast<std::int64_t>(kBlockOut);
+  EqualisedRun pending;
+  for (std::int64_t b = 0; b <= blocks; ++b) {
+    EqualisedRun next;
+    in_parallel([&] { decoder.decode(pending); },
+                [&] {
+                  if (b == blocks) return;
+                  receive_block(b);
+                  next = equalise(std::clamp<std::int64_t>(y[0].end() - warm, 0, symbols));
+                  // What the next block and the next symbols still need.
+                  const std::int64_t need =
+                      std::min((b + 1) * static_cast<std::int64_t>(kBlockOut) -
+                                   static_cast<std::int64_t>(kBlockHistory),
+                               next_symbol + warm - delay - taps_b);
+                  remote.forget_before(need);
+                  for (auto& w : y) w.forget_before(next_symbol + warm + 1 - taps_f);
+                });
+    pending = std::move(next);
+  }
+
   PhyLinkSimulation out;
   out.symbols = symbols;
-  std::vector<Sample> rx(static_cast<std::size_t>(symbols));
-  std::array<double, 4> sq{};
-  std::array<std::int64_t, 4> slicer_errors{};
-  auto equalise = [&](int pr) {
-    const auto& x = remote.level[pr];
-    for (std::int64_t k = 0; k < symbols; ++k) {
-      const auto kk = static_cast<std::size_t>(k + warm);
-      const double v =
-          ffe.dot(Eigen::Map<const Eigen::VectorXd>(&y[pr][kk + 1 - ffe.size()], taps_f)) -
-          dfe.dot(Eigen::Map<const Eigen::VectorXd>(
-              &x[kk - static_cast<std::size_t>(delay) - dfe.size()], taps_b));
-      const std::size_t at = kk - static_cast<std::size_t>(delay);
-      sq[pr] += (v - x[at]) * (v - x[at]);
-      slicer_errors[pr] += std::clamp(std::round(v), -2.0, 2.0) != x[at];
-      // The receiver knows the sign scrambling: undo it for the decoder.
-      rx[static_cast<std::size_t>(k)][static_cast<std::size_t>(pr)] = v * remote.sign[pr][at];
-    }
-  };
-  in_parallel(
-      [&] {
-        equalise(0);
-        equalise(2);
-      },
-      [&] {
-        equalise(1);
-        equalise(3);
-      });
-  for (int pr = 0; pr < 4; ++pr) out.slicer_errors += slicer_errors[pr];
-
-  // The decoder: the first half from the encoder's state at the first sample, the second from
-  // an unknown state kOverlap symbols early, each keeping its own half of the decisions.
-  constexpr std::int64_t kOverlap = 96;
-  TrellisEncoder replay;
-  for (std::int64_t k = 0; k < warm - delay; ++k)
-    replay.encode(remote.bytes[static_cast<std::size_t>(k)]);
-  const std::int64_t mid = symbols / 2;
-  std::vector<std::uint16_t> words(static_cast<std::size_t>(symbols));
-  auto decode = [&](std::int64_t from, std::int64_t to, std::int64_t keep_from,
-                    std::int64_t keep_to, int start_state) {
-    const std::vector<Sample> part(rx.begin() + from, rx.begin() + to);
-    const auto w = viterbi_decode(part, start_state);
-    std::copy(w.begin() + (keep_from - from), w.begin() + (keep_to - from),
-              words.begin() + keep_from);
-  };
-  in_parallel(
-      [&] { decode(0, std::min(symbols, mid + kOverlap), 0, mid, replay.state()); },
-      [&] { decode(std::max<std::int64_t>(0, mid - kOverlap), symbols, mid, symbols, -1); });
-  for (std::int64_t k = 0; k < symbols; ++k) {
-    const std::uint8_t sent = remote.bytes[static_cast<std::size_t>(k + warm - delay)];
-    const int diff = (words[static_cast<std::size_t>(k)] & 0xFF) ^ sent;
-    out.octet_errors += diff != 0;
-    out.bit_errors += __builtin_popcount(static_cast<unsigned>(diff));
-  }
+  out.slicer_errors = slicer_errors;
+  out.octet_errors = decoder.octet_errors;
+  out.bit_errors = decoder.bit_errors;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.measured_mse = (sq[0] + sq[1] + sq[2] + sq[3]) / (4.0 * static_cast<double>(symbols));
   return out;

@@ -68,45 +68,86 @@ std::array<Branch, 8> branch_metrics_exhaustive(const Sample& r) {
   return best;
 }
 
-std::vector<std::uint16_t> viterbi_decode(const std::vector<Sample>& received, int start_state) {
+ViterbiStream::ViterbiStream(int start_state) {
   const double inf = std::numeric_limits<double>::infinity();
-  std::array<double, 8> metric;
-  metric.fill(inf);
+  metric_.fill(inf);
   if (start_state < 0)
-    metric.fill(0);  // unknown: any state
+    metric_.fill(0);  // unknown: any state
   else
-    metric[start_state & 7] = 0;
-  struct Survivor {
-    std::int8_t from = -1;
-    std::uint16_t word = 0;
-  };
-  std::vector<std::array<Survivor, 8>> trace(received.size());
-  for (std::size_t n = 0; n < received.size(); ++n) {
-    const auto b = branch_metrics(received[n]);
-    std::array<double, 8> next;
-    next.fill(inf);
-    for (int s = 0; s < 8; ++s) {
-      if (metric[s] == inf) continue;
-      const int parity = TrellisEncoder::parity_bit(s);
-      for (int x = 0; x < 4; ++x) {
-        const int subset = x << 1 | parity;
-        const int t = TrellisEncoder::next_state(s, x);
-        const double m = metric[s] + b[subset].metric;
-        if (m < next[t]) {
-          next[t] = m;
-          trace[n][t] = {static_cast<std::int8_t>(s), b[subset].word};
-        }
+    metric_[start_state & 7] = 0;
+}
+
+void ViterbiStream::push(const Sample& received) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto b = branch_metrics(received);
+  std::array<double, 8> next;
+  next.fill(inf);
+  std::array<Survivor, 8>& step = trace_.emplace_back();
+  for (int s = 0; s < 8; ++s) {
+    if (metric_[s] == inf) continue;
+    const int parity = TrellisEncoder::parity_bit(s);
+    for (int x = 0; x < 4; ++x) {
+      const int subset = x << 1 | parity;
+      const int t = TrellisEncoder::next_state(s, x);
+      const double m = metric_[s] + b[subset].metric;
+      if (m < next[t]) {
+        next[t] = m;
+        step[t] = {static_cast<std::int8_t>(s), b[subset].word};
       }
     }
-    metric = next;
   }
-  int state = static_cast<int>(std::min_element(metric.begin(), metric.end()) - metric.begin());
-  std::vector<std::uint16_t> words(received.size());
-  for (std::size_t n = received.size(); n-- > 0;) {
-    words[n] = trace[n][state].word;
-    state = trace[n][state].from;
+  metric_ = next;
+}
+
+std::vector<std::uint16_t> ViterbiStream::trace_back(std::int64_t until, int state) const {
+  std::vector<std::uint16_t> words(static_cast<std::size_t>(until - taken_));
+  for (auto n = static_cast<std::size_t>(until - taken_); n-- > 0;) {
+    words[n] = trace_[n][static_cast<std::size_t>(state)].word;
+    state = trace_[n][static_cast<std::size_t>(state)].from;
   }
   return words;
+}
+
+std::vector<std::uint16_t> ViterbiStream::take_decided() {
+  // Follow every live state's survivor back until they all meet in one state: the words before
+  // that meeting are decided.
+  const double inf = std::numeric_limits<double>::infinity();
+  unsigned live = 0;  // bit s: some path is in state s at the time reached
+  for (int s = 0; s < 8; ++s)
+    if (metric_[static_cast<std::size_t>(s)] != inf) live |= 1u << s;
+  for (auto n = trace_.size(); n-- > 0;) {
+    // `live` holds the states after sample taken_ + n.
+    if ((live & (live - 1)) == 0) {
+      int state = 0;
+      while ((live >> state & 1) == 0) ++state;
+      const std::int64_t until = taken_ + static_cast<std::int64_t>(n) + 1;
+      auto words = trace_back(until, state);
+      trace_.erase(trace_.begin(), trace_.begin() + static_cast<std::ptrdiff_t>(n) + 1);
+      taken_ = until;
+      return words;
+    }
+    unsigned before = 0;
+    for (int t = 0; t < 8; ++t)
+      if (live >> t & 1) before |= 1u << trace_[n][static_cast<std::size_t>(t)].from;
+    live = before;
+  }
+  return {};
+}
+
+std::vector<std::uint16_t> ViterbiStream::finish() {
+  const int state =
+      static_cast<int>(std::min_element(metric_.begin(), metric_.end()) - metric_.begin());
+  auto words = trace_back(taken_ + static_cast<std::int64_t>(trace_.size()), state);
+  taken_ += static_cast<std::int64_t>(trace_.size());
+  trace_.clear();
+  return words;
+}
+
+std::vector<std::uint16_t> viterbi_decode(const std::vector<Sample>& received, int start_state) {
+  ViterbiStream decoder(start_state);
+  decoder.reserve(received.size());
+  for (const Sample& r : received) decoder.push(r);
+  return decoder.finish();
 }
 
 Quartet slice_uncoded(const Sample& r) {

@@ -22,7 +22,8 @@ struct RunRecord {
   std::size_t point = 0;
   std::int64_t replication = 0;
   std::int64_t seed = 0;
-  // complete, or why not: interrupted, failed, stale (an earlier configuration), missing
+  // complete, or why not: running, interrupted, failed, stale (another configuration or
+  // version), missing
   std::string status = "complete";
   std::vector<std::string> swept_values;  // as text, in the order of the swept paths
   std::vector<RunScalar> scalars;         // empty unless complete

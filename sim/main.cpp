@@ -105,6 +105,46 @@ int cli(int argc, char** argv) {
   sweep_cmd->add_option("--set", sweep.sets, "override a parameter: path=value (repeatable)");
   sweep_cmd->add_flag("--list", sweep.list_only, "list the runs and exit");
   sweep_cmd->add_flag("--quiet", sweep.quiet, "no progress");
+  auto* shard_opt = sweep_cmd->add_option(
+      "--shard", sweep.shard,
+      "run only block I of N (I/N, e.g. 3/8) of the runs: a cluster task's share; "
+      "--aggregate writes the sweep-wide files afterwards");
+  auto* status_flag = sweep_cmd->add_flag(
+      "--status", sweep.status_only,
+      "how many runs are complete, running, stale, interrupted, failed or missing, and why; runs "
+      "nothing (exit 0 when all are complete, 1 otherwise)");
+  sweep_cmd->add_flag("--json", sweep.json, "--status as JSON")->needs(status_flag);
+  auto* aggregate_flag = sweep_cmd->add_flag(
+      "--aggregate", sweep.aggregate_only,
+      "write points.csv and summary.csv from the complete runs; runs nothing (exit 1 naming the "
+      "runs that are not complete)");
+  auto* slurm_flag = sweep_cmd->add_flag(
+      "--slurm", sweep.slurm,
+      "write a Slurm job array of shards and an aggregation job after it into DIR/slurm/ and "
+      "say how to submit them (docs/cluster.md)");
+  sweep_cmd->add_option("--tasks", sweep.slurm_tasks, "--slurm: array tasks (default min(runs, 8))")
+      ->check(kDecimal)
+      ->check(CLI::Range(1, 100000))
+      ->needs(slurm_flag);
+  sweep_cmd->add_option("--partition", sweep.slurm_partition, "--slurm: the partition")
+      ->needs(slurm_flag);
+  sweep_cmd
+      ->add_option("--time", sweep.slurm_time, "--slurm: each task's time limit (e.g. 1:00:00)")
+      ->needs(slurm_flag);
+  sweep_cmd
+      ->add_option("--cpus-per-task", sweep.slurm_cpus_per_task,
+                   "--slurm: CPUs per task, the runs each task runs at once (default 1)")
+      ->check(kDecimal)
+      ->check(CLI::Range(1, 256))
+      ->needs(slurm_flag);
+  sweep_cmd->add_flag("--submit", sweep.slurm_submit, "--slurm: also submit it (sbatch)")
+      ->needs(slurm_flag);
+  status_flag->excludes(aggregate_flag);
+  slurm_flag->excludes(status_flag);
+  slurm_flag->excludes(aggregate_flag);
+  shard_opt->excludes(status_flag);
+  shard_opt->excludes(slurm_flag);
+  shard_opt->excludes(aggregate_flag);
   std::string sweep_series;
   sweep_cmd
       ->add_option("--series", sweep_series,

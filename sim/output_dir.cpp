@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <fstream>
+
+#include <fmt/core.h>
 
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
@@ -120,6 +124,19 @@ std::optional<std::string> wait_until_unlocked(const std::filesystem::path& dir)
   }
   ::close(fd);
   return waited;
+}
+
+bool lock_held(const std::filesystem::path& dir) {
+  struct stat st {};
+  if (::stat((dir / kLockName).c_str(), &st) != 0) return false;
+  // /proc/locks: "1: FLOCK  ADVISORY  WRITE 4242 08:01:123456 0 EOF" (device in hex).
+  const std::string id = fmt::format(":{:02x}:{:02x}:{} ", major(st.st_dev), minor(st.st_dev),
+                                     static_cast<unsigned long>(st.st_ino));
+  std::ifstream locks("/proc/locks");
+  std::string line;
+  while (std::getline(locks, line))
+    if (line.find("FLOCK") != std::string::npos && line.find(id) != std::string::npos) return true;
+  return false;
 }
 
 std::optional<std::string> results_name_problem(const std::string& name) {

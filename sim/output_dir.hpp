@@ -35,6 +35,11 @@ class OutputDirectory {
 // nullopt when the directory was free.
 std::optional<std::string> wait_until_unlocked(const std::filesystem::path& dir);
 
+// True if a process holds DIR's lock now (a run still writing there), read from the kernel's
+// lock table without touching the lock, so that looking never gets in a starting run's way.
+// Only locks taken on this machine are seen (on a shared file system, not another node's).
+bool lock_held(const std::filesystem::path& dir);
+
 // Why `name` cannot name a results directory (results/<name>), or nullopt: it must start with a
 // letter or a digit, use letters, digits, '_', '-' and '.', be at most 100 characters, and not be
 // a name Windows reserves for a device (CON, NUL, COM1, ...), so results can be copied anywhere.

@@ -10,7 +10,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <set>
@@ -20,6 +22,7 @@
 #include "analysis/diameter.hpp"
 #include "analysis/results.hpp"
 #include "analysis/sweep_summary.hpp"
+#include "gbesim_version.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
@@ -38,12 +41,62 @@ std::filesystem::path run_dir(const std::filesystem::path& dir, std::size_t run)
   return dir / "runs" / std::to_string(run);
 }
 
-// A run is done if its run.json says complete and it ran the configuration we expect now.
-bool run_complete(const std::filesystem::path& dir, const Json& expected_config) {
+// What a run's directory holds: complete (the configuration expected now, made by this
+// version), running (a process holds its lock), stale (complete, but for another configuration
+// or by another version), interrupted, failed (it left a log but no record), or missing; `why`
+// says what changed, or the failed run's error line.
+struct RunState {
+  std::string status;
+  std::string why;
+};
+
+// The line of a failed run's log that says what went wrong: the last one naming an error, else
+// the last one.
+std::string error_line(const std::filesystem::path& log) {
+  std::ifstream in(log);
+  std::string line, last, error;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    last = line;
+    std::string lower = line;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower.find("error") != std::string::npos) error = line;
+  }
+  const std::string& shown = error.empty() ? last : error;
+  return shown.empty() ? "its log is empty" : shown;
+}
+
+RunState run_state(const std::filesystem::path& dir, const Json& expected_config) {
+  if (lock_held(dir)) return {"running", ""};
   const auto run = read_json_record(dir / "run.json");
-  return run && run->is_object() && run->contains("status") && (*run)["status"] == "complete" &&
-         run->contains("config") && (*run)["config"] == expected_config &&
-         std::filesystem::is_regular_file(dir / "scalars.csv");
+  const Json status = run && run->is_object() ? run->value("status", Json()) : Json();
+  if (status == "complete") {
+    if (!run->contains("config") || (*run)["config"] != expected_config)
+      return {"stale", "the configuration changed"};
+    const std::string version = run->value("version", std::string("?"));
+    if (version != kVersion)
+      return {"stale", fmt::format("made by gbesim {} (this is {})", version, kVersion)};
+    if (!std::filesystem::is_regular_file(dir / "scalars.csv"))
+      return {"missing", "scalars.csv is missing"};
+    return {"complete", ""};
+  }
+  if (status == "interrupted") return {"interrupted", "it was stopped before its end"};
+  if (std::filesystem::exists(dir / "log.txt")) return {"failed", error_line(dir / "log.txt")};
+  return {"missing", ""};
+}
+
+// "3, 7-9, 12": run numbers as ranges.
+std::string run_ranges(const std::vector<std::size_t>& runs) {
+  std::string out;
+  for (std::size_t i = 0; i < runs.size();) {
+    std::size_t j = i;
+    while (j + 1 < runs.size() && runs[j + 1] == runs[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") +
+           (j == i ? std::to_string(runs[i]) : fmt::format("{}-{}", runs[i], runs[j]));
+    i = j + 1;
+  }
+  return out;
 }
 
 std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
@@ -128,6 +181,201 @@ void print_list(const SweepPlan& plan) {
              plan.run_count());
 }
 
+// `gbesim sweep --status`: how many runs are in each state, then every run that is not complete
+// and why (the missing ones as ranges). Exit 0 when all are complete, 1 otherwise.
+int print_status(const SweepPlan& plan, const std::filesystem::path& dir, const std::string& name,
+                 const std::function<RunState(std::size_t)>& state_of, bool as_json) {
+  const std::vector<std::string> order = {"complete",    "running", "stale",
+                                          "interrupted", "failed",  "missing"};
+  std::map<std::string, std::vector<std::size_t>> by_status;
+  std::vector<std::pair<std::size_t, RunState>> listed;
+  for (std::size_t k = 0; k < plan.run_count(); ++k) {
+    RunState st = state_of(k);
+    by_status[st.status].push_back(k);
+    if (st.status != "complete" && !(st.status == "missing" && st.why.empty()))
+      listed.emplace_back(k, std::move(st));
+  }
+  const bool all = by_status["complete"].size() == plan.run_count();
+  if (as_json) {
+    Json j;
+    j["sweep"] = name;
+    j["directory"] = dir.string();
+    j["runs"] = plan.run_count();
+    j["all_complete"] = all;
+    for (const auto& status : order) {
+      j["counts"][status] = by_status[status].size();
+      j["runs_by_status"][status] = by_status[status];
+    }
+    Json runs = Json::array();
+    for (const auto& [k, st] : listed)
+      runs.push_back({{"run", k},
+                      {"point", plan.point_of_run(k)},
+                      {"replication", plan.replication_of_run(k)},
+                      {"status", st.status},
+                      {"why", st.why}});
+    j["not_complete"] = runs;
+    fmt::print("{}\n", dump_json(j, 2));
+    return all ? 0 : 1;
+  }
+  fmt::print("sweep {} in {}/: {} runs\n", name, dir.string(), plan.run_count());
+  for (const auto& status : order) fmt::print("  {:<12} {:>6}\n", status, by_status[status].size());
+  if (!listed.empty()) {
+    fmt::print("{:>6} {:>6} {:>4}  {:<12} why\n", "run", "point", "rep", "status");
+    for (const auto& [k, st] : listed)
+      fmt::print("{:>6} {:>6} {:>4}  {:<12} {}\n", k, plan.point_of_run(k),
+                 plan.replication_of_run(k), st.status, st.why);
+  }
+  std::vector<std::size_t> never;
+  for (std::size_t k : by_status["missing"])
+    if (std::none_of(listed.begin(), listed.end(), [&](const auto& l) { return l.first == k; }))
+      never.push_back(k);
+  if (!never.empty()) fmt::print("never run: runs {}\n", run_ranges(never));
+  return all ? 0 : 1;
+}
+
+// A word for a POSIX shell, quoted when it needs to be.
+std::string shell_word(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_-./=:,+@%") == std::string::npos)
+    return w;
+  std::string out = "'";
+  for (char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string absolute_text(const std::filesystem::path& p) {
+  return std::filesystem::absolute(p).lexically_normal().string();
+}
+
+// Runs a command line through /bin/sh and returns its standard output, or throws with it.
+std::string command_output(const std::string& command) {
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("cannot run: " + command);
+  std::string out;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
+  const int status = ::pclose(pipe);
+  if (status != 0) throw std::runtime_error(command + " failed" + (out.empty() ? "" : ": " + out));
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+// `gbesim sweep --slurm`: DIR/slurm/shards.sbatch (a job array, one task per shard, each
+// `gbesim sweep --shard I/N -j C`), DIR/slurm/aggregate.sbatch (`gbesim sweep --aggregate`) and
+// DIR/slurm/submit.sh (submits the first, then the second to start after every task has ended,
+// however it ended, so that what is complete is aggregated and what is not is named).
+int write_slurm(const SweepOptions& options, const SweepPlan& plan, const std::string& name,
+                const std::filesystem::path& sweep_dir) {
+  const std::size_t runs = plan.run_count();
+  const std::size_t tasks = options.slurm_tasks > 0 ? static_cast<std::size_t>(options.slurm_tasks)
+                                                    : std::min<std::size_t>(runs, 8);
+  if (tasks > runs) {
+    Diagnostics d(options.scenario_file);
+    d.error("", fmt::format("--tasks {}: at most {} (the sweep has {} runs)", tasks, runs, runs));
+    d.throw_if_any();
+  }
+  const OutputDirectory out(sweep_dir, fmt::format("gbesim sweep {} --slurm (pid {})",
+                                                   printable(options.scenario_file), ::getpid()));
+  const std::filesystem::path slurm = sweep_dir / "slurm";
+  std::error_code ec;
+  std::filesystem::create_directories(slurm, ec);
+  if (ec) throw ScenarioError({{slurm.string(), "", "cannot create it: " + ec.message()}});
+  // Absolute paths throughout: a job starts wherever the scheduler starts it.
+  std::string common = " " + shell_word(absolute_text(options.scenario_file)) + " --out " +
+                       shell_word(absolute_text(sweep_dir));
+  for (const auto& set : options.sets) common += " --set " + shell_word(set);
+  const std::string self = shell_word(absolute_text(options.self));
+  auto header = [&](const std::string& job, const std::string& output) {
+    std::string h = "#!/bin/bash\n";
+    h += "#SBATCH --job-name=" + shell_word(job) + "\n";
+    h += "#SBATCH --output=" + shell_word(absolute_text(slurm / output)) + "\n";
+    if (!options.slurm_partition.empty())
+      h += "#SBATCH --partition=" + shell_word(options.slurm_partition) + "\n";
+    if (!options.slurm_time.empty()) h += "#SBATCH --time=" + shell_word(options.slurm_time) + "\n";
+    return h;
+  };
+  std::string shards = header("gbesim-" + name, "shard-%a.out");
+  shards += fmt::format("#SBATCH --array=1-{}\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n",
+                        tasks, options.slurm_cpus_per_task);
+  shards += fmt::format(
+      "# Written by gbesim sweep --slurm: task I of this array runs shard I/{} of the {} runs\n"
+      "# (docs/cluster.md).\nset -euo pipefail\nexec {} sweep{} --shard "
+      "\"$SLURM_ARRAY_TASK_ID/{}\" "
+      "-j {} --quiet\n",
+      tasks, runs, self, common, tasks, options.slurm_cpus_per_task);
+  std::string aggregate = header("gbesim-" + name + "-aggregate", "aggregate.out");
+  aggregate += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
+  aggregate += fmt::format(
+      "# Written by gbesim sweep --slurm: after every shard task has ended, points.csv and\n"
+      "# summary.csv from what is complete (exit 1 naming the runs that are not).\n"
+      "set -euo pipefail\nexec {} sweep{} --aggregate\n",
+      self, common);
+  const std::string shards_file = absolute_text(slurm / "shards.sbatch");
+  const std::string aggregate_file = absolute_text(slurm / "aggregate.sbatch");
+  const std::string submit = fmt::format(
+      "#!/bin/sh\n# Written by gbesim sweep --slurm: submits the shards, then the aggregation to\n"
+      "# run after all of them (afterany: also when some failed).\nset -eu\n"
+      "array=$(sbatch --parsable {})\narray=${{array%%;*}}\n"
+      "aggregate=$(sbatch --parsable --dependency=afterany:$array {})\n"
+      "echo \"shards: job $array (array of {}), aggregation: job ${{aggregate%%;*}}\"\n",
+      shell_word(shards_file), shell_word(aggregate_file), tasks);
+  write_file_atomically(slurm / "shards.sbatch", shards);
+  write_file_atomically(slurm / "aggregate.sbatch", aggregate);
+  write_file_atomically(slurm / "submit.sh", submit);
+  std::filesystem::permissions(slurm / "submit.sh", std::filesystem::perms::owner_exec,
+                               std::filesystem::perm_options::add, ec);
+  if (!options.slurm_submit) {
+    fmt::print(
+        "sweep {}: {} runs in {} Slurm array tasks ({} to {} runs each, {} CPU{} per task);\n"
+        "written {}/ (shards.sbatch, aggregate.sbatch, submit.sh). Submit with:\n  sh {}\n"
+        "then follow it with: {} sweep{} --status\n",
+        name, runs, tasks, runs / tasks, (runs + tasks - 1) / tasks, options.slurm_cpus_per_task,
+        options.slurm_cpus_per_task == 1 ? "" : "s", slurm.string(),
+        shell_word(absolute_text(slurm / "submit.sh")), self, common);
+    return 0;
+  }
+  const std::string array_id = command_output("sbatch --parsable " + shell_word(shards_file));
+  const std::string array = array_id.substr(0, array_id.find(';'));
+  const std::string aggregate_id =
+      command_output("sbatch --parsable --dependency=afterany:" + shell_word(array) + " " +
+                     shell_word(aggregate_file));
+  const std::string aggregation = aggregate_id.substr(0, aggregate_id.find(';'));
+  Json ids;
+  ids["array_job"] = array;
+  ids["aggregate_job"] = aggregation;
+  ids["tasks"] = tasks;
+  write_file_atomically(slurm / "jobs.json", dump_json(ids, 2) + "\n");
+  fmt::print(
+      "sweep {}: submitted job {} (array of {} shard tasks) and job {} (aggregation, "
+      "after them); follow it with: {} sweep{} --status\n",
+      name, array, tasks, aggregation, self, common);
+  return 0;
+}
+
+// "I/N" of --shard, checked against the sweep's run count.
+RunBlock parse_shard(const std::string& text, std::size_t runs, const std::string& file) {
+  std::size_t index = 0, count = 0;
+  char slash = 0;
+  std::istringstream in(text);
+  std::string rest;
+  const bool read =
+      static_cast<bool>(in >> index >> slash >> count) && slash == '/' && !(in >> rest);
+  std::string problem;
+  if (!read || text.find_first_not_of("0123456789/") != std::string::npos)
+    problem = "--shard \"" + text + "\": expected I/N, e.g. 3/8 (the third of 8 blocks)";
+  else if (count < 1 || count > runs)
+    problem =
+        fmt::format("--shard {}: N must be 1 .. {} (the sweep has {} runs)", text, runs, runs);
+  else if (index < 1 || index > count)
+    problem = fmt::format("--shard {}: I must be 1 .. {}", text, count);
+  if (!problem.empty()) {
+    Diagnostics d(file);
+    d.error("", problem);
+    d.throw_if_any();
+  }
+  return shard_block(runs, index, count);
+}
+
 }  // namespace
 
 int run_sweep(const SweepOptions& options) {
@@ -139,13 +387,40 @@ int run_sweep(const SweepOptions& options) {
     print_list(plan);
     return 0;
   }
+  const std::optional<RunBlock> shard =
+      options.shard.empty() ? std::nullopt
+                            : std::optional<RunBlock>(parse_shard(options.shard, plan.run_count(),
+                                                                  options.scenario_file));
   const LoadedScenario base = load_scenario(options.scenario_file, load);
-  // One sweep per directory at a time; its runs lock their own directories.
-  const OutputDirectory out(
-      options.out_dir ? *options.out_dir : std::filesystem::path("results") / base.config.run.name,
-      fmt::format("gbesim sweep {} (pid {})", printable(options.scenario_file), ::getpid()));
-  const std::filesystem::path& dir = out.path();
+  const std::string name = base.config.run.name;
+  const std::filesystem::path sweep_dir =
+      options.out_dir ? *options.out_dir : std::filesystem::path("results") / name;
+  // Every run's configuration as it would be resolved now (what a complete run must match).
+  std::vector<Json> expected(plan.run_count());
+  for (std::size_t k = 0; k < plan.run_count(); ++k) {
+    LoadOptions o = load;
+    o.run = k;
+    expected[k] = load_scenario(options.scenario_file, o).resolved;
+  }
+  auto state_of = [&](std::size_t k) { return run_state(run_dir(sweep_dir, k), expected[k]); };
+
+  if (options.status_only) return print_status(plan, sweep_dir, name, state_of, options.json);
+  if (options.slurm) return write_slurm(options, plan, name, sweep_dir);
+
+  // One sweep (or --aggregate) per directory at a time, one process per shard; runs lock their
+  // own directories.
   std::error_code ec;
+  const std::string holder =
+      fmt::format("gbesim sweep {}{} (pid {})", printable(options.scenario_file),
+                  shard ? " --shard " + options.shard : "", ::getpid());
+  if (shard) std::filesystem::create_directories(sweep_dir / "shards", ec);
+  const OutputDirectory out(
+      shard ? sweep_dir / "shards" /
+                  fmt::format("{}-of-{}", options.shard.substr(0, options.shard.find('/')),
+                              options.shard.substr(options.shard.find('/') + 1))
+            : sweep_dir,
+      holder);
+  const std::filesystem::path& dir = sweep_dir;
   std::filesystem::create_directories(dir / "runs", ec);
   if (ec)
     throw ScenarioError({{dir.string(), "", "cannot create the runs directory: " + ec.message()}});
@@ -153,7 +428,7 @@ int run_sweep(const SweepOptions& options) {
   // The plan, for people and for tools; its status follows the sweep.
   Json description;
   description["scenario_file"] = options.scenario_file;
-  description["name"] = base.config.run.name;
+  description["name"] = name;
   description["sets"] = options.sets;
   description["replications"] = plan.replications;
   description["runs"] = plan.run_count();
@@ -165,55 +440,27 @@ int run_sweep(const SweepOptions& options) {
   }
   description["points"] = points;
   auto write_description = [&](const std::string& status, std::size_t complete) {
+    if (shard) return;  // the sweep-wide files are --aggregate's
     description["status"] = status;
     description["runs_complete"] = complete;
     write_file_atomically(dir / "sweep.json", dump_json(description, 2) + "\n");
   };
 
-  // What is still to run.
-  std::vector<Json> expected(plan.run_count());
-  std::vector<std::size_t> pending;
-  std::size_t skipped = 0;
-  for (std::size_t k = 0; k < plan.run_count(); ++k) {
-    LoadOptions o = load;
-    o.run = k;
-    expected[k] = load_scenario(options.scenario_file, o).resolved;
-    if (run_complete(run_dir(dir, k), expected[k])) {
-      ++skipped;
-    } else {
-      pending.push_back(k);
-    }
-  }
-
-  write_description("running", skipped);
-
-  ProgressLine progress(!options.quiet);
-  std::map<pid_t, std::size_t> running;
   std::set<std::size_t> failed;
-  std::size_t next = 0;
-  std::size_t done = 0;
-  bool forwarded = false;
-  const std::string name = base.config.run.name;
-  auto status = [&] {
-    return fmt::format("sweep {}: {}/{} runs done ({} running, {} failed, {} already complete)",
-                       name, done + skipped, plan.run_count(), running.size(), failed.size(),
-                       skipped);
-  };
   // A run's status, for points.csv: complete, or why not.
   auto run_status = [&](std::size_t k) -> std::string {
-    if (run_complete(run_dir(dir, k), expected[k])) return "complete";
     if (failed.count(k)) return "failed";
-    const auto run = read_json_record(run_dir(dir, k) / "run.json");
-    if (!run || !run->is_object()) return "missing";
-    const Json status = run->contains("status") ? (*run)["status"] : Json();
-    return status == "interrupted" ? "interrupted" : status == "complete" ? "stale" : "missing";
+    return state_of(k).status;
   };
   std::size_t complete = 0;
   // Aggregate every complete run into points.csv and summary.csv: at the end, and every few
   // seconds while the sweep runs, so that charts (gbesim-gui) can follow it.
+  std::vector<std::size_t> not_complete;
   auto aggregate = [&] {
+    if (shard) return;
     std::vector<RunRecord> records;
     complete = 0;
+    not_complete.clear();
     for (std::size_t k = 0; k < plan.run_count(); ++k) {
       RunRecord r;
       r.run = k;
@@ -225,12 +472,89 @@ int run_sweep(const SweepOptions& options) {
       if (r.status == "complete") {
         r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
         ++complete;
+      } else {
+        not_complete.push_back(k);
       }
       records.push_back(std::move(r));
     }
     write_file_atomically(dir / "points.csv", points_csv(plan.columns(), records));
     write_file_atomically(dir / "summary.csv",
                           summary_csv(plan.columns(), records, plan.replications));
+  };
+  // A diameter sweep states its answer: the legal length per cable beside the simulated first
+  // failure (analysis/diameter), on stdout and in answers.txt.
+  auto write_answers = [&] {
+    std::string answers;
+    const auto columns = plan.columns();
+    if (complete > 0 && std::any_of(columns.begin(), columns.end(), is_diameter_axis)) {
+      const Results results = load_results(dir.string());
+      const auto rows = diameter_answers(results);
+      if (!rows.empty()) {
+        for (const auto& line : diameter_summary(rows)) answers += line + "\n";
+        answers += "\nper combination:\n";
+        for (const auto& a : rows) answers += diameter_answer_text(a) + "\n";
+        write_file_atomically(dir / "answers.txt", answers);
+      }
+    }
+    return answers;
+  };
+  if (options.aggregate_only) {
+    aggregate();
+    const bool all = complete == plan.run_count();
+    write_description(all ? "complete" : "incomplete", complete);
+    const std::string answers = write_answers();
+    if (!options.quiet && !answers.empty())
+      fmt::print("{}", answers.substr(0, answers.find("\nper combination:")));
+    if (!options.quiet)
+      fmt::print("sweep {}: aggregated {} of {} runs; results: {}/ (points.csv, summary.csv)\n",
+                 name, complete, plan.run_count(), dir.string());
+    if (!all)
+      fmt::print(
+          stderr,
+          "sweep {}: {} of {} runs are not complete: runs {} (gbesim sweep {} --status says why)\n",
+          name, not_complete.size(), plan.run_count(), run_ranges(not_complete),
+          printable(options.scenario_file));
+    return all ? 0 : 1;
+  }
+
+  // What is still to run, and why a run that has been there before is run again.
+  const std::size_t first_run = shard ? shard->first : 0;
+  const std::size_t end_run = shard ? shard->last : plan.run_count();
+  std::vector<std::size_t> pending;
+  std::vector<std::string> redo;
+  std::size_t skipped = 0;
+  for (std::size_t k = first_run; k < end_run; ++k) {
+    const RunState st = state_of(k);
+    if (st.status == "complete") {
+      ++skipped;
+      continue;
+    }
+    pending.push_back(k);
+    if (st.status != "missing" || !st.why.empty())
+      redo.push_back(fmt::format("run {}: running it again: {}{}", k, st.status,
+                                 st.why.empty() ? "" : " (" + st.why + ")"));
+  }
+  if (!options.quiet) {
+    constexpr std::size_t kShown = 20;
+    for (std::size_t i = 0; i < std::min(redo.size(), kShown); ++i)
+      fmt::print(stderr, "{}\n", redo[i]);
+    if (redo.size() > kShown)
+      fmt::print(stderr, "... and {} more run again (gbesim sweep {} --status lists them)\n",
+                 redo.size() - kShown, printable(options.scenario_file));
+  }
+  write_description("running", skipped);
+
+  ProgressLine progress(!options.quiet);
+  std::map<pid_t, std::size_t> running;
+  std::size_t next = 0;
+  std::size_t done = 0;
+  bool forwarded = false;
+  const std::string label = shard ? fmt::format("sweep {} shard {} (runs {}-{})", name,
+                                                options.shard, first_run, end_run - 1)
+                                  : "sweep " + name;
+  auto status = [&] {
+    return fmt::format("{}: {}/{} runs done ({} running, {} failed, {} already complete)", label,
+                       done + skipped, end_run - first_run, running.size(), failed.size(), skipped);
   };
   watch_children();
   allow_clean_stop();
@@ -290,6 +614,29 @@ int run_sweep(const SweepOptions& options) {
   progress.update(status(), true);
   progress.finish();
 
+  if (shard) {
+    std::vector<std::size_t> incomplete;
+    for (std::size_t k = first_run; k < end_run; ++k)
+      if (run_status(k) != "complete") incomplete.push_back(k);
+    Json record;
+    record["shard"] = options.shard;
+    record["first_run"] = first_run;
+    record["last_run"] = end_run - 1;
+    record["runs_complete"] = end_run - first_run - incomplete.size();
+    record["runs_not_complete"] = incomplete;
+    record["status"] = incomplete.empty() ? "complete"
+                       : stop_requested() ? "interrupted"
+                                          : "incomplete";
+    write_file_atomically(out.path() / "shard.json", dump_json(record, 2) + "\n");
+    if (!options.quiet)
+      fmt::print("{}: {} of {} runs complete; results: {}/runs/\n", label,
+                 end_run - first_run - incomplete.size(), end_run - first_run, dir.string());
+    for (std::size_t k : failed)
+      fmt::print(stderr, "run {} failed; see {}\n", k, (run_dir(dir, k) / "log.txt").string());
+    if (stop_requested()) return 130;
+    return incomplete.empty() ? 0 : 1;
+  }
+
   aggregate();
   const bool all_complete = complete == plan.run_count();
   write_description(all_complete       ? "complete"
@@ -297,20 +644,7 @@ int run_sweep(const SweepOptions& options) {
                                        : "incomplete",
                     complete);
 
-  // A diameter sweep states its answer: the legal length per cable beside the simulated first
-  // failure (analysis/diameter), on stdout and in answers.txt.
-  std::string answers;
-  const auto columns = plan.columns();
-  if (complete > 0 && std::any_of(columns.begin(), columns.end(), is_diameter_axis)) {
-    const Results results = load_results(dir.string());
-    const auto rows = diameter_answers(results);
-    if (!rows.empty()) {
-      for (const auto& line : diameter_summary(rows)) answers += line + "\n";
-      answers += "\nper combination:\n";
-      for (const auto& a : rows) answers += diameter_answer_text(a) + "\n";
-      write_file_atomically(dir / "answers.txt", answers);
-    }
-  }
+  const std::string answers = write_answers();
   if (!options.quiet) {
     fmt::print(
         "sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, {}runs/)\n", name,

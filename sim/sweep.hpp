@@ -4,6 +4,9 @@
 // Runs already complete with the same configuration are skipped, so a sweep resumes; the same
 // --point K lets a cluster job array spread a sweep over machines, and a final `gbesim sweep`
 // in the same directory aggregates. Writes sweep.json, runs/<K>/, points.csv and summary.csv.
+// --shard I/N runs one block of the runs (a cluster task's share), --status tells what is
+// complete, stale, failed or missing, --aggregate writes the sweep-wide files from what is
+// complete (docs/cluster.md).
 
 #include <filesystem>
 #include <optional>
@@ -19,6 +22,20 @@ struct SweepOptions {
   std::optional<std::filesystem::path> out_dir;
   bool list_only = false;
   bool quiet = false;
+  // --shard I/N: only the I-th (1 .. N) of N balanced blocks of consecutive runs, into the same
+  // layout, without the sweep-wide files (a final --aggregate writes those).
+  std::string shard;
+  bool status_only = false;     // --status: what each run's directory holds; nothing runs
+  bool json = false;            // --status --json
+  bool aggregate_only = false;  // --aggregate: points.csv, summary.csv from what is complete
+  // --slurm: write DIR/slurm/ (a job array of `slurm_tasks` shards and an aggregation job that
+  // follows it) and say how to submit it; --submit also submits it through sbatch.
+  bool slurm = false;
+  int slurm_tasks = 0;  // 0: min(runs, 8)
+  std::string slurm_partition;
+  std::string slurm_time;
+  int slurm_cpus_per_task = 1;
+  bool slurm_submit = false;
   std::string self;  // path of the gbesim executable to spawn
 };
 

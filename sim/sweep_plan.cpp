@@ -301,4 +301,9 @@ std::vector<std::string> SweepPlan::point_labels(std::size_t k) const {
   return out;
 }
 
+RunBlock shard_block(std::size_t runs, std::size_t index, std::size_t count) {
+  // Block i starts at floor((i - 1) runs / count): the sizes are floor or ceil of runs / count.
+  return {(index - 1) * runs / count, index * runs / count};
+}
+
 }  // namespace gbesim

@@ -55,6 +55,15 @@ struct SweepPlan {
 // The plan of a scenario document (its sweep, replications and seed); errors go to `d`.
 SweepPlan read_sweep_plan(const Json& doc, Diagnostics& d);
 
+// The runs of shard `index` (1 .. count) when `runs` runs are split into `count` blocks of
+// consecutive runs whose sizes differ by at most one: [first, last). Every run is in exactly one
+// shard; count must be 1 .. runs.
+struct RunBlock {
+  std::size_t first = 0;
+  std::size_t last = 0;
+};
+RunBlock shard_block(std::size_t runs, std::size_t index, std::size_t count);
+
 // "path=value, path=value": a point's assignments, for messages.
 std::string point_label(const std::vector<std::pair<std::string, Json>>& values);
 

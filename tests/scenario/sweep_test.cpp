@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "sim/json_path.hpp"
+#include "sim/sweep_plan.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {
@@ -119,6 +121,94 @@ TEST(Sweep, AnInvalidPointIsReportedBeforeAnythingRuns) {
             std::string::npos)
       << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "results"));
+}
+
+// --shard I/N: for every run count here and every N from 1 to it, the N blocks are consecutive,
+// cover every run exactly once, are never empty and differ in size by at most one.
+TEST(Sweep, ShardBlocksCoverEveryRunExactlyOnce) {
+  for (const std::size_t runs : {1u, 2u, 7u, 8u, 192u, 1000u})
+    for (std::size_t n = 1; n <= runs; ++n) {
+      std::size_t next = 0, smallest = runs, largest = 0;
+      for (std::size_t i = 1; i <= n; ++i) {
+        const RunBlock b = shard_block(runs, i, n);
+        ASSERT_EQ(b.first, next) << runs << " runs, shard " << i << "/" << n;
+        ASSERT_GT(b.last, b.first) << runs << " runs, shard " << i << "/" << n;
+        smallest = std::min(smallest, b.last - b.first);
+        largest = std::max(largest, b.last - b.first);
+        next = b.last;
+      }
+      ASSERT_EQ(next, runs) << runs << " runs, " << n << " shards";
+      ASSERT_LE(largest - smallest, 1u) << runs << " runs, " << n << " shards";
+    }
+}
+
+// A sweep run as three shards, then aggregated, gives the whole sweep's files byte for byte;
+// --status and --aggregate say what is missing on the way, a failed run is named with its error
+// line and run again with that reason, a changed configuration makes every run stale.
+TEST(Sweep, ShardsThenAggregateGiveTheWholeSweepsFiles) {
+  const auto dir = fresh_directory("sweep-shards");
+  write_text(dir / "s.json", kSweep);
+  ASSERT_EQ(run_gbesim({"sweep", "s.json", "-j", "2", "--out", "whole", "--quiet"}, dir).exit_code,
+            0);
+
+  const auto first = run_gbesim({"sweep", "s.json", "--out", "parts", "--shard", "1/3"}, dir);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_NE(first.output.find("shard 1/3 (runs 0-1): 2 of 2 runs complete"), std::string::npos)
+      << first.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "parts/points.csv"));  // --aggregate's job
+  ASSERT_EQ(
+      run_gbesim({"sweep", "s.json", "--out", "parts", "--shard", "3/3", "-j", "2"}, dir).exit_code,
+      0);
+  const Json shard = Json::parse(read_text(dir / "parts/shards/3-of-3/shard.json"));
+  EXPECT_EQ(shard["first_run"], 5);
+  EXPECT_EQ(shard["last_run"], 7);
+  EXPECT_EQ(shard["status"], "complete");
+
+  const auto status = run_gbesim({"sweep", "s.json", "--out", "parts", "--status"}, dir);
+  EXPECT_EQ(status.exit_code, 1) << status.output;
+  EXPECT_NE(status.output.find("never run: runs 2-4"), std::string::npos) << status.output;
+  const auto partial = run_gbesim({"sweep", "s.json", "--out", "parts", "--aggregate"}, dir);
+  EXPECT_EQ(partial.exit_code, 1) << partial.output;
+  EXPECT_NE(partial.output.find("3 of 8 runs are not complete: runs 2-4"), std::string::npos)
+      << partial.output;
+  EXPECT_NE(read_text(dir / "parts/points.csv").find("\n3,1,1,2,missing,"), std::string::npos);
+
+  ASSERT_EQ(run_gbesim({"sweep", "s.json", "--out", "parts", "--shard", "2/3"}, dir).exit_code, 0);
+  const auto all = run_gbesim({"sweep", "s.json", "--out", "parts", "--aggregate"}, dir);
+  ASSERT_EQ(all.exit_code, 0) << all.output;
+  for (const char* file : {"points.csv", "summary.csv", "runs/4/scalars.csv"})
+    EXPECT_EQ(read_text(dir / "parts" / file), read_text(dir / "whole" / file)) << file;
+  EXPECT_EQ(Json::parse(read_text(dir / "parts/sweep.json"))["status"], "complete");
+
+  // A run that left a log and no record failed: --status quotes its error line, and the next
+  // sweep says why it runs it again.
+  std::filesystem::remove(dir / "parts/runs/6/run.json");
+  write_text(dir / "parts/runs/6/log.txt", "progress\nerror: the disk is full\nmore\n");
+  const auto failed = run_gbesim({"sweep", "s.json", "--out", "parts", "--status", "--json"}, dir);
+  EXPECT_EQ(failed.exit_code, 1);
+  const Json j = Json::parse(failed.output);
+  EXPECT_EQ(j["counts"]["failed"], 1);
+  EXPECT_EQ(j["counts"]["complete"], 7);
+  EXPECT_EQ(j["not_complete"][0]["run"], 6);
+  EXPECT_EQ(j["not_complete"][0]["why"], "error: the disk is full");
+  const auto again = run_gbesim({"sweep", "s.json", "--out", "parts"}, dir);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("run 6: running it again: failed (error: the disk is full)"),
+            std::string::npos)
+      << again.output;
+  EXPECT_EQ(read_text(dir / "parts/points.csv"), read_text(dir / "whole/points.csv"));
+
+  const auto changed = run_gbesim(
+      {"sweep", "s.json", "--out", "parts", "--status", "--set", "duration_ns=100000"}, dir);
+  EXPECT_EQ(changed.exit_code, 1);
+  EXPECT_NE(changed.output.find("stale             8"), std::string::npos) << changed.output;
+  EXPECT_NE(changed.output.find("the configuration changed"), std::string::npos);
+
+  for (const char* bad : {"0/3", "4/3", "1/9", "x", "1/", "2/3/4"}) {
+    const auto r = run_gbesim({"sweep", "s.json", "--out", "parts", "--shard", bad}, dir);
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.output;
+    EXPECT_NE(r.output.find("--shard"), std::string::npos) << bad << ": " << r.output;
+  }
 }
 
 }  // namespace

@@ -130,7 +130,7 @@ bool lock_held(const std::filesystem::path& dir) {
   struct stat st {};
   if (::stat((dir / kLockName).c_str(), &st) != 0) return false;
   // /proc/locks: "1: FLOCK  ADVISORY  WRITE 4242 08:01:123456 0 EOF" (device in hex).
-  const std::string id = fmt::format(":{:02x}:{:02x}:{} ", major(st.st_dev), minor(st.st_dev),
+  const std::string id = fmt::format(" {:02x}:{:02x}:{} ", major(st.st_dev), minor(st.st_dev),
                                      static_cast<unsigned long>(st.st_ino));
   std::ifstream locks("/proc/locks");
   std::string line;

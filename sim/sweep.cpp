@@ -530,7 +530,10 @@ int run_sweep(const SweepOptions& options) {
       continue;
     }
     pending.push_back(k);
-    if (st.status != "missing" || !st.why.empty())
+    if (st.status == "running")
+      redo.push_back(
+          fmt::format("run {}: another process is writing it: waiting, then running it", k));
+    else if (st.status != "missing" || !st.why.empty())
       redo.push_back(fmt::format("run {}: running it again: {}{}", k, st.status,
                                  st.why.empty() ? "" : " (" + st.why + ")"));
   }

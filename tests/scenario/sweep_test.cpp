@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <fstream>
 #include <sstream>
 
@@ -209,6 +210,28 @@ TEST(Sweep, ShardsThenAggregateGiveTheWholeSweepsFiles) {
     EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.output;
     EXPECT_NE(r.output.find("--shard"), std::string::npos) << bad << ": " << r.output;
   }
+}
+
+// --status sees a run that is being written (its lock, read without taking it: the run is not
+// disturbed), and after a Ctrl-C the run's interrupted record.
+TEST(Sweep, StatusSeesARunningAndAnInterruptedRun) {
+  const auto dir = fresh_directory("sweep-running");
+  write_text(dir / "s.json", kSweep);
+  BackgroundGbesim run({"run", "s.json", "--point", "0", "--set", "duration_ns=1125899906842624"},
+                       dir);
+  ASSERT_TRUE(run.wait_for_output("simulated (")) << run.output();
+  const auto busy = run_gbesim({"sweep", "s.json", "--status", "--json"}, dir);
+  EXPECT_EQ(busy.exit_code, 1);
+  const Json j = Json::parse(busy.output);
+  EXPECT_EQ(j["runs_by_status"]["running"], Json::array({0})) << busy.output;
+  EXPECT_EQ(j["counts"]["missing"], 7);
+  run.signal(SIGINT);
+  EXPECT_EQ(run.wait(), 130);
+  const auto after = run_gbesim({"sweep", "s.json", "--status"}, dir);
+  EXPECT_NE(after.output.find("     0      0    0  interrupted  it was stopped before its end"),
+            std::string::npos)
+      << after.output;
+  EXPECT_NE(after.output.find("never run: runs 1-7"), std::string::npos) << after.output;
 }
 
 }  // namespace

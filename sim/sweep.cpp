@@ -353,7 +353,14 @@ int write_slurm(const SweepOptions& options, const SweepPlan& plan, const std::s
 }
 
 // "I/N" of --shard, checked against the sweep's run count.
-RunBlock parse_shard(const std::string& text, std::size_t runs, const std::string& file) {
+struct Shard {
+  std::size_t index = 0;
+  std::size_t count = 0;
+  RunBlock runs;
+  std::string text() const { return fmt::format("{}/{}", index, count); }
+};
+
+Shard parse_shard(const std::string& text, std::size_t runs, const std::string& file) {
   std::size_t index = 0, count = 0;
   char slash = 0;
   std::istringstream in(text);
@@ -373,7 +380,7 @@ RunBlock parse_shard(const std::string& text, std::size_t runs, const std::strin
     d.error("", problem);
     d.throw_if_any();
   }
-  return shard_block(runs, index, count);
+  return {index, count, shard_block(runs, index, count)};
 }
 
 }  // namespace
@@ -387,15 +394,16 @@ int run_sweep(const SweepOptions& options) {
     print_list(plan);
     return 0;
   }
-  const std::optional<RunBlock> shard =
+  const std::optional<Shard> shard =
       options.shard.empty() ? std::nullopt
-                            : std::optional<RunBlock>(parse_shard(options.shard, plan.run_count(),
-                                                                  options.scenario_file));
+                            : std::optional<Shard>(parse_shard(options.shard, plan.run_count(),
+                                                               options.scenario_file));
   const LoadedScenario base = load_scenario(options.scenario_file, load);
   const std::string name = base.config.run.name;
   const std::filesystem::path sweep_dir =
       options.out_dir ? *options.out_dir : std::filesystem::path("results") / name;
-  // Every run's configuration as it would be resolved now (what a complete run must match).
+  // Every run's configuration as it would be resolved now (what a complete run must match);
+  // resolving them also checks every point before anything runs or is submitted.
   std::vector<Json> expected(plan.run_count());
   for (std::size_t k = 0; k < plan.run_count(); ++k) {
     LoadOptions o = load;
@@ -412,12 +420,11 @@ int run_sweep(const SweepOptions& options) {
   std::error_code ec;
   const std::string holder =
       fmt::format("gbesim sweep {}{} (pid {})", printable(options.scenario_file),
-                  shard ? " --shard " + options.shard : "", ::getpid());
+                  shard ? " --shard " + shard->text() : "", ::getpid());
   if (shard) std::filesystem::create_directories(sweep_dir / "shards", ec);
+  // Named by the numbers, not the text: "01/3" is the same shard as "1/3" (and the same lock).
   const OutputDirectory out(
-      shard ? sweep_dir / "shards" /
-                  fmt::format("{}-of-{}", options.shard.substr(0, options.shard.find('/')),
-                              options.shard.substr(options.shard.find('/') + 1))
+      shard ? sweep_dir / "shards" / fmt::format("{}-of-{}", shard->index, shard->count)
             : sweep_dir,
       holder);
   const std::filesystem::path& dir = sweep_dir;
@@ -518,8 +525,8 @@ int run_sweep(const SweepOptions& options) {
   }
 
   // What is still to run, and why a run that has been there before is run again.
-  const std::size_t first_run = shard ? shard->first : 0;
-  const std::size_t end_run = shard ? shard->last : plan.run_count();
+  const std::size_t first_run = shard ? shard->runs.first : 0;
+  const std::size_t end_run = shard ? shard->runs.last : plan.run_count();
   std::vector<std::size_t> pending;
   std::vector<std::string> redo;
   std::size_t skipped = 0;
@@ -553,7 +560,7 @@ int run_sweep(const SweepOptions& options) {
   std::size_t done = 0;
   bool forwarded = false;
   const std::string label = shard ? fmt::format("sweep {} shard {} (runs {}-{})", name,
-                                                options.shard, first_run, end_run - 1)
+                                                shard->text(), first_run, end_run - 1)
                                   : "sweep " + name;
   auto status = [&] {
     return fmt::format("{}: {}/{} runs done ({} running, {} failed, {} already complete)", label,
@@ -622,7 +629,7 @@ int run_sweep(const SweepOptions& options) {
     for (std::size_t k = first_run; k < end_run; ++k)
       if (run_status(k) != "complete") incomplete.push_back(k);
     Json record;
-    record["shard"] = options.shard;
+    record["shard"] = shard->text();
     record["first_run"] = first_run;
     record["last_run"] = end_run - 1;
     record["runs_complete"] = end_run - first_run - incomplete.size();

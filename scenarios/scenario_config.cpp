@@ -146,6 +146,34 @@ std::vector<std::string> ScenarioConfig::reachable_from(const std::string& name)
   return out;
 }
 
+std::map<std::string, std::size_t> ScenarioConfig::station_groups() const {
+  // Union-find over the same nodes and joins as reachable_from.
+  std::map<std::string, std::size_t> index;
+  std::vector<std::size_t> parent;
+  auto id = [&](const std::string& end) {
+    const auto colon = end.find(':');
+    const std::string n = colon == std::string::npos ? end : "switch:" + end.substr(0, colon);
+    const auto [it, added] = index.emplace(n, parent.size());
+    if (added) parent.push_back(parent.size());
+    return it->second;
+  };
+  auto root = [&](std::size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  auto join = [&](const std::string& a, const std::string& b) {
+    const std::size_t ra = root(id(a));
+    const std::size_t rb = root(id(b));
+    parent[std::max(ra, rb)] = std::min(ra, rb);
+  };
+  for (const auto& l : links) join(l.a, l.b);
+  for (const auto& d : domains)
+    for (std::size_t i = 1; i < d.stations.size(); ++i) join(d.stations[0], d.stations[i]);
+  std::map<std::string, std::size_t> out;
+  for (const auto& st : stations) out[st.name] = root(id(st.name));
+  return out;
+}
+
 std::vector<std::vector<std::int64_t>> DomainConfig::delay_ps(double ns_per_m,
                                                               double bit_ns) const {
   const double devices_ns =

@@ -189,6 +189,9 @@ struct ScenarioConfig {
   std::int64_t switch_port_rate(const std::string& port) const;
   // The stations `name` can reach: over links, collision domains and through switches.
   std::vector<std::string> reachable_from(const std::string& name) const;
+  // Every station's group: stations in one group reach each other (the same joins as
+  // reachable_from, found once for all stations).
+  std::map<std::string, std::size_t> station_groups() const;
   // The station at the other end of `name`'s link, if it has one.
   const StationConfig* peer_of(const std::string& name) const;
 };

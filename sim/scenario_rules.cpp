@@ -253,25 +253,24 @@ void phy_model_applies(const ScenarioConfig& c, Diagnostics& d) {
 
 // Traffic goes to a reachable station (or broadcast), in frames the MAC can send.
 void traffic_fits(const ScenarioConfig& c, Diagnostics& d) {
+  // Groups of stations that reach each other, found once (not a search per station).
+  const std::map<std::string, std::size_t> group = c.station_groups();
+  std::map<std::size_t, std::size_t> group_size;
+  for (const auto& [name, g] : group) ++group_size[g];
   for (const auto& s : c.stations) {
-    std::vector<std::string> reachable;
-    bool reach_known = false;
+    const std::size_t own = group.at(s.name);
     for (std::size_t i = 0; i < s.traffic.size(); ++i) {
       const TrafficParams& t = s.traffic[i];
       const std::string path = index_path(station_path(s.name, "traffic"), i);
+      const auto to = group.find(t.to);
       if (t.to == s.name) {
         d.error(child_path(path, "to"), "a station cannot send to itself");
-      } else if (!t.to.empty() && t.to != "broadcast" && c.find_station(t.to) != nullptr) {
-        if (!reach_known) {
-          reachable = c.reachable_from(s.name);
-          reach_known = true;
-        }
-        if (!reachable.empty() &&
-            std::find(reachable.begin(), reachable.end(), t.to) == reachable.end())
-          d.error(child_path(path, "to"),
-                  "\"" + t.to + "\" is not reachable from " + s.name +
-                      " (reachable: " + schema::key_list(reachable) +
-                      "; links, collision domains and switches join stations)");
+      } else if (to != group.end() && group_size[own] > 1 && to->second != own) {
+        // (A station joined to nothing is not judged here, as before.)
+        d.error(child_path(path, "to"),
+                "\"" + t.to + "\" is not reachable from " + s.name +
+                    " (reachable: " + schema::key_list(c.reachable_from(s.name)) +
+                    "; links, collision domains and switches join stations)");
       }
       const std::int64_t limit = s.mac.max_frame_bytes + (t.vlan_id >= 0 ? kQTagBytes : 0);
       auto check_size = [&](std::int64_t bytes, const std::string& at) {

@@ -37,7 +37,8 @@ class HalfDuplexStation {
   virtual ~HalfDuplexStation() = default;
   virtual const MacAddress& station_address() const = 0;
   virtual bool promiscuous() const = 0;
-  // Another station's signal reaches us at `at` (>= now).
+  // Another station's signal reaches us at `at` (>= now). Told only while this station has a
+  // transmission of its own open on the medium (a later one asks first_signal_from).
   virtual void on_signal_arrival(Picoseconds at, Picoseconds now) = 0;
   // A transmission's end has just become known (asked for with wait_for_close).
   virtual void on_medium_closed(Picoseconds now) = 0;

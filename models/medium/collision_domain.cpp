@@ -22,6 +22,7 @@ void CollisionDomain::begin(std::size_t station, Picoseconds start) {
   all_.push_back({station, start, kForeverPs});
   open_.push_back(next_serial_);
   ++next_serial_;
+  sending_.insert(std::upper_bound(sending_.begin(), sending_.end(), station), station);
 }
 
 void CollisionDomain::end(std::size_t station, Picoseconds stop) {
@@ -31,6 +32,7 @@ void CollisionDomain::end(std::size_t station, Picoseconds stop) {
   if (t.serial >= first_serial_)
     all_[static_cast<std::size_t>(t.serial - first_serial_)].stop = stop;
   open_.erase(std::find(open_.begin(), open_.end(), t.serial));
+  sending_.erase(std::lower_bound(sending_.begin(), sending_.end(), station));
 }
 
 template <typename F>
@@ -50,6 +52,15 @@ void CollisionDomain::for_each_recent(Picoseconds from, F&& f) const {
     if (serial >= first_serial_) f(all_[static_cast<std::size_t>(serial - first_serial_)]);
 }
 
+bool CollisionDomain::open_signal_by(std::size_t station, Picoseconds t) const {
+  const std::vector<Picoseconds>& to_here = delay_to_[station];
+  for (const std::uint64_t serial : open_) {
+    const Entry& e = all_[static_cast<std::size_t>(serial - first_serial_)];
+    if (e.start + (e.station == station ? 0 : to_here[e.station]) <= t) return true;
+  }
+  return false;
+}
+
 bool CollisionDomain::transmitting(std::size_t station) const {
   const auto& h = history_[station];
   return !h.empty() && h[h.size() - 1].stop == kForeverPs;
@@ -61,19 +72,29 @@ Picoseconds CollisionDomain::current_start(std::size_t station) const {
 }
 
 const std::vector<CollisionDomain::Interval>& CollisionDomain::seen_at(std::size_t station) const {
+  // The transmissions the stations' histories hold, from all_ (begin order): a station's history
+  // is the newest part of its transmissions, so an entry is held if it is not older than the
+  // first one its station holds. Arrivals are start + delay with delay in [0, max_delay_], so in
+  // begin order they are nearly sorted already: each is moved back only past the few that began
+  // less than max_delay_ earlier (insertion), not sorted from scratch.
   std::vector<Interval>& out = scratch_;
   out.clear();
-  for (std::size_t i = 0; i < history_.size(); ++i) {
-    const Picoseconds d = i == station ? 0 : delay_[i][station];
-    const auto& h = history_[i];
-    for (std::size_t j = 0; j < h.size(); ++j) {
-      const Transmission& t = h[j];
-      out.push_back({t.start + d, t.stop == kForeverPs ? kForeverPs : t.stop + d, i == station});
+  const std::vector<Picoseconds>& to_here = delay_to_[station];
+  for (std::size_t j = 0; j < all_.size(); ++j) {
+    const Entry& e = all_[j];
+    const auto& h = history_[e.station];
+    if (h.empty() || first_serial_ + j < h.front().serial) continue;
+    const bool own = e.station == station;
+    const Picoseconds d = own ? 0 : to_here[e.station];
+    const Interval iv{e.start + d, e.stop == kForeverPs ? kForeverPs : e.stop + d, own};
+    std::size_t k = out.size();
+    out.push_back(iv);
+    while (k > 0 && before(iv, out[k - 1])) {
+      out[k] = out[k - 1];
+      --k;
     }
+    out[k] = iv;
   }
-  std::sort(out.begin(), out.end(), [](const Interval& a, const Interval& b) {
-    return a.arrive != b.arrive ? a.arrive < b.arrive : a.leave < b.leave;
-  });
   return out;
 }
 

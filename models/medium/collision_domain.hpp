@@ -35,6 +35,10 @@ class CollisionDomain {
   void begin(std::size_t station, Picoseconds start);
   void end(std::size_t station, Picoseconds stop);
   bool transmitting(std::size_t station) const;
+  // The stations transmitting now, in station order.
+  const std::vector<std::size_t>& transmitting_stations() const { return sending_; }
+  // True if a transmission not yet ended has reached `station` by `t` (arrived at or before t).
+  bool open_signal_by(std::size_t station, Picoseconds t) const;
   // Start of the station's current transmission (valid while transmitting).
   Picoseconds current_start(std::size_t station) const;
 
@@ -86,6 +90,10 @@ class CollisionDomain {
     Picoseconds leave;  // kForeverPs while open
     bool own;
   };
+  // Arrival order (then leaving order): the order the busy periods are merged in.
+  static bool before(const Interval& a, const Interval& b) {
+    return a.arrive != b.arrive ? a.arrive < b.arrive : a.leave < b.leave;
+  }
   // Every signal as seen at `station` (its own transmissions included, marked own), into
   // scratch_ (reused between calls: the queries run on every decision).
   const std::vector<Interval>& seen_at(std::size_t station) const;
@@ -97,8 +105,9 @@ class CollisionDomain {
   RingQueue<Entry> all_;
   std::uint64_t first_serial_ = 0;  // serial of all_.front()
   std::uint64_t next_serial_ = 0;
-  std::vector<std::uint64_t> open_;  // serials of the transmissions not yet ended
-  Picoseconds longest_ = 0;          // the longest ended transmission so far
+  std::vector<std::uint64_t> open_;   // serials of the transmissions not yet ended
+  std::vector<std::size_t> sending_;  // their stations, in station order
+  Picoseconds longest_ = 0;           // the longest ended transmission so far
   mutable std::vector<Interval> scratch_;
   struct Period {
     Picoseconds start;

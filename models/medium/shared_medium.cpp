@@ -257,11 +257,15 @@ void SharedMedium::begin(std::size_t station, Picoseconds now) {
     period_end_ = now;
   }
   ++open_;
-  for (std::size_t k = 0; k < stations_.size(); ++k) {
-    if (k == station) continue;
-    const Picoseconds arrival = now + domain_.delay(station, k);
-    stations_[k]->on_signal_arrival(arrival, now);
-    if (carrier_trace_) ports_[k]->add_carrier_edge(arrival, +1);
+  // Only a station with a signal of its own on the medium can collide with this one (one that
+  // starts later finds this signal with first_signal_from), so only they are told, in station
+  // order as a loop over every station would.
+  const std::vector<std::size_t>& sending = domain_.transmitting_stations();
+  for (const std::size_t k : sending)
+    if (k != station) stations_[k]->on_signal_arrival(now + domain_.delay(station, k), now);
+  if (carrier_trace_) {
+    for (std::size_t k = 0; k < stations_.size(); ++k)
+      if (k != station) ports_[k]->add_carrier_edge(now + domain_.delay(station, k), +1);
   }
 }
 
@@ -273,11 +277,24 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
     for (std::size_t k = 0; k < stations_.size(); ++k)
       if (k != station) ports_[k]->add_carrier_edge(now + domain_.delay(station, k), -1);
   }
-  for (std::size_t k = 0; k < stations_.size(); ++k) {
-    if (!waiting_for_close_[k]) continue;
+  // The stations waiting for an end, in station order; each may ask again while being told. A
+  // station whose deference waited for an open transmission learns nothing from this end if
+  // this signal, where it is seen, lasts until another open one has arrived there: the two
+  // touch, so its busy periods are the same as before (one of them still open), and so is its
+  // answer (none yet). It goes on waiting without asking.
+  std::vector<std::size_t>& told = closing_;
+  told.swap(waiting_list_);
+  waiting_list_.clear();
+  std::sort(told.begin(), told.end());
+  for (const std::size_t k : told) {
+    if (domain_.open_signal_by(k, now + domain_.delay(station, k))) {
+      waiting_list_.push_back(k);
+      continue;
+    }
     waiting_for_close_[k] = false;
     stations_[k]->on_medium_closed(now);
   }
+  told.clear();
   // Forget what can no longer matter to anyone's deference: signals gone before the oldest
   // instant a waiting frame (or a frame queued from now on) looks back to, less a gap.
   if (++ends_since_prune_ >= 16) {

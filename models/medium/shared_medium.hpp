@@ -101,7 +101,11 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   }
   void begin(std::size_t station, Picoseconds now) override;
   void end(std::size_t station, Picoseconds now) override;
-  void wait_for_close(std::size_t station) override { waiting_for_close_[station] = true; }
+  void wait_for_close(std::size_t station) override {
+    if (waiting_for_close_[station]) return;
+    waiting_for_close_[station] = true;
+    waiting_list_.push_back(station);
+  }
   void deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,
                Picoseconds last_bit) override;
   void account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
@@ -120,6 +124,8 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   std::vector<std::size_t> recipients_;
   std::vector<std::unique_ptr<MediumPort>> ports_;
   std::vector<bool> waiting_for_close_;
+  std::vector<std::size_t> waiting_list_;  // the stations waiting_for_close_ marks
+  std::vector<std::size_t> closing_;       // those being told, while they are
   bool carrier_trace_ = false;
   std::uint64_t ends_since_prune_ = 0;
   // Busy periods from the transmitters' side: union of [start, stop) over all stations.

@@ -109,5 +109,34 @@ TEST(CollisionDomain, PruningKeepsWhatDeferenceStillNeeds) {
   EXPECT_EQ(release(c, 0, 200000), 200000);
 }
 
+// The shared medium skips telling a waiting station about an end when the ended signal, where
+// the station sees it, lasts until another open signal has arrived there (open_signal_by): its
+// answer is still "none yet". Checked here against the answer itself, both ways.
+TEST(CollisionDomain, AnEndThatTouchesAnOpenSignalChangesNoWaitingAnswer) {
+  // Station 2 sees station 0 after 100 and station 1 after 300.
+  const std::vector<std::vector<Picoseconds>> delays = {{0, 10, 100}, {10, 0, 300}, {100, 300, 0}};
+  {
+    CollisionDomain c(delays);
+    c.begin(0, 0);   // at station 2 over [100, ...)
+    c.begin(1, 50);  // at station 2 from 350
+    EXPECT_EQ(release(c, 2, 150), std::nullopt);
+    c.end(0, 300);  // leaves station 2 at 400, after station 1's signal came (350): they touch
+    EXPECT_TRUE(c.open_signal_by(2, 300 + 100));
+    EXPECT_EQ(release(c, 2, 150), std::nullopt);  // so nothing was learned
+  }
+  {
+    CollisionDomain c(delays);
+    c.begin(0, 0);
+    c.begin(1, 50);
+    c.end(0, 100);  // leaves station 2 at 200, 150 before station 1's signal comes
+    EXPECT_FALSE(c.open_signal_by(2, 100 + 100));
+    EXPECT_TRUE(c.open_signal_by(2, 350));  // arrival at 350 counts at 350
+    EXPECT_FALSE(c.open_signal_by(2, 349));
+    EXPECT_EQ(release(c, 2, 150), 200 + kIfg);  // an answer: the station must be told
+    c.end(1, 400);
+    EXPECT_FALSE(c.open_signal_by(2, 1000000));  // nothing open
+  }
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -91,8 +91,9 @@ bool is_wildcard(const PathToken& t) {
                                                 : std::get<std::string>(t) == "*";
 }
 
-// Sets the value at tokens[k..] below `node`. Outside wildcards, missing objects on the way are
-// created; below a wildcard only existing elements are visited. Returns how many were set.
+// Sets the value at tokens[k..] below `node`. Missing objects on the way and the last key are
+// created; arrays and their elements are not: below a wildcard an element without them is
+// skipped, elsewhere it is an error. Returns how many were set.
 std::size_t set_below(Json& node, const std::vector<PathToken>& tokens, std::size_t k,
                       const Json& value, bool under_wildcard, const std::string& path,
                       std::vector<PathToken>& walked) {
@@ -140,9 +141,12 @@ std::size_t set_below(Json& node, const std::vector<PathToken>& tokens, std::siz
     throw std::invalid_argument(path + ": " + here + " is not an object");
   }
   if (!node.contains(key) && !last) {
-    if (under_wildcard) return 0;
-    if (std::holds_alternative<std::size_t>(tokens[k + 1]))
+    if (std::holds_alternative<std::size_t>(tokens[k + 1])) {
+      if (under_wildcard) return 0;  // an array is not made up: that element is skipped
       throw std::invalid_argument(path + ": " + here + " has no array \"" + key + "\"");
+    }
+    // A missing object on the way is created, below a wildcard too (stations.*.mac.x gives
+    // every station a mac); a misspelt key then meets the schema's unknown-key error.
     node[key] = Json::object();
   }
   return descend(node[key], t);

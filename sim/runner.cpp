@@ -356,6 +356,16 @@ int run_simulation(const RunOptions& options) {
   install_stop_handlers();
   if (options.parent_pid) end_with_parent(*options.parent_pid);
   const LoadedScenario scenario = load_scenario(options.scenario_file, options.load);
+  if (!options.load.run && !scenario.plan.axes.empty()) {
+    // The sweep is not run here, but a mistake in it is still a mistake: found now, not when
+    // the sweep is started.
+    check_sweep_axes(options.scenario_file, options.load);
+    if (!options.quiet)
+      fmt::print(stderr,
+                 "note: {}: gbesim run runs the base scenario, not its sweep ({} points): "
+                 "--point K runs one of them, gbesim sweep all\n",
+                 scenario.file, scenario.plan.point_count());
+  }
   // The directory is checked and locked before anything is simulated.
   const OutputDirectory out(
       options.out_dir ? *options.out_dir : default_out_dir(scenario),
@@ -372,8 +382,11 @@ int run_simulation(const RunOptions& options) {
   }
   const std::vector<std::string> warnings =
       segment_warnings(scenario.config, plant ? &plant->report : nullptr);
-  if (!options.quiet)
+  const std::vector<std::string> source_warnings = traffic_warnings(scenario.config);
+  if (!options.quiet) {
     for (const auto& w : warnings) fmt::print(stderr, "warning: {}: {}\n", scenario.file, w);
+    for (const auto& w : source_warnings) fmt::print(stderr, "warning: {}: {}\n", scenario.file, w);
+  }
 
   init_time_resolution();
   // The kernel's informational messages (e.g. the VCD timescale it chose) are not for users.
@@ -498,7 +511,9 @@ int run_simulation(const RunOptions& options) {
   run["scenario"] = scenario.written;
   run["config"] = scenario.resolved;
   run["derived"] = scenario.derived;
-  run["warnings"] = warnings;
+  Json all_warnings = warnings;
+  for (const auto& w : source_warnings) all_warnings.push_back(w);
+  run["warnings"] = std::move(all_warnings);
   write_file_atomically(dir / "run.json", dump_json(run, 2) + "\n");
 
   if (!options.quiet) print_summary(scenario, network, scalars, outcome, dir);

@@ -1,5 +1,7 @@
 #include "sim/scenario_loader.hpp"
 
+#include <set>
+
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
 #include "sim/scenario_resolve.hpp"
@@ -121,7 +123,54 @@ LoadedScenario load_point(const Prepared& prepared, const std::string& file,
   return out;
 }
 
+// Every step of every axis on its own, applied to the base scenario: what `gbesim run` checks
+// of a sweep it does not run (a bad path or value is found without loading every point).
+void check_axis_steps(const Prepared& prepared, const std::string& file) {
+  std::vector<Diagnostic> all;
+  std::size_t more = 0;
+  for (const SweepAxis& axis : prepared.plan.axes) {
+    std::set<std::pair<std::string, std::string>> said;  // one mistake once per axis
+    for (std::size_t i = 0; i < axis.steps() && all.size() < kMaxShownErrors; ++i) {
+      std::vector<std::pair<std::string, Json>> sets;
+      if (axis.variant()) {
+        sets = axis.sets[i];
+      } else {
+        for (std::size_t k = 0; k < axis.paths.size(); ++k)
+          sets.emplace_back(axis.paths[k], axis.values[i][k]);
+      }
+      Diagnostics d(file);
+      Json doc = prepared.doc;
+      for (const auto& [path, value] : sets) {
+        try {
+          set_json_path(doc, path, value);
+        } catch (const std::invalid_argument& e) {
+          d.error("sweep[\"" + axis.name + "\"]", e.what());
+        }
+      }
+      if (d.empty()) read_config(doc, d);
+      if (d.empty()) continue;
+      try {
+        d.throw_if_any();
+      } catch (const ScenarioError& e) {
+        const std::string prefix = "sweep axis \"" + axis.name + "\", value " + std::to_string(i) +
+                                   " (" + point_label(sets) + "): ";
+        for (Diagnostic item : e.diagnostics()) {
+          if (!said.emplace(item.path, item.message).second) continue;
+          item.message = prefix + item.message;
+          all.push_back(item);
+        }
+        more += e.more();
+      }
+    }
+  }
+  if (!all.empty()) throw ScenarioError(all, more);
+}
+
 }  // namespace
+
+void check_sweep_axes(const std::string& file, const LoadOptions& options) {
+  check_axis_steps(prepare(read_json_file(file), file, options), file);
+}
 
 LoadedScenario load_scenario_text(const std::string& text, const std::string& file,
                                   const LoadOptions& options) {

@@ -36,6 +36,10 @@ LoadedScenario load_scenario(const std::string& file, const LoadOptions& options
 // Loads and validates the base scenario and every sweep point; returns the plan.
 SweepPlan load_sweep_plan(const std::string& file, const LoadOptions& options = {});
 
+// Checks each value of each sweep axis applied alone to the base scenario (not every point):
+// throws ScenarioError naming the axis and value. For `gbesim run`, which runs the base.
+void check_sweep_axes(const std::string& file, const LoadOptions& options = {});
+
 // Loads from text already in memory (tests, built-in scenarios); `file` names it in errors.
 LoadedScenario load_scenario_text(const std::string& text, const std::string& file,
                                   const LoadOptions& options = {});

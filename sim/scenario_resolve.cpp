@@ -5,6 +5,8 @@
 #include <mutex>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "models/common/speed_modes.hpp"
 #include "models/phy/link_model.hpp"
 #include "models/topology/cabling.hpp"
@@ -228,6 +230,47 @@ std::vector<std::string> segment_warnings(const ScenarioConfig& c, const Topolog
     for (const auto& dom : report->domains)
       for (const auto& v : dom.segment_violations)
         out.push_back("topology." + v.where + ": " + v.message);
+  return out;
+}
+
+std::vector<std::string> traffic_warnings(const ScenarioConfig& c) {
+  std::vector<std::string> out;
+  const double run_ns = static_cast<double>(c.run.duration_ns);
+  for (const auto& s : c.stations) {
+    for (std::size_t i = 0; i < s.traffic.size(); ++i) {
+      const TrafficParams& t = s.traffic[i];
+      if (!t.enabled || t.pattern == "script") continue;
+      const std::string path = index_path(child_path(child_path("stations", s.name), "traffic"), i);
+      const double stop = t.stop_ns < 0 ? run_ns : std::min(run_ns, static_cast<double>(t.stop_ns));
+      const double active_ns = stop - static_cast<double>(t.start_ns);
+      if (active_ns <= 0) {
+        out.push_back(
+            fmt::format("{}: starts at {} ns, when the run ({} ns) is already over: it "
+                        "sends nothing",
+                        path, t.start_ns, c.run.duration_ns));
+        continue;
+      }
+      double rate_bps = 0;
+      std::string rate;
+      if (t.pattern == "poisson") {
+        rate_bps = t.load_bps;
+        rate = fmt::format("load_bps {:g} bit/s", t.load_bps);
+      } else if (t.pattern == "on_off") {
+        rate_bps = t.peak_load_bps * t.on_ns / (t.on_ns + t.off_ns);
+        rate = fmt::format("peak_load_bps {:g} bit/s on {:g} of every {:g} ns", t.peak_load_bps,
+                           t.on_ns, t.on_ns + t.off_ns);
+      } else {
+        continue;  // saturated: sends from its start
+      }
+      const double mean_bytes = t.frame_bytes.mean_bytes();
+      const double expected = rate_bps * active_ns * 1e-9 / (8 * mean_bytes);
+      if (expected < 1)
+        out.push_back(fmt::format(
+            "{}: expect {:.3g} frames in the run ({} x {:g} ns active / {:g}-byte frames): it "
+            "will probably send none (rates are in bit/s: 300 Mb/s is 3e8)",
+            path, expected, rate, active_ns, mean_bytes));
+    }
+  }
   return out;
 }
 

@@ -39,4 +39,9 @@ struct TopologyReport;
 std::vector<std::string> segment_warnings(const ScenarioConfig& config,
                                           const TopologyReport* report);
 
+// Every enabled rate-driven source (poisson, on_off) expected to send less than one frame in the
+// run (a rate given in Mb/s where bit/s are meant), and every source starting after the run
+// ends: "<JSON path>: <expected count and why>". The run still runs; it warns.
+std::vector<std::string> traffic_warnings(const ScenarioConfig& config);
+
 }  // namespace gbesim

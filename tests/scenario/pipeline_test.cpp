@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "sim/json_path.hpp"
+#include "sim/scenario_loader.hpp"
+#include "sim/scenario_resolve.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {
@@ -919,6 +921,77 @@ TEST(Pipeline, RunJsonKeepsTheScenarioAsWrittenApartFromResolvedAndDerivedValues
   EXPECT_GT(link["phy"]["margin_db"].get<double>(), 0.0);
   EXPECT_DOUBLE_EQ(link["injected_ber"].get<double>(), std::min(0.5, octet_errors / 8));
   EXPECT_EQ(run["derived"]["slot_time_bits"]["b"], 4096);
+}
+
+// Footguns that used to pass in silence: a rate given in Mb/s where bit/s are meant (the source
+// sends nothing), a source starting after the run, and a sweep block `gbesim run` ignores (it is
+// checked, and the run says it runs the base scenario).
+TEST(Pipeline, ASourceThatWillSendNothingAndAnIgnoredSweepAreSaid) {
+  const auto dir = fresh_directory("footguns");
+  write_text(dir / "s.json", R"({"name": "f", "description": "", "duration_ns": 1000000,
+    "stations": {"a": {"traffic": [{"pattern": "poisson", "to": "b", "load_bps": 300,
+                                    "frame_bytes": 1000}]},
+                 "b": {"traffic": [{"pattern": "saturated", "to": "a", "frame_bytes": 64,
+                                    "start_ns": 2000000}]}},
+    "links": [{"between": ["a", "b"], "cable_m": 100}]})");
+  const auto r = run_gbesim({"run", "s.json", "--out", "o"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // 300 bit/s x 1 ms / (8 x 1000 bits) = 3.75e-05 frames.
+  EXPECT_NE(r.output.find("warning: s.json: stations.a.traffic[0]: expect 3.75e-05 frames in the "
+                          "run (load_bps 300 bit/s x 1e+06 ns active / 1000-byte frames)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("warning: s.json: stations.b.traffic[0]: starts at 2000000 ns, when "
+                          "the run (1000000 ns) is already over"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(Json::parse(read_text(dir / "o/run.json"))["warnings"].size(), 2u);
+  // 300 Mb/s: 37.5 frames expected, no warning.
+  const auto ok = run_gbesim({"run", "s.json", "--set", "stations.a.traffic[0].load_bps=3e8",
+                              "--set", "stations.b.traffic[0].start_ns=0", "--out", "ok"},
+                             dir);
+  ASSERT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_EQ(ok.output.find("warning:"), std::string::npos) << ok.output;
+
+  // A sweep `gbesim run` does not run is still checked, each value of each axis once.
+  const auto bad = run_gbesim({"run", "s.json", "--set",
+                               "sweep={\"duration_nss\": [1, 2], "
+                               "\"links[0].cable_m\": [100, -5]}",
+                               "--out", "bad"},
+                              dir);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("sweep axis \"duration_nss\", value 0 (duration_nss=1): unknown key; "
+                            "did you mean \"duration_ns\"?"),
+            std::string::npos)
+      << bad.output;
+  EXPECT_EQ(bad.output.find("value 1 (duration_nss=2)"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("sweep axis \"links[0].cable_m\", value 1 (links[0].cable_m=-5)"),
+            std::string::npos)
+      << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+  const auto noted = run_gbesim(
+      {"run", "s.json", "--set", "sweep={\"links[0].cable_m\": [10, 20, 30]}", "--out", "n"}, dir);
+  ASSERT_EQ(noted.exit_code, 0) << noted.output;
+  EXPECT_NE(noted.output.find("note: s.json: gbesim run runs the base scenario, not its sweep (3 "
+                              "points)"),
+            std::string::npos)
+      << noted.output;
+}
+
+// No shipped scenario has a source that will send nothing (base, first and last sweep point).
+TEST(Pipeline, NoShippedScenarioHasASourceThatSendsNothing) {
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "scenarios")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string file = entry.path().string();
+    const LoadedScenario base = load_scenario(file);
+    EXPECT_EQ(traffic_warnings(base.config), std::vector<std::string>{}) << file;
+    for (const std::size_t point : {std::size_t{0}, base.plan.point_count() - 1}) {
+      LoadOptions o;
+      o.run = point * static_cast<std::size_t>(base.plan.replications);
+      EXPECT_EQ(traffic_warnings(load_scenario(file, o).config), std::vector<std::string>{})
+          << file << " point " << point;
+    }
+  }
 }
 
 TEST(Pipeline, TheResolvedConfigurationOfEveryShippedPointRunsToTheSameResults) {

@@ -470,7 +470,18 @@ TEST(Loader, WildcardsSetEveryElementThatHasTheRestOfThePath) {
   EXPECT_EQ(s.config.find_station("c")->traffic[0].frame_bytes.fixed_bytes, 128);
   EXPECT_EQ(s.config.find_station("c")->traffic[0].to, "broadcast");
   EXPECT_TRUE(s.config.find_station("b")->traffic.empty());  // b has no traffic[0]: untouched
+  // Missing objects on the way are created below a wildcard too (every station gets a mac);
+  // arrays are not (a station without traffic is skipped), and a misspelt key is refused by the
+  // schema, not silently made.
+  o.sets = {"stations.*.mac.promiscuous=true", "stations.*.traffic[*].vlan_id=7",
+            "stations.c.traffic[*].to=broadcast"};
+  const auto p = load_scenario_text(doc.dump(), "ok.json", o);
+  for (const auto& st : p.config.stations) EXPECT_TRUE(st.mac.promiscuous) << st.name;
+  EXPECT_EQ(p.config.find_station("a")->traffic[0].vlan_id, 7);
+  EXPECT_TRUE(p.config.find_station("d")->traffic.empty());
   o.sets = {"links[*].nothing_here.x=1"};
+  EXPECT_CONTAINS(error_of(doc.dump(), o), "links[0].nothing_here: unknown key");
+  o.sets = {"links[*].nothing_here[*].x=1"};
   EXPECT_CONTAINS(error_of(doc.dump(), o), "nothing under links matches the rest of the path");
 }
 

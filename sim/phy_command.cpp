@@ -24,6 +24,7 @@
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
 #include "sim/output_dir.hpp"
+#include "sim/progress.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/schema.hpp"
 
@@ -48,16 +49,35 @@ namespace {
 // Calls one(i) for i = 0 .. count-1 on two threads (this machine's cores), each taking the next
 // index when it finishes one. Every call must depend on i alone, so the results do not depend
 // on which thread ran them.
-void for_each_index_on_two_threads(std::size_t count, const std::function<void(std::size_t)>& one) {
+// Progress on stderr while the command works (gbesim phy takes seconds to minutes): which
+// stage, how many of its items are done. Null with --quiet.
+ProgressLine* progress_line = nullptr;
+
+void say_progress(const std::string& text, bool force = false) {
+  if (progress_line != nullptr) progress_line->update("gbesim phy: " + text, force);
+}
+
+// Before a line of the results table: the progress line makes way for it.
+void clear_progress() {
+  if (progress_line != nullptr) progress_line->clear();
+}
+
+// `what` names the items for the progress line ("receivers solved").
+void for_each_index_on_two_threads(std::size_t count, const std::string& what,
+                                   const std::function<void(std::size_t)>& one) {
   std::atomic<std::size_t> next{0};
+  std::size_t done = 0;
   std::exception_ptr failure;
-  std::mutex failure_lock;
+  std::mutex lock;  // failure, done and the progress line
+  say_progress(fmt::format("{} 0/{}", what, count), true);
   auto work = [&] {
     for (std::size_t i = next++; i < count; i = next++) {
       try {
         one(i);
+        const std::lock_guard<std::mutex> hold(lock);
+        say_progress(fmt::format("{} {}/{}", what, ++done, count));
       } catch (...) {
-        const std::lock_guard<std::mutex> lock(failure_lock);
+        const std::lock_guard<std::mutex> hold(lock);
         if (!failure) failure = std::current_exception();
       }
     }
@@ -75,7 +95,7 @@ void run_awgn(const PhyOptions& o, Json& summary) {
   // Each noise level has its own random streams: solved two at a time.
   std::vector<Row> rows(o.sigmas.size());
   std::vector<double> decode_seconds(o.sigmas.size());
-  for_each_index_on_two_threads(o.sigmas.size(), [&](std::size_t point) {
+  for_each_index_on_two_threads(o.sigmas.size(), "AWGN points", [&](std::size_t point) {
     const double sigma = o.sigmas[point];
     Row& r = rows[point];
     r.sigma = sigma;
@@ -153,6 +173,7 @@ void run_awgn(const PhyOptions& o, Json& summary) {
   // Wall-clock speed: the only figure that differs between runs of one seed, so it stays out of
   // awgn.csv.
   summary["decode_symbols_per_second"] = total_seconds > 0 ? total_symbols / total_seconds : 0.0;
+  clear_progress();
   if (!o.quiet) {
     fmt::print("gbesim phy: AWGN channel, {} 4D symbols per point, seed {}\n", o.symbols, o.seed);
     fmt::print("{:>7} {:>8} {:>12} {:>12} {:>12} {:>12}\n", "sigma", "SNR dB", "uncoded SER",
@@ -223,7 +244,7 @@ void run_cable(const PhyOptions& o, Json& summary) {
       for (const auto& v : kVariants)
         points.push_back({name, length, &v, link_params(o, cable, length, v), {}});
   }
-  for_each_index_on_two_threads(points.size(), [&](std::size_t i) {
+  for_each_index_on_two_threads(points.size(), "receivers designed", [&](std::size_t i) {
     points[i].analysis = phy::analyse_link(points[i].params);
     // Only the eye diagram (solved again below) needs the oversampled response: not kept for
     // every point.
@@ -236,6 +257,7 @@ void run_cable(const PhyOptions& o, Json& summary) {
          "insertion_loss_62mhz_db,propagation_delay_ns,slicer_mse,mc_symbols,mc_mse,"
          "mc_slicer_error_rate,mc_octet_errors,mc_bit_errors\n";
   double mc_symbols_total = 0, mc_seconds = 0;
+  clear_progress();
   if (!o.quiet)
     fmt::print(
         "gbesim phy: 1000BASE-T over cable, cancellers all / no NEXT / no echo\n"
@@ -249,6 +271,8 @@ void run_cable(const PhyOptions& o, Json& summary) {
     const auto& a = point.analysis;
     phy::PhyLinkSimulation mc;
     if (o.mc_symbols > 0 && v.echo && v.next) {
+      say_progress(fmt::format("link-level Monte Carlo, {} {:.0f} m ({} of {} points)", name,
+                               length, &point - points.data() + 1, points.size()));
       mc = phy::simulate_link(params, a, o.mc_symbols, static_cast<std::uint64_t>(o.seed));
       mc_symbols_total += static_cast<double>(mc.symbols);
       mc_seconds += mc.seconds;
@@ -263,6 +287,7 @@ void run_cable(const PhyOptions& o, Json& summary) {
         a.propagation_delay_ns, a.sigma * a.sigma, mc.symbols, mc.measured_mse,
         mc.symbols > 0 ? static_cast<double>(mc.slicer_errors) / dims : 0.0, mc.octet_errors,
         mc.bit_errors);
+    clear_progress();
     if (!o.quiet && (static_cast<int>(length) % 50 == 0))
       fmt::print("{:>6} {:>5.0f} m {:>15} {:>8.2f} {:>8.2f} {:>10.2e} {:>10.2e}\n", name, length,
                  v.name, a.snr_db, a.margin_db, a.ber_coded, a.ber_uncoded);
@@ -279,7 +304,7 @@ void run_cable(const PhyOptions& o, Json& summary) {
   };
   const std::size_t variants = std::size(kVariants);
   std::vector<Reach> reaches(o.cables.size() * variants);
-  for_each_index_on_two_threads(reaches.size(), [&](std::size_t i) {
+  for_each_index_on_two_threads(reaches.size(), "reach bisections", [&](std::size_t i) {
     Reach& r = reaches[i];
     r.length = zero_margin_length(o, phy::find_cable_category(o.cables[i / variants]),
                                   kVariants[i % variants], r.at_zero);
@@ -309,6 +334,7 @@ void run_cable(const PhyOptions& o, Json& summary) {
   summary["zero_margin_length_m"] = reach_json;
   summary["receiver"] = schema::write_rows(phy::phy_receiver_param_table(), o.receiver);
   summary["link_symbols_per_second"] = mc_seconds > 0 ? mc_symbols_total / mc_seconds : 0.0;
+  clear_progress();
   if (!o.quiet) {
     fmt::print("length at zero margin (BER 1e-10):\n");
     for (const auto& name : o.cables)
@@ -438,8 +464,12 @@ int run_phy(const PhyOptions& options) {
   Json summary;
   summary["seed"] = o.seed;
   summary["channel"] = o.channel;
+  ProgressLine progress(!o.quiet);
+  progress_line = &progress;
   if (o.channel != "cable") run_awgn(o, summary);
   if (o.channel != "awgn") run_cable(o, summary);
+  progress.finish();
+  progress_line = nullptr;
   write_file_atomically(dir / "phy.json", dump_json(summary, 2) + "\n");
   if (!o.quiet)
     fmt::print("results: {}/ ({}phy.json)\n", dir.string(),

@@ -47,11 +47,27 @@ void ProgressLine::update(const std::string& text, bool force) {
   printed_ = true;
 }
 
+void ProgressLine::clear() {
+  if (enabled_ && pending_newline_) {
+    std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+    pending_newline_ = false;
+  }
+}
+
 void ProgressLine::finish() {
   if (enabled_ && pending_newline_) {
     std::fprintf(stderr, "\n");
     pending_newline_ = false;
   }
+}
+
+std::string time_left_text(double elapsed_seconds, std::size_t done, std::size_t left) {
+  if (done == 0 || left == 0) return "";
+  return ", about " +
+         format_wall_seconds(elapsed_seconds * static_cast<double>(left) /
+                             static_cast<double>(done)) +
+         " left";
 }
 
 }  // namespace gbesim

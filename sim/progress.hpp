@@ -16,6 +16,10 @@ namespace gbesim {
 std::string format_duration_ps(Picoseconds ps);   // "12.5 ms"
 std::string format_wall_seconds(double seconds);  // "1m05s"
 
+// ", about 1m05s left" from the pace so far (`done` items took `elapsed_seconds` of wall time,
+// `left` are still to do); empty before the first is done or when none is left.
+std::string time_left_text(double elapsed_seconds, std::size_t done, std::size_t left);
+
 // A number for a summary line that may have no value: fmt::format("{:>8.2f}", Shown{x}) gives
 // "    1.50", "       -" when x has no value (NaN), and "     inf" / "    -inf".
 struct Shown {
@@ -29,6 +33,8 @@ class ProgressLine {
   void update(const std::string& text, bool force = false);
   // Ends an updating line so that later output starts on a fresh line.
   void finish();
+  // Erases an updating line, so that other output takes its place (the next update redraws it).
+  void clear();
   double seconds_since_start() const;
 
  private:

@@ -563,8 +563,15 @@ int run_sweep(const SweepOptions& options) {
                                                 shard->text(), first_run, end_run - 1)
                                   : "sweep " + name;
   auto status = [&] {
-    return fmt::format("{}: {}/{} runs done ({} running, {} failed, {} already complete)", label,
-                       done + skipped, end_run - first_run, running.size(), failed.size(), skipped);
+    // The time left from the pace so far: runs ended here per second of wall time (with -j N
+    // that counts N at once), over the runs still to end. Not before one has ended.
+    const std::size_t ended = done + failed.size();
+    const std::size_t left = pending.size() - std::min(pending.size(), ended);
+    const std::string eta =
+        stop_requested() ? "" : time_left_text(progress.seconds_since_start(), ended, left);
+    return fmt::format("{}: {}/{} runs done ({} running, {} failed, {} already complete){}", label,
+                       done + skipped, end_run - first_run, running.size(), failed.size(), skipped,
+                       eta);
   };
   watch_children();
   allow_clean_stop();

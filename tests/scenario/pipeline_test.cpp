@@ -396,6 +396,13 @@ TEST(Pipeline, PhyAwgnErrorRates) {
   EXPECT_EQ(rows, 2);
   EXPECT_TRUE(std::filesystem::exists(dir / "a/phy.json"));
   EXPECT_EQ(run_gbesim({"phy", "--sigma", "0"}, dir).exit_code, 2);
+  // Without --quiet it says what it is doing: each stage at its start, then every few seconds.
+  const auto talk = run_gbesim(
+      {"phy", "--channel", "awgn", "--sigma", "0.2,0.3", "--symbols", "1000", "--out", "t"}, dir);
+  ASSERT_EQ(talk.exit_code, 0) << talk.output;
+  EXPECT_NE(talk.output.find("gbesim phy: AWGN points 0/2"), std::string::npos) << talk.output;
+  EXPECT_EQ(run_gbesim(with_out("q"), dir).output.find("gbesim phy: AWGN points"),
+            std::string::npos);
 }
 
 TEST(Pipeline, ACableRunsAtTheErrorRateThePhyModelPredictsAndAddsThePhyLatencies) {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "sim/progress.hpp"
+
 namespace gbesim {
 namespace {
 
@@ -34,6 +36,22 @@ TEST(Statistics, OneSampleHasNoInterval) {
 TEST(Statistics, MedianOfOddAndEvenSamples) {
   EXPECT_EQ(median({3, 1, 2}), 2.0);
   EXPECT_EQ(median({4, 1, 3, 2}), 2.5);
+}
+
+}  // namespace
+}  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+// A sweep's time left, from its pace: 4 runs ended in 30 s, 6 to go -> 45 s; 10 runs in 100 s,
+// 50 to go -> 500 s = 8m20s; nothing before the first run ends, nothing when none is left.
+TEST(Progress, TimeLeftFollowsThePaceSoFar) {
+  EXPECT_EQ(time_left_text(30.0, 4, 6), ", about 45s left");
+  EXPECT_EQ(time_left_text(100.0, 10, 50), ", about 8m20s left");
+  EXPECT_EQ(time_left_text(7200.0, 1, 2), ", about 4h00m left");
+  EXPECT_EQ(time_left_text(5.0, 0, 6), "");
+  EXPECT_EQ(time_left_text(5.0, 3, 0), "");
 }
 
 }  // namespace

@@ -64,9 +64,11 @@ int cli(int argc, char** argv) {
   auto* point_opt = run_cmd->add_option("--point", point, "run K of the scenario's sweep")
                         ->check(kDecimal)
                         ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
-  run_cmd->add_option("--trace", traces, "events, pcap, vcd (comma-separated)")
-      ->delimiter(',')
-      ->check(CLI::IsMember(trace_kinds()));
+  run_cmd
+      ->add_option("--trace", traces,
+                   "events, pcap, vcd (comma-separated), each with optional filters: "
+                   "pcap:stations=a,b  events:from=1ms,to=2ms")
+      ->delimiter(',');
   run_cmd->add_flag("--quiet", run.quiet, "no progress and no summary");
   // --series 1s: the scenario key series_interval_ns, as a --set.
   const CLI::Validator interval_check(
@@ -279,7 +281,8 @@ int cli(int argc, char** argv) {
       if (*seed_opt) run.load.seed = seed;
       if (*point_opt) run.load.run = static_cast<std::size_t>(point);
       if (*chunk_opt) run.chunk_ns = chunk_ns;
-      run.traces.insert(traces.begin(), traces.end());
+      run.trace_filters = parse_traces(traces);
+      for (const auto& [kind, filter] : run.trace_filters) run.traces.insert(kind);
       if (!run_series.empty())
         run.load.sets.push_back("series_interval_ns=" +
                                 std::to_string(*parse_interval_ns(run_series)));

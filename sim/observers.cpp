@@ -6,7 +6,9 @@
 
 namespace gbesim {
 
-EventsCsvWriter::EventsCsvWriter(const std::filesystem::path& path) : file_(path) {
+EventsCsvWriter::EventsCsvWriter(const std::filesystem::path& path, Picoseconds from_ps,
+                                 Picoseconds to_ps)
+    : file_(path), from_ps_(from_ps), to_ps_(to_ps) {
   file_.write(std::string("time_ps,component,event,frame_id,bytes,detail\n"));
 }
 
@@ -17,6 +19,10 @@ void EventsCsvWriter::attach(Hook<const Event&>& hook, std::string component) {
 }
 
 void EventsCsvWriter::write(const std::string& component, const Event& e) {
+  if (e.time_ps < from_ps_ || e.time_ps >= to_ps_) {
+    flush_until(now_ps());
+    return;
+  }
   fmt::memory_buffer line;
   fmt::format_to(std::back_inserter(line), "{},{},{},", e.time_ps, component, to_string(e.kind));
   if (e.frame != nullptr) {
@@ -48,13 +54,16 @@ void EventsCsvWriter::commit() {
   file_.commit();
 }
 
-PcapRecorder::PcapRecorder(Network& network, const std::filesystem::path& dir) {
+PcapRecorder::PcapRecorder(Network& network, const std::filesystem::path& dir,
+                           const std::set<std::string>& stations, Picoseconds from_ps,
+                           Picoseconds to_ps) {
   for (const auto& station : network.stations()) {
-    writers_.push_back(
-        std::make_unique<PcapWriter>(dir / (std::string(station->basename()) + ".pcap")));
+    const std::string name = station->basename();
+    if (!stations.empty() && stations.count(name) == 0) continue;
+    writers_.push_back(std::make_unique<PcapWriter>(dir / (name + ".pcap")));
     PcapWriter* w = writers_.back().get();
-    station->mac().events.connect([w](const Event& e) {
-      if (e.frame == nullptr) return;
+    station->mac().events.connect([w, from_ps, to_ps](const Event& e) {
+      if (e.frame == nullptr || e.time_ps < from_ps || e.time_ps >= to_ps) return;
       if (e.kind == EventKind::tx_end || e.kind == EventKind::rx_ok || e.kind == EventKind::rx_drop)
         w->write(e.time_ps, e.frame->bytes);
     });

@@ -24,7 +24,9 @@ namespace gbesim {
 // wait in a small reorder buffer until simulated time reaches them.
 class EventsCsvWriter {
  public:
-  explicit EventsCsvWriter(const std::filesystem::path& path);
+  // Rows at instants in [from_ps, to_ps) only.
+  explicit EventsCsvWriter(const std::filesystem::path& path, Picoseconds from_ps = 0,
+                           Picoseconds to_ps = kForeverPs);
   void attach(Hook<const Event&>& hook, std::string component);
   void commit();
 
@@ -45,6 +47,8 @@ class EventsCsvWriter {
   void write(const std::string& component, const Event& e);
   void flush_until(Picoseconds now);
   AtomicFile file_;
+  Picoseconds from_ps_;
+  Picoseconds to_ps_;
   std::vector<std::unique_ptr<std::string>> names_;  // stable storage for captured names
   std::priority_queue<Row, std::vector<Row>, std::greater<Row>> pending_;
   std::uint64_t order_ = 0;
@@ -54,7 +58,10 @@ class EventsCsvWriter {
 // last bit), whether or not the MAC accepted it.
 class PcapRecorder {
  public:
-  PcapRecorder(Network& network, const std::filesystem::path& dir);
+  // The stations named (all when empty), frames whose last bit is in [from_ps, to_ps).
+  PcapRecorder(Network& network, const std::filesystem::path& dir,
+               const std::set<std::string>& stations = {}, Picoseconds from_ps = 0,
+               Picoseconds to_ps = kForeverPs);
   void commit();
 
  private:

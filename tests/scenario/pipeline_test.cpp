@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "sim/json_path.hpp"
+#include "sim/runner.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/scenario_resolve.hpp"
 #include "tests/support/sim_fixture.hpp"
@@ -281,6 +282,65 @@ TEST(Pipeline, HalfDuplexVcdShowsCarrierCollisionAndMacStatePerStation) {
   EXPECT_EQ(
       vcd_changes(vcd, "b.tx_state"),
       (Changes{{0, "1"}, {111'200, "101"}, {143'200, "100"}, {350'400, "1"}, {4'510'400, "0"}}));
+}
+
+// Trace filters: pcap files of the named stations only, event rows inside the time window only;
+// bad filters are exit 2 with what was expected; and the size estimate behind the large-trace
+// warning agrees with what a run writes.
+TEST(Pipeline, TracesKeepTheStationsAndTheWindowAskedFor) {
+  const auto dir = fresh_directory("trace-filters");
+  const std::string scenario = (source_dir() / "scenarios/default.json").string();
+  const auto r = run_gbesim({"run", scenario, "--set", "duration_ns=2000000", "--out", "o",
+                             "--quiet", "--trace", "pcap:stations=b,events:from=500us,to=1ms"},
+                            dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "o/b.pcap"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "o/a.pcap"));
+  std::stringstream events(read_text(dir / "o/events.csv"));
+  std::string line;
+  std::getline(events, line);
+  int rows = 0;
+  while (std::getline(events, line)) {
+    const long long t = std::stoll(line.substr(0, line.find(',')));
+    EXPECT_GE(t, 500'000'000LL) << line;
+    EXPECT_LT(t, 1'000'000'000LL) << line;
+    ++rows;
+  }
+  EXPECT_GT(rows, 500);  // about 280 frames in half a millisecond, five rows each
+  for (const std::string bad : {"pcapp", "pcap:stations=c", "vcd:from=1ms", "events:to=x",
+                                "events:from=2ms,to=1ms", "pcap:colour=red"}) {
+    const auto b = run_gbesim({"run", scenario, "--out", "bad", "--trace", bad}, dir);
+    EXPECT_EQ(b.exit_code, 2) << bad << ": " << b.output;
+    EXPECT_NE(b.output.find("--trace"), std::string::npos) << b.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
+
+  // The estimate against a run's files: within 10 % for 2 ms of the default scenario, all
+  // traces; and one simulated second of it (about 390 MB) is warned about, a quarter of a second
+  // of one station's pcap (about 80 MB) is not.
+  const auto all = run_gbesim({"run", scenario, "--set", "duration_ns=2000000", "--out", "all",
+                               "--quiet", "--trace", "events,pcap"},
+                              dir);
+  ASSERT_EQ(all.exit_code, 0) << all.output;
+  const double pcap = static_cast<double>(std::filesystem::file_size(dir / "all/a.pcap") +
+                                          std::filesystem::file_size(dir / "all/b.pcap"));
+  const double csv = static_cast<double>(std::filesystem::file_size(dir / "all/events.csv"));
+  RunOptions o;
+  o.traces = {"events", "pcap"};
+  LoadOptions short_run;
+  short_run.sets = {"duration_ns=2000000"};
+  const auto [csv_estimate, pcap_estimate] =
+      trace_bytes_estimate(load_scenario(scenario, short_run), o);
+  EXPECT_NEAR(csv_estimate, csv, 0.1 * csv);
+  EXPECT_NEAR(pcap_estimate, pcap, 0.1 * pcap);
+  const auto warning = large_trace_warning(load_scenario(scenario), o);
+  ASSERT_TRUE(warning.has_value());
+  EXPECT_NE(warning->find("the traces will take about 3"), std::string::npos) << *warning;
+  o.traces = {"pcap"};
+  o.trace_filters = parse_traces({"pcap:stations=a"});
+  LoadOptions quarter;
+  quarter.sets = {"duration_ns=250000000"};
+  EXPECT_EQ(large_trace_warning(load_scenario(scenario, quarter), o), std::nullopt);
 }
 
 TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {

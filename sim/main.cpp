@@ -66,7 +66,7 @@ int cli(int argc, char** argv) {
                         ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
   run_cmd
       ->add_option("--trace", traces,
-                   "events, pcap, vcd (comma-separated), each with optional filters: "
+                   "events, pcap, pcapng, vcd (comma-separated), each with optional filters: "
                    "pcap:stations=a,b  events:from=1ms,to=2ms")
       ->delimiter(',');
   run_cmd->add_flag("--quiet", run.quiet, "no progress and no summary");

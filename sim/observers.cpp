@@ -74,6 +74,39 @@ void PcapRecorder::commit() {
   for (auto& w : writers_) w->commit();
 }
 
+PcapngRecorder::PcapngRecorder(Network& network, const std::filesystem::path& dir,
+                               const std::set<std::string>& stations, Picoseconds from_ps,
+                               Picoseconds to_ps)
+    : writer_(dir / "trace.pcapng") {
+  for (const auto& station : network.stations()) {
+    const std::string name = station->basename();
+    if (!stations.empty() && stations.count(name) == 0) continue;
+    const std::uint32_t interface = writer_.add_interface(name);
+    station->mac().events.connect([this, interface, from_ps, to_ps](const Event& e) {
+      if (e.frame == nullptr || e.time_ps < from_ps || e.time_ps >= to_ps) return;
+      const bool outbound = e.kind == EventKind::tx_end;
+      if (outbound || e.kind == EventKind::rx_ok || e.kind == EventKind::rx_drop)
+        pending_.push({e.time_ps, interface, order_++, outbound, e.frame->bytes});
+      flush_until(now_ps());
+    });
+  }
+}
+
+void PcapngRecorder::flush_until(Picoseconds end) {
+  // Records strictly before `end`: an instant is complete only once time has moved past it.
+  while (!pending_.empty() && pending_.top().time_ps < end) {
+    const Record& r = pending_.top();
+    writer_.write(r.interface, r.time_ps, r.outbound, r.bytes);
+    pending_.pop();
+  }
+}
+
+void PcapngRecorder::commit() {
+  // The last instant's records are written too: the pcap files keep them as well.
+  flush_until(kForeverPs);
+  writer_.commit();
+}
+
 VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
     : final_(dir / "trace.vcd"), temp_base_(dir / (".trace.tmp-" + std::to_string(::getpid()))) {
   slot_ = register_temporary(temp_base_.string() + ".vcd");

@@ -68,6 +68,36 @@ class PcapRecorder {
   std::vector<std::unique_ptr<PcapWriter>> writers_;
 };
 
+// trace.pcapng: every station's frames in one file, one interface per station (in station
+// order), each frame marked inbound or outbound, at the same instant as in the pcap files. Frames
+// at one instant are written in station order, then as the station reported them (the kernel's
+// order of same-instant processes never shows).
+class PcapngRecorder {
+ public:
+  PcapngRecorder(Network& network, const std::filesystem::path& dir,
+                 const std::set<std::string>& stations = {}, Picoseconds from_ps = 0,
+                 Picoseconds to_ps = kForeverPs);
+  void commit();
+
+ private:
+  struct Record {
+    Picoseconds time_ps;
+    std::uint32_t interface;
+    std::uint64_t order;
+    bool outbound;
+    std::vector<std::uint8_t> bytes;
+    bool operator>(const Record& other) const {
+      if (time_ps != other.time_ps) return time_ps > other.time_ps;
+      if (interface != other.interface) return interface > other.interface;
+      return order > other.order;
+    }
+  };
+  void flush_until(Picoseconds end);
+  PcapngWriter writer_;
+  std::priority_queue<Record, std::vector<Record>, std::greater<Record>> pending_;
+  std::uint64_t order_ = 0;
+};
+
 // trace.vcd through the SystemC kernel's own VCD writer (sc_trace): per station the MAC transmit
 // state (0 idle, 1 transmitting, 2 inter-frame gap, 3 paused), transmitting, paused, and the
 // carrier arriving from the link.

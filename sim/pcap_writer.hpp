@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "models/common/time.hpp"
@@ -26,6 +27,28 @@ class PcapWriter {
  private:
   AtomicFile file_;
   std::uint32_t snap_length_;
+  std::uint64_t records_ = 0;
+};
+
+// pcapng (one section, little-endian) with one interface per station: an Interface Description
+// Block each (LINKTYPE_ETHERNET, if_name the station, if_tsresol 9 = nanoseconds, if_fcslen 4),
+// then an Enhanced Packet Block per frame whose epb_flags carry the direction (inbound 01,
+// outbound 10, bits 0-1) and the FCS length (4, bits 5-8). Interfaces are added before the
+// first packet.
+class PcapngWriter {
+ public:
+  explicit PcapngWriter(const std::filesystem::path& path, std::uint32_t snap_length = 65535);
+  // Returns the interface id (0, 1, ... in the order added).
+  std::uint32_t add_interface(const std::string& name);
+  void write(std::uint32_t interface, Picoseconds timestamp_ps, bool outbound,
+             const std::vector<std::uint8_t>& bytes);
+  void commit() { file_.commit(); }
+  std::uint64_t records() const { return records_; }
+
+ private:
+  AtomicFile file_;
+  std::uint32_t snap_length_;
+  std::uint32_t interfaces_ = 0;
   std::uint64_t records_ = 0;
 };
 

@@ -292,6 +292,7 @@ std::vector<std::string> output_files(const RunOptions& options, const Network& 
   if (series) files.push_back("series.csv");
   if (options.traces.count("events")) files.push_back("events.csv");
   if (options.traces.count("vcd")) files.push_back("trace.vcd");
+  if (options.traces.count("pcapng")) files.push_back("trace.pcapng");
   if (options.traces.count("pcap")) {
     const auto it = options.trace_filters.find("pcap");
     for (const auto& s : network.stations())
@@ -361,7 +362,8 @@ TraceEstimate estimate_traces(const ScenarioConfig& c, const RunOptions& options
   };
   const TraceFilter* events = filter_of("events");
   const TraceFilter* pcap = filter_of("pcap");
-  if (events == nullptr && pcap == nullptr) return out;
+  const TraceFilter* pcapng = filter_of("pcapng");
+  if (events == nullptr && pcap == nullptr && pcapng == nullptr) return out;
   for (const auto& s : c.stations) {
     const double rate_bps =
         static_cast<double>(s.rate_mbps > 0 ? s.rate_mbps : c.run.rate_mbps) * 1e6;
@@ -411,12 +413,15 @@ TraceEstimate estimate_traces(const ScenarioConfig& c, const RunOptions& options
         out.events_bytes +=
             n * 42 * ((events->keeps(s.name) ? 3.0 : 0.0) + 2.0 * receivers_kept(*events));
       }
-      if (pcap != nullptr) {
+      // A pcap record is 16 bytes and the frame; a pcapng packet block 44 and the frame padded.
+      const TraceFilter* first = pcap != nullptr ? pcap : pcapng;
+      for (const auto& [f, overhead] : {std::pair{pcap, 16.0}, std::pair{pcapng, 46.0}}) {
+        if (f == nullptr) continue;
         double bytes = 0;
-        const double n = frames_in(*pcap, bytes);
-        if (events == nullptr) out.frames += n;
+        const double n = frames_in(*f, bytes);
+        if (events == nullptr && f == first) out.frames += n;
         out.pcap_bytes +=
-            n * (16 + bytes) * ((pcap->keeps(s.name) ? 1.0 : 0.0) + receivers_kept(*pcap));
+            n * (overhead + bytes) * ((f->keeps(s.name) ? 1.0 : 0.0) + receivers_kept(*f));
       }
     }
   }
@@ -443,7 +448,7 @@ std::optional<std::string> large_trace_warning(const LoadedScenario& scenario,
   std::string parts;
   if (traces.events_bytes > 0) parts += "events.csv " + megabytes(traces.events_bytes);
   if (traces.pcap_bytes > 0)
-    parts += std::string(parts.empty() ? "" : ", ") + "pcap files " + megabytes(traces.pcap_bytes);
+    parts += std::string(parts.empty() ? "" : ", ") + "pcap/pcapng " + megabytes(traces.pcap_bytes);
   return fmt::format(
       "the traces will take about {} ({}; estimated from the sources' rates, about {:.3g} "
       "frames): keep fewer stations or a time window, e.g. --trace pcap:stations=a,b or --trace "
@@ -585,6 +590,7 @@ int run_simulation(const RunOptions& options) {
 
   std::unique_ptr<EventsCsvWriter> events;
   std::unique_ptr<PcapRecorder> pcaps;
+  std::unique_ptr<PcapngRecorder> pcapng;
   std::unique_ptr<VcdRecorder> vcd;
   auto filter_of = [&](const std::string& kind) {
     const auto it = options.trace_filters.find(kind);
@@ -603,6 +609,11 @@ int run_simulation(const RunOptions& options) {
     const TraceFilter filter = filter_of("pcap");
     pcaps =
         std::make_unique<PcapRecorder>(network, dir, filter.stations, filter.from_ps, filter.to_ps);
+  }
+  if (options.traces.count("pcapng")) {
+    const TraceFilter filter = filter_of("pcapng");
+    pcapng = std::make_unique<PcapngRecorder>(network, dir, filter.stations, filter.from_ps,
+                                              filter.to_ps);
   }
   if (options.traces.count("vcd")) vcd = std::make_unique<VcdRecorder>(network, dir);
 
@@ -665,6 +676,7 @@ int run_simulation(const RunOptions& options) {
 
   if (events) events->commit();
   if (pcaps) pcaps->commit();
+  if (pcapng) pcapng->commit();
   if (vcd) vcd->commit();
   if (series) write_file_atomically(dir / "series.csv", series->csv());
   write_file_atomically(dir / "scalars.csv", scalars_csv(scalars));

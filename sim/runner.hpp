@@ -54,7 +54,7 @@ std::optional<std::string> large_trace_warning(const LoadedScenario& scenario,
                                                const RunOptions& options);
 
 inline const std::vector<std::string>& trace_kinds() {
-  static const std::vector<std::string> kinds = {"events", "pcap", "vcd"};
+  static const std::vector<std::string> kinds = {"events", "pcap", "pcapng", "vcd"};
   return kinds;
 }
 

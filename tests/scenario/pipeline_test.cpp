@@ -369,6 +369,35 @@ TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {
   EXPECT_EQ(lines[3], "0.000010864,100,1,02:00:00:00:00:01");
 }
 
+// trace.pcapng: both stations' frames in one file, one interface per station, each marked
+// outbound (2) where it left and inbound (1) where it arrived, in time order, FCS checked: a's
+// three 100-byte frames end at a at 864, 5864 and 10864 ns and reach b 111.2 ns later (20 m x
+// 5.56 ns/m); b's 64-byte frame ends at b at 1576 ns and reaches a at 1687.2 ns.
+TEST(Pipeline, TsharkReadsThePcapngWithInterfacesAndDirections) {
+  if (run_command("command -v tshark").exit_code != 0) GTEST_SKIP() << "tshark not installed";
+  const auto dir = fresh_directory("pcapng");
+  write_text(dir / "s.json", kScripted);
+  ASSERT_EQ(
+      run_gbesim({"run", "s.json", "--out", "out", "--trace", "pcapng", "--quiet"}, dir).exit_code,
+      0);
+  const auto r = run_command("(tshark -r " + (dir / "out/trace.pcapng").string() +
+                             " -o eth.check_fcs:TRUE -T fields -E separator=, "
+                             "-e frame.interface_name -e frame.time_epoch -e frame.len "
+                             "-e frame.packet_flags_direction -e eth.fcs.status 2>/dev/null)");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::vector<std::string> lines;
+  std::stringstream s(r.output);
+  std::string line;
+  while (std::getline(s, line))
+    if (!line.empty()) lines.push_back(line);
+  EXPECT_EQ(lines, (std::vector<std::string>{
+                       "a,0.000000864,100,0x00000002,1", "b,0.000000975,100,0x00000001,1",
+                       "b,0.000001576,64,0x00000002,1", "a,0.000001687,64,0x00000001,1",
+                       "a,0.000005864,100,0x00000002,1", "b,0.000005975,100,0x00000001,1",
+                       "a,0.000010864,100,0x00000002,1", "b,0.000010975,100,0x00000001,1"}))
+      << r.output;
+}
+
 // A host application's frames are real IPv4/TCP: tshark decodes them with the IP and TCP
 // checksums validated, and its view of the stream matches ours (1460-byte segments, sequence
 // numbers counting the payload, ACKs for every second segment).

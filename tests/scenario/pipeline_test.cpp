@@ -343,6 +343,21 @@ TEST(Pipeline, TracesKeepTheStationsAndTheWindowAskedFor) {
   EXPECT_EQ(large_trace_warning(load_scenario(scenario, quarter), o), std::nullopt);
 }
 
+// tshark's fields of every frame in `file` (FCS checked), one comma-separated line each.
+std::vector<std::string> tshark_fields(const std::filesystem::path& file,
+                                       const std::string& fields) {
+  const auto r =
+      run_command("(tshark -r " + file.string() +
+                  " -o eth.check_fcs:TRUE -T fields -E separator=, " + fields + " 2>/dev/null)");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::vector<std::string> lines;
+  std::stringstream s(r.output);
+  std::string line;
+  while (std::getline(s, line))
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
 TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {
   if (run_command("command -v tshark").exit_code != 0) GTEST_SKIP() << "tshark not installed";
   const auto dir = fresh_directory("pcap");
@@ -352,17 +367,9 @@ TEST(Pipeline, TsharkReadsThePcapWithFcsAndNanosecondTimestamps) {
       0);
   // a.pcap: a's three frames (ending 864, 5864, 10864 ns) and b's one (ending at a at
   // 1000 + 576 + 20 m x 5.56 ns/m = 1687.2 ns; pcap keeps whole nanoseconds), in time order.
-  const auto r = run_command("(tshark -r " + (dir / "out/a.pcap").string() +
-                             " -o eth.check_fcs:TRUE -T fields -E separator=, "
-                             "-e frame.time_epoch -e frame.len -e eth.fcs.status -e eth.src "
-                             "2>/dev/null)");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  std::vector<std::string> lines;
-  std::stringstream s(r.output);
-  std::string line;
-  while (std::getline(s, line))
-    if (!line.empty()) lines.push_back(line);
-  ASSERT_EQ(lines.size(), 4u) << r.output;
+  const auto lines = tshark_fields(dir / "out/a.pcap",
+                                   "-e frame.time_epoch -e frame.len -e eth.fcs.status -e eth.src");
+  ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0], "0.000000864,100,1,02:00:00:00:00:01");
   EXPECT_EQ(lines[1], "0.000001687,64,1,02:00:00:00:00:02");
   EXPECT_EQ(lines[2], "0.000005864,100,1,02:00:00:00:00:01");
@@ -380,22 +387,14 @@ TEST(Pipeline, TsharkReadsThePcapngWithInterfacesAndDirections) {
   ASSERT_EQ(
       run_gbesim({"run", "s.json", "--out", "out", "--trace", "pcapng", "--quiet"}, dir).exit_code,
       0);
-  const auto r = run_command("(tshark -r " + (dir / "out/trace.pcapng").string() +
-                             " -o eth.check_fcs:TRUE -T fields -E separator=, "
-                             "-e frame.interface_name -e frame.time_epoch -e frame.len "
-                             "-e frame.packet_flags_direction -e eth.fcs.status 2>/dev/null)");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  std::vector<std::string> lines;
-  std::stringstream s(r.output);
-  std::string line;
-  while (std::getline(s, line))
-    if (!line.empty()) lines.push_back(line);
+  const auto lines = tshark_fields(dir / "out/trace.pcapng",
+                                   "-e frame.interface_name -e frame.time_epoch -e frame.len "
+                                   "-e frame.packet_flags_direction -e eth.fcs.status");
   EXPECT_EQ(lines, (std::vector<std::string>{
                        "a,0.000000864,100,0x00000002,1", "b,0.000000975,100,0x00000001,1",
                        "b,0.000001576,64,0x00000002,1", "a,0.000001687,64,0x00000001,1",
                        "a,0.000005864,100,0x00000002,1", "b,0.000005975,100,0x00000001,1",
-                       "a,0.000010864,100,0x00000002,1", "b,0.000010975,100,0x00000001,1"}))
-      << r.output;
+                       "a,0.000010864,100,0x00000002,1", "b,0.000010975,100,0x00000001,1"}));
 }
 
 // A host application's frames are real IPv4/TCP: tshark decodes them with the IP and TCP

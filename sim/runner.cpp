@@ -373,9 +373,8 @@ TraceEstimate estimate_traces(const ScenarioConfig& c, const RunOptions& options
       // Frames per ps while active, and the active span inside a filter's window.
       double per_ps = 0;
       if (t.pattern == "saturated") per_ps = rate_bps / (8 * (mean + 20)) * 1e-12;
-      if (t.pattern == "poisson") per_ps = t.load_bps / (8 * mean) * 1e-12;
-      if (t.pattern == "on_off")
-        per_ps = t.peak_load_bps * t.on_ns / (t.on_ns + t.off_ns) / (8 * mean) * 1e-12;
+      if (t.pattern == "poisson" || t.pattern == "on_off")
+        per_ps = offered_load_bps(t) / (8 * mean) * 1e-12;
       const double start = static_cast<double>(t.start_ns) * kPsPerNs;
       const double stop =
           t.stop_ns < 0 ? run_ps : std::min(run_ps, static_cast<double>(t.stop_ns) * kPsPerNs);

@@ -233,6 +233,12 @@ std::vector<std::string> segment_warnings(const ScenarioConfig& c, const Topolog
   return out;
 }
 
+double offered_load_bps(const TrafficParams& t) {
+  if (t.pattern == "poisson") return t.load_bps;
+  if (t.pattern == "on_off") return t.peak_load_bps * t.on_ns / (t.on_ns + t.off_ns);
+  return 0;
+}
+
 std::vector<std::string> traffic_warnings(const ScenarioConfig& c) {
   std::vector<std::string> out;
   const double run_ns = static_cast<double>(c.run.duration_ns);
@@ -250,13 +256,11 @@ std::vector<std::string> traffic_warnings(const ScenarioConfig& c) {
                         path, t.start_ns, c.run.duration_ns));
         continue;
       }
-      double rate_bps = 0;
+      const double rate_bps = offered_load_bps(t);
       std::string rate;
       if (t.pattern == "poisson") {
-        rate_bps = t.load_bps;
         rate = fmt::format("load_bps {:g} bit/s", t.load_bps);
       } else if (t.pattern == "on_off") {
-        rate_bps = t.peak_load_bps * t.on_ns / (t.on_ns + t.off_ns);
         rate = fmt::format("peak_load_bps {:g} bit/s on {:g} of every {:g} ns", t.peak_load_bps,
                            t.on_ns, t.on_ns + t.off_ns);
       } else {

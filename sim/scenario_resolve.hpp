@@ -39,6 +39,10 @@ struct TopologyReport;
 std::vector<std::string> segment_warnings(const ScenarioConfig& config,
                                           const TopologyReport* report);
 
+// The mean rate a source offers, DA..FCS bits per second: poisson its load_bps, on_off its peak
+// rate over its on share; 0 for saturated and script sources (not rate-driven).
+double offered_load_bps(const TrafficParams& traffic);
+
 // Every enabled rate-driven source (poisson, on_off) expected to send less than one frame in the
 // run (a rate given in Mb/s where bit/s are meant), and every source starting after the run
 // ends: "<JSON path>: <expected count and why>". The run still runs; it warns.

@@ -283,8 +283,7 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
   // touch, so its busy periods are the same as before (one of them still open), and so is its
   // answer (none yet). It goes on waiting without asking.
   std::vector<std::size_t>& told = closing_;
-  told.swap(waiting_list_);
-  waiting_list_.clear();
+  told.swap(waiting_list_);  // closing_ is empty between ends: waiting_list_ starts anew
   std::sort(told.begin(), told.end());
   for (const std::size_t k : told) {
     if (domain_.open_signal_by(k, now + domain_.delay(station, k))) {

@@ -57,6 +57,9 @@ class Results {
       const std::vector<std::pair<std::string, std::string>>& fixed) const;
   // The distinct values of an axis in first-seen order.
   std::vector<std::string> values_of(const std::string& axis) const;
+  // The resolved scenario a point ran (run.json's `config`: a run's own, a sweep point's first
+  // replication's); null when not recorded (results written by hand, a PHY directory).
+  nlohmann::json config(std::size_t point) const;
 
   // Every component that has a value at some point.
   std::vector<std::string> components() const;

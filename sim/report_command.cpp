@@ -1,13 +1,16 @@
 #include "sim/report_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <fmt/core.h>
 
+#include "analysis/answers.hpp"
 #include "analysis/comparisons.hpp"
 #include "analysis/diameter.hpp"
 #include "analysis/results.hpp"
@@ -107,25 +110,66 @@ void provenance(const Results& r, std::ostringstream& h) {
   h << "</table>\n";
 }
 
-// A diameter sweep's answer first: the legal length per cable beside the simulated first failure.
-void answers(const Results& r, std::ostringstream& h) {
-  const auto rows = diameter_answers(r);
-  if (rows.empty()) return;
-  h << "<h3>Answer: how long may each station's cable be?</h3>\n<ul>";
-  for (const auto& line : diameter_summary(rows)) h << "<li>" << html_escape(line) << "</li>";
-  h << "</ul>\n<p>Legal: the longest cable per station for which every pair's path delay value "
-       "stays within the slot time (the topology report's answer; the PHY's segment limit may be "
-       "shorter). Simulated: the first swept length at which a frame is lost to a late collision "
-       "or to a collision its sender never saw (the receiver's FCS error).</p>\n"
-       "<details><summary>Per combination</summary><ul>";
-  for (const auto& a : rows) h << "<li>" << html_escape(diameter_answer_text(a)) << "</li>";
-  h << "</ul></details>\n";
+void figure(const Results& r, ui::StandardChart& c, std::ostringstream& h) {
+  const QByteArray png = ui::chart_png(c.chart, c.annotate);
+  h << "<figure id=\"" << html_escape(r.name + "-" + c.name) << "\"><img alt=\""
+    << html_escape(c.name) << "\" src=\"data:image/png;base64," << png.toBase64().toStdString()
+    << "\"></figure>\n";
+}
+
+// The answers first (analysis/answers): the question, the answer in sentences, how it was found,
+// the chart that shows it, and the per-combination lines collapsed. Returns the charts shown.
+std::set<std::string> answers_section(const Results& r, std::vector<ui::StandardChart>& charts,
+                                      std::ostringstream& h) {
+  std::set<std::string> shown;
+  for (const Answer& a : answers(r)) {
+    h << "<section class=\"answer\" id=\"answer-" << html_escape(r.name + "-" + a.kind) << "\"><h3>"
+      << html_escape(a.question) << "</h3>\n<ul>";
+    for (const auto& line : a.lines) h << "<li>" << html_escape(line) << "</li>";
+    h << "</ul>\n<p class=\"method\">" << html_escape(a.method) << "</p>\n";
+    for (auto& c : charts)
+      if (c.name == a.chart && !shown.count(c.name)) {
+        figure(r, c, h);
+        shown.insert(c.name);
+      }
+    if (!a.details.empty()) {
+      h << "<details><summary>Per combination (" << a.details.size() << ")</summary><ul>";
+      for (const auto& line : a.details) h << "<li>" << html_escape(line) << "</li>";
+      h << "</ul></details>\n";
+    }
+    h << "</section>\n";
+  }
+  return shown;
+}
+
+// A table of more than a dozen rows starts collapsed, its heading the summary.
+constexpr std::size_t kOpenRows = 12;
+
+void open_table(const std::string& heading, std::size_t rows, std::ostringstream& h) {
+  if (rows > kOpenRows)
+    h << "<details><summary>" << html_escape(heading) << " (" << rows << " rows)</summary>\n";
+  else
+    h << "<h3>" << html_escape(heading) << "</h3>\n";
+}
+
+void close_table(std::size_t rows, std::ostringstream& h) {
+  h << "</table>\n" << (rows > kOpenRows ? "</details>\n" : "");
 }
 
 void comparison_table(const Results& r, std::ostringstream& h) {
   const auto rows = comparisons(r);
   if (rows.empty()) return;
-  h << "<h3>Simulated against analytic</h3>\n<table><tr><th>point</th><th>quantity</th>"
+  // What each analytic reference assumes, once each, where the comparison is shown.
+  std::vector<std::string> assumptions;
+  for (const auto& c : rows) {
+    const std::string a = reference_assumptions(c.quantity);
+    if (!a.empty() && std::find(assumptions.begin(), assumptions.end(), a) == assumptions.end())
+      assumptions.push_back(a);
+  }
+  h << "<h3>Simulated against analytic</h3>\n";
+  for (const auto& a : assumptions) h << "<p class=\"assumes\">" << html_escape(a) << "</p>\n";
+  open_table("Simulated against analytic, per point", rows.size(), h);
+  h << "<table><tr><th>point</th><th>quantity</th>"
        "<th>simulated</th><th>analytic</th><th>difference</th><th>relative</th><th>unit</th></tr>";
   for (const auto& c : rows) {
     const double rel = c.analytic != 0 ? 100 * c.difference / c.analytic : NAN;
@@ -136,7 +180,7 @@ void comparison_table(const Results& r, std::ostringstream& h) {
       << (std::isfinite(rel) ? fmt::format("{:+.2f} %", rel) : "-") << "</td><td>"
       << html_escape(c.unit) << "</td></tr>\n";
   }
-  h << "</table>\n";
+  close_table(rows.size(), h);
 }
 
 void key_table(const Results& r, std::ostringstream& h) {
@@ -155,7 +199,8 @@ void key_table(const Results& r, std::ostringstream& h) {
     return;
   }
   // Per point: delivered throughput (mean, CI) and, when present, efficiency.
-  h << "<h3>Per point</h3>\n<table><tr><th>point</th><th>delivered throughput (Mbit/s)</th>"
+  open_table("Per point", r.points.size(), h);
+  h << "<table><tr><th>point</th><th>delivered throughput (Mbit/s)</th>"
        "<th>collision-domain efficiency</th></tr>";
   for (std::size_t p = 0; p < r.points.size(); ++p) {
     const auto t = r.value(p, "network", "delivered_throughput");
@@ -165,7 +210,7 @@ void key_table(const Results& r, std::ostringstream& h) {
             : "-")
       << "</td><td>" << (e ? number(e->mean) : "-") << "</td></tr>\n";
   }
-  h << "</table>\n";
+  close_table(r.points.size(), h);
 }
 
 // Each later result beside the first, where their points match (analysis/side_by_side).
@@ -231,20 +276,21 @@ int run_report(const ReportOptions& o) {
        "table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #ccc;"
        "padding:3px 8px;text-align:left;font-size:90%}th{background:#f3f3f3}"
        "img{max-width:100%;border:1px solid #eee;margin:0.5em 0}pre{background:#f8f8f8;"
-       "padding:1em;overflow:auto}</style></head><body>\n<h1>gbesim report</h1>\n";
+       "padding:1em;overflow:auto}section.answer{background:#f4f8fc;border-left:4px solid #0072b2;"
+       "padding:0.2em 1em;margin:1em 0}p.method,p.assumes{color:#555;font-size:90%}"
+       "summary{cursor:pointer;font-weight:bold;margin:0.5em 0}</style></head><body>\n<h1>gbesim "
+       "report</h1>\n";
   int charts_total = 0;
   side_by_side_section(all, h);
   for (const auto& r : all) {
     h << "<h2>" << html_escape(r.name) << "</h2>\n";
     if (!r.description.empty()) h << "<p>" << html_escape(r.description) << "</p>\n";
     provenance(r, h);
-    answers(r, h);
-    for (auto& c : ui::standard_charts(r)) {
-      const QByteArray png = ui::chart_png(c.chart, c.annotate);
-      h << "<figure id=\"" << html_escape(r.name + "-" + c.name) << "\"><img alt=\""
-        << html_escape(c.name) << "\" src=\"data:image/png;base64," << png.toBase64().toStdString()
-        << "\"></figure>\n";
-      ++charts_total;
+    auto charts = ui::standard_charts(r);
+    const auto shown = answers_section(r, charts, h);
+    for (auto& c : charts) {
+      if (!shown.count(c.name)) figure(r, c, h);
+      ++charts_total;  // chart_png's view owns (and deletes) each chart
     }
     comparison_table(r, h);
     key_table(r, h);

@@ -19,7 +19,7 @@
 #include <sstream>
 #include <thread>
 
-#include "analysis/diameter.hpp"
+#include "analysis/answers.hpp"
 #include "analysis/results.hpp"
 #include "analysis/sweep_summary.hpp"
 #include "gbesim_version.hpp"
@@ -488,30 +488,31 @@ int run_sweep(const SweepOptions& options) {
     write_file_atomically(dir / "summary.csv",
                           summary_csv(plan.columns(), records, plan.replications));
   };
-  // A diameter sweep states its answer: the legal length per cable beside the simulated first
-  // failure (analysis/diameter), on stdout and in answers.txt.
-  auto write_answers = [&] {
-    std::string answers;
-    const auto columns = plan.columns();
-    if (complete > 0 && std::any_of(columns.begin(), columns.end(), is_diameter_axis)) {
-      const Results results = load_results(dir.string());
-      const auto rows = diameter_answers(results);
-      if (!rows.empty()) {
-        for (const auto& line : diameter_summary(rows)) answers += line + "\n";
-        answers += "\nper combination:\n";
-        for (const auto& a : rows) answers += diameter_answer_text(a) + "\n";
-        write_file_atomically(dir / "answers.txt", answers);
-      }
+  // A sweep states its answers (analysis/answers: diameter, carrier extension, PCI ceilings),
+  // the questions and answers on stdout, with how they were found and every combination in
+  // answers.txt. Returns the stdout part.
+  auto write_answers = [&]() -> std::string {
+    if (complete == 0) return "";
+    const auto found = answers(load_results(dir.string()));
+    if (found.empty()) return "";
+    std::string brief, full;
+    for (const Answer& a : found) {
+      std::string block = a.question + "\n";
+      for (const auto& line : a.lines) block += "  " + line + "\n";
+      brief += block;
+      full += block + "  (" + a.method + ")\n\n  per combination:\n";
+      for (const auto& line : a.details) full += "  " + line + "\n";
+      full += "\n";
     }
-    return answers;
+    write_file_atomically(dir / "answers.txt", full);
+    return brief;
   };
   if (options.aggregate_only) {
     aggregate();
     const bool all = complete == plan.run_count();
     write_description(all ? "complete" : "incomplete", complete);
-    const std::string answers = write_answers();
-    if (!options.quiet && !answers.empty())
-      fmt::print("{}", answers.substr(0, answers.find("\nper combination:")));
+    const std::string said = write_answers();
+    if (!options.quiet) fmt::print("{}", said);
     if (!options.quiet)
       fmt::print("sweep {}: aggregated {} of {} runs; results: {}/ (points.csv, summary.csv)\n",
                  name, complete, plan.run_count(), dir.string());
@@ -661,12 +662,12 @@ int run_sweep(const SweepOptions& options) {
                                        : "incomplete",
                     complete);
 
-  const std::string answers = write_answers();
+  const std::string said = write_answers();
   if (!options.quiet) {
     fmt::print(
         "sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, {}runs/)\n", name,
-        complete, plan.run_count(), dir.string(), answers.empty() ? "" : "answers.txt, ");
-    if (!answers.empty()) fmt::print("{}", answers.substr(0, answers.find("\nper combination:")));
+        complete, plan.run_count(), dir.string(), said.empty() ? "" : "answers.txt, ");
+    fmt::print("{}", said);
   }
   for (std::size_t k : failed)
     fmt::print(stderr, "run {} failed; see {}\n", k, (run_dir(dir, k) / "log.txt").string());

@@ -1,0 +1,514 @@
+#include "analysis/answers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "analysis/diameter.hpp"
+
+namespace gbesim {
+namespace {
+
+std::string percent(double share) {
+  return fmt::format("{:.1f} %", 100 * share);
+}
+
+std::string mbps(double bps) {
+  return fmt::format("{:.0f} Mb/s", bps * 1e-6);
+}
+
+// An axis by its last path segment: "hosts.h.nic.profile" -> "profile"; of a linked axis
+// ("a.frame_bytes, b.frame_bytes") the first path's.
+std::string short_axis(std::string axis) {
+  if (const auto comma = axis.find(", "); comma != std::string::npos) axis.erase(comma);
+  const auto dot = axis.rfind('.');
+  return dot == std::string::npos ? axis : axis.substr(dot + 1);
+}
+
+// "profile=x, bus=y": short axis names, for sentences.
+std::string short_label_of(const Results& r, std::size_t p, const std::vector<std::size_t>& axes) {
+  std::string s;
+  for (std::size_t a : axes)
+    s += (s.empty() ? "" : ", ") + short_axis(r.axes[a]) + "=" + r.points[p][a];
+  return s;
+}
+
+// The first axis whose path contains `part`, or -1.
+int axis_containing(const Results& r, const std::string& part) {
+  for (std::size_t i = 0; i < r.axes.size(); ++i)
+    if (r.axes[i].find(part) != std::string::npos) return static_cast<int>(i);
+  return -1;
+}
+
+// The axes on which two points differ.
+std::vector<std::size_t> differing_axes(const Results& r, std::size_t a, std::size_t b) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < r.axes.size(); ++i)
+    if (r.points[a][i] != r.points[b][i]) out.push_back(i);
+  return out;
+}
+
+// ---- diameter ------------------------------------------------------------------------------
+
+void diameter(const Results& r, std::vector<Answer>& out) {
+  const auto rows = diameter_answers(r);
+  if (rows.empty()) return;
+  Answer a;
+  a.kind = "diameter";
+  a.question = "How long may each station's cable be?";
+  a.lines = diameter_summary(rows);
+  a.method =
+      "Legal: the longest cable per station for which every pair's path delay value stays within "
+      "the slot time (the topology report's answer: station and repeater delays plus the cable's "
+      "propagation, both ways, against the budget; the PHY's segment limit may be shorter). "
+      "Simulated: the first swept length at which a frame is lost to a late collision or to a "
+      "collision its sender never saw (the receiver's FCS error); past it such losses grow with "
+      "the length. The swept step bounds how close the two can come.";
+  for (const auto& row : rows) a.details.push_back(diameter_answer_text(row));
+  a.chart = "late-collisions";
+  out.push_back(std::move(a));
+}
+
+// ---- carrier extension ---------------------------------------------------------------------
+
+enum class Mode { none, full, half, extension, bursting };
+
+// A point's MAC mode from the scenario it ran: full duplex, half duplex, with carrier extension,
+// with frame bursting too (any station with it counts).
+Mode mode_of(const nlohmann::json& config) {
+  if (!config.is_object() || !config.contains("stations")) return Mode::none;
+  // Extension and bursting exist only at 1000 Mb/s (802.3 clause 4.2.3.4); below it the flags
+  // are inert.
+  const bool gigabit = config.value("rate_mbps", 1000) == 1000;
+  bool half = false, extension = false, bursting = false;
+  for (const auto& [name, station] : config["stations"].items()) {
+    const auto mac = station.value("mac", nlohmann::json::object());
+    half = half || mac.value("duplex", "full") == "half";
+    extension = extension ||
+                (mac.value("duplex", "full") == "half" && mac.value("carrier_extension", false));
+    bursting =
+        bursting || (mac.value("duplex", "full") == "half" && mac.value("frame_bursting", false));
+  }
+  if (gigabit && bursting) return Mode::bursting;
+  if (gigabit && extension) return Mode::extension;
+  return half ? Mode::half : Mode::full;
+}
+
+void carrier_extension(const Results& r, std::vector<Answer>& out) {
+  if (r.kind != ResultsKind::sweep) return;
+  // Only sweeps where some point spends time extending.
+  bool any = false;
+  for (std::size_t p = 0; p < r.points.size() && !any; ++p)
+    if (const auto e = r.value(p, "domain0", "extension_share")) any = e->mean > 0;
+  if (!any) return;
+  std::vector<Mode> modes;
+  std::vector<int> rates;
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    const auto config = r.config(p);
+    modes.push_back(mode_of(config));
+    rates.push_back(config.is_object() ? config.value("rate_mbps", 1000) : 0);
+  }
+  // Each extension point's partner in the given mode: the point at the same rate differing from
+  // it on one axis.
+  auto partner = [&](std::size_t p, Mode m) -> std::optional<std::size_t> {
+    for (std::size_t q = 0; q < r.points.size(); ++q)
+      if (modes[q] == m && rates[q] == rates[p] && differing_axes(r, p, q).size() == 1) return q;
+    return std::nullopt;
+  };
+  const int size_axis = axis_containing(r, "frame_bytes");
+  // Sentences per group of the axes other than the frame size and the mode's axis.
+  std::vector<std::string> group_order;
+  std::map<std::string, std::vector<std::string>> wasted, none, won;
+  Answer a;
+  a.kind = "carrier-extension";
+  a.question = "How much does carrier extension waste, and what does frame bursting win back?";
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    if (modes[p] != Mode::extension) continue;
+    const auto ext = r.value(p, "domain0", "extension_share");
+    const auto eff = r.value(p, "domain0", "efficiency");
+    if (!ext || !eff) continue;
+    const auto burst = partner(p, Mode::bursting);
+    const auto plain = partner(p, Mode::half);
+    if (!burst && !plain) continue;  // nothing to contrast it with
+    std::set<std::size_t> skip;
+    if (size_axis >= 0) skip.insert(static_cast<std::size_t>(size_axis));
+    for (const auto q : {burst, plain})
+      if (q)
+        for (std::size_t d : differing_axes(r, p, *q)) skip.insert(d);
+    std::vector<std::size_t> rest;
+    for (std::size_t i = 0; i < r.axes.size(); ++i)
+      if (!skip.count(i)) rest.push_back(i);
+    std::string group = short_label_of(r, p, rest);
+    if (group.empty()) group = "all points";
+    if (std::find(group_order.begin(), group_order.end(), group) == group_order.end())
+      group_order.push_back(group);
+    const std::string size =
+        size_axis >= 0 ? r.points[p][static_cast<std::size_t>(size_axis)] : "these frames";
+    const std::string bytes = parse_number(size) ? size + " B" : size;
+    if (ext->mean > 0)
+      wasted[group].push_back(fmt::format("{} at {}", percent(ext->mean), bytes));
+    else
+      none[group].push_back(bytes);
+    std::string detail = short_label_of(r, p, [&] {
+      std::vector<std::size_t> all(r.axes.size());
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+      return all;
+    }());
+    detail += fmt::format(": extension {} of the time, efficiency {}", percent(ext->mean),
+                          percent(eff->mean));
+    if (plain)
+      if (const auto e = r.value(*plain, "domain0", "efficiency"))
+        detail += fmt::format(" (without extension {})", percent(e->mean));
+    if (burst)
+      if (const auto e = r.value(*burst, "domain0", "efficiency")) {
+        if (e->mean - eff->mean >= 0.005)  // half a point: below that, nothing won back
+          won[group].push_back(
+              fmt::format("{} -> {} at {}", percent(eff->mean), percent(e->mean), bytes));
+        detail += fmt::format("; with bursting {} ({:+.1f} points)", percent(e->mean),
+                              100 * (e->mean - eff->mean));
+      }
+    a.details.push_back(detail);
+  }
+  if (group_order.empty()) return;
+  auto join = [](const std::vector<std::string>& parts) {
+    std::string s;
+    for (const auto& x : parts) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  for (const auto& g : group_order) {
+    std::string line = g + ": carrier extension takes ";
+    line += wasted[g].empty() ? "none" : join(wasted[g]);
+    line += " of the medium's time";
+    if (!none[g].empty()) line += " (none at " + join(none[g]) + ": frames at least the slot)";
+    if (!won[g].empty()) line += "; frame bursting raises efficiency " + join(won[g]);
+    a.lines.push_back(line);
+  }
+  a.method =
+      "Share: the collision domain's time spent sending extension symbols (after frames shorter "
+      "than the slot time), from the simulated medium. Efficiency: DA..FCS bits carried over the "
+      "line's capacity. Bursting: the same point with frame bursting on (a burst pays the "
+      "extension once, on its first frame). The single-sender closed form (analysis, "
+      "single_sender_efficiency) checks the one-sender points exactly.";
+  a.chart = "efficiency";
+  out.push_back(std::move(a));
+}
+
+// ---- PCI / NIC ceilings --------------------------------------------------------------------
+
+struct PathResult {
+  std::size_t point = 0;
+  std::string host;
+  bool transmit = false;
+  double simulated = 0;  // bit/s, DA..FCS
+  std::string bottleneck;
+  std::string mechanism;
+};
+
+std::string bottleneck_of(const Results& r, std::size_t p, const std::string& component,
+                          const std::string& dir) {
+  std::string s;
+  for (const char* b : {"wire", "bus", "fifo", "cpu"})
+    if (const auto f = r.value(p, component, dir + "_bottleneck_" + b); f && f->mean > 0.5)
+      s += (s.empty() ? "" : "+") + std::string(b);
+  return s.empty() ? "none marked" : s;
+}
+
+// The frame size a path carries, from the scenario: what the host transmits, or what the
+// stations send to the NIC's station.
+std::optional<double> frame_bytes_of(const nlohmann::json& config, const std::string& host,
+                                     const std::string& dir) {
+  if (!config.is_object() || !config.contains("hosts") || !config["hosts"].contains(host))
+    return std::nullopt;
+  const auto& h = config["hosts"][host];
+  if (dir == "tx") {
+    if (h.contains("tx") && h["tx"].contains("frame_bytes"))
+      return h["tx"]["frame_bytes"].get<double>();
+    return std::nullopt;
+  }
+  const std::string station = h.value("nic", nlohmann::json::object()).value("station", "");
+  if (!config.contains("stations")) return std::nullopt;
+  for (const auto& [name, s] : config["stations"].items())
+    for (const auto& t : s.value("traffic", nlohmann::json::array()))
+      if (t.value("to", "") == station && t.value("enabled", true) && t.contains("frame_bytes") &&
+          t["frame_bytes"].is_number())
+        return t["frame_bytes"].get<double>();
+  return std::nullopt;
+}
+
+// The bus side of a path in one line: clocks per frame by part, the data phases against their
+// transactions' overhead, the clock rate and the busy share.
+std::string mechanism_of(const Results& r, std::size_t p, const std::string& component,
+                         const std::string& host, const std::string& dir) {
+  auto v = [&](const std::string& name) -> std::optional<double> {
+    const auto s = r.value(p, component, dir + "_" + name);
+    return s ? std::optional<double>(s->mean) : std::nullopt;
+  };
+  const auto config = r.config(p);
+  const auto pci = config.is_object() && config.contains("hosts") && config["hosts"].contains(host)
+                       ? config["hosts"][host].value("pci", nlohmann::json::object())
+                       : nlohmann::json::object();
+  const std::string mode = pci.value("mode", "pci");
+  if (mode == "pcie") {
+    const auto up = v("link_up_bytes_per_frame");
+    const auto down = v("link_down_bytes_per_frame");
+    const auto data = v("link_data_bytes_per_frame");
+    if (!up || !down) return "";
+    return fmt::format(
+        "link: {:.0f} bytes upstream and {:.0f} downstream per frame, {:.0f} of them the frame's "
+        "data (the rest TLP headers, completions, DLLPs and flow control)",
+        *up, *down, data.value_or(0));
+  }
+  const auto total = v("bus_clocks_per_frame");
+  const auto data = v("data_clocks_per_frame");
+  if (!total || !data) return "";
+  std::string s = fmt::format(
+      "{:.0f} bus clocks per frame (data {:.0f}, descriptor fetches {:.1f}, write-backs {:.1f}, "
+      "registers {:.1f}",
+      *total, *data, v("descriptor_fetch_clocks_per_frame").value_or(0),
+      v("writeback_clocks_per_frame").value_or(0), v("register_clocks_per_frame").value_or(0));
+  if (const auto wait = v("split_wait_clocks_per_frame"); wait && *wait > 0)
+    s += fmt::format(", split-read waits {:.1f}", *wait);
+  s += ")";
+  const int width_bits = pci.value("width_bits", 0);
+  const double clock_mhz = pci.value("clock_mhz", 0.0);
+  const auto size = frame_bytes_of(config, host, dir);
+  if (width_bits > 0 && size) {
+    const double phases = std::ceil(*size / (width_bits / 8.0));
+    if (dir == "tx") {
+      const auto bridge = config["hosts"][host].value("bridge", nlohmann::json::object());
+      s += fmt::format(
+          "; the {:.0f}-byte frame is ~{:.0f} data phases of {} bytes, the other {:.0f} data "
+          "clocks are each read's address, turnaround and wait for the bridge (transmit data are "
+          "reads: latency {} clocks, prefetch {} bytes)",
+          *size, phases, width_bits / 8, *data - phases, bridge.value("read_latency_clocks", 0),
+          bridge.value("prefetch_bytes", 0));
+    } else {
+      s += fmt::format(
+          "; the {:.0f}-byte frame is ~{:.0f} data phases of {} bytes (receive data are posted "
+          "writes: no wait for the bridge)",
+          *size, phases, width_bits / 8);
+    }
+  }
+  if (clock_mhz > 0)
+    s += fmt::format("; at {:g} MHz the bus carries at most {:.0f} k frames/s", clock_mhz,
+                     clock_mhz * 1e3 / *total);
+  if (const auto busy = v("predicted_bus_utilisation"))
+    s += fmt::format(", {} busy at the ceiling", percent(*busy));
+  return s;
+}
+
+void pci(const Results& r, std::vector<Answer>& out) {
+  std::set<std::string> components;
+  for (const auto& c : r.components())
+    if (c.rfind("analysis.", 0) == 0 && c.rfind("analysis.link", 0) != 0) components.insert(c);
+  const int size_axis = axis_containing(r, "frame_bytes");
+  const int nic_axis = axis_containing(r, "nic");
+  std::vector<PathResult> paths;
+  for (std::size_t p = 0; p < r.points.size(); ++p)
+    for (const auto& component : components) {
+      const std::string host = component.substr(std::string("analysis.").size());
+      for (const std::string dir : {"rx", "tx"}) {
+        if (!r.value(p, component, dir + "_bus_ceiling_throughput")) continue;
+        const auto sim =
+            r.value(p, host + ".driver", dir == "rx" ? "delivered_throughput" : "sent_throughput");
+        if (!sim || !(sim->mean > 0)) continue;
+        PathResult path;
+        path.point = p;
+        path.host = host;
+        path.transmit = dir == "tx";
+        path.simulated = sim->mean;
+        path.bottleneck = bottleneck_of(r, p, component, dir);
+        path.mechanism = mechanism_of(r, p, component, host, dir);
+        paths.push_back(std::move(path));
+      }
+    }
+  if (paths.empty()) return;
+  // A point that receives and transmits at once: the two paths share the bus, so its mechanism
+  // is their clocks together.
+  for (auto& x : paths)
+    for (const auto& y : paths)
+      if (&x != &y && x.point == y.point && x.host == y.host && x.transmit != y.transmit &&
+          x.bottleneck.find("bus") != std::string::npos) {
+        const auto c = "analysis." + x.host;
+        const auto rx = r.value(x.point, c, "rx_bus_clocks_per_frame");
+        const auto tx = r.value(x.point, c, "tx_bus_clocks_per_frame");
+        const auto config = r.config(x.point);
+        double mhz = 0;
+        if (config.is_object() && config.contains("hosts") && config["hosts"].contains(x.host))
+          mhz = config["hosts"][x.host]
+                    .value("pci", nlohmann::json::object())
+                    .value("clock_mhz", 0.0);
+        if (!rx || !tx) continue;
+        x.mechanism = fmt::format(
+            "receive and transmit share the bus: {:.0f} + {:.0f} = {:.0f} bus clocks per frame "
+            "each way",
+            rx->mean, tx->mean, rx->mean + tx->mean);
+        if (mhz > 0)
+          x.mechanism += fmt::format(", so at {:g} MHz at most {:.0f} k frames/s each way", mhz,
+                                     mhz * 1e3 / (rx->mean + tx->mean));
+      }
+  Answer a;
+  a.kind = "pci";
+  a.question = "What throughput can each NIC and bus carry, and what limits it?";
+  // The answer at the largest standard frame (1518 bytes when swept, else the largest swept),
+  // one line per combination of the axes other than the NIC's and per direction.
+  std::string size;
+  if (size_axis >= 0) {
+    const auto sizes = r.values_of(r.axes[static_cast<std::size_t>(size_axis)]);
+    if (std::find(sizes.begin(), sizes.end(), "1518") != sizes.end()) {
+      size = "1518";
+    } else {
+      double best = -1;
+      for (const auto& s : sizes)
+        if (const auto n = parse_number(s); n && *n > best) {
+          best = *n;
+          size = s;
+        }
+    }
+  }
+  std::vector<std::size_t> rest, all_but_nic;
+  for (std::size_t i = 0; i < r.axes.size(); ++i) {
+    if (static_cast<int>(i) == nic_axis) continue;
+    all_but_nic.push_back(i);
+    if (r.axes[i].find("frame_bytes") == std::string::npos) rest.push_back(i);
+  }
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const PathResult*>> groups;
+  for (const auto& path : paths) {
+    const std::string host = components.size() > 1 ? ", host " + path.host : "";
+    const std::string way = path.transmit ? ", transmit" : ", receive";
+    std::string what = short_label_of(r, path.point, rest);
+    if (what.empty()) what = "the run";
+    const std::string key = what + host + way;
+    const std::string nic =
+        nic_axis >= 0 ? r.points[path.point][static_cast<std::size_t>(nic_axis)] : path.host;
+    a.details.push_back(short_label_of(r, path.point, all_but_nic) +
+                        (nic_axis >= 0 ? ", " + nic : "") + host + way + ": " +
+                        mbps(path.simulated) + ", bottleneck " + path.bottleneck +
+                        (path.mechanism.empty() ? "" : "; " + path.mechanism));
+    if (!size.empty() && r.points[path.point][static_cast<std::size_t>(size_axis)] != size)
+      continue;
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(&path);
+  }
+  for (const auto& key : order) {
+    const auto& g = groups[key];
+    const auto [lo, hi] = std::minmax_element(g.begin(), g.end(), [](const auto* x, const auto* y) {
+      return x->simulated < y->simulated;
+    });
+    auto nic = [&](const PathResult* x) {
+      return nic_axis >= 0 ? r.points[x->point][static_cast<std::size_t>(nic_axis)] : x->host;
+    };
+    std::map<std::string, int> by;
+    for (const auto* x : g) ++by[x->bottleneck];
+    std::string limits;
+    for (const auto& [b, n] : by)
+      limits += (limits.empty() ? "" : ", ") + b +
+                (g.size() > 1 ? fmt::format(" for {} of {}", n, g.size()) : std::string());
+    std::string line = key + ": ";
+    if (g.size() == 1)
+      line += mbps((*lo)->simulated);
+    else
+      line += mbps((*lo)->simulated) + " (" + nic(*lo) + ") to " + mbps((*hi)->simulated) + " (" +
+              nic(*hi) + ")";
+    line += "; limited by " + limits;
+    // The mechanism of the slowest, when the bus limits it.
+    if ((*lo)->bottleneck.find("bus") != std::string::npos && !(*lo)->mechanism.empty())
+      line += ". " + std::string(g.size() > 1 ? "Slowest: " : "") + (*lo)->mechanism;
+    a.lines.push_back(line);
+  }
+  a.method =
+      "Simulated: the driver's delivered (receive) or sent (transmit) DA..FCS bits per second of "
+      "a saturated stream" +
+      (size.empty() ? std::string() : " at " + size + "-byte frames (the others below)") +
+      ". Bottleneck, as the run showed it: wire (>= 98 % of the line's ceiling), bus (>= 95 % "
+      "busy below it), fifo (the receive FIFO overflowed, or transmit cannot overlap), cpu (the "
+      "ring ran dry or the CPU >= 95 % busy). Mechanism: the per-frame PCI cycle accounting "
+      "(analysis/pci_cycles), which assumes a saturated bus, back-to-back transactions, no "
+      "latency-timer cuts or retries.";
+  a.chart = "pci-throughput-rx";
+  out.push_back(std::move(a));
+}
+
+// ---- PHY -----------------------------------------------------------------------------------
+
+void phy(const Results& r, std::vector<Answer>& out) {
+  if (r.kind != ResultsKind::phy || !r.tables.count("reach")) return;
+  const auto& t = r.tables.at("reach");
+  const std::map<std::string, std::string> receiver = {
+      {"all", "with echo and NEXT cancellation"},
+      {"no_next_cancel", "without NEXT cancellation"},
+      {"no_echo_cancel", "without echo cancellation"}};
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> by;
+  Answer a;
+  a.kind = "phy";
+  a.question = "How far does 1000BASE-T reach on each cable?";
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const std::string cat = t.at(i, "category");
+    const std::string variant = t.at(i, "cancellation");
+    const std::string length = t.at(i, "zero_margin_length_m");
+    const auto it = receiver.find(variant);
+    const std::string who = it != receiver.end() ? it->second : variant;
+    if (!by.count(cat)) order.push_back(cat);
+    const auto n = parse_number(length);
+    // "none": the margin is below zero even at 0 m; ">400": beyond the bisection's range.
+    const std::string reach = n                  ? fmt::format("{:.0f} m", *n)
+                              : length == "none" ? std::string("nothing")
+                                                 : length + " m";
+    by[cat].push_back(reach + " " + who);
+    a.details.push_back(fmt::format(
+        "{}, {}: margin at 0 m {} dB, zero margin {}", cat, who, t.at(i, "margin_at_0m_db"),
+        length == "none" ? "nowhere (below zero at 0 m)" : "at " + length + " m"));
+  }
+  for (const auto& cat : order) {
+    std::string s;
+    for (const auto& x : by[cat]) s += (s.empty() ? "" : "; ") + x;
+    a.lines.push_back(cat + ": reach " + s);
+  }
+  a.method =
+      "Reach: the cable length at which the SNR at the slicer, after the equaliser and the "
+      "cancellers, falls to what a coded bit-error rate of 1e-10 needs (zero margin), found by "
+      "bisection on the link-level model (docs/phy.md). 802.3 specifies 100 m of Category 5; "
+      "the margin beyond it is the model's, with its crosstalk and noise assumptions.";
+  a.chart = "phy-margin";
+  out.push_back(std::move(a));
+}
+
+}  // namespace
+
+std::vector<Answer> answers(const Results& r) {
+  std::vector<Answer> out;
+  diameter(r, out);
+  carrier_extension(r, out);
+  pci(r, out);
+  phy(r, out);
+  return out;
+}
+
+std::string reference_assumptions(const std::string& quantity) {
+  if (quantity.find("Metcalfe-Boggs") != std::string::npos)
+    return "Metcalfe-Boggs (1976) assumes slotted time, stations that are always ready and each "
+           "transmit in a contention slot with probability 1/Q (the optimum p-persistent "
+           "strategy), and no capture: 802.3's truncated binary exponential backoff instead lets "
+           "the station that just sent win again (capture), so a saturated simulated domain can "
+           "carry far more than the formula says.";
+  if (quantity.find("single-sender") != std::string::npos)
+    return "The single-sender closed form assumes one saturated sender and no contention: the "
+           "exact repeating timeline of preamble, frame, extension and gap.";
+  if (quantity.find("PCI ceiling") != std::string::npos)
+    return "The PCI ceiling is the per-frame cycle accounting (analysis/pci_cycles): a "
+           "saturated bus, back-to-back transactions, the cheapest descriptor fetch, no "
+           "latency-timer cuts, retries or full posted-write buffers.";
+  if (quantity.find("PDV edge") != std::string::npos)
+    return "The PDV edge is the topology report's longest legal station cable: every pair's "
+           "round-trip path delay within the slot time; the simulated length is the first swept "
+           "one that loses frames, so the swept step bounds the difference.";
+  return "";
+}
+
+}  // namespace gbesim

@@ -2,8 +2,12 @@
 
 #include <QFont>
 #include <QPen>
+#include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
+#include <algorithm>
 #include <cmath>
+
+#include <QtCharts/QXYSeries>
 
 namespace gbesim::ui {
 
@@ -58,14 +62,47 @@ QValueAxis* value_axis(const QString& title, double min, double max, bool nice) 
 
 void place_legend(QChart* chart, int entries) {
   chart->legend()->setAlignment(entries > 4 ? Qt::AlignRight : Qt::AlignBottom);
+  // A chart of lines shows a piece of each line in its legend, so solid (simulated) and dashed
+  // (analytic) tell apart; bars keep their filled squares.
+  const auto series = chart->series();
+  const bool lines_only = !series.empty() && std::all_of(series.begin(), series.end(), [](auto* s) {
+    return qobject_cast<QXYSeries*>(s) != nullptr;
+  });
+  if (lines_only) chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+}
+
+void wrap_legend(QChart* chart, int columns) {
+  for (auto* marker : chart->legend()->markers()) {
+    const QString label = marker->label();
+    if (label.size() <= columns) continue;
+    QString wrapped, line;
+    for (const QString& word : label.split(' ')) {
+      if (!line.isEmpty() && line.size() + 1 + word.size() > columns) {
+        wrapped += (wrapped.isEmpty() ? "" : "<br>") + line;
+        line.clear();
+      }
+      line += (line.isEmpty() ? "" : " ") + word;
+    }
+    wrapped += (wrapped.isEmpty() ? "" : "<br>") + line;
+    marker->setLabel(wrapped);
+  }
 }
 
 QLineSeries* line_series(const QString& name, int color, bool analytic) {
+  // Colours repeat after eight; each repetition takes the next dash pattern, so no two series of
+  // a chart share a pen. Analytic references are dashed, thinner, darker and without markers.
+  static const Qt::PenStyle kSimulated[] = {Qt::SolidLine, Qt::DashDotLine, Qt::DotLine,
+                                            Qt::DashDotDotLine};
+  static const Qt::PenStyle kAnalytic[] = {Qt::DashLine, Qt::DashDotDotLine, Qt::DotLine,
+                                           Qt::DashDotLine};
   auto* s = new QLineSeries();
   s->setName(name);
-  QPen pen(series_color(color));
-  pen.setWidthF(analytic ? 1.5 : 2.5);
-  if (analytic) pen.setStyle(Qt::DashLine);
+  const int round = (color / 8) % 4;
+  QColor c = series_color(color);
+  if (analytic) c = c.darker(160);
+  QPen pen(c);
+  pen.setWidthF(analytic ? 2.0 : 2.5);
+  pen.setStyle(analytic ? kAnalytic[round] : kSimulated[round]);
   s->setPen(pen);
   s->setPointsVisible(!analytic);
   return s;

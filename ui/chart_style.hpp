@@ -20,9 +20,14 @@ QColor series_color(int index);
 QChart* new_chart(const QString& title);
 // A value axis titled with its unit, e.g. "cable length (m)"; `nice` rounds the range outwards.
 QValueAxis* value_axis(const QString& title, double min, double max, bool nice = true);
-// Legend below the plot for a few series, beside it for many (long names stay readable).
+// Legend below the plot for a few series, beside it for many (long names stay readable); a
+// chart of lines shows each line's own pen in its legend. Call once the series are added.
 void place_legend(QChart* chart, int entries);
-// Line series in the house colors; analytic references dashed.
+// Legend entries longer than `columns` characters broken at spaces onto more lines, so a
+// narrow legend shows them whole instead of cutting them off.
+void wrap_legend(QChart* chart, int columns);
+// Line series in the house colors (index 8 and on: the colours again with another dash
+// pattern); analytic references dashed, thinner and darker.
 QLineSeries* line_series(const QString& name, int color, bool analytic = false);
 // Vertical 95 % CI bars at (x, y +- half): one series per bar, hidden from the legend, attached
 // to the chart's axes.

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 
 #include <QFont>
 #include <QGraphicsSimpleTextItem>
@@ -85,8 +86,32 @@ QChart* line_chart(const std::string& title, const std::string& x_title, const s
   auto* ay = value_axis(q(y_title), ylo, yhi);
   chart->addAxis(ax, Qt::AlignBottom);
   chart->addAxis(ay, Qt::AlignLeft);
-  for (const auto& l : lines) {
-    auto* s = line_series(q(l.name), l.color, l.analytic);
+  // No two lines alike: a colour already taken (by a line of the same kind) moves on to the
+  // next dash pattern.
+  // Lines that coincide stay visible: the earlier simulated lines are drawn wider, with larger
+  // markers, under the later ones, and the analytic references are drawn last, on top.
+  std::set<std::pair<int, bool>> taken;
+  std::vector<const Line*> order;
+  for (const auto& l : lines)
+    if (!l.analytic) order.push_back(&l);
+  const auto simulated = order.size();
+  for (const auto& l : lines)
+    if (l.analytic) order.push_back(&l);
+  std::vector<int> colors(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    colors[k] = order[k]->color;
+    while (!taken.insert({colors[k], order[k]->analytic}).second) colors[k] += 8;
+  }
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const Line& l = *order[k];
+    auto* s = line_series(q(l.name), colors[k], l.analytic);
+    if (!l.analytic) {
+      const double under = static_cast<double>(simulated - 1 - k);
+      QPen pen = s->pen();
+      pen.setWidthF(std::min(5.0, 2.5 + 1.0 * under));
+      s->setPen(pen);
+      s->setMarkerSize(std::min(12.0, 6.0 + 2.0 * under));
+    }
     for (std::size_t i = 0; i < l.x.size(); ++i) s->append(l.x[i], l.y[i]);
     chart->addSeries(s);
     s->attachAxis(ax);
@@ -97,8 +122,12 @@ QChart* line_chart(const std::string& title, const std::string& x_title, const s
   return chart;
 }
 
+// The lowest bit-error rate a chart shows: 1e-15 is one error in about 11.6 days at 1 Gb/s,
+// beyond any measurement; lower values are drawn on the axis floor.
+constexpr double kBerFloor = 1e-15;
+
 double clamp_log(double v) {
-  return std::clamp(std::isfinite(v) ? v : 1.0, 1e-30, 1.0);
+  return std::clamp(std::isfinite(v) ? v : 1.0, kBerFloor, 1.0);
 }
 
 // ---- gbesim phy ---------------------------------------------------------------------------
@@ -145,9 +174,14 @@ void phy_charts(const Results& r, std::vector<StandardChart>& out) {
     QChart* b = new_chart("1000BASE-T bit-error rate vs cable length (cables at their limits)");
     auto* ax = value_axis("cable length (m)", 0, 200, false);
     auto* ay = new QLogValueAxis();
-    ay->setTitleText("bit-error rate");
+    ay->setTitleText("bit-error rate (below 1e-15 drawn at 1e-15)");
     ay->setBase(10);
-    ay->setRange(1e-30, 1);
+    // From the decade below the lowest rate shown (at most down to the floor) to 1.
+    double lowest = 1;
+    for (const auto& l : ber)
+      for (double y : l.y) lowest = std::min(lowest, y);
+    ay->setRange(
+        std::max(kBerFloor, std::min(1e-11, std::pow(10.0, std::floor(std::log10(lowest))))), 1);
     ay->setLabelFormat("%.0e");
     b->addAxis(ax, Qt::AlignBottom);
     b->addAxis(ay, Qt::AlignLeft);
@@ -412,10 +446,13 @@ void contention_charts(const Results& r, std::vector<StandardChart>& out) {
 
 void diameter_charts(const Results& r, std::vector<StandardChart>& out) {
   const std::string x = "topology.cables[*].length_m";
-  const std::vector<std::pair<std::string, std::string>> fixed = {
-      {"speed", "1000 Mb/s"},
-      {"traffic", "saturated"},
-      {"stations.*.traffic[0].frame_bytes", "64"}};
+  // The built-in study's slice; a sweep without one of these axes is not sliced on it.
+  std::vector<std::pair<std::string, std::string>> fixed;
+  for (const auto& [axis, value] : std::vector<std::pair<std::string, std::string>>{
+           {"speed", "1000 Mb/s"},
+           {"traffic", "saturated"},
+           {"stations.*.traffic[0].frame_bytes", "64"}})
+    if (r.axis(axis) >= 0) fixed.emplace_back(axis, value);
   auto label = [](const std::vector<std::string>& k) { return "slot " + k[0] + " bits"; };
   // Collisions the slot did not cover: late collisions and, past the edge where the collision
   // reaches the sender only after it has stopped (no late collision is seen), frames damaged
@@ -653,30 +690,61 @@ void nic_review_charts(const Results& r, std::vector<StandardChart>& out) {
   }
 }
 
-// Any sweep: delivered throughput vs the first numeric axis, one line per combination of the
-// other axes (at most 12).
-void generic_sweep_chart(const Results& r, std::vector<StandardChart>& out) {
-  std::string x_axis;
-  for (const auto& a : r.axes) {
-    bool numeric = true;
-    for (const auto& v : r.values_of(a)) {
-      double d = 0;
-      numeric = numeric && is_number(v, d);
-    }
-    if (numeric && r.values_of(a).size() > 1) {
-      x_axis = a;
-      break;
-    }
-  }
-  if (x_axis.empty()) return;
+// An axis's title with its unit, from the last part of its path.
+std::string axis_title(const std::string& axis) {
+  std::string last = axis;
+  if (const auto comma = last.find(", "); comma != std::string::npos) last.erase(comma);
+  if (const auto dot = last.rfind('.'); dot != std::string::npos) last.erase(0, dot + 1);
+  static const std::map<std::string, std::string> known = {
+      {"frame_bytes", "frame size (bytes)"},
+      {"stations", "stations"},
+      {"senders", "senders"},
+      {"cable_m", "cable length (m)"},
+      {"length_m", "cable length (m)"},
+      {"load_bps", "offered load (bit/s)"},
+      {"rate_mbps", "line rate (Mb/s)"},
+      {"slot_time_bits", "slot time (bit times)"},
+      {"duration_ns", "duration (ns)"},
+      {"request_bytes", "request size (bytes)"},
+      {"burst_limit_bits", "burst limit (bits)"},
+      {"ifg_bits", "inter-frame gap (bits)"},
+      {"clock_mhz", "bus clock (MHz)"},
+      {"width_bits", "bus width (bits)"},
+      {"prefetch_bytes", "prefetch (bytes)"},
+      {"read_latency_clocks", "read latency (clocks)"}};
+  const auto it = known.find(last);
+  return it != known.end() ? it->second : axis;
+}
+
+std::string short_axis(const std::string& axis) {
+  std::string last = axis;
+  if (const auto comma = last.find(", "); comma != std::string::npos) last.erase(comma);
+  if (const auto dot = last.rfind('.'); dot != std::string::npos) last.erase(0, dot + 1);
+  return last;
+}
+
+bool numeric_axis(const Results& r, const std::string& a) {
+  const auto values = r.values_of(a);
+  if (values.size() < 2) return false;
+  double d = 0;
+  return std::all_of(values.begin(), values.end(),
+                     [&](const std::string& v) { return is_number(v, d); });
+}
+
+// A scalar vs one numeric axis, one line per combination of the other axes (at most 12, each
+// named by short axis names: "stations=4, mode=x").
+std::vector<Line> lines_against(const Results& r, const std::string& x_axis,
+                                const std::string& component, const std::string& name,
+                                double scale) {
   std::map<std::string, Line> by_group;
   std::vector<std::string> order;
   const int xi = r.axis(x_axis);
   for (std::size_t p = 0; p < r.points.size(); ++p) {
     std::string group;
     for (std::size_t a = 0; a < r.axes.size(); ++a)
-      if (static_cast<int>(a) != xi) group += (group.empty() ? "" : ", ") + r.points[p][a];
-    const auto v = r.value(p, "network", "delivered_throughput");
+      if (static_cast<int>(a) != xi && r.values_of(r.axes[a]).size() > 1)
+        group += (group.empty() ? "" : ", ") + short_axis(r.axes[a]) + "=" + r.points[p][a];
+    const auto v = r.value(p, component, name);
     double x = 0;
     if (!v || !is_number(r.points[p][static_cast<std::size_t>(xi)], x)) continue;
     if (!by_group.count(group)) {
@@ -687,14 +755,36 @@ void generic_sweep_chart(const Results& r, std::vector<StandardChart>& out) {
     }
     auto& l = by_group[group];
     l.x.push_back(x);
-    l.y.push_back(v->mean * 1e-6);
-    l.half.push_back(v->ci95 * 1e-6);
+    l.y.push_back(v->mean * scale);
+    l.half.push_back(v->ci95 * scale);
   }
   std::vector<Line> lines;
   for (const auto& g : order) lines.push_back(by_group[g]);
-  if (lines.empty()) return;
-  out.push_back({"throughput", line_chart(r.name + ": delivered throughput vs " + x_axis, x_axis,
-                                          "delivered throughput (Mbit/s)", lines)});
+  return lines;
+}
+
+// Any sweep, by what it contains: delivered throughput against each numeric axis (up to three),
+// one line per combination of the others; the collision domain's efficiency against the first
+// when the points have one.
+void generic_sweep_charts(const Results& r, std::vector<StandardChart>& out) {
+  std::vector<std::string> xs;
+  for (const auto& a : r.axes)
+    if (numeric_axis(r, a) && xs.size() < 3) xs.push_back(a);
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    const auto lines = lines_against(r, xs[k], "network", "delivered_throughput", 1e-6);
+    if (lines.empty()) continue;
+    out.push_back({k == 0 ? std::string("throughput") : "throughput-by-" + short_axis(xs[k]),
+                   line_chart(r.name + ": delivered throughput vs " + axis_title(xs[k]),
+                              axis_title(xs[k]), "delivered throughput, DA..FCS (Mbit/s)", lines)});
+  }
+  if (!xs.empty()) {
+    const auto eff = lines_against(r, xs[0], "domain0", "efficiency", 1.0);
+    if (!eff.empty())
+      out.push_back({"efficiency",
+                     line_chart(r.name + ": collision-domain efficiency vs " + axis_title(xs[0]),
+                                axis_title(xs[0]), "efficiency (DA..FCS bits / line bits)", eff,
+                                std::pair(0.0, 1.0))});
+  }
 }
 
 void run_chart(const Results& r, std::vector<StandardChart>& out) {
@@ -804,6 +894,7 @@ void series_chart(const Results& r, std::vector<StandardChart>& out) {
   }
   ax->setRange(0, x_hi);
   ay->setRange(0, y_hi * 1.1);
+  place_legend(c, static_cast<int>(shown.size()));
   out.push_back({"series", c, {}});
 }
 
@@ -815,22 +906,28 @@ std::vector<StandardChart> standard_charts(const Results& r) {
     case ResultsKind::phy:
       phy_charts(r, out);
       break;
-    case ResultsKind::sweep:
-      if (r.name == "carrier-extension-waste")
+    case ResultsKind::sweep: {
+      // By what the sweep contains (its axes), not by its name: a copy of a built-in study
+      // under another name gets the same charts; any other sweep gets the generic ones.
+      auto has = [&](std::initializer_list<const char*> axes) {
+        return std::all_of(axes.begin(), axes.end(), [&](const char* a) { return r.axis(a) >= 0; });
+      };
+      if (has({"mode", "frame_bytes", "senders"}))
         carrier_extension_charts(r, out);
-      else if (r.name == "cable-length-ber")
+      else if (has({"links[0].cable_m", "links[0].medium"}))
         cable_length_charts(r, out);
-      else if (r.name == "halfduplex-contention")
+      else if (has({"stations", "rate_mbps", "stations.*.traffic[0].frame_bytes"}))
         contention_charts(r, out);
-      else if (r.name == "diameter-vs-slot-time")
+      else if (has({"topology.cables[*].length_m", "slot_time_bits"}))
         diameter_charts(r, out);
-      else if (r.name == "pci-ceiling")
+      else if (has({"bus", "hosts.h.nic.profile", "direction"}))
         pci_charts(r, out);
-      else if (r.name == "nic-review-2003")
+      else if (has({"hosts.pc.app.request_bytes", "nic", "hosts.pc.app.direction"}))
         nic_review_charts(r, out);
       else
-        generic_sweep_chart(r, out);
+        generic_sweep_charts(r, out);
       break;
+    }
     case ResultsKind::run:
       run_chart(r, out);
       series_chart(r, out);

@@ -24,7 +24,19 @@ std::string answer_text(const std::string& html) {
   const auto from = html.find("<section class=\"answer\"");
   const auto to = html.find("</section>", from);
   if (from == std::string::npos || to == std::string::npos) return "";
-  return std::regex_replace(html.substr(from, to - from), std::regex("<[^>]*>"), " ");
+  // Tags become spaces (a loop: std::regex recurses per character and overflows the stack on
+  // the section's embedded chart).
+  std::string text;
+  bool in_tag = false;
+  for (std::size_t i = from; i < to; ++i) {
+    if (html[i] == '<') in_tag = true;
+    if (!in_tag) text += html[i];
+    if (html[i] == '>') {
+      in_tag = false;
+      text += ' ';
+    }
+  }
+  return text;
 }
 
 // One saturated sender on a gigabit collision domain, with carrier extension, with and without

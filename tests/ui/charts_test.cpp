@@ -16,10 +16,14 @@
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
 #include <QtCharts/QAbstractAxis>
+#include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QStackedBarSeries>
 
 #include "analysis/comparisons.hpp"
@@ -65,7 +69,8 @@ std::filesystem::path phy_dir() {
     for (int len : {0, 100, 200})
       for (const char* v : {"all", "no_next_cancel", "no_echo_cancel"})
         cable += std::string(cat) + "," + std::to_string(len) + "," + v + ",20,19," +
-                 std::to_string(10 - len / 20) + ",1e-12,1e-11,1e-6,1e-5\n";
+                 std::to_string(10 - len / 20) + (len == 0 ? ",1e-29" : ",1e-12") +
+                 ",1e-11,1e-6,1e-5\n";
   write(dir / "cable.csv", cable);
   std::string eye = "category,length_m,trace,point,time_ns,raw,equalised\n";
   for (int t = 0; t < 2; ++t)
@@ -91,8 +96,14 @@ TEST(Charts, PhyResultsGiveMarginBerAndEyeChartsWithTheirSeries) {
   EXPECT_EQ(lines.at("cat6, all cancellers")->count(), 3);
   EXPECT_DOUBLE_EQ(lines.at("cat6, all cancellers")->at(2).y(), 0.0);  // 10 - 200/20
   QChart* ber = by_name.at("phy-ber");
-  EXPECT_EQ(axis_title(ber, Qt::Vertical), "bit-error rate");
+  EXPECT_EQ(axis_title(ber, Qt::Vertical), "bit-error rate (below 1e-15 drawn at 1e-15)");
   EXPECT_EQ(named_lines(ber).size(), 5u);  // coded + uncoded per category, and the target
+  // Clipped to a meaningful range: 1e-29 at 0 m is drawn on the 1e-15 floor, not 14 decades
+  // further down.
+  auto* ber_axis = qobject_cast<QLogValueAxis*>(ber->axes(Qt::Vertical)[0]);
+  ASSERT_NE(ber_axis, nullptr);
+  EXPECT_DOUBLE_EQ(ber_axis->min(), 1e-15);
+  EXPECT_DOUBLE_EQ(named_lines(ber).at("cat5, coded (Viterbi)")->at(0).y(), 1e-15);
   // The eye: one series per trace, points up to the next decision (time < 8 ns).
   QChart* eye = by_name.at("phy-eye");
   EXPECT_EQ(eye->series().size(), 2);
@@ -102,7 +113,8 @@ TEST(Charts, PhyResultsGiveMarginBerAndEyeChartsWithTheirSeries) {
 
 std::filesystem::path cew_dir() {
   const auto dir = fresh("cew");
-  write(dir / "sweep.json", R"({"name": "carrier-extension-waste", "replications": 3})");
+  // Named unlike the built-in study: the charts are chosen by the axes.
+  write(dir / "sweep.json", R"({"name": "my copy of the extension study", "replications": 3})");
   std::string s = "point,mode,frame_bytes,senders,component,name,unit,n,mean,ci95_half_width\n";
   int point = 0;
   for (const char* mode : {"full duplex", "half duplex + extension"})
@@ -300,7 +312,7 @@ TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {
 
 std::filesystem::path pci_dir() {
   const auto dir = fresh("pci");
-  write(dir / "sweep.json", R"({"name": "pci-ceiling", "replications": 1})");
+  write(dir / "sweep.json", R"({"name": "my-pci", "replications": 1})");
   std::string s =
       "point,bus,stations.b.traffic[0].frame_bytes,hosts.h.tx.frame_bytes,hosts.h.nic.profile,"
       "direction,component,name,unit,n,mean,ci95_half_width\n";
@@ -483,6 +495,84 @@ TEST(Charts, EveryStandardChartOfTheKnownDirectoriesRendersAPngOfTheHouseSize) {
     }
   }
   EXPECT_EQ(rendered, 4 + 3 + 2 + 4 + 7 + 6);
+}
+
+// A user's own sweep, frame size x station count (not a built-in study's axes): a throughput
+// chart against each axis with the axis's title and unit, one line per value of the other, and
+// the collision domain's efficiency; ten sizes x ten station counts pass the palette's eight.
+std::filesystem::path user_sweep_dir() {
+  const auto dir = fresh("user-sweep");
+  write(dir / "sweep.json", R"({"name": "size-by-stations", "replications": 2})");
+  std::string s =
+      "point,stations.*.traffic[0].frame_bytes,stations,component,name,unit,n,mean,"
+      "ci95_half_width\n";
+  int point = 0;
+  for (int size = 64; size <= 1504; size += 160)
+    for (int n = 2; n <= 20; n += 2) {
+      const std::string p =
+          std::to_string(point++) + "," + std::to_string(size) + "," + std::to_string(n) + ",";
+      s += p + "network,delivered_throughput,bit/s,2," + std::to_string(size * 1e5 / n) + ",1e5\n";
+      s += p + "domain0,efficiency,fraction,2,0.5,0.01\n";
+    }
+  write(dir / "summary.csv", s);
+  return dir;
+}
+
+TEST(Charts, AUsersOwnSweepGetsThroughputChartsAgainstEachAxis) {
+  auto charts = standard_charts(load_results(user_sweep_dir().string()));
+  std::map<std::string, QChart*> by_name;
+  for (auto& c : charts) by_name[c.name] = c.chart;
+  ASSERT_EQ(charts.size(), 3u);
+  QChart* by_size = by_name.at("throughput");
+  EXPECT_EQ(axis_title(by_size, Qt::Horizontal), "frame size (bytes)");
+  EXPECT_EQ(axis_title(by_size, Qt::Vertical), "delivered throughput, DA..FCS (Mbit/s)");
+  auto lines = named_lines(by_size);
+  ASSERT_EQ(lines.size(), 10u);  // stations=2 .. stations=20
+  ASSERT_EQ(lines.at("stations=4")->count(), 10);
+  EXPECT_DOUBLE_EQ(lines.at("stations=4")->at(1).x(), 224);
+  EXPECT_DOUBLE_EQ(lines.at("stations=4")->at(1).y(), 224 * 1e5 / 4 * 1e-6);
+  QChart* by_stations = by_name.at("throughput-by-stations");
+  EXPECT_EQ(axis_title(by_stations, Qt::Horizontal), "stations");
+  lines = named_lines(by_stations);
+  ASSERT_EQ(lines.size(), 10u);
+  EXPECT_EQ(lines.at("frame_bytes=1504")->count(), 10);
+  EXPECT_EQ(axis_title(by_name.at("efficiency"), Qt::Vertical),
+            "efficiency (DA..FCS bits / line bits)");
+  for (auto& c : charts) delete c.chart;
+}
+
+// No two series a chart shows in its legend look alike: line series differ in colour or dash
+// pattern (analytic references dashed and darker than their simulated line), bar sets in
+// colour. Over every standard chart of the known directories and the ten-line user sweep.
+TEST(Charts, NoTwoSeriesOfAChartHaveTheSamePen) {
+  int charts_checked = 0;
+  for (const auto& dir : {phy_dir(), cew_dir(), diameter_dir(), contention_dir(), pci_dir(),
+                          nic_review_dir(), user_sweep_dir()}) {
+    for (auto& c : standard_charts(load_results(dir.string()))) {
+      std::set<std::tuple<QRgb, int, bool>> pens;
+      std::set<QString> names;
+      int shown = 0;
+      for (auto* series : c.chart->series()) {
+        if (auto* line = qobject_cast<QLineSeries*>(series)) {
+          // Error bars have no name; an eye's traces are one entry, "traces".
+          if (line->name().isEmpty() || !names.insert(line->name()).second) continue;
+          ++shown;
+          EXPECT_TRUE(pens.insert({line->pen().color().rgb(), line->pen().style(), false}).second)
+              << c.name << ": " << line->name().toStdString();
+        } else if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
+          for (auto* set : bars->barSets()) {
+            ++shown;
+            EXPECT_TRUE(pens.insert({set->color().rgb(), 0, true}).second)
+                << c.name << ": " << set->label().toStdString();
+          }
+        }
+      }
+      EXPECT_GT(shown, 0) << c.name;
+      ++charts_checked;
+      delete c.chart;
+    }
+  }
+  EXPECT_EQ(charts_checked, 4 + 3 + 2 + 4 + 7 + 6 + 3);
 }
 
 TEST(Charts, ANonResultsDirectoryIsAClearError) {

@@ -13,7 +13,11 @@
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 
+#include <array>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -145,6 +149,67 @@ TEST(Gui, AScenarioErrorIsShownAsTheCliWordsIt) {
       g.window->log_text().contains("links[0].cable_mm: unknown key; did you mean \"cable_m\"?"))
       << g.window->log_text().toStdString();
   EXPECT_EQ(g.window->chart_count(), 0);
+}
+
+// The window fits a 1366 x 768 laptop screen, and a chart's long legend entries wrap instead of
+// being cut off: every line of every entry at most 34 characters, the words all there.
+TEST(Gui, FitsA1366By768ScreenAndWrapsLongLegendEntries) {
+  Gui gui("fit");
+  const QSize least = gui.window->minimumSizeHint();
+  EXPECT_LE(least.width(), 1366);
+  EXPECT_LE(least.height(), 768);
+  gui.window->resize(1366, 768);
+  EXPECT_EQ(gui.window->size(), QSize(1366, 768));
+  // A sweep whose series are named by long mode labels.
+  const auto sweep = gui.dir / "results" / "long";
+  std::filesystem::create_directories(sweep);
+  std::ofstream(sweep / "sweep.json") << R"({"name": "long-labels", "replications": 1})";
+  std::ofstream summary(sweep / "summary.csv");
+  summary << "point,mode,frame_bytes,senders,component,name,unit,n,mean,ci95_half_width\n";
+  int point = 0;
+  for (const char* mode : {"half duplex + extension + bursting", "full duplex"})
+    for (const char* bytes : {"64", "1518"})
+      summary << point++ << "," << mode << "," << bytes
+              << ",1,s0.mac,tx_efficiency,fraction,1,0.5,\n";
+  summary.close();
+  ASSERT_TRUE(gui.window->show_results(QString::fromStdString(sweep.string())));
+  QChart* chart = gui.window->chart(0);
+  ASSERT_NE(chart, nullptr);
+  int wrapped = 0;
+  for (auto* marker : chart->legend()->markers()) {
+    const QStringList lines = marker->label().split("<br>");
+    wrapped += lines.size() > 1;
+    for (const auto& line : lines) EXPECT_LE(line.size(), 34) << line.toStdString();
+    EXPECT_EQ(lines.join(' ').toStdString(), marker->series()->name().toStdString());
+  }
+  EXPECT_EQ(wrapped, 1);  // "half duplex + extension + bursting, simulated"
+}
+
+// `gbesim-gui --help` needs no display; without one, the app says so and exits 2 (no crash).
+TEST(Gui, HelpNeedsNoDisplayAndNoDisplayIsAClearError) {
+  auto run = [](const std::string& args) {
+    const std::string command =
+        std::string("env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM ") + GBESIM_GUI_BINARY +
+        " " + args + " 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string out;
+    std::array<char, 512> buffer{};
+    while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) out += buffer.data();
+    const int status = pclose(pipe);
+    return std::pair(WIFEXITED(status) ? WEXITSTATUS(status) : -1, out);
+  };
+  const auto [help_code, help] = run("--help");
+  EXPECT_EQ(help_code, 0) << help;
+  EXPECT_NE(help.find("Usage: gbesim-gui [options] scenario"), std::string::npos) << help;
+  EXPECT_NE(help.find("--size <WxH>"), std::string::npos) << help;
+  const auto [code, out] = run("");
+  EXPECT_EQ(code, 2) << out;
+  EXPECT_NE(out.find("gbesim-gui: no display (DISPLAY and WAYLAND_DISPLAY are unset)"),
+            std::string::npos)
+      << out;
+  const auto [bad_code, bad] = run("--size 12");
+  EXPECT_EQ(bad_code, 2) << bad;
+  EXPECT_NE(bad.find("--size 12: expected WIDTHxHEIGHT in pixels"), std::string::npos) << bad;
 }
 
 }  // namespace

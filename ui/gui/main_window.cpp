@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -16,6 +17,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
@@ -26,12 +28,17 @@
 #include <fstream>
 
 #include "analysis/results.hpp"
+#include "ui/chart_style.hpp"
 #include "ui/render.hpp"
 #include "ui/standard_charts.hpp"
 
 namespace gbesim::ui {
 
 namespace {
+
+// Legend entries longer than this wrap onto more lines (the chart panel of a 1366-pixel screen
+// has room for about this many beside a plot).
+constexpr int kLegendColumns = 34;
 
 QString text_of(const nlohmann::json& v) {
   if (v.is_string()) return QString::fromStdString(v.get<std::string>());
@@ -103,7 +110,13 @@ MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
   split->addWidget(right);
   split->setSizes({460, 1140});
   setCentralWidget(split);
-  resize(1600, 1000);
+  // At most 1600 x 1000, inside the screen's free area (a 1366 x 768 laptop included).
+  QSize want(1600, 1000);
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+    const QRect free = screen->availableGeometry();
+    want = want.boundedTo(QSize(free.width() * 95 / 100, free.height() * 92 / 100));
+  }
+  resize(want);
 
   connect(open_button, &QPushButton::clicked, this, [this] {
     const QString f = QFileDialog::getOpenFileName(this, "Open scenario", "scenarios", "*.json");
@@ -407,6 +420,7 @@ bool MainWindow::show_results(const QString& dir) {
     delete w;
   }
   for (auto& c : standard_charts(results)) {
+    wrap_legend(c.chart, kLegendColumns);
     auto* view = new QChartView(c.chart);
     view->setRenderHint(QPainter::Antialiasing);
     charts_->addTab(view, QString::fromStdString(c.name));

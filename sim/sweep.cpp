@@ -28,6 +28,7 @@
 #include "sim/json_input.hpp"
 #include "sim/output_dir.hpp"
 #include "sim/progress.hpp"
+#include "sim/results_sqlite.hpp"
 #include "sim/runner.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/stop_signal.hpp"
@@ -463,9 +464,10 @@ int run_sweep(const SweepOptions& options) {
   // Aggregate every complete run into points.csv and summary.csv: at the end, and every few
   // seconds while the sweep runs, so that charts (gbesim-gui) can follow it.
   std::vector<std::size_t> not_complete;
+  std::vector<RunRecord> records;  // as the last aggregation found them
   auto aggregate = [&] {
     if (shard) return;
-    std::vector<RunRecord> records;
+    records.clear();
     complete = 0;
     not_complete.clear();
     for (std::size_t k = 0; k < plan.run_count(); ++k) {
@@ -491,6 +493,18 @@ int run_sweep(const SweepOptions& options) {
   // A sweep states its answers (analysis/answers: diameter, carrier extension, PCI ceilings),
   // the questions and answers on stdout, with how they were found and every combination in
   // answers.txt. Returns the stdout part.
+  // The same records as one SQLite file (sim/results_sqlite), at the end of the sweep.
+  auto write_sqlite = [&] {
+    if (shard) return;
+    SweepTables tables;
+    tables.axes = plan.columns();
+    for (std::size_t p = 0; p < plan.point_count(); ++p) {
+      tables.point_labels.push_back(plan.point_labels(p));
+      tables.point_sets.push_back(plan.point(p));
+    }
+    tables.runs = records;
+    write_results_sqlite(dir, tables);
+  };
   auto write_answers = [&]() -> std::string {
     if (complete == 0) return "";
     const auto found = answers(load_results(dir.string()));
@@ -509,13 +523,16 @@ int run_sweep(const SweepOptions& options) {
   };
   if (options.aggregate_only) {
     aggregate();
+    write_sqlite();
     const bool all = complete == plan.run_count();
     write_description(all ? "complete" : "incomplete", complete);
     const std::string said = write_answers();
     if (!options.quiet) fmt::print("{}", said);
     if (!options.quiet)
-      fmt::print("sweep {}: aggregated {} of {} runs; results: {}/ (points.csv, summary.csv)\n",
-                 name, complete, plan.run_count(), dir.string());
+      fmt::print(
+          "sweep {}: aggregated {} of {} runs; results: {}/ (points.csv, summary.csv, "
+          "results.sqlite)\n",
+          name, complete, plan.run_count(), dir.string());
     if (!all)
       fmt::print(
           stderr,
@@ -656,6 +673,7 @@ int run_sweep(const SweepOptions& options) {
   }
 
   aggregate();
+  write_sqlite();
   const bool all_complete = complete == plan.run_count();
   write_description(all_complete       ? "complete"
                     : stop_requested() ? "interrupted"
@@ -665,8 +683,9 @@ int run_sweep(const SweepOptions& options) {
   const std::string said = write_answers();
   if (!options.quiet) {
     fmt::print(
-        "sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, {}runs/)\n", name,
-        complete, plan.run_count(), dir.string(), said.empty() ? "" : "answers.txt, ");
+        "sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, results.sqlite, "
+        "{}runs/)\n",
+        name, complete, plan.run_count(), dir.string(), said.empty() ? "" : "answers.txt, ");
     fmt::print("{}", said);
   }
   for (std::size_t k : failed)

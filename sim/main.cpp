@@ -67,7 +67,8 @@ int cli(int argc, char** argv) {
   run_cmd
       ->add_option("--trace", traces,
                    "events, pcap, pcapng, vcd (comma-separated), each with optional filters: "
-                   "pcap:stations=a,b  events:from=1ms,to=2ms")
+                   "pcap:stations=a,b  events:from=1ms,to=2ms  pcapng:ts=start (stamp at the "
+                   "first preamble bit)")
       ->delimiter(',');
   run_cmd->add_flag("--quiet", run.quiet, "no progress and no summary");
   // --series 1s: the scenario key series_interval_ns, as a --set.

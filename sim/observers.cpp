@@ -54,18 +54,49 @@ void EventsCsvWriter::commit() {
   file_.commit();
 }
 
+FrameStarts::FrameStarts(Network& network) {
+  for (const auto& station : network.stations())
+    station->mac().events.connect([this](const Event& e) {
+      if (e.frame == nullptr) return;
+      if (e.kind == EventKind::tx_start) {
+        started_[e.frame->id] = e.time_ps;
+      } else if (e.kind == EventKind::tx_end) {
+        const auto it = started_.find(e.frame->id);
+        if (it == started_.end()) return;
+        duration_[e.frame->id] = e.time_ps - it->second;
+        started_.erase(it);
+        ended_.emplace_back(e.time_ps, e.frame->id);
+        while (!ended_.empty() && ended_.front().first < e.time_ps - kPsPerMs) {
+          duration_.erase(ended_.front().second);
+          ended_.pop_front();
+        }
+      }
+    });
+}
+
+Picoseconds FrameStarts::start_of(const Event& e, const Mac& mac) {
+  const auto it = duration_.find(e.frame->id);
+  return e.time_ps - (it != duration_.end() ? it->second : mac.frame_time_ps(e.frame->size()));
+}
+
 PcapRecorder::PcapRecorder(Network& network, const std::filesystem::path& dir,
                            const std::set<std::string>& stations, Picoseconds from_ps,
-                           Picoseconds to_ps) {
+                           Picoseconds to_ps, bool stamp_start) {
+  // Connected first: a frame's duration is known before a recorder asks for it.
+  if (stamp_start) starts_ = std::make_unique<FrameStarts>(network);
   for (const auto& station : network.stations()) {
     const std::string name = station->basename();
     if (!stations.empty() && stations.count(name) == 0) continue;
     writers_.push_back(std::make_unique<PcapWriter>(dir / (name + ".pcap")));
     PcapWriter* w = writers_.back().get();
-    station->mac().events.connect([w, from_ps, to_ps](const Event& e) {
-      if (e.frame == nullptr || e.time_ps < from_ps || e.time_ps >= to_ps) return;
-      if (e.kind == EventKind::tx_end || e.kind == EventKind::rx_ok || e.kind == EventKind::rx_drop)
-        w->write(e.time_ps, e.frame->bytes);
+    const Mac* mac = &station->mac();
+    FrameStarts* starts = starts_.get();
+    station->mac().events.connect([w, mac, starts, from_ps, to_ps](const Event& e) {
+      if (e.frame == nullptr || (e.kind != EventKind::tx_end && e.kind != EventKind::rx_ok &&
+                                 e.kind != EventKind::rx_drop))
+        return;
+      const Picoseconds t = starts != nullptr ? starts->start_of(e, *mac) : e.time_ps;
+      if (t >= from_ps && t < to_ps) w->write(t, e.frame->bytes);
     });
   }
 }
@@ -76,20 +107,32 @@ void PcapRecorder::commit() {
 
 PcapngRecorder::PcapngRecorder(Network& network, const std::filesystem::path& dir,
                                const std::set<std::string>& stations, Picoseconds from_ps,
-                               Picoseconds to_ps)
-    : writer_(dir / "trace.pcapng") {
+                               Picoseconds to_ps, bool stamp_start)
+    : starts_(stamp_start ? std::make_unique<FrameStarts>(network) : nullptr),
+      writer_(dir / "trace.pcapng") {
   for (const auto& station : network.stations()) {
     const std::string name = station->basename();
     if (!stations.empty() && stations.count(name) == 0) continue;
     const std::uint32_t interface = writer_.add_interface(name);
-    station->mac().events.connect([this, interface, from_ps, to_ps](const Event& e) {
-      if (e.frame == nullptr || e.time_ps < from_ps || e.time_ps >= to_ps) return;
+    const Mac* mac = &station->mac();
+    station->mac().events.connect([this, interface, mac, from_ps, to_ps](const Event& e) {
       const bool outbound = e.kind == EventKind::tx_end;
-      if (outbound || e.kind == EventKind::rx_ok || e.kind == EventKind::rx_drop)
-        pending_.push({e.time_ps, interface, order_++, outbound, e.frame->bytes});
-      flush_until(now_ps());
+      if (e.frame != nullptr &&
+          (outbound || e.kind == EventKind::rx_ok || e.kind == EventKind::rx_drop)) {
+        const Picoseconds t = starts_ ? starts_->start_of(e, *mac) : e.time_ps;
+        if (t >= from_ps && t < to_ps)
+          pending_.push({t, interface, order_++, outbound, e.frame->bytes});
+      }
+      // Stamped at the start, a frame is reported only when it ends: records wait for as long
+      // as the longest frame can last (a 16 KB jumbo frame, extension included), so the file
+      // stays in time order.
+      flush_until(now_ps() - hold_ps_);
     });
   }
+  if (starts_)
+    for (const auto& station : network.stations())
+      hold_ps_ =
+          std::max(hold_ps_, station->mac().frame_time_ps(16384) + 4096 * station->mac().bit_ps());
 }
 
 void PcapngRecorder::flush_until(Picoseconds end) {

@@ -3,11 +3,13 @@
 // Models never open files.
 
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <queue>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -56,15 +58,36 @@ class EventsCsvWriter {
 
 // One pcap per station: every frame that left it (at its last bit) or arrived at it (at its
 // last bit), whether or not the MAC accepted it.
+// When each frame a station saw began there (its first preamble bit), for traces stamped at the
+// start: a frame's time on the wire is measured at its sender (tx_start to tx_end, carrier
+// extension included) and taken off the instant the frame ended at the station seeing it (the
+// propagation delay is the same for both ends of a frame). A frame whose sender is not a station
+// (a switch port, full duplex) took (8 + size) x 8 bit times. Durations are kept for 1 ms of
+// simulated time after the frame ended (no link delays it longer).
+class FrameStarts {
+ public:
+  explicit FrameStarts(Network& network);
+  // The start, at the station whose MAC reported `e` (tx_end, rx_ok or rx_drop).
+  Picoseconds start_of(const Event& e, const Mac& mac);
+
+ private:
+  std::unordered_map<std::uint64_t, Picoseconds> started_;   // frame id -> tx_start
+  std::unordered_map<std::uint64_t, Picoseconds> duration_;  // frame id -> time on the wire
+  std::deque<std::pair<Picoseconds, std::uint64_t>> ended_;  // (tx_end, id), oldest first
+};
+
 class PcapRecorder {
  public:
-  // The stations named (all when empty), frames whose last bit is in [from_ps, to_ps).
+  // The stations named (all when empty), frames whose stamp is in [from_ps, to_ps); stamped at
+  // the last FCS bit (or the end of the extension), or with `stamp_start` at the first preamble
+  // bit.
   PcapRecorder(Network& network, const std::filesystem::path& dir,
                const std::set<std::string>& stations = {}, Picoseconds from_ps = 0,
-               Picoseconds to_ps = kForeverPs);
+               Picoseconds to_ps = kForeverPs, bool stamp_start = false);
   void commit();
 
  private:
+  std::unique_ptr<FrameStarts> starts_;
   std::vector<std::unique_ptr<PcapWriter>> writers_;
 };
 
@@ -76,7 +99,7 @@ class PcapngRecorder {
  public:
   PcapngRecorder(Network& network, const std::filesystem::path& dir,
                  const std::set<std::string>& stations = {}, Picoseconds from_ps = 0,
-                 Picoseconds to_ps = kForeverPs);
+                 Picoseconds to_ps = kForeverPs, bool stamp_start = false);
   void commit();
 
  private:
@@ -93,9 +116,11 @@ class PcapngRecorder {
     }
   };
   void flush_until(Picoseconds end);
+  std::unique_ptr<FrameStarts> starts_;
   PcapngWriter writer_;
   std::priority_queue<Record, std::vector<Record>, std::greater<Record>> pending_;
   std::uint64_t order_ = 0;
+  Picoseconds hold_ps_ = 0;  // how long a record waits before it is written (ts=start)
 };
 
 // trace.vcd through the SystemC kernel's own VCD writer (sc_trace): per station the MAC transmit

@@ -484,10 +484,16 @@ std::map<std::string, TraceFilter> parse_traces(const std::vector<std::string>& 
       list_of = key;
     } else if ((key == "from" || key == "to") && kind != "vcd") {
       (key == "from" ? out[kind].from_ps : out[kind].to_ps) = time_ps(key, value);
+    } else if (key == "ts" && (kind == "pcap" || kind == "pcapng")) {
+      if (value != "start" && value != "end")
+        fail(kind + ":ts=" + value +
+             ": expected start (the first preamble bit) or end (the last FCS bit, the default)");
+      out[kind].stamp_start = value == "start";
     } else {
       fail(kind + ": unknown filter \"" + key + "\" (" +
-           (kind == "vcd" ? std::string("a VCD trace takes none")
-                          : std::string("known: stations, from, to")) +
+           (kind == "vcd"      ? std::string("a VCD trace takes none")
+            : kind == "events" ? std::string("known: stations, from, to")
+                               : std::string("known: stations, from, to, ts")) +
            ")");
     }
   };
@@ -606,13 +612,13 @@ int run_simulation(const RunOptions& options) {
   }
   if (options.traces.count("pcap")) {
     const TraceFilter filter = filter_of("pcap");
-    pcaps =
-        std::make_unique<PcapRecorder>(network, dir, filter.stations, filter.from_ps, filter.to_ps);
+    pcaps = std::make_unique<PcapRecorder>(network, dir, filter.stations, filter.from_ps,
+                                           filter.to_ps, filter.stamp_start);
   }
   if (options.traces.count("pcapng")) {
     const TraceFilter filter = filter_of("pcapng");
     pcapng = std::make_unique<PcapngRecorder>(network, dir, filter.stations, filter.from_ps,
-                                              filter.to_ps);
+                                              filter.to_ps, filter.stamp_start);
   }
   if (options.traces.count("vcd")) vcd = std::make_unique<VcdRecorder>(network, dir);
 

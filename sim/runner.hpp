@@ -20,6 +20,9 @@ struct TraceFilter {
   std::set<std::string> stations;  // empty: every station
   Picoseconds from_ps = 0;
   Picoseconds to_ps = kForeverPs;
+  // pcap, pcapng: stamp each frame at its first preamble bit (ts=start) instead of its last
+  // FCS bit, or the end of its carrier extension (ts=end, the default).
+  bool stamp_start = false;
   bool keeps(Picoseconds t) const { return t >= from_ps && t < to_ps; }
   bool keeps(const std::string& station) const {
     return stations.empty() || stations.count(station) > 0;
@@ -27,7 +30,8 @@ struct TraceFilter {
 };
 
 // The values of --trace (split at commas): a kind, optionally with filters after a colon, e.g.
-// "pcap:stations=a,b" (split as "pcap:stations=a", "b"), "events:from=1ms,to=2ms". A bare value
+// "pcap:stations=a,b" (split as "pcap:stations=a", "b"), "events:from=1ms,to=2ms",
+// "pcapng:ts=start". A bare value
 // continues the list of the filter before it. Throws ScenarioError naming "--trace" (exit 2).
 std::map<std::string, TraceFilter> parse_traces(const std::vector<std::string>& values);
 

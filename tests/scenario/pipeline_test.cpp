@@ -397,6 +397,62 @@ TEST(Pipeline, TsharkReadsThePcapngWithInterfacesAndDirections) {
                        "a,0.000010864,100,0x00000002,1", "b,0.000010975,100,0x00000001,1"}));
 }
 
+// ts=start stamps each frame at its first preamble bit. Full duplex (the scripted timeline): a's
+// 100-byte frames start at 0, 5000 and 10000 ns and reach b 111.2 ns later; b's frame starts at
+// 1000 ns. Half duplex with carrier extension: a's 64-byte frame is extended to the 512-byte
+// slot, so its end stamp is (8 + 512) x 8 ns = 4160 ns after its start; at b both stamps are
+// later by the one-way delay, 1031.2 ns (the stations' PHYs 2 x 432 BT / 2, the repeater 976 / 2,
+// 20 m of Cat5e). A bad value, or ts on another trace, is an error naming what is allowed.
+TEST(Pipeline, PcapTimestampsAtTheFirstPreambleBitWithTsStart) {
+  if (run_command("command -v tshark").exit_code != 0) GTEST_SKIP() << "tshark not installed";
+  const auto dir = fresh_directory("pcap-ts");
+  write_text(dir / "s.json", kScripted);
+  ASSERT_EQ(run_gbesim({"run", "s.json", "--out", "out", "--trace", "pcapng:ts=start", "--trace",
+                        "pcap:ts=start", "--quiet"},
+                       dir)
+                .exit_code,
+            0);
+  const std::string fields =
+      "-e frame.interface_name -e frame.time_epoch -e frame.len -e frame.packet_flags_direction";
+  EXPECT_EQ(
+      tshark_fields(dir / "out/trace.pcapng", fields),
+      (std::vector<std::string>{"a,0.000000000,100,0x00000002", "b,0.000000111,100,0x00000001",
+                                "b,0.000001000,64,0x00000002", "a,0.000001111,64,0x00000001",
+                                "a,0.000005000,100,0x00000002", "b,0.000005111,100,0x00000001",
+                                "a,0.000010000,100,0x00000002", "b,0.000010111,100,0x00000001"}));
+  EXPECT_EQ(tshark_fields(dir / "out/a.pcap", "-e frame.time_epoch"),
+            (std::vector<std::string>{"0.000000000", "0.000001111", "0.000005000", "0.000010000"}));
+  write_text(dir / "hd.json", R"({"name": "hd", "description": "", "duration_ns": 20000,
+    "mac": {"duplex": "half", "carrier_extension": true},
+    "stations": {"a": {"traffic": [{"pattern": "script", "to": "b",
+                                    "script": [{"at_ns": 0, "bytes": 64}]}]}, "b": {}},
+    "collision_domains": [{"stations": ["a", "b"], "medium": "cat5e",
+                           "cable_m": {"a": 10, "b": 10}, "repeater_round_trip_bt": 976}]})");
+  for (const char* ts : {"end", "start"})
+    ASSERT_EQ(run_gbesim({"run", "hd.json", "--out", std::string("hd-") + ts, "--trace",
+                          std::string("pcapng:ts=") + ts, "--quiet"},
+                         dir)
+                  .exit_code,
+              0);
+  EXPECT_EQ(
+      tshark_fields(dir / "hd-end/trace.pcapng", fields),
+      (std::vector<std::string>{"a,0.000004160,64,0x00000002", "b,0.000005191,64,0x00000001"}));
+  EXPECT_EQ(
+      tshark_fields(dir / "hd-start/trace.pcapng", fields),
+      (std::vector<std::string>{"a,0.000000000,64,0x00000002", "b,0.000001031,64,0x00000001"}));
+  const auto bad = run_gbesim({"run", "s.json", "--trace", "pcap:ts=middle"}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("pcap:ts=middle: expected start (the first preamble bit) or end (the "
+                            "last FCS bit, the default)"),
+            std::string::npos)
+      << bad.output;
+  const auto events = run_gbesim({"run", "s.json", "--trace", "events:ts=start"}, dir);
+  EXPECT_EQ(events.exit_code, 2);
+  EXPECT_NE(events.output.find("events: unknown filter \"ts\" (known: stations, from, to)"),
+            std::string::npos)
+      << events.output;
+}
+
 // A host application's frames are real IPv4/TCP: tshark decodes them with the IP and TCP
 // checksums validated, and its view of the stream matches ours (1460-byte segments, sequence
 // numbers counting the payload, ACKs for every second segment).

@@ -1,5 +1,6 @@
 #include "sim/scenario_loader.hpp"
 
+#include <map>
 #include <set>
 
 #include "sim/diagnostics.hpp"
@@ -197,14 +198,34 @@ SweepPlan load_sweep_plan(const std::string& file, const LoadOptions& options) {
     all.insert(all.end(), e.diagnostics().begin(), e.diagnostics().end());
     more += e.more();
   }
+  // Every error once: one the base scenario has is not repeated for each point, and one that
+  // several points share is said at the first with how many more have it.
+  std::set<std::pair<std::string, std::string>> base;
+  for (const auto& item : all) base.emplace(item.path, item.message);
+  std::map<std::pair<std::string, std::string>, std::size_t> first;  // -> index in all
+  std::map<std::size_t, std::size_t> repeats;                        // index -> more points
   for (std::size_t p = 0; all.size() < kMaxShownErrors && p < prepared.plan.point_count(); ++p) {
     try {
       load_point(prepared, file, p * static_cast<std::size_t>(prepared.plan.replications));
     } catch (const ScenarioError& e) {
-      all.insert(all.end(), e.diagnostics().begin(), e.diagnostics().end());
+      for (const Diagnostic& item : e.diagnostics()) {
+        // The message after the point's prefix, "sweep point N (values): ".
+        const auto colon = item.message.find("): ");
+        const std::string bare =
+            colon == std::string::npos ? item.message : item.message.substr(colon + 3);
+        if (base.count({item.path, bare})) continue;
+        const auto [it, fresh] = first.emplace(std::pair(item.path, bare), all.size());
+        if (fresh)
+          all.push_back(item);
+        else
+          ++repeats[it->second];
+      }
       more += e.more();
     }
   }
+  for (const auto& [index, n] : repeats)
+    all[index].message +=
+        " (the same at " + std::to_string(n) + " more point" + (n == 1 ? "" : "s") + ")";
   if (!all.empty()) throw ScenarioError(all, more);
   return prepared.plan;
 }

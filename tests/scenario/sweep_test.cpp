@@ -124,6 +124,31 @@ TEST(Sweep, AnInvalidPointIsReportedBeforeAnythingRuns) {
   EXPECT_FALSE(std::filesystem::exists(dir / "results"));
 }
 
+// Every error once: the base scenario's mistake is not repeated for each point, and a mistake
+// several points share is said at the first with how many more have it.
+TEST(Sweep, EachErrorIsSaidOnce) {
+  const auto dir = fresh_directory("sweep-once");
+  Json doc = Json::parse(kSweep);
+  doc.erase("description");
+  write_text(dir / "s.json", doc.dump());
+  auto r = run_gbesim({"sweep", "s.json"}, dir);
+  EXPECT_EQ(r.exit_code, 2);
+  std::size_t count = 0;
+  for (auto at = r.output.find("missing \"description\""); at != std::string::npos;
+       at = r.output.find("missing \"description\"", at + 1))
+    ++count;
+  EXPECT_EQ(count, 1u) << r.output;
+  doc = Json::parse(kSweep);
+  doc["sweep"]["stations.a.traffic[0].frame_bytes"] = {2000, 64};
+  write_text(dir / "s.json", doc.dump());
+  r = run_gbesim({"sweep", "s.json"}, dir);
+  EXPECT_EQ(r.exit_code, 2);
+  const auto first = r.output.find("frame_bytes=2000");
+  ASSERT_NE(first, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("frame_bytes=2000", first + 1), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(the same at 1 more point)"), std::string::npos) << r.output;
+}
+
 // --shard I/N: for every run count here and every N from 1 to it, the N blocks are consecutive,
 // cover every run exactly once, are never empty and differ in size by at most one.
 TEST(Sweep, ShardBlocksCoverEveryRunExactlyOnce) {

@@ -273,7 +273,14 @@ std::string mechanism_of(const Results& r, std::size_t p, const std::string& com
   if (const auto wait = v("split_wait_clocks_per_frame"); wait && *wait > 0)
     s += fmt::format(", split-read waits {:.1f}", *wait);
   s += ")";
-  const int width_bits = pci.value("width_bits", 0);
+  // The data path is as wide as the narrower of the bus and the NIC (a 32-bit chip on a 64-bit
+  // bus moves 4 bytes a clock).
+  int width_bits = pci.value("width_bits", 0);
+  if (config.is_object() && config.contains("hosts") && config["hosts"].contains(host)) {
+    const auto nic = config["hosts"][host].value("nic", nlohmann::json::object());
+    const int nic_bits = nic.value("master", nlohmann::json::object()).value("width_bits", 0);
+    if (nic_bits > 0 && (width_bits == 0 || nic_bits < width_bits)) width_bits = nic_bits;
+  }
   const double clock_mhz = pci.value("clock_mhz", 0.0);
   const auto size = frame_bytes_of(config, host, dir);
   if (width_bits > 0 && size) {

@@ -21,19 +21,11 @@ std::string mbps(double bps) {
   return fmt::format("{:.0f} Mb/s", bps * 1e-6);
 }
 
-// An axis by its last path segment: "hosts.h.nic.profile" -> "profile"; of a linked axis
-// ("a.frame_bytes, b.frame_bytes") the first path's.
-std::string short_axis(std::string axis) {
-  if (const auto comma = axis.find(", "); comma != std::string::npos) axis.erase(comma);
-  const auto dot = axis.rfind('.');
-  return dot == std::string::npos ? axis : axis.substr(dot + 1);
-}
-
 // "profile=x, bus=y": short axis names, for sentences.
 std::string short_label_of(const Results& r, std::size_t p, const std::vector<std::size_t>& axes) {
   std::string s;
   for (std::size_t a : axes)
-    s += (s.empty() ? "" : ", ") + short_axis(r.axes[a]) + "=" + r.points[p][a];
+    s += (s.empty() ? "" : ", ") + axis_short_name(r.axes[a]) + "=" + r.points[p][a];
   return s;
 }
 

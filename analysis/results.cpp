@@ -28,6 +28,12 @@ nlohmann::json read_json(const std::filesystem::path& file) {
 
 }  // namespace
 
+std::string axis_short_name(const std::string& axis) {
+  std::string last = axis.substr(0, axis.find(", "));
+  const auto dot = last.rfind('.');
+  return dot == std::string::npos ? last : last.substr(dot + 1);
+}
+
 std::optional<double> parse_number(const std::string& text) {
   if (text.empty()) return std::nullopt;
   try {

@@ -76,6 +76,9 @@ class Results {
 };
 
 CsvTable read_csv_file(const std::string& file);
+// An axis by its last path segment: "hosts.h.nic.profile" -> "profile"; of a linked axis
+// ("a.frame_bytes, b.frame_bytes") the first path's.
+std::string axis_short_name(const std::string& axis);
 // The whole text as a number, or nullopt ("" or "64/1518 7:3" are not numbers).
 std::optional<double> parse_number(const std::string& text);
 // Throws std::runtime_error naming the directory and what is missing.

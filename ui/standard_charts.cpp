@@ -692,9 +692,7 @@ void nic_review_charts(const Results& r, std::vector<StandardChart>& out) {
 
 // An axis's title with its unit, from the last part of its path.
 std::string axis_title(const std::string& axis) {
-  std::string last = axis;
-  if (const auto comma = last.find(", "); comma != std::string::npos) last.erase(comma);
-  if (const auto dot = last.rfind('.'); dot != std::string::npos) last.erase(0, dot + 1);
+  const std::string last = axis_short_name(axis);
   static const std::map<std::string, std::string> known = {
       {"frame_bytes", "frame size (bytes)"},
       {"stations", "stations"},
@@ -714,13 +712,6 @@ std::string axis_title(const std::string& axis) {
       {"read_latency_clocks", "read latency (clocks)"}};
   const auto it = known.find(last);
   return it != known.end() ? it->second : axis;
-}
-
-std::string short_axis(const std::string& axis) {
-  std::string last = axis;
-  if (const auto comma = last.find(", "); comma != std::string::npos) last.erase(comma);
-  if (const auto dot = last.rfind('.'); dot != std::string::npos) last.erase(0, dot + 1);
-  return last;
 }
 
 bool numeric_axis(const Results& r, const std::string& a) {
@@ -743,7 +734,7 @@ std::vector<Line> lines_against(const Results& r, const std::string& x_axis,
     std::string group;
     for (std::size_t a = 0; a < r.axes.size(); ++a)
       if (static_cast<int>(a) != xi && r.values_of(r.axes[a]).size() > 1)
-        group += (group.empty() ? "" : ", ") + short_axis(r.axes[a]) + "=" + r.points[p][a];
+        group += (group.empty() ? "" : ", ") + axis_short_name(r.axes[a]) + "=" + r.points[p][a];
     const auto v = r.value(p, component, name);
     double x = 0;
     if (!v || !is_number(r.points[p][static_cast<std::size_t>(xi)], x)) continue;
@@ -773,7 +764,7 @@ void generic_sweep_charts(const Results& r, std::vector<StandardChart>& out) {
   for (std::size_t k = 0; k < xs.size(); ++k) {
     const auto lines = lines_against(r, xs[k], "network", "delivered_throughput", 1e-6);
     if (lines.empty()) continue;
-    out.push_back({k == 0 ? std::string("throughput") : "throughput-by-" + short_axis(xs[k]),
+    out.push_back({k == 0 ? std::string("throughput") : "throughput-by-" + axis_short_name(xs[k]),
                    line_chart(r.name + ": delivered throughput vs " + axis_title(xs[k]),
                               axis_title(xs[k]), "delivered throughput, DA..FCS (Mbit/s)", lines)});
   }

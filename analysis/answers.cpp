@@ -100,7 +100,7 @@ void carrier_extension(const Results& r, std::vector<Answer>& out) {
   std::vector<Mode> modes;
   std::vector<int> rates;
   for (std::size_t p = 0; p < r.points.size(); ++p) {
-    const auto config = r.config(p);
+    const auto& config = r.config(p);
     modes.push_back(mode_of(config));
     rates.push_back(config.is_object() ? config.value("rate_mbps", 1000) : 0);
   }
@@ -209,13 +209,19 @@ std::string bottleneck_of(const Results& r, std::size_t p, const std::string& co
   return s.empty() ? "none marked" : s;
 }
 
+// A host's block of a point's scenario, or an empty object.
+nlohmann::json host_block(const nlohmann::json& config, const std::string& host) {
+  if (!config.is_object() || !config.contains("hosts") || !config["hosts"].contains(host))
+    return nlohmann::json::object();
+  return config["hosts"][host];
+}
+
 // The frame size a path carries, from the scenario: what the host transmits, or what the
 // stations send to the NIC's station.
 std::optional<double> frame_bytes_of(const nlohmann::json& config, const std::string& host,
                                      const std::string& dir) {
-  if (!config.is_object() || !config.contains("hosts") || !config["hosts"].contains(host))
-    return std::nullopt;
-  const auto& h = config["hosts"][host];
+  const auto h = host_block(config, host);
+  if (h.empty()) return std::nullopt;
   if (dir == "tx") {
     if (h.contains("tx") && h["tx"].contains("frame_bytes"))
       return h["tx"]["frame_bytes"].get<double>();
@@ -239,10 +245,9 @@ std::string mechanism_of(const Results& r, std::size_t p, const std::string& com
     const auto s = r.value(p, component, dir + "_" + name);
     return s ? std::optional<double>(s->mean) : std::nullopt;
   };
-  const auto config = r.config(p);
-  const auto pci = config.is_object() && config.contains("hosts") && config["hosts"].contains(host)
-                       ? config["hosts"][host].value("pci", nlohmann::json::object())
-                       : nlohmann::json::object();
+  const auto& config = r.config(p);
+  const auto h = host_block(config, host);
+  const auto pci = h.value("pci", nlohmann::json::object());
   const std::string mode = pci.value("mode", "pci");
   if (mode == "pcie") {
     const auto up = v("link_up_bytes_per_frame");
@@ -268,17 +273,16 @@ std::string mechanism_of(const Results& r, std::size_t p, const std::string& com
   // The data path is as wide as the narrower of the bus and the NIC (a 32-bit chip on a 64-bit
   // bus moves 4 bytes a clock).
   int width_bits = pci.value("width_bits", 0);
-  if (config.is_object() && config.contains("hosts") && config["hosts"].contains(host)) {
-    const auto nic = config["hosts"][host].value("nic", nlohmann::json::object());
-    const int nic_bits = nic.value("master", nlohmann::json::object()).value("width_bits", 0);
-    if (nic_bits > 0 && (width_bits == 0 || nic_bits < width_bits)) width_bits = nic_bits;
-  }
+  const int nic_bits = h.value("nic", nlohmann::json::object())
+                           .value("master", nlohmann::json::object())
+                           .value("width_bits", 0);
+  if (nic_bits > 0 && (width_bits == 0 || nic_bits < width_bits)) width_bits = nic_bits;
   const double clock_mhz = pci.value("clock_mhz", 0.0);
   const auto size = frame_bytes_of(config, host, dir);
   if (width_bits > 0 && size) {
     const double phases = std::ceil(*size / (width_bits / 8.0));
     if (dir == "tx") {
-      const auto bridge = config["hosts"][host].value("bridge", nlohmann::json::object());
+      const auto bridge = h.value("bridge", nlohmann::json::object());
       s += fmt::format(
           "; the {:.0f}-byte frame is ~{:.0f} data phases of {} bytes, the other {:.0f} data "
           "clocks are each read's address, turnaround and wait for the bridge (transmit data are "
@@ -328,28 +332,27 @@ void pci(const Results& r, std::vector<Answer>& out) {
   if (paths.empty()) return;
   // A point that receives and transmits at once: the two paths share the bus, so its mechanism
   // is their clocks together.
-  for (auto& x : paths)
-    for (const auto& y : paths)
-      if (&x != &y && x.point == y.point && x.host == y.host && x.transmit != y.transmit &&
-          x.bottleneck.find("bus") != std::string::npos) {
-        const auto c = "analysis." + x.host;
-        const auto rx = r.value(x.point, c, "rx_bus_clocks_per_frame");
-        const auto tx = r.value(x.point, c, "tx_bus_clocks_per_frame");
-        const auto config = r.config(x.point);
-        double mhz = 0;
-        if (config.is_object() && config.contains("hosts") && config["hosts"].contains(x.host))
-          mhz = config["hosts"][x.host]
-                    .value("pci", nlohmann::json::object())
-                    .value("clock_mhz", 0.0);
-        if (!rx || !tx) continue;
-        x.mechanism = fmt::format(
-            "receive and transmit share the bus: {:.0f} + {:.0f} = {:.0f} bus clocks per frame "
-            "each way",
-            rx->mean, tx->mean, rx->mean + tx->mean);
-        if (mhz > 0)
-          x.mechanism += fmt::format(", so at {:g} MHz at most {:.0f} k frames/s each way", mhz,
-                                     mhz * 1e3 / (rx->mean + tx->mean));
-      }
+  std::map<std::pair<std::size_t, std::string>, int> directions;
+  for (const auto& x : paths) ++directions[{x.point, x.host}];
+  for (auto& x : paths) {
+    if (directions[{x.point, x.host}] < 2 || x.bottleneck.find("bus") == std::string::npos)
+      continue;
+    const auto c = "analysis." + x.host;
+    const auto rx = r.value(x.point, c, "rx_bus_clocks_per_frame");
+    const auto tx = r.value(x.point, c, "tx_bus_clocks_per_frame");
+    if (!rx || !tx) continue;
+    const double clocks = rx->mean + tx->mean;
+    x.mechanism = fmt::format(
+        "receive and transmit share the bus: {:.0f} + {:.0f} = {:.0f} bus clocks per frame each "
+        "way",
+        rx->mean, tx->mean, clocks);
+    const double mhz = host_block(r.config(x.point), x.host)
+                           .value("pci", nlohmann::json::object())
+                           .value("clock_mhz", 0.0);
+    if (mhz > 0)
+      x.mechanism += fmt::format(", so at {:g} MHz at most {:.0f} k frames/s each way", mhz,
+                                 mhz * 1e3 / clocks);
+  }
   Answer a;
   a.kind = "pci";
   a.question = "What throughput can each NIC and bus carry, and what limits it?";

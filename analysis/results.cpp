@@ -120,19 +120,25 @@ std::vector<std::string> Results::values_of(const std::string& ax) const {
   return out;
 }
 
-nlohmann::json Results::config(std::size_t point) const {
-  if (kind == ResultsKind::run) return provenance.value("config", nlohmann::json());
-  if (kind != ResultsKind::sweep) return nullptr;
-  const auto replications = std::max(1, provenance.value("replications", 1));
-  const auto file = std::filesystem::path(dir) / "runs" /
-                    std::to_string(point * static_cast<std::size_t>(replications)) / "run.json";
-  std::ifstream in(file);
-  if (!in) return nullptr;
-  try {
-    return nlohmann::json::parse(in).value("config", nlohmann::json());
-  } catch (const std::exception&) {
-    return nullptr;
+const nlohmann::json& Results::config(std::size_t point) const {
+  const auto cached = configs_.find(point);
+  if (cached != configs_.end()) return cached->second;
+  nlohmann::json& out = configs_[point];
+  if (kind == ResultsKind::run) {
+    out = provenance.value("config", nlohmann::json());
+  } else if (kind == ResultsKind::sweep) {
+    const auto replications = std::max(1, provenance.value("replications", 1));
+    std::ifstream in(std::filesystem::path(dir) / "runs" /
+                     std::to_string(point * static_cast<std::size_t>(replications)) / "run.json");
+    if (in) {
+      try {
+        out = nlohmann::json::parse(in).value("config", nlohmann::json());
+      } catch (const std::exception&) {
+        out = nullptr;
+      }
+    }
   }
+  return out;
 }
 
 Results load_results(const std::string& dir_text) {

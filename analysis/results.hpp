@@ -58,8 +58,9 @@ class Results {
   // The distinct values of an axis in first-seen order.
   std::vector<std::string> values_of(const std::string& axis) const;
   // The resolved scenario a point ran (run.json's `config`: a run's own, a sweep point's first
-  // replication's); null when not recorded (results written by hand, a PHY directory).
-  nlohmann::json config(std::size_t point) const;
+  // replication's); null when not recorded (results written by hand, a PHY directory). Each
+  // point's file is read once.
+  const nlohmann::json& config(std::size_t point) const;
 
   // Every component that has a value at some point.
   std::vector<std::string> components() const;
@@ -73,6 +74,7 @@ class Results {
  private:
   std::map<std::tuple<std::size_t, std::string, std::string>, Statistic> stats_;
   mutable std::set<std::pair<std::string, std::string>> asked_;
+  mutable std::map<std::size_t, nlohmann::json> configs_;
 };
 
 CsvTable read_csv_file(const std::string& file);

@@ -23,7 +23,11 @@ const ParamTable<RunParams>& run_param_table() {
                  "independent runs per sweep point (seeds seed, seed+1, ...)")
         .integer("series_interval_ns", &RunParams::series_interval_ns, "ns", 0, 1LL << 50,
                  "record every rate (throughputs, frame rates, utilisations) per interval of "
-                 "this length into series.csv (0: no series; gbesim run --series 1s)");
+                 "this length into series.csv (0: no series; gbesim run --series 1s)")
+        .integer("warmup_ns", &RunParams::warmup_ns, "ns", 0, 1LL << 50,
+                 "warm-up: every statistic restarts at this time and covers the rest of the "
+                 "run (duration_ns is the end, the warm-up included; series.csv covers the "
+                 "whole run; 0: no warm-up)");
     return t;
   }();
   return table;

@@ -33,6 +33,7 @@ struct RunParams {
   std::int64_t rate_mbps = 1000;
   std::int64_t replications = 1;
   std::int64_t series_interval_ns = 0;  // 0: no series.csv
+  std::int64_t warmup_ns = 0;           // statistics restart then (0: none)
 };
 
 const ParamTable<RunParams>& run_param_table();

@@ -56,6 +56,7 @@ struct Outcome {
   double wall_seconds = 0;
   double cpu_seconds = 0;  // of the simulation only (not start-up, loading or writing)
   bool interrupted = false;
+  Picoseconds statistics_from_ps = 0;  // the warm-up's end, if the run got there
 };
 
 // Runs the kernel to `end_ps` in chunks, so that progress can be shown and a stop request
@@ -63,8 +64,9 @@ struct Outcome {
 // finished before sc_start returns.
 // With a series, the kernel also stops at every interval's end to sample it (a chunk boundary
 // like any other), and the last, shorter interval is closed at the end.
-Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::string& name,
-                 SeriesRecorder* series) {
+// With a warm-up, the kernel also stops at its end and every statistic restarts there.
+Outcome simulate(Picoseconds end_ps, Picoseconds warmup_ps, StatRegistry& stats,
+                 const RunOptions& options, const std::string& name, SeriesRecorder* series) {
   using Clock = std::chrono::steady_clock;
   ProgressLine progress(!options.quiet);
   const auto start = Clock::now();
@@ -78,9 +80,16 @@ Outcome simulate(Picoseconds end_ps, const RunOptions& options, const std::strin
     }
     Picoseconds step = std::min(chunk, end_ps - now_ps());
     if (series) step = std::min(step, series->next_ps() - now_ps());
+    if (now_ps() < warmup_ps) step = std::min(step, warmup_ps - now_ps());
     const auto before = Clock::now();
     sc_core::sc_start(to_sc_time(step));
     if (series && now_ps() == series->next_ps()) series->sample(now_ps());
+    if (warmup_ps > 0 && now_ps() == warmup_ps) {
+      StatContext at;
+      at.elapsed_ps = warmup_ps;
+      stats.restart(at);
+      out.statistics_from_ps = warmup_ps;
+    }
     const double took = std::chrono::duration<double>(Clock::now() - before).count();
     if (!options.chunk_ns) {
       // Aim for about 0.1 s of wall time per chunk, growing at most 4x at a time.
@@ -135,6 +144,10 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
              run.name, plural(network.stations().size(), "station"), wiring, run.rate_mbps,
              format_duration_ps(outcome.simulated_ps), outcome.wall_seconds, rtf,
              outcome.interrupted ? " -- INTERRUPTED" : "");
+  if (outcome.statistics_from_ps > 0)
+    fmt::print("  statistics after a {} warm-up: the last {}\n",
+               format_duration_ps(outcome.statistics_from_ps),
+               format_duration_ps(outcome.simulated_ps - outcome.statistics_from_ps));
   if (!network.stations().empty())
     fmt::print("  {:<10} {:>12} {:>10} {:>12} {:>10} {:>14} {:>14} {:>8}\n", "station", "tx frames",
                "tx Mb/s", "rx frames", "rx Mb/s", "latency mean", "latency p99", "drops");
@@ -628,7 +641,8 @@ int run_simulation(const RunOptions& options) {
   if (scenario.config.run.series_interval_ns > 0)
     series = std::make_unique<SeriesRecorder>(context.stats,
                                               scenario.config.run.series_interval_ns * kPsPerNs);
-  const Outcome outcome = simulate(end_ps, options, scenario.config.run.name, series.get());
+  const Outcome outcome = simulate(end_ps, scenario.config.run.warmup_ns * kPsPerNs, context.stats,
+                                   options, scenario.config.run.name, series.get());
 
   StatContext stat_context;
   stat_context.elapsed_ps = std::max<Picoseconds>(outcome.simulated_ps, 1);
@@ -706,6 +720,8 @@ int run_simulation(const RunOptions& options) {
   run["traces"] = std::vector<std::string>(options.traces.begin(), options.traces.end());
   run["requested_duration_ps"] = end_ps;
   run["simulated_ps"] = outcome.simulated_ps;
+  // The statistics cover simulated_ps - statistics_from_ps (after the warm-up).
+  run["statistics_from_ps"] = outcome.statistics_from_ps;
   run["wall_seconds"] = outcome.wall_seconds;
   run["cpu_seconds"] = outcome.cpu_seconds;
   run["real_time_factor"] =

@@ -398,6 +398,15 @@ void series_fits(const ScenarioConfig& c, Diagnostics& d) {
                         (c.run.duration_ns + kMostIntervals - 1) / kMostIntervals));
 }
 
+// A warm-up ends before the run does: the statistics need time after it.
+void warmup_fits(const ScenarioConfig& c, Diagnostics& d) {
+  if (c.run.warmup_ns >= c.run.duration_ns && c.run.warmup_ns > 0)
+    d.error("warmup_ns",
+            fmt::format("a warm-up of {} ns leaves no time for statistics in a run of duration_ns "
+                        "{}: the warm-up is part of the duration (expected at most {} ns)",
+                        c.run.warmup_ns, c.run.duration_ns, c.run.duration_ns - 1));
+}
+
 const std::vector<ScenarioRule>& scenario_rules() {
   static const std::vector<ScenarioRule> rules = {
       {"unique-addresses", "no two stations have the same MAC address", unique_addresses},
@@ -434,6 +443,7 @@ const std::vector<ScenarioRule>& scenario_rules() {
        "PCI runs at 33 or 66 MHz, PCI-X at 66, 100 or 133; split transactions on PCI-X only",
        bus_modes},
       {"series-fits", "a time series has at most 1,000,000 intervals", series_fits},
+      {"warmup-fits", "a warm-up ends before the run (duration_ns includes it)", warmup_fits},
   };
   return rules;
 }

@@ -106,7 +106,7 @@ std::string stats_listing(const StatsOptions& options) {
   }
   for (const auto& d : derived_statistics()) {
     if (by_component.count(d.component) == 0) order.push_back(d.component);
-    by_component[d.component].push_back({d.name, d.unit, d.description});
+    by_component[d.component].push_back({d.name, d.unit, d.description, "derived"});
   }
   if (options.json) {
     Json out = Json::array();
@@ -115,17 +115,21 @@ std::string stats_listing(const StatsOptions& options) {
         out.push_back({{"component", component},
                        {"name", d.name},
                        {"unit", d.unit},
+                       {"kind", d.kind},
                        {"description", d.description}});
     return out.dump(1) + "\n";
   }
   std::string text = fmt::format(
       "Statistics of {} (scalars.csv: component,name,unit,value), then the rows a run "
-      "derives (network, analysis.*, topology.*)\n",
+      "derives (network, analysis.*, topology.*).\nKind says what each covers after a warm-up "
+      "(warmup_ns): a count, total or distribution what happened since; a rate or ratio the "
+      "same over the time since; a summary (peak, mean occupancy, fairness) is restarted by its "
+      "model; \"at end\" is the state at the end, whatever the warm-up\n",
       options.scenario_file.empty() ? "every kind of component" : options.scenario_file);
   for (const auto& component : order) {
     text += fmt::format("\n{}\n", component);
     for (const auto& d : by_component[component])
-      text += fmt::format("  {:<36} {:<14} {}\n", d.name, d.unit, d.description);
+      text += fmt::format("  {:<36} {:<14} {:<12} {}\n", d.name, d.unit, d.kind, d.description);
   }
   return text;
 }

@@ -17,6 +17,8 @@ class Histogram {
   static constexpr int kSubBucketBits = 10;
 
   void record(std::int64_t value);
+  // Forgets every value (a statistics restart).
+  void clear() { *this = Histogram{}; }
 
   std::uint64_t count() const { return count_; }
   std::int64_t min() const { return count_ ? min_ : 0; }

@@ -10,54 +10,153 @@ StatGroup::StatGroup(StatRegistry& registry, std::string component)
   registry.add(this);
 }
 
-void StatGroup::formula(std::string name, std::string unit, std::string description, Formula f) {
+void StatGroup::add(std::string name, std::string unit, std::string description, Kind kind,
+                    Formula f) {
   Entry e;
-  e.info = {std::move(name), std::move(unit), std::move(description)};
+  e.info = {std::move(name), std::move(unit), std::move(description), ""};
+  e.kind = kind;
   e.formula = std::move(f);
   entries_.push_back(std::move(e));
 }
 
+void StatGroup::total(std::string name, std::string unit, std::string description, Formula f) {
+  add(std::move(name), std::move(unit), std::move(description), Kind::total, std::move(f));
+}
+
 void StatGroup::rate(std::string name, std::string unit, std::string description, Formula f) {
-  formula(std::move(name), std::move(unit), std::move(description), std::move(f));
-  entries_.back().rate = true;
+  add(std::move(name), std::move(unit), std::move(description), Kind::rate, std::move(f));
+}
+
+void StatGroup::level(std::string name, std::string unit, std::string description, Formula f) {
+  add(std::move(name), std::move(unit), std::move(description), Kind::level, std::move(f));
+}
+
+void StatGroup::summary(std::string name, std::string unit, std::string description, Formula f) {
+  add(std::move(name), std::move(unit), std::move(description), Kind::summary, std::move(f));
+}
+
+const char* StatGroup::kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::counter:
+      return "count";
+    case Kind::histogram:
+      return "distribution";
+    case Kind::total:
+      return "total";
+    case Kind::rate:
+      return "rate";
+    case Kind::ratio:
+      return "ratio";
+    case Kind::level:
+      return "at end";
+    case Kind::summary:
+      return "summary";
+  }
+  return "";
+}
+
+void StatGroup::ratio(std::string name, std::string unit, std::string description,
+                      Formula numerator, Formula denominator, Combine combine) {
+  add(std::move(name), std::move(unit), std::move(description), Kind::ratio, std::move(numerator));
+  entries_.back().denominator = std::move(denominator);
+  entries_.back().combine = std::move(combine);
+}
+
+void StatGroup::restart(const StatContext& at) {
+  restarted_ps_ = at.elapsed_ps;
+  for (auto& e : entries_) {
+    switch (e.kind) {
+      case Kind::counter:
+        e.base_counter = *e.counter;
+        break;
+      case Kind::histogram:
+        e.histogram->clear();
+        break;
+      case Kind::total:
+        e.base = e.formula(at);
+        break;
+      case Kind::rate:
+        e.base = e.formula(at) * static_cast<double>(at.elapsed_ps);
+        break;
+      case Kind::ratio:
+        e.base = e.formula(at);
+        e.base_denominator = e.denominator(at);
+        break;
+      case Kind::level:
+      case Kind::summary:
+        break;
+    }
+  }
+  for (const auto& hook : restart_hooks_) hook(at.elapsed_ps);
 }
 
 void StatGroup::collect_rates(const StatContext& context, std::vector<double>& out) const {
   for (const auto& e : entries_)
-    if (e.reported && e.rate) out.push_back(e.formula(context));
+    if (e.reported && e.kind == Kind::rate) out.push_back(e.formula(context));
 }
 
 std::vector<StatGroup::Description> StatGroup::rate_descriptions() const {
   std::vector<Description> out;
   for (const auto& e : entries_)
-    if (e.reported && e.rate) out.push_back(e.info);
+    if (e.reported && e.kind == Kind::rate) {
+      out.push_back(e.info);
+      out.back().kind = kind_name(e.kind);
+    }
   return out;
 }
 
 void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) const {
+  // The span the values cover: since the restart, if there was one.
+  StatContext span = context;
+  span.elapsed_ps = context.elapsed_ps - restarted_ps_;
   for (const auto& e : entries_) {
     if (!e.reported) continue;
-    if (e.counter != nullptr) {
-      out.push_back({component_, e.info.name, e.info.unit, static_cast<double>(*e.counter), true});
-    } else if (e.histogram != nullptr) {
-      // An empty distribution has no mean or quantiles: reported as NaN ("nan"), not 0.
-      const Histogram& h = *e.histogram;
-      const bool empty = h.count() == 0;
-      const double ps_per_ns = 1000.0;
-      auto ns = [&](double ps) { return empty ? std::nan("") : ps / ps_per_ns; };
-      out.push_back(
-          {component_, e.info.name + "_count", "samples", static_cast<double>(h.count()), true});
-      out.push_back({component_, e.info.name + "_mean", "ns", ns(h.mean()), false});
-      out.push_back(
-          {component_, e.info.name + "_min", "ns", ns(static_cast<double>(h.min())), false});
-      out.push_back({component_, e.info.name + "_p50", "ns",
-                     ns(static_cast<double>(h.quantile(0.5))), false});
-      out.push_back({component_, e.info.name + "_p99", "ns",
-                     ns(static_cast<double>(h.quantile(0.99))), false});
-      out.push_back(
-          {component_, e.info.name + "_max", "ns", ns(static_cast<double>(h.max())), false});
-    } else {
-      out.push_back({component_, e.info.name, e.info.unit, e.formula(context), false});
+    switch (e.kind) {
+      case Kind::counter:
+        out.push_back({component_, e.info.name, e.info.unit,
+                       static_cast<double>(*e.counter - e.base_counter), true});
+        break;
+      case Kind::histogram: {
+        // An empty distribution has no mean or quantiles: reported as NaN (written empty).
+        const Histogram& h = *e.histogram;
+        const bool empty = h.count() == 0;
+        const double ps_per_ns = 1000.0;
+        auto ns = [&](double ps) { return empty ? std::nan("") : ps / ps_per_ns; };
+        out.push_back(
+            {component_, e.info.name + "_count", "samples", static_cast<double>(h.count()), true});
+        out.push_back({component_, e.info.name + "_mean", "ns", ns(h.mean()), false});
+        out.push_back(
+            {component_, e.info.name + "_min", "ns", ns(static_cast<double>(h.min())), false});
+        out.push_back({component_, e.info.name + "_p50", "ns",
+                       ns(static_cast<double>(h.quantile(0.5))), false});
+        out.push_back({component_, e.info.name + "_p99", "ns",
+                       ns(static_cast<double>(h.quantile(0.99))), false});
+        out.push_back(
+            {component_, e.info.name + "_max", "ns", ns(static_cast<double>(h.max())), false});
+        break;
+      }
+      case Kind::total:
+        out.push_back({component_, e.info.name, e.info.unit, e.formula(context) - e.base, false});
+        break;
+      case Kind::rate: {
+        double value = e.formula(context);
+        // What accumulated since the restart, over the time since (as series.csv's intervals).
+        if (restarted_ps_ > 0)
+          value = (value * static_cast<double>(context.elapsed_ps) - e.base) /
+                  static_cast<double>(span.elapsed_ps);
+        out.push_back({component_, e.info.name, e.info.unit, value, false});
+        break;
+      }
+      case Kind::ratio:
+        out.push_back({component_, e.info.name, e.info.unit,
+                       e.combine(e.formula(context) - e.base,
+                                 e.denominator(context) - e.base_denominator, span),
+                       false});
+        break;
+      case Kind::level:
+      case Kind::summary:
+        out.push_back({component_, e.info.name, e.info.unit, e.formula(context), false});
+        break;
     }
   }
 }
@@ -67,17 +166,19 @@ std::vector<StatGroup::Description> StatGroup::describe() const {
   std::vector<Description> out;
   for (const auto& e : entries_) {
     if (!e.reported) continue;
+    const std::string kind = kind_name(e.kind);
     if (e.histogram == nullptr) {
       out.push_back(e.info);
+      out.back().kind = kind;
       continue;
     }
     const std::string& what = e.info.description;
-    out.push_back({e.info.name + "_count", "samples", what + ": samples"});
-    out.push_back({e.info.name + "_mean", "ns", what + ": mean"});
-    out.push_back({e.info.name + "_min", "ns", what + ": minimum"});
-    out.push_back({e.info.name + "_p50", "ns", what + ": median"});
-    out.push_back({e.info.name + "_p99", "ns", what + ": 99th percentile"});
-    out.push_back({e.info.name + "_max", "ns", what + ": maximum"});
+    out.push_back({e.info.name + "_count", "samples", what + ": samples", kind});
+    out.push_back({e.info.name + "_mean", "ns", what + ": mean", kind});
+    out.push_back({e.info.name + "_min", "ns", what + ": minimum", kind});
+    out.push_back({e.info.name + "_p50", "ns", what + ": median", kind});
+    out.push_back({e.info.name + "_p99", "ns", what + ": 99th percentile", kind});
+    out.push_back({e.info.name + "_max", "ns", what + ": maximum", kind});
   }
   return out;
 }
@@ -86,7 +187,8 @@ Counter::Counter(StatGroup& group, std::string name, std::string unit, std::stri
                  bool reported) {
   StatGroup::Entry e;
   e.reported = reported;
-  e.info = {std::move(name), std::move(unit), std::move(description)};
+  e.info = {std::move(name), std::move(unit), std::move(description), ""};
+  e.kind = StatGroup::Kind::counter;
   e.counter = &value_;
   group.entries_.push_back(std::move(e));
 }
@@ -95,7 +197,8 @@ Distribution::Distribution(StatGroup& group, std::string name, std::string descr
                            bool reported) {
   StatGroup::Entry e;
   e.reported = reported;
-  e.info = {std::move(name), "ns", std::move(description)};
+  e.info = {std::move(name), "ns", std::move(description), ""};
+  e.kind = StatGroup::Kind::histogram;
   e.histogram = &histogram_;
   group.entries_.push_back(std::move(e));
 }
@@ -104,6 +207,10 @@ std::vector<Scalar> StatRegistry::collect(const StatContext& context) const {
   std::vector<Scalar> out;
   for (const StatGroup* g : groups_) g->collect(context, out);
   return out;
+}
+
+void StatRegistry::restart(const StatContext& at) {
+  for (StatGroup* g : groups_) g->restart(at);
 }
 
 }  // namespace gbesim

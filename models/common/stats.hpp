@@ -13,7 +13,8 @@
 
 namespace gbesim {
 
-// What formulas may depend on: the span of simulated time the statistics cover.
+// What formulas may depend on: the simulated time since the start of the run (formulas read
+// the model's state as of then).
 struct StatContext {
   Picoseconds elapsed_ps = 0;
   // 1 / elapsed seconds, computed so that whole-number rates over round durations stay exact.
@@ -40,18 +41,44 @@ class StatGroup {
 
   const std::string& component() const { return component_; }
 
+  // Every value is declared with what it is, which says how it reads after a restart (a
+  // warm-up): each value then covers only the time since the restart.
   using Formula = std::function<double(const StatContext&)>;
-  void formula(std::string name, std::string unit, std::string description, Formula f);
+  // A quantity accumulated since the start (bits, frames, busy picoseconds): reported as what
+  // accumulated since the restart.
+  void total(std::string name, std::string unit, std::string description, Formula f);
   // A rate or a share of time: a formula whose value x elapsed time is a quantity accumulated
-  // since the start (bits, frames, busy picoseconds). Rates can be recorded per interval
-  // (series.csv): the interval's value is the quantity accumulated in it over its length.
+  // since the start. Rates can be recorded per interval (series.csv): the interval's value is
+  // the quantity accumulated in it over its length; after a restart, the same over the time since.
   void rate(std::string name, std::string unit, std::string description, Formula f);
+  // A value computed from two totals (a mean per event, a ratio of two counts): `combine` gets
+  // what each accumulated since the restart and the context of that span (elapsed = its length).
+  using Combine = std::function<double(double numerator, double denominator, const StatContext&)>;
+  void ratio(std::string name, std::string unit, std::string description, Formula numerator,
+             Formula denominator, Combine combine);
+  // A state at the end (frames still queued, table entries) or a constant: never restarted.
+  void level(std::string name, std::string unit, std::string description, Formula f);
+  // A level that summarises the past (a peak, a member histogram's mean, an index over each
+  // station's totals): the model restarts what it reads in on_restart().
+  void summary(std::string name, std::string unit, std::string description, Formula f);
+  // Runs at a restart, for what the group's levels summarise (e.g. a peak restarts at the present
+  // occupancy, a member histogram is emptied).
+  void on_restart(std::function<void(Picoseconds now)> f) {
+    restart_hooks_.push_back(std::move(f));
+  }
+
+  // Statistics restart at `at`: from then on collect() reports what happened since (counters
+  // and totals by difference, rates over the time since, distributions emptied).
+  void restart(const StatContext& at);
 
   // Appends this group's scalars, in declaration order.
   void collect(const StatContext& context, std::vector<Scalar>& out) const;
 
   struct Description {
     std::string name, unit, description;
+    // What it is, which says what it covers after a warm-up: "count", "distribution", "total",
+    // "rate", "ratio" (since the restart), "summary" (restarted by the model), "at end".
+    std::string kind;
   };
   // One row per scalar collect() appends, in the same order (a distribution's six included).
   std::vector<Description> describe() const;
@@ -64,16 +91,27 @@ class StatGroup {
  private:
   friend class Counter;
   friend class Distribution;
+  enum class Kind { counter, histogram, total, rate, ratio, level, summary };
+  static const char* kind_name(Kind kind);
   struct Entry {
     Description info;
+    Kind kind = Kind::level;
     bool reported = true;
-    bool rate = false;
     const std::uint64_t* counter = nullptr;
-    const Histogram* histogram = nullptr;
+    Histogram* histogram = nullptr;
     Formula formula;
+    Formula denominator;
+    Combine combine;
+    // What had accumulated at the restart (a rate: its value x the elapsed picoseconds).
+    double base = 0;
+    double base_denominator = 0;
+    std::uint64_t base_counter = 0;
   };
+  void add(std::string name, std::string unit, std::string description, Kind kind, Formula f);
   std::string component_;
   std::vector<Entry> entries_;
+  std::vector<std::function<void(Picoseconds)>> restart_hooks_;
+  Picoseconds restarted_ps_ = 0;  // 0: never restarted
 };
 
 class Counter {
@@ -116,12 +154,14 @@ class Distribution {
 
 class StatRegistry {
  public:
-  void add(const StatGroup* group) { groups_.push_back(group); }
+  void add(StatGroup* group) { groups_.push_back(group); }
   std::vector<Scalar> collect(const StatContext& context) const;
-  const std::vector<const StatGroup*>& groups() const { return groups_; }
+  // Every group's statistics restart at `at` (the end of a warm-up).
+  void restart(const StatContext& at);
+  const std::vector<StatGroup*>& groups() const { return groups_; }
 
  private:
-  std::vector<const StatGroup*> groups_;
+  std::vector<StatGroup*> groups_;
 };
 
 }  // namespace gbesim

@@ -78,7 +78,7 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
       [done](const StatContext& c) { return static_cast<double>(done->value()) * c.per_second(); });
   auto count = [this](const char* name, const char* unit, const char* doc,
                       std::uint64_t Connection::Counts::*field) {
-    stats_.formula(name, unit, doc, [this, field](const StatContext&) {
+    stats_.total(name, unit, doc, [this, field](const StatContext&) {
       return static_cast<double>(connection_.counts().*field);
     });
   };
@@ -95,21 +95,21 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
     count("fast_retransmits", "events", "go-back-N after duplicate ACKs",
           &Connection::Counts::fast_retransmits);
   } else {
-    stats_.formula("udp_datagrams_lost", "datagrams",
-                   "receiving end: datagrams numbered up to the last one seen but not received",
-                   [this](const StatContext&) {
-                     return sender_ ? 0.0
-                                    : static_cast<double>(highest_datagram_ + 1) -
-                                          static_cast<double>(udp_received_.value());
-                   });
+    stats_.total("udp_datagrams_lost", "datagrams",
+                 "receiving end: datagrams numbered up to the last one seen but not received",
+                 [this](const StatContext&) {
+                   return sender_ ? 0.0
+                                  : static_cast<double>(highest_datagram_ + 1) -
+                                        static_cast<double>(udp_received_.value());
+                 });
   }
   if (file_) {
     // Record bytes moved by completed requests (at the client: answered; at the server: served).
     const double record_bits = 8.0 * static_cast<double>(app_.request_bytes);
-    stats_.formula("file_reads", "requests", "file requests that read a record, done",
-                   [this](const StatContext&) { return static_cast<double>(file_reads_); });
-    stats_.formula("file_writes", "requests", "file requests that wrote a record, done",
-                   [this](const StatContext&) { return static_cast<double>(file_writes_); });
+    stats_.total("file_reads", "requests", "file requests that read a record, done",
+                 [this](const StatContext&) { return static_cast<double>(file_reads_); });
+    stats_.total("file_writes", "requests", "file requests that wrote a record, done",
+                 [this](const StatContext&) { return static_cast<double>(file_writes_); });
     stats_.rate("read_throughput", "bit/s", "record bits read per second (requests done)",
                 [this, record_bits](const StatContext& c) {
                   return record_bits * static_cast<double>(file_reads_) * c.per_second();

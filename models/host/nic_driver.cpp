@@ -53,16 +53,16 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
   const Counter* runs = &handler_runs_;
   const Counter* frames = &delivered_;
   const Counter* sent = &tx_octets_;
-  stats_.formula("tx_frames_inside", "frames",
-                 "posted frames not yet reclaimed: in the ring, the FIFO, the MAC, or awaiting "
-                 "write-back or reclaim",
-                 [this](const StatContext&) {
-                   double n = 0;
-                   for (const Port& p : ports_) n += static_cast<double>(p.nic->tx_frames_inside());
-                   return n;
-                 });
-  stats_.formula("frames_in_handler", "frames", "frames the handler holds at the end",
-                 [this](const StatContext&) { return static_cast<double>(in_handler_); });
+  stats_.level("tx_frames_inside", "frames",
+               "posted frames not yet reclaimed: in the ring, the FIFO, the MAC, or awaiting "
+               "write-back or reclaim",
+               [this](const StatContext&) {
+                 double n = 0;
+                 for (const Port& p : ports_) n += static_cast<double>(p.nic->tx_frames_inside());
+                 return n;
+               });
+  stats_.level("frames_in_handler", "frames", "frames the handler holds at the end",
+               [this](const StatContext&) { return static_cast<double>(in_handler_); });
   stats_.rate("cpu_utilisation", "fraction", "share of the CPU the host's network work takes",
               [busy](const StatContext& c) {
                 return static_cast<double>(busy->value()) / static_cast<double>(c.elapsed_ps);
@@ -76,27 +76,30 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
                 return 8.0 * static_cast<double>(sent->value()) * c.per_second();
               });
   if (!stacks_.empty()) stacks_.add_totals(stats_);
-  stats_.formula("frames_per_interrupt", "frames", "frames processed per handler run",
-                 [frames, runs](const StatContext&) {
-                   return runs->value() ? static_cast<double>(frames->value()) /
-                                              static_cast<double>(runs->value())
-                                        : std::nan("");
-                 });
+  stats_.ratio(
+      "frames_per_interrupt", "frames", "frames processed per handler run",
+      [frames](const StatContext&) { return static_cast<double>(frames->value()); },
+      [runs](const StatContext&) { return static_cast<double>(runs->value()); },
+      [](double n, double handler_runs, const StatContext&) {
+        return handler_runs > 0 ? n / handler_runs : std::nan("");
+      });
   // The 2003 review's P/E index: Mbit/s over CPU %. With an application, its bytes (received plus
   // acknowledged) count; without, the frames' DA..FCS bytes delivered plus sent.
-  stats_.formula("pe_index", "(Mbit/s)/%",
-                 "Mbit/s (application bytes with an application, else DA..FCS bytes, both "
-                 "directions) divided by CPU %",
-                 [this, busy, octets, sent](const StatContext& c) {
-                   const double cpu = 100.0 * static_cast<double>(busy->value()) /
-                                      static_cast<double>(c.elapsed_ps);
-                   const double bytes = !stacks_.empty()
-                                            ? static_cast<double>(stacks_.app_bytes_received() +
-                                                                  stacks_.app_bytes_acknowledged())
-                                            : static_cast<double>(octets->value() + sent->value());
-                   const double mbps = 8.0 * bytes * c.per_second() / 1e6;
-                   return cpu > 0 ? mbps / cpu : std::nan("");
-                 });
+  stats_.ratio(
+      "pe_index", "(Mbit/s)/%",
+      "Mbit/s (application bytes with an application, else DA..FCS bytes, both directions) "
+      "divided by CPU %",
+      [this, octets, sent](const StatContext&) {
+        return !stacks_.empty() ? static_cast<double>(stacks_.app_bytes_received() +
+                                                      stacks_.app_bytes_acknowledged())
+                                : static_cast<double>(octets->value() + sent->value());
+      },
+      [busy](const StatContext&) { return static_cast<double>(busy->value()); },
+      [](double bytes, double busy_ps, const StatContext& c) {
+        const double cpu = 100.0 * busy_ps / static_cast<double>(c.elapsed_ps);
+        const double mbps = 8.0 * bytes * c.per_second() / 1e6;
+        return cpu > 0 ? mbps / cpu : std::nan("");
+      });
   SC_THREAD(cpu_process);
 }
 

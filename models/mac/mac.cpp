@@ -112,7 +112,7 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
               [this](const StatContext& c) {
                 return 8.0 * static_cast<double>(octets_transmitted_ok_.value()) * c.per_second();
               });
-  stats_.formula(
+  stats_.total(
       "paused_time", "ps", "time spent paused: data waiting, held back by a received PAUSE",
       [this](const StatContext& c) {
         const Picoseconds open = state_ == MacTxState::paused ? c.elapsed_ps - paused_since_ps_ : 0;

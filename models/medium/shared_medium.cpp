@@ -98,7 +98,7 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
   auto share = [](double ps, const StatContext& c) {
     return ps / static_cast<double>(c.elapsed_ps);
   };
-  stats_.formula("busy_time", "ps", "time at least one station transmitted (any signal)", busy);
+  stats_.total("busy_time", "ps", "time at least one station transmitted (any signal)", busy);
   stats_.rate("frame_share", "fraction", "share of time carrying DA..FCS bits of good frames",
               [this, share](const StatContext& c) {
                 return share(static_cast<double>(frame_ps_.value()), c);
@@ -118,21 +118,27 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
       ps += static_cast<double>(s->half_duplex_counts(c.elapsed_ps).clean_in_progress_ps);
     return ps;
   };
-  stats_.formula("in_progress_share", "fraction",
-                 "share of time taken by a frame still on the wire, so far unharmed, at the end",
-                 [in_progress, share](const StatContext& c) { return share(in_progress(c), c); });
-  stats_.formula("collision_share", "fraction",
-                 "share of time on collided attempts and jam (busy time not carrying a "
-                 "successful frame, nor a frame still in progress)",
-                 [this, busy, share, in_progress](const StatContext& c) {
-                   const double good = static_cast<double>(
-                       frame_ps_.value() + preamble_ps_.value() + extension_ps_.value());
-                   return share(std::max(0.0, busy(c) - good - in_progress(c)), c);
-                 });
-  stats_.formula("idle_share", "fraction", "share of time no station transmitted",
-                 [busy, share](const StatContext& c) {
-                   return share(static_cast<double>(c.elapsed_ps) - busy(c), c);
-                 });
+  // Shares of the time the statistics cover: picoseconds over elapsed picoseconds.
+  auto elapsed = [](const StatContext& c) { return static_cast<double>(c.elapsed_ps); };
+  auto over_time = [](double ps, double elapsed_ps, const StatContext&) { return ps / elapsed_ps; };
+  stats_.ratio("in_progress_share", "fraction",
+               "share of time taken by a frame still on the wire, so far unharmed, at the end "
+               "(after a warm-up: net of the one on the wire at the restart)",
+               in_progress, elapsed, over_time);
+  stats_.ratio(
+      "collision_share", "fraction",
+      "share of time on collided attempts and jam (busy time not carrying a "
+      "successful frame, nor a frame still in progress)",
+      [this, busy, in_progress](const StatContext& c) {
+        const double good =
+            static_cast<double>(frame_ps_.value() + preamble_ps_.value() + extension_ps_.value());
+        return std::max(0.0, busy(c) - good - in_progress(c));
+      },
+      elapsed, over_time);
+  stats_.ratio(
+      "idle_share", "fraction", "share of time no station transmitted",
+      [busy](const StatContext& c) { return static_cast<double>(c.elapsed_ps) - busy(c); }, elapsed,
+      over_time);
   stats_.rate("throughput", "bit/s", "DA..FCS bits of successful frames per second",
               [this](const StatContext& c) {
                 return static_cast<double>(frame_ps_.value()) / static_cast<double>(bit_ps_) *
@@ -150,74 +156,89 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
               [total](const StatContext& c) {
                 return 8.0 * total(&HalfDuplexCounts::octets_transmitted_ok) * c.per_second();
               });
-  stats_.formula("collisions_per_frame", "collisions/frame",
-                 "collisions met by all stations per frame sent successfully",
-                 [total](const StatContext&) {
-                   const double frames = total(&HalfDuplexCounts::frames_transmitted_ok);
-                   return frames > 0 ? total(&HalfDuplexCounts::collisions) / frames : std::nan("");
-                 });
-  stats_.formula("late_collisions_per_1000_frames", "collisions",
-                 "late collisions met by all stations per 1000 transmission attempts",
-                 [total](const StatContext&) {
-                   const double attempts = total(&HalfDuplexCounts::attempts);
-                   return attempts > 0
-                              ? 1000.0 * total(&HalfDuplexCounts::late_collisions) / attempts
-                              : std::nan("");
-                 });
-  stats_.formula("unnoticed_collision_losses", "frames",
-                 "frames their sender counted as sent that reached the receiver damaged: the "
-                 "colliding signal arrived after the sender had stopped (receivers' FCS errors)",
-                 [total](const StatContext&) {
-                   return total(&HalfDuplexCounts::frame_check_sequence_errors);
-                 });
-  stats_.formula("late_or_unseen_collisions_per_1000_frames", "collisions",
-                 "collisions the slot time did not cover, per 1000 transmission attempts: late "
-                 "collisions the senders met, and collisions they never saw (receivers' FCS "
-                 "errors; past the diameter edge these take over from late collisions)",
-                 [total](const StatContext&) {
-                   const double attempts = total(&HalfDuplexCounts::attempts);
-                   return attempts > 0
-                              ? 1000.0 *
-                                    (total(&HalfDuplexCounts::late_collisions) +
-                                     total(&HalfDuplexCounts::frame_check_sequence_errors)) /
-                                    attempts
-                              : std::nan("");
-                 });
-  stats_.formula("collision_losses_per_1000_frames", "frames",
-                 "frames lost to collisions (late-collision and excessive-collision drops, "
-                 "unnoticed losses) per 1000 frames the stations finished with",
-                 [total](const StatContext&) {
-                   const double lost = total(&HalfDuplexCounts::late_collision_drops) +
-                                       total(&HalfDuplexCounts::excessive_collision_drops) +
-                                       total(&HalfDuplexCounts::frame_check_sequence_errors);
-                   const double finished = total(&HalfDuplexCounts::frames_transmitted_ok) +
-                                           total(&HalfDuplexCounts::late_collision_drops) +
-                                           total(&HalfDuplexCounts::excessive_collision_drops);
-                   return finished > 0 ? 1000.0 * lost / finished : std::nan("");
-                 });
-  stats_.formula(
-      "late_collision_drops", "frames",
-      "frames dropped after a late collision (never retried at 1000 Mb/s), all stations",
-      [total](const StatContext&) { return total(&HalfDuplexCounts::late_collision_drops); });
-  stats_.formula(
-      "excessive_collision_drops", "frames",
-      "frames dropped after attempt_limit collisions, all stations",
-      [total](const StatContext&) { return total(&HalfDuplexCounts::excessive_collision_drops); });
-  stats_.formula("bursts", "bursts", "frame bursts sent on the domain (first frame successful)",
-                 [total](const StatContext&) { return total(&HalfDuplexCounts::bursts); });
-  stats_.formula(
-      "frames_per_burst", "frames", "mean frames per burst", [total](const StatContext&) {
-        const double bursts = total(&HalfDuplexCounts::bursts);
-        return bursts > 0 ? total(&HalfDuplexCounts::frames_in_bursts) / bursts : std::nan("");
-      });
-  stats_.formula("fairness", "index",
+  // A total over the domain's stations, as a formula.
+  auto summed = [total](std::uint64_t HalfDuplexCounts::*count) {
+    return [total, count](const StatContext&) { return total(count); };
+  };
+  // n per event (x scale), undefined without an event.
+  auto per = [](double scale) {
+    return [scale](double n, double events, const StatContext&) {
+      return events > 0 ? scale * n / events : std::nan("");
+    };
+  };
+  stats_.ratio("collisions_per_frame", "collisions/frame",
+               "collisions met by all stations per frame sent successfully",
+               summed(&HalfDuplexCounts::collisions),
+               summed(&HalfDuplexCounts::frames_transmitted_ok),
+               [](double n, double frames, const StatContext&) {
+                 return frames > 0 ? n / frames : std::nan("");
+               });
+  stats_.ratio("late_collisions_per_1000_frames", "collisions",
+               "late collisions met by all stations per 1000 transmission attempts",
+               summed(&HalfDuplexCounts::late_collisions), summed(&HalfDuplexCounts::attempts),
+               per(1000.0));
+  stats_.total("unnoticed_collision_losses", "frames",
+               "frames their sender counted as sent that reached the receiver damaged: the "
+               "colliding signal arrived after the sender had stopped (receivers' FCS errors)",
+               [total](const StatContext&) {
+                 return total(&HalfDuplexCounts::frame_check_sequence_errors);
+               });
+  stats_.ratio(
+      "late_or_unseen_collisions_per_1000_frames", "collisions",
+      "collisions the slot time did not cover, per 1000 transmission attempts: late "
+      "collisions the senders met, and collisions they never saw (receivers' FCS "
+      "errors; past the diameter edge these take over from late collisions)",
+      [total](const StatContext&) {
+        return total(&HalfDuplexCounts::late_collisions) +
+               total(&HalfDuplexCounts::frame_check_sequence_errors);
+      },
+      summed(&HalfDuplexCounts::attempts), per(1000.0));
+  stats_.ratio(
+      "collision_losses_per_1000_frames", "frames",
+      "frames lost to collisions (late-collision and excessive-collision drops, "
+      "unnoticed losses) per 1000 frames the stations finished with",
+      [total](const StatContext&) {
+        return total(&HalfDuplexCounts::late_collision_drops) +
+               total(&HalfDuplexCounts::excessive_collision_drops) +
+               total(&HalfDuplexCounts::frame_check_sequence_errors);
+      },
+      [total](const StatContext&) {
+        return total(&HalfDuplexCounts::frames_transmitted_ok) +
+               total(&HalfDuplexCounts::late_collision_drops) +
+               total(&HalfDuplexCounts::excessive_collision_drops);
+      },
+      per(1000.0));
+  stats_.total("late_collision_drops", "frames",
+               "frames dropped after a late collision (never retried at 1000 Mb/s), all stations",
+               summed(&HalfDuplexCounts::late_collision_drops));
+  stats_.total("excessive_collision_drops", "frames",
+               "frames dropped after attempt_limit collisions, all stations",
+               summed(&HalfDuplexCounts::excessive_collision_drops));
+  stats_.total("bursts", "bursts", "frame bursts sent on the domain (first frame successful)",
+               summed(&HalfDuplexCounts::bursts));
+  stats_.ratio("frames_per_burst", "frames", "mean frames per burst",
+               summed(&HalfDuplexCounts::frames_in_bursts), summed(&HalfDuplexCounts::bursts),
+               [](double frames, double bursts, const StatContext&) {
+                 return bursts > 0 ? frames / bursts : std::nan("");
+               });
+  // After a warm-up, fairness is over what each station did since: its counts at the restart.
+  stats_.on_restart([this](Picoseconds) {
+    fairness_base_.clear();
+    for (const HalfDuplexStation* s : stations_) fairness_base_.push_back(s->half_duplex_counts(0));
+  });
+  stats_.summary("fairness", "index",
                  "Jain's fairness index of DA..FCS bits sent, over the stations that tried to send",
                  [this](const StatContext&) {
                    double sum = 0;
                    double squares = 0;
                    double n = 0;
-                   for (const HalfDuplexStation* s : stations_) {
-                     const HalfDuplexCounts counts = s->half_duplex_counts(0);
+                   for (std::size_t i = 0; i < stations_.size(); ++i) {
+                     HalfDuplexCounts counts = stations_[i]->half_duplex_counts(0);
+                     if (i < fairness_base_.size()) {
+                       counts.attempts -= fairness_base_[i].attempts;
+                       counts.frame_octets_transmitted -=
+                           fairness_base_[i].frame_octets_transmitted;
+                     }
                      if (counts.attempts == 0) continue;
                      const double x = static_cast<double>(counts.frame_octets_transmitted);
                      sum += x;

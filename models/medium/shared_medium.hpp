@@ -119,6 +119,8 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   std::vector<HalfDuplexStation*> stations_;
   std::vector<std::uint64_t> address_keys_;
   std::vector<bool> promiscuous_;
+  // Each station's counts when the statistics restarted (the fairness index covers the rest).
+  std::vector<HalfDuplexCounts> fairness_base_;
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_address_;  // stations by address
   std::vector<std::size_t> promiscuous_list_;
   std::vector<std::size_t> recipients_;

@@ -77,12 +77,17 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   stats_.rate(
       "interrupts_per_second", "1/s", "interrupts per second",
       [irqs](const StatContext& c) { return static_cast<double>(irqs->value()) * c.per_second(); });
-  stats_.formula("frames_inside", "frames",
-                 "frames in the FIFO, written but not written back, or written back and not taken",
-                 [this](const StatContext&) { return static_cast<double>(frames_inside()); });
-  stats_.formula("rx_fifo_peak", "bytes", "highest receive FIFO occupancy",
+  stats_.level("frames_inside", "frames",
+               "frames in the FIFO, written but not written back, or written back and not taken",
+               [this](const StatContext&) { return static_cast<double>(frames_inside()); });
+  // The peaks restart at the occupancy of the moment.
+  stats_.on_restart([this](Picoseconds now) {
+    fifo_peak_ = fifo_used_;
+    tx_fifo_peak_ = tx_fifo_used_ - tx_drained(now);
+  });
+  stats_.summary("rx_fifo_peak", "bytes", "highest receive FIFO occupancy",
                  [this](const StatContext&) { return static_cast<double>(fifo_peak_); });
-  stats_.formula("tx_fifo_peak", "bytes",
+  stats_.summary("tx_fifo_peak", "bytes",
                  "highest transmit FIFO occupancy (bytes read and not yet sent)",
                  [this](const StatContext&) { return static_cast<double>(tx_fifo_peak_); });
   SC_METHOD(moderation_process);

@@ -119,23 +119,23 @@ PciBus::PciBus(const PciBusParams& params, StatRegistry& stats, const std::strin
     return static_cast<double>(address_clocks_.value() + wait_clocks_.value() +
                                data_clocks_.value() + turnaround_clocks_.value());
   };
-  stats_.formula("elapsed_clocks", "clocks", "bus clocks in the run", elapsed_clocks);
-  stats_.formula("idle_clocks", "clocks", "clocks with no transaction (incl. arbitration)",
-                 [elapsed_clocks, busy](const StatContext& c) {
-                   return std::max(0.0, elapsed_clocks(c) - busy());
-                 });
-  stats_.formula(
+  stats_.total("elapsed_clocks", "clocks", "bus clocks in the run", elapsed_clocks);
+  stats_.total("idle_clocks", "clocks", "clocks with no transaction (incl. arbitration)",
+               [elapsed_clocks, busy](const StatContext& c) {
+                 return std::max(0.0, elapsed_clocks(c) - busy());
+               });
+  auto share = [](double clocks, double elapsed, const StatContext&) { return clocks / elapsed; };
+  stats_.ratio(
       "utilisation", "fraction", "share of clocks not idle",
-      [elapsed_clocks, busy](const StatContext& c) { return busy() / elapsed_clocks(c); });
-  stats_.formula("data_share", "fraction", "share of clocks completing a data phase",
-                 [this, elapsed_clocks](const StatContext& c) {
-                   return static_cast<double>(data_clocks_.value()) / elapsed_clocks(c);
-                 });
-  stats_.formula("peak_mbps", "MB/s", "theoretical peak: width x clock (10^6 bytes/s)",
-                 [this](const StatContext&) {
-                   return static_cast<double>(width_bytes()) * 1e6 /
-                          static_cast<double>(period_ps_);
-                 });
+      [busy](const StatContext&) { return busy(); }, elapsed_clocks, share);
+  stats_.ratio(
+      "data_share", "fraction", "share of clocks completing a data phase",
+      [this](const StatContext&) { return static_cast<double>(data_clocks_.value()); },
+      elapsed_clocks, share);
+  stats_.level("peak_mbps", "MB/s", "theoretical peak: width x clock (10^6 bytes/s)",
+               [this](const StatContext&) {
+                 return static_cast<double>(width_bytes()) * 1e6 / static_cast<double>(period_ps_);
+               });
   stats_.rate("read_mbps", "MB/s", "bytes read per second (10^6 bytes/s)",
               [this](const StatContext& c) {
                 return static_cast<double>(bytes_read_.value()) * c.per_second() / 1e6;
@@ -144,11 +144,13 @@ PciBus::PciBus(const PciBusParams& params, StatRegistry& stats, const std::strin
               [this](const StatContext& c) {
                 return static_cast<double>(bytes_written_.value()) * c.per_second() / 1e6;
               });
-  stats_.formula("data_phases_mean", "phases", "mean data phases per transaction with data",
+  // The transaction-length histogram covers the transactions since a restart.
+  stats_.on_restart([this](Picoseconds) { phases_.clear(); });
+  stats_.summary("data_phases_mean", "phases", "mean data phases per transaction with data",
                  [this](const StatContext&) { return phases_.mean(); });
-  stats_.formula("data_phases_p50", "phases", "median data phases per transaction with data",
+  stats_.summary("data_phases_p50", "phases", "median data phases per transaction with data",
                  [this](const StatContext&) { return static_cast<double>(phases_.quantile(0.5)); });
-  stats_.formula("data_phases_max", "phases", "longest transaction",
+  stats_.summary("data_phases_max", "phases", "longest transaction",
                  [this](const StatContext&) { return static_cast<double>(phases_.max()); });
 }
 

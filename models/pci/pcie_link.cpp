@@ -64,37 +64,43 @@ PcieLink::PcieLink(const PciBusParams& params, StatRegistry& stats, const std::s
     const Direction* d = &dirs_[i];
     const std::string n = names[i];
     const std::string w = whats[i];
-    stats_.formula("tlps_" + n, "packets", "TLPs sent " + w,
-                   [d](const StatContext&) { return static_cast<double>(d->tlps_sent); });
-    stats_.formula("dllps_" + n, "packets", "DLLPs (Ack, UpdateFC) sent " + w,
-                   [d](const StatContext&) { return static_cast<double>(d->dllps_sent); });
-    stats_.formula("skps_" + n, "ordered sets", "SKP ordered sets sent " + w,
-                   [d](const StatContext&) { return static_cast<double>(d->skps); });
-    stats_.formula("wire_bytes_" + n, "bytes", "bytes of TLPs and DLLPs sent " + w,
-                   [d](const StatContext&) { return static_cast<double>(d->wire_bytes); });
-    stats_.formula("payload_bytes_" + n, "bytes", "TLP payload bytes sent " + w,
-                   [d](const StatContext&) { return static_cast<double>(d->payload_bytes); });
+    stats_.total("tlps_" + n, "packets", "TLPs sent " + w,
+                 [d](const StatContext&) { return static_cast<double>(d->tlps_sent); });
+    stats_.total("dllps_" + n, "packets", "DLLPs (Ack, UpdateFC) sent " + w,
+                 [d](const StatContext&) { return static_cast<double>(d->dllps_sent); });
+    stats_.total("skps_" + n, "ordered sets", "SKP ordered sets sent " + w,
+                 [d](const StatContext&) { return static_cast<double>(d->skps); });
+    stats_.total("wire_bytes_" + n, "bytes", "bytes of TLPs and DLLPs sent " + w,
+                 [d](const StatContext&) { return static_cast<double>(d->wire_bytes); });
+    stats_.total("payload_bytes_" + n, "bytes", "TLP payload bytes sent " + w,
+                 [d](const StatContext&) { return static_cast<double>(d->payload_bytes); });
     stats_.rate("utilisation_" + n, "fraction",
                 "share of time the " + n + " direction sends packets or SKPs",
                 [d](const StatContext& c) {
                   return static_cast<double>(d->busy_ps) / static_cast<double>(c.elapsed_ps);
                 });
-    stats_.formula("credit_stalls_" + n, "stalls",
-                   "times a TLP waited " + w + " for the receiver's flow-control credits",
-                   [d](const StatContext&) { return static_cast<double>(d->stalls); });
+    stats_.total("credit_stalls_" + n, "stalls",
+                 "times a TLP waited " + w + " for the receiver's flow-control credits",
+                 [d](const StatContext&) { return static_cast<double>(d->stalls); });
     stats_.rate("credit_stall_share_" + n, "fraction",
                 "share of time a TLP waited " + w + " for credits", [d](const StatContext& c) {
                   return static_cast<double>(d->stall_ps) / static_cast<double>(c.elapsed_ps);
                 });
   }
-  stats_.formula("utilisation", "fraction", "the busier direction's utilisation",
+  // After a warm-up: each direction's busy time since, over the time since.
+  stats_.on_restart([this](Picoseconds now) {
+    restarted_ps_ = now;
+    for (int i = 0; i < 2; ++i) busy_at_restart_ps_[i] = dirs_[i].busy_ps;
+  });
+  stats_.summary("utilisation", "fraction", "the busier direction's utilisation",
                  [this](const StatContext& c) {
-                   return static_cast<double>(std::max(dirs_[0].busy_ps, dirs_[1].busy_ps)) /
-                          static_cast<double>(c.elapsed_ps);
+                   return static_cast<double>(std::max(dirs_[0].busy_ps - busy_at_restart_ps_[0],
+                                                       dirs_[1].busy_ps - busy_at_restart_ps_[1])) /
+                          static_cast<double>(c.elapsed_ps - restarted_ps_);
                  });
-  stats_.formula("peak_mbps", "MB/s",
-                 "raw rate per direction: 250 MB/s per lane (10^6 bytes/s, after 8b/10b)",
-                 [this](const StatContext&) { return 250.0 * static_cast<double>(params_.lanes); });
+  stats_.level("peak_mbps", "MB/s",
+               "raw rate per direction: 250 MB/s per lane (10^6 bytes/s, after 8b/10b)",
+               [this](const StatContext&) { return 250.0 * static_cast<double>(params_.lanes); });
   stats_.rate("read_mbps", "MB/s", "bytes read (completion payload) per second",
               [this](const StatContext& c) {
                 double b = 0;
@@ -107,9 +113,8 @@ PcieLink::PcieLink(const PciBusParams& params, StatRegistry& stats, const std::s
                 for (const Master& m : masters_) b += static_cast<double>(m.bytes_written);
                 return b * c.per_second() / 1e6;
               });
-  stats_.formula(
-      "ack_interval_ns", "ns", "Ack / UpdateFC interval in use",
-      [this](const StatContext&) { return static_cast<double>(ack_interval_ps_) / 1e3; });
+  stats_.level("ack_interval_ns", "ns", "Ack / UpdateFC interval in use",
+               [this](const StatContext&) { return static_cast<double>(ack_interval_ps_) / 1e3; });
 }
 
 std::size_t PcieLink::add_target(const std::string& name, const PciTargetParams& params) {
@@ -127,10 +132,10 @@ std::size_t PcieLink::add_master(const std::string& name, const PciMasterParams&
   const std::size_t index = masters_.size() - 1;
   master_groups_.emplace_back(registry_, stats_.component() + "." + name);
   StatGroup& g = master_groups_.back();
-  g.formula("bytes_read", "bytes", "bytes it read", [this, index](const StatContext&) {
+  g.total("bytes_read", "bytes", "bytes it read", [this, index](const StatContext&) {
     return static_cast<double>(masters_[index].bytes_read);
   });
-  g.formula("bytes_written", "bytes", "bytes it wrote", [this, index](const StatContext&) {
+  g.total("bytes_written", "bytes", "bytes it wrote", [this, index](const StatContext&) {
     return static_cast<double>(masters_[index].bytes_written);
   });
   g.rate("read_mbps", "MB/s", "bytes it read per second (10^6 bytes/s)",

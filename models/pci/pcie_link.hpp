@@ -170,6 +170,9 @@ class PcieLink : public DmaBus {
   std::vector<Master> masters_;
   std::vector<Target> targets_;
   Direction dirs_[2];
+  // Each direction's busy time when the statistics restarted, and when (0: never).
+  Picoseconds busy_at_restart_ps_[2] = {0, 0};
+  Picoseconds restarted_ps_ = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> agenda_;
   std::uint64_t next_seq_ = 0;
   std::uint64_t next_read_ = 1;

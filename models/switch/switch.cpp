@@ -55,15 +55,17 @@ SwitchPort::SwitchPort(sc_core::sc_module_name name, Switch& owner, std::size_t 
                    "from entering the output queue to the first bit on the wire") {
   mac_.attach_client(this);
   due_ps_ = 0;  // the switch decides what is due (Switch::settle)
-  stats_.formula("queue_depth_mean", "bytes",
+  // The occupancy histogram covers the admissions since a restart.
+  stats_.on_restart([this](Picoseconds) { depth_.clear(); });
+  stats_.summary("queue_depth_mean", "bytes",
                  "output occupancy seen by each admitted frame (itself included), mean",
                  [this](const StatContext&) { return depth_.mean(); });
-  stats_.formula("queue_depth_p99", "bytes", "... 99th percentile",
+  stats_.summary("queue_depth_p99", "bytes", "... 99th percentile",
                  [this](const StatContext&) { return static_cast<double>(depth_.quantile(0.99)); });
-  stats_.formula("queue_depth_max", "bytes", "... largest",
+  stats_.summary("queue_depth_max", "bytes", "... largest",
                  [this](const StatContext&) { return static_cast<double>(depth_.max()); });
-  stats_.formula("queued_frames", "frames", "frames in the output queues at the end",
-                 [this](const StatContext&) { return static_cast<double>(frames_); });
+  stats_.level("queued_frames", "frames", "frames in the output queues at the end",
+               [this](const StatContext&) { return static_cast<double>(frames_); });
 }
 
 void SwitchPort::settle(Picoseconds now) {
@@ -196,17 +198,17 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const M
                                                   static_cast<std::size_t>(params.priority_queues),
                                                   context));
   }
-  stats_.formula("frames_in_relay", "frames",
-                 "frames between their ports' MACs and the output queues at the end",
-                 [this](const StatContext&) { return static_cast<double>(pending_.size()); });
-  stats_.formula("frames_queued", "frames", "frames in output queues at the end",
-                 [this](const StatContext&) {
-                   std::int64_t n = 0;
-                   for (const auto& p : ports_) n += p->frames_;
-                   return static_cast<double>(n);
-                 });
-  stats_.formula("table_entries", "addresses", "entries in the learning table at the end",
-                 [this](const StatContext&) { return static_cast<double>(table_.size()); });
+  stats_.level("frames_in_relay", "frames",
+               "frames between their ports' MACs and the output queues at the end",
+               [this](const StatContext&) { return static_cast<double>(pending_.size()); });
+  stats_.level("frames_queued", "frames", "frames in output queues at the end",
+               [this](const StatContext&) {
+                 std::int64_t n = 0;
+                 for (const auto& p : ports_) n += p->frames_;
+                 return static_cast<double>(n);
+               });
+  stats_.level("table_entries", "addresses", "entries in the learning table at the end",
+               [this](const StatContext&) { return static_cast<double>(table_.size()); });
   if (params.fabric_mbps > 0)
     stats_.rate(
         "fabric_utilisation", "fraction", "share of time the fabric carried frames",

@@ -1,5 +1,7 @@
 #include "tests/support/sim_fixture.hpp"
 
+#include "sim/json_path.hpp"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -10,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -202,6 +205,60 @@ void write_text(const std::filesystem::path& file, const std::string& text) {
 
 std::filesystem::path source_dir() {
   return GBESIM_SOURCE_DIR;
+}
+
+std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::stringstream s(line);
+    std::string f;
+    while (std::getline(s, f, ',')) fields.push_back(f);
+    if (!line.empty() && line.back() == ',') fields.emplace_back();
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+std::string stats_pattern(const std::string& component, const std::string& run_json) {
+  const Json config = Json::parse(run_json)["config"];
+  std::set<std::string> stations, hosts, masters;
+  if (config.contains("stations"))
+    for (const auto& [name, body] : config["stations"].items()) stations.insert(name);
+  if (config.contains("hosts"))
+    for (const auto& [name, body] : config["hosts"].items()) {
+      hosts.insert(name);
+      if (body.contains("dma"))
+        for (const auto& [m, unused] : body["dma"].items()) masters.insert(m);
+    }
+  auto indexed = [](const std::string& part) {
+    for (const std::string prefix : {"domain", "link", "source"}) {
+      if (part.rfind(prefix, 0) != 0 || part.size() == prefix.size()) continue;
+      if (part.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+        return prefix + "<i>";
+    }
+    return part;
+  };
+  std::string pattern;
+  std::stringstream parts(component);
+  for (std::string part; std::getline(parts, part, '.');) {
+    if (stations.count(part) != 0)
+      part = "<station>";
+    else if (pattern.empty() && hosts.count(part) != 0)
+      part = "<host>";
+    else if (pattern == "analysis" && hosts.count(part) != 0)
+      part = "<host>";
+    else if (!pattern.empty() && masters.count(part) != 0)
+      part = "<dma master>";
+    else if (part.rfind("to_", 0) == 0 && stations.count(part.substr(3)) != 0)
+      part = "to_<station>";
+    else
+      part = indexed(part);
+    pattern += (pattern.empty() ? "" : ".") + part;
+  }
+  return pattern;
 }
 
 }  // namespace gbesim::testing

@@ -105,4 +105,11 @@ std::string read_text(const std::filesystem::path& file);
 void write_text(const std::filesystem::path& file, const std::string& text);
 std::filesystem::path source_dir();
 
+// A CSV file's rows, split at commas (a trailing comma is an empty last field).
+std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file);
+// A scalars.csv component as `gbesim stats` names it ("e.mac" -> "<station>.mac",
+// "domain0" -> "domain<i>"), given the run's run.json text (its resolved config names the
+// stations, hosts and DMA masters).
+std::string stats_pattern(const std::string& component, const std::string& run_json);
+
 }  // namespace gbesim::testing

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -202,7 +204,7 @@ TEST(Stats, TheDescriptionIsTheRowsCollectWrites) {
   Counter sent(group, "frames", "frames", "frames sent");
   Counter hidden(group, "internal", "frames", "not reported", false);
   Distribution delay(group, "delay", "time to send");
-  group.formula("rate", "1/s", "frames per second", [](const StatContext&) { return 1.0; });
+  group.rate("rate", "1/s", "frames per second", [](const StatContext&) { return 1.0; });
   ++sent;
   StatContext c;
   c.elapsed_ps = 1;
@@ -217,6 +219,83 @@ TEST(Stats, TheDescriptionIsTheRowsCollectWrites) {
   }
   EXPECT_EQ(rows.size(), 1u + 6u + 1u);
   EXPECT_EQ(described[2].name, "delay_mean");
+}
+
+// A restart (the end of a warm-up) by hand: 3 frames and 300 busy ps before it at t = 1000 ps,
+// 5 frames and 1100 busy ps after it up to t = 3000 ps, a peak of 9 before and 4 after.
+TEST(Stats, ARestartLeavesWhatHappenedSinceInEachKind) {
+  StatRegistry registry;
+  StatGroup group(registry, "x");
+  Counter frames(group, "frames", "frames", "frames");
+  Counter busy(group, "busy", "ps", "busy time");
+  Distribution delay(group, "delay", "delay");
+  std::int64_t queued = 0;
+  std::int64_t peak = 0;
+  group.total("busy_total", "ps", "busy time as a total",
+              [&](const StatContext&) { return static_cast<double>(busy.value()); });
+  group.rate("utilisation", "fraction", "busy share", [&](const StatContext& c) {
+    return static_cast<double>(busy.value()) / static_cast<double>(c.elapsed_ps);
+  });
+  group.ratio(
+      "busy_per_frame", "ps", "busy per frame",
+      [&](const StatContext&) { return static_cast<double>(busy.value()); },
+      [&](const StatContext&) { return static_cast<double>(frames.value()); },
+      [](double n, double d, const StatContext&) { return d > 0 ? n / d : std::nan(""); });
+  group.level("queued", "frames", "queued at the end",
+              [&](const StatContext&) { return static_cast<double>(queued); });
+  group.summary("peak", "frames", "largest queue",
+                [&](const StatContext&) { return static_cast<double>(peak); });
+  Picoseconds span_seen = 0;
+  group.ratio(
+      "span", "ps", "the span a ratio is given", [](const StatContext&) { return 0.0; },
+      [](const StatContext&) { return 0.0; },
+      [&](double, double, const StatContext& span) {
+        span_seen = span.elapsed_ps;
+        return 0.0;
+      });
+  group.on_restart([&](Picoseconds now) {
+    EXPECT_EQ(now, 1000);
+    peak = queued;
+  });
+  frames += 3;
+  busy += 300;
+  delay.record(50'000);
+  queued = 2;
+  peak = 9;
+  StatContext at;
+  at.elapsed_ps = 1000;
+  registry.restart(at);
+  frames += 5;
+  busy += 1100;
+  delay.record(7'000);
+  delay.record(9'000);
+  queued = 4;
+  peak = std::max<std::int64_t>(peak, 4);
+  StatContext end;
+  end.elapsed_ps = 3000;
+  std::map<std::string, double> v;
+  for (const Scalar& s : registry.collect(end)) v[s.name] = s.value;
+  EXPECT_EQ(v["frames"], 5);
+  EXPECT_EQ(v["busy"], 1100);
+  EXPECT_EQ(v["busy_total"], 1100);
+  EXPECT_DOUBLE_EQ(v["utilisation"], 1100.0 / 2000.0);
+  EXPECT_DOUBLE_EQ(v["busy_per_frame"], 1100.0 / 5.0);
+  EXPECT_EQ(v["delay_count"], 2);
+  EXPECT_DOUBLE_EQ(v["delay_mean"], 8.0);  // ns: (7000 + 9000) / 2 ps
+  EXPECT_DOUBLE_EQ(v["delay_max"], 9.0);
+  EXPECT_EQ(v["queued"], 4);
+  EXPECT_EQ(v["peak"], 4);
+  EXPECT_EQ(span_seen, 2000);
+  // The kinds gbesim stats shows.
+  std::map<std::string, std::string> kind;
+  for (const auto& d : group.describe()) kind[d.name] = d.kind;
+  EXPECT_EQ(kind["frames"], "count");
+  EXPECT_EQ(kind["delay_p99"], "distribution");
+  EXPECT_EQ(kind["busy_total"], "total");
+  EXPECT_EQ(kind["utilisation"], "rate");
+  EXPECT_EQ(kind["busy_per_frame"], "ratio");
+  EXPECT_EQ(kind["queued"], "at end");
+  EXPECT_EQ(kind["peak"], "summary");
 }
 
 }  // namespace

@@ -190,6 +190,18 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
         served.count(s.name) ? nullptr : end_for(s.name), served.count(s.name) > 0, context));
   }
 
+  // Each unicast traffic source's frames are followed at the receiving station's sink (flows to
+  // a station a NIC serves are its host's; broadcast frames have no single receiver).
+  flow = 1;
+  for (const auto& s : config.stations)
+    for (std::size_t i = 0; i < s.traffic.size(); ++i, ++flow) {
+      const std::string& to = s.traffic[i].to;
+      if (to == "broadcast") continue;
+      Station* receiver = find_station(to);
+      if (receiver != nullptr && receiver->sink() != nullptr)
+        receiver->sink()->watch_flow(flow, s.name + ".source" + std::to_string(i) + ".to_" + to);
+    }
+
   for (std::size_t i = 0; i < config.switches.size(); ++i) {
     const SwitchConfig& sw = config.switches[i];
     std::vector<SwitchPortParams> ports = sw.ports();

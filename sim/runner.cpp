@@ -329,8 +329,8 @@ void remove_previous_outputs(const OutputDirectory& out, const Network& network)
   }
   std::error_code ec;
   out.remove_or_fail("run.json");
-  for (const char* f : {"scalars.csv", "series.csv", "events.csv", "trace.vcd", "topology.txt",
-                        "topology_pairs.csv", "topology.dot"})
+  for (const char* f : {"scalars.csv", "flows.csv", "series.csv", "events.csv", "trace.vcd",
+                        "topology.txt", "topology_pairs.csv", "topology.dot"})
     names.emplace_back(f);
   for (const auto& s : network.stations()) names.push_back(std::string(s->basename()) + ".pcap");
   for (const auto& name : names) {
@@ -542,6 +542,44 @@ std::string format_scalar_value(const Scalar& s) {
   return number_text(s.value);  // empty: no value
 }
 
+// One row per flow (a traffic source's frames at its receiver: "<from>.source<i>.to_<to>"), with
+// what its source sent, from the rows scalars.csv holds; empty when there is no flow.
+std::string flows_csv(const std::vector<Scalar>& scalars) {
+  const char* columns[] = {"frames_received", "frames_lost", "loss_ratio",
+                           "throughput",      "delay_mean",  "delay_p50",
+                           "delay_p99",       "delay_max",   "jitter"};
+  std::map<std::string, std::map<std::string, const Scalar*>> by_component;
+  std::vector<std::string> flows;
+  for (const auto& s : scalars) {
+    const std::size_t source = s.component.find(".source");
+    if (source == std::string::npos) continue;
+    if (s.component.find(".to_", source) == std::string::npos && s.name != "frames_generated")
+      continue;
+    if (by_component.count(s.component) == 0 && s.name == "frames_received")
+      flows.push_back(s.component);
+    by_component[s.component][s.name] = &s;
+  }
+  if (flows.empty()) return "";
+  std::string out =
+      "flow,from,to,frames_sent,frames_received,frames_lost,loss_ratio,throughput_bps,"
+      "delay_mean_ns,delay_p50_ns,delay_p99_ns,delay_max_ns,jitter_ns\n";
+  for (const auto& flow : flows) {
+    const std::size_t to = flow.find(".to_", flow.find(".source"));
+    const auto& sender = by_component[flow.substr(0, to)];
+    const auto sent = sender.find("frames_generated");
+    out +=
+        fmt::format("{},{},{},{}", flow, flow.substr(0, flow.find(".source")), flow.substr(to + 4),
+                    sent == sender.end() ? "" : format_scalar_value(*sent->second));
+    const auto& rows = by_component[flow];
+    for (const char* c : columns) {
+      const auto it = rows.find(c);
+      out += "," + (it == rows.end() ? std::string() : format_scalar_value(*it->second));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 std::string scalars_csv(const std::vector<Scalar>& scalars) {
   std::string out = "component,name,unit,value\n";
   for (const auto& s : scalars)
@@ -699,6 +737,8 @@ int run_simulation(const RunOptions& options) {
   if (vcd) vcd->commit();
   if (series) write_file_atomically(dir / "series.csv", series->csv());
   write_file_atomically(dir / "scalars.csv", scalars_csv(scalars));
+  const std::string flows = flows_csv(scalars);
+  if (!flows.empty()) write_file_atomically(dir / "flows.csv", flows);
 
   Json run;
   run["name"] = scenario.config.run.name;
@@ -735,6 +775,15 @@ int run_simulation(const RunOptions& options) {
   run["peak_rss_kib"] = peak_rss_kib();
   run["outputs"] =
       output_files(options, network, !scenario.config.topology_json.empty(), series != nullptr);
+  if (!flows.empty()) {
+    // Beside scalars.csv, which it summarises.
+    Json outputs = Json::array();
+    for (const auto& f : run["outputs"]) {
+      outputs.push_back(f);
+      if (f == "scalars.csv") outputs.push_back("flows.csv");
+    }
+    run["outputs"] = std::move(outputs);
+  }
   if (series) {
     run["series_interval_ps"] = scenario.config.run.series_interval_ns * kPsPerNs;
     run["series_intervals"] = series->intervals();

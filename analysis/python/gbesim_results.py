@@ -5,6 +5,7 @@
     runs = g.load_sweep("results/carrier-extension-waste", per_run=True)  # per run, wide
     scalars = g.load_run("results/default")                               # one run's scalars
     series = g.load_series("results/default")                             # series.csv, typed
+    flows = g.load_flows("results/default")                               # flows.csv, typed
     df = g.read_sql("results/pci-ceiling", "SELECT * FROM summary WHERE name = 'sent_throughput'")
 
 Typed sweep columns: a swept axis whose values are all numbers is a numeric column; an axis of
@@ -21,7 +22,7 @@ import sqlite3
 
 import pandas as pd
 
-__all__ = ["axes", "load_sweep", "load_run", "load_series", "connect", "read_sql"]
+__all__ = ["axes", "load_sweep", "load_run", "load_series", "load_flows", "connect", "read_sql"]
 
 
 def _dir(path):
@@ -104,6 +105,17 @@ def load_run(path):
     df = pd.read_csv(d / "scalars.csv", dtype={"component": str, "name": str, "unit": str},
                      keep_default_na=False)
     df["value"] = pd.to_numeric(df["value"].replace("", float("nan")))
+    return df
+
+
+def load_flows(path):
+    """flows.csv of a run directory: one row per flow (flow, from, to as text; every count,
+    ratio, throughput, delay and jitter numeric, NaN where the flow has no value)."""
+    d = _dir(path)
+    df = pd.read_csv(d / "flows.csv", dtype={"flow": str, "from": str, "to": str},
+                     keep_default_na=False)
+    for column in df.columns[3:]:
+        df[column] = pd.to_numeric(df[column].replace("", float("nan")))
     return df
 
 

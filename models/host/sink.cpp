@@ -28,6 +28,66 @@ Sink::Sink(sc_core::sc_module_name name, const SinkParams& params, Mac& mac, Sim
   dont_initialize();
 }
 
+Sink::Flow::Flow(StatRegistry& registry, const std::string& component)
+    : stats(registry, component),
+      frames(stats, "frames_received", "frames",
+             "frames of the flow received (accepted by the sink)"),
+      octets(stats, "octets_received", "bytes", "DA..FCS bytes of the flow received"),
+      delay(stats, "delay",
+            "from entering the sender's transmit queue to the last bit received here") {
+  // Sequence numbers up to the highest received, less those received: the frames the sender's
+  // full queue refused, collisions, bit errors, a switch or this sink's full queue lost. Frames
+  // still on the way at the end are not lost (RFC 3550 A.3, with the base at the first number).
+  stats.total("frames_lost", "frames",
+              "frames numbered up to the highest received that never arrived (refused by the "
+              "sender's full queue, dropped on the way or by this sink's full queue)",
+              [this](const StatContext&) {
+                return static_cast<double>(highest_sequence) - static_cast<double>(frames.value());
+              });
+  stats.ratio(
+      "loss_ratio", "fraction", "frames_lost over the frames numbered up to the highest received",
+      [this](const StatContext&) {
+        return static_cast<double>(highest_sequence) - static_cast<double>(frames.value());
+      },
+      [this](const StatContext&) { return static_cast<double>(highest_sequence); },
+      [](double lost, double expected, const StatContext&) {
+        return expected > 0 ? lost / expected : std::nan("");
+      });
+  stats.rate("throughput", "bit/s", "DA..FCS bits of the flow received per second",
+             [this](const StatContext& c) {
+               return 8.0 * static_cast<double>(octets.value()) * c.per_second();
+             });
+  // A running estimate (gain 1/16): the state at the end, forgetting a warm-up within ~16 frames.
+  stats.level("jitter", "ns",
+              "RFC 3550 interarrival jitter at the end: J += (|D| - J) / 16 over consecutive "
+              "frames, D the change in transit time (queue entry to last bit received)",
+              [this](const StatContext&) {
+                return frames.value() > 0 ? jitter_ps / 1000.0 : std::nan("");
+              });
+}
+
+void Sink::watch_flow(std::uint32_t flow, const std::string& component) {
+  flows_.emplace(flow, std::make_unique<Flow>(context_.stats, component));
+}
+
+void Sink::record_flow(const Frame& frame, Picoseconds now) {
+  const auto it = flows_.find(frame.flow);
+  if (it == flows_.end()) return;
+  Flow& f = *it->second;
+  const Picoseconds transit = now - frame.queued_ps;
+  if (f.frames.value() > 0) {
+    const double d = std::abs(static_cast<double>(transit - f.last_transit_ps));
+    f.jitter_ps += (d - f.jitter_ps) / 16.0;
+  }
+  f.last_transit_ps = transit;
+  ++f.frames;
+  f.octets += frame.size();
+  f.delay.record(transit);
+  const std::uint64_t sequence =
+      frame.id - static_cast<std::uint64_t>(frame.flow) * kFrameIdCreator;
+  f.highest_sequence = std::max(f.highest_sequence, sequence);
+}
+
 Picoseconds Sink::service_time_ps(std::size_t bytes) const {
   return round_to_ps(8.0 * static_cast<double>(bytes) * 1e6 / params_.drain_mbps);
 }
@@ -38,6 +98,7 @@ void Sink::mac_receive(FramePtr frame, Picoseconds now) {
   octets_received_ += frame->size();
   latency_.record(now - frame->queued_ps);
   if (params_.drain_mbps <= 0) {
+    record_flow(*frame, now);
     ++frames_consumed_;
     events({EventKind::deliver, now, frame.get()});
     return;  // consumed at once; the frame returns to the pool
@@ -48,6 +109,7 @@ void Sink::mac_receive(FramePtr frame, Picoseconds now) {
     events({EventKind::rx_drop, now, frame.get(), "rx_queue_overflow"});
     return;
   }
+  record_flow(*frame, now);
   backlog_bytes_ += size;
   queue_.push_back(std::move(frame));
   mac_.set_rx_backlog(backlog_bytes_);

@@ -3,10 +3,15 @@
 // bytes, latency from enqueue at the sender to the last bit received here) and, when given a
 // finite drain rate, holds frames in a bounded receive queue that it empties at that rate; the
 // backlog is reported to the MAC, whose MAC Control may send PAUSE from it.
+// Per flow (one traffic source's unicast frames to this station), RFC 3550-style receiver
+// statistics: frames and bytes received, frames lost (sequence numbers up to the highest received
+// that never arrived), delay, and the interarrival jitter estimate.
 // Does not model: per-frame host costs (a station served by a NIC has the NIC's driver and the
 // host's CPU model instead of a sink), or memory bandwidth.
 
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
 #include "models/common/ring_queue.hpp"
 
 #include <systemc>
@@ -28,11 +33,26 @@ class Sink : public sc_core::sc_module, public MacClient {
   // an instant leaves the queue before one arriving at that instant joins it).
   void settle(Picoseconds now) override;
 
+  // Records the frames of traffic source `flow` arriving here under `component` (at build time).
+  void watch_flow(std::uint32_t flow, const std::string& component);
+
   std::int64_t backlog_bytes() const { return backlog_bytes_; }
   const Histogram& latency() const { return latency_.histogram(); }
   Hook<const Event&> events;
 
  private:
+  // One flow's receiver state (RFC 3550 section 6.4.1 and appendix A.3, A.8).
+  struct Flow {
+    Flow(StatRegistry& registry, const std::string& component);
+    StatGroup stats;
+    Counter frames;
+    Counter octets;
+    Distribution delay;
+    std::uint64_t highest_sequence = 0;  // the source numbers its frames 1, 2, ...
+    double jitter_ps = 0;
+    Picoseconds last_transit_ps = 0;
+  };
+  void record_flow(const Frame& frame, Picoseconds now);
   void drain_process();
   void complete_service();
   Picoseconds service_time_ps(std::size_t bytes) const;
@@ -52,6 +72,7 @@ class Sink : public sc_core::sc_module, public MacClient {
   Counter frames_consumed_;
   Counter rx_queue_overflow_;
   Distribution latency_;
+  std::unordered_map<std::uint32_t, std::unique_ptr<Flow>> flows_;
 };
 
 }  // namespace gbesim

@@ -86,6 +86,14 @@ class SweepRoundTrip(unittest.TestCase):
         ok = run[(run["component"] == "a.mac") & (run["name"] == "frames_transmitted_ok")]
         expected = [r for r in self.point_rows if r["run"] == "3"][0]
         self.assertEqual(ok["value"].iloc[0], float(expected["a.mac.frames_transmitted_ok"]))
+        # flows.csv: the flow's numbers are numbers, equal to its rows in scalars.csv.
+        flows = g.load_flows(self.sweep / "runs" / "3")
+        self.assertEqual(list(flows["flow"]), ["a.source0.to_b"])
+        for column in ["frames_sent", "frames_received", "frames_lost", "delay_mean_ns", "jitter_ns"]:
+            self.assertTrue(types.is_numeric_dtype(flows[column]), column)
+        got = run[(run["component"] == "a.source0.to_b") & (run["name"] == "frames_received")]
+        self.assertEqual(flows["frames_received"].iloc[0], got["value"].iloc[0])
+        self.assertGreater(flows["frames_received"].iloc[0], 0)
         series = g.load_series(self.sweep)
         self.assertEqual(sorted(series["run"].unique()), list(range(8)))
         # 1 ms in 250 us intervals: the last interval ends with the run.

@@ -170,7 +170,7 @@ TEST(Reliability, APreviousScenariosPcapsDoNotStayBesideANewRun) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out/a.pcap"));
   EXPECT_FALSE(std::filesystem::exists(dir / "out/b.pcap"));
   EXPECT_EQ(read_json(dir / "out/run.json")["outputs"],
-            Json::parse(R"(["scalars.csv", "c.pcap", "d.pcap"])"));
+            Json::parse(R"(["scalars.csv", "flows.csv", "c.pcap", "d.pcap"])"));
 }
 
 TEST(Reliability, BadOptionsAreErrorsNotDefaults) {

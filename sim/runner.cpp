@@ -633,6 +633,8 @@ int run_simulation(const RunOptions& options) {
       segment_warnings(scenario.config, plant ? &plant->report : nullptr);
   const std::vector<std::string> source_warnings = traffic_warnings(scenario.config);
   if (!options.quiet) {
+    for (const auto& w : scenario.overridden_sets)
+      fmt::print(stderr, "warning: {}: {}\n", scenario.file, w);
     for (const auto& w : warnings) fmt::print(stderr, "warning: {}: {}\n", scenario.file, w);
     for (const auto& w : source_warnings) fmt::print(stderr, "warning: {}: {}\n", scenario.file, w);
   }

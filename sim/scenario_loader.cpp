@@ -63,6 +63,7 @@ void apply_sets(Json& doc, const std::vector<std::string>& sets, Diagnostics& d)
 struct Prepared {
   Json doc;
   SweepPlan plan;
+  std::vector<std::string> sets;  // the --set overrides, as given
 };
 
 Prepared prepare(const std::string& text, const std::string& file, const LoadOptions& options) {
@@ -72,6 +73,7 @@ Prepared prepare(const std::string& text, const std::string& file, const LoadOpt
   d.throw_if_any();
   apply_sets(p.doc, options.sets, d);
   d.throw_if_any();
+  p.sets = options.sets;
   p.plan = read_sweep_plan(p.doc, d);
   d.throw_if_any();
   if (options.seed) p.plan.base_seed = *options.seed;
@@ -103,8 +105,18 @@ LoadedScenario load_point(const Prepared& prepared, const std::string& file,
       }
     }
     d.throw_if_any();
-    prefix = "sweep point " + std::to_string(prepared.plan.point_of_run(*run)) + " (" +
-             point_label(out.point_values) + "): ";
+    const std::size_t point = prepared.plan.point_of_run(*run);
+    for (const auto& s : prepared.sets) {
+      const std::string path = s.substr(0, s.find('='));
+      for (const auto& [axis_path, value] : out.point_values)
+        if (axis_path == path)
+          out.overridden_sets.push_back("--set " + s + " is replaced by sweep point " +
+                                        std::to_string(point) + "'s " + axis_path + " = " +
+                                        value.dump() +
+                                        " (a sweep point applies after --set; run the base "
+                                        "scenario without --point to use the --set value)");
+    }
+    prefix = "sweep point " + std::to_string(point) + " (" + point_label(out.point_values) + "): ";
   }
   Diagnostics inner(file);
   out.config = read_config(doc, inner);

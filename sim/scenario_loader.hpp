@@ -30,6 +30,9 @@ struct LoadedScenario {
   SweepPlan plan;
   std::optional<std::size_t> run;
   std::vector<std::pair<std::string, Json>> point_values;  // of the selected run, if any
+  // --set overrides the selected sweep point replaced (the point applies after --set), said as
+  // warnings: "--set duration_ns=5000000 is replaced by sweep point 35's duration_ns = ...".
+  std::vector<std::string> overridden_sets;
 };
 
 LoadedScenario load_scenario(const std::string& file, const LoadOptions& options = {});

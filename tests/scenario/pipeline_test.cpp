@@ -1112,6 +1112,18 @@ TEST(Pipeline, ASourceThatWillSendNothingAndAnIgnoredSweepAreSaid) {
                               "points)"),
             std::string::npos)
       << noted.output;
+  // A --set of what the chosen point sets is replaced by the point: said, not silent.
+  const auto replaced =
+      run_gbesim({"run", "s.json", "--set", "sweep={\"links[0].cable_m\": [10, 20, 30]}", "--set",
+                  "links[0].cable_m=50", "--point", "1", "--out", "p"},
+                 dir);
+  ASSERT_EQ(replaced.exit_code, 0) << replaced.output;
+  EXPECT_NE(replaced.output.find("warning: s.json: --set links[0].cable_m=50 is replaced by sweep "
+                                 "point 1's links[0].cable_m = 20"),
+            std::string::npos)
+      << replaced.output;
+  const Json resolved = Json::parse(read_text(dir / "p/run.json"))["config"];
+  EXPECT_EQ(resolved["links"][0]["cable_m"].get<double>(), 20.0);
 }
 
 // No shipped scenario has a source that will send nothing (base, first and last sweep point).

@@ -294,7 +294,8 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
         Shown{l.phy->margin_db}, Shown{l.phy->ber}, Shown{l.phy->octet_error_rate},
         Shown{l.injected_ber()});
   }
-  fmt::print("results: {}/ (run.json, scalars.csv)\n", dir.string());
+  fmt::print("results: {}/ (run.json, scalars.csv{})\n", dir.string(),
+             std::filesystem::exists(dir / "flows.csv") ? ", flows.csv" : "");
 }
 
 // The files a run writes besides run.json, which lists them (so that the next run in the same

@@ -2,8 +2,9 @@
 // A log-linear histogram of non-negative integers (HDR-histogram layout): values below 1024 are
 // kept exactly, larger ones in buckets no wider than 1/512 of their value. Count, sum, min and
 // max are exact; quantiles are exact to within that bucket width and never outside [min, max].
-// Memory grows with the number of octaves the values span (a 4 KiB block of 512 buckets each,
-// allocated when first used), not with the number of samples nor the largest value.
+// Memory grows with the ranges of buckets the values touch (a 512-byte block of 64 neighbouring
+// buckets, an eighth of an octave, allocated when first used), not with the number of samples
+// nor the largest value: a delay histogram of a few thousand values takes a few KiB.
 
 #include <array>
 #include <cstdint>
@@ -33,7 +34,7 @@ class Histogram {
   static std::int64_t lowest_in(std::size_t index);
   static std::int64_t highest_in(std::size_t index);
 
-  static constexpr std::size_t kBlock = 512;  // buckets per block: one octave above 1024
+  static constexpr std::size_t kBlock = 64;  // buckets per block: an eighth of an octave
   using Block = std::array<std::uint64_t, kBlock>;
   std::vector<std::unique_ptr<Block>> blocks_;  // null: no value recorded in that range
   std::uint64_t count_ = 0;

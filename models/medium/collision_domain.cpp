@@ -8,7 +8,9 @@ namespace gbesim {
 CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
     : delay_(std::move(delay_ps)),
       delay_to_(delay_.size(), std::vector<Picoseconds>(delay_.size(), 0)),
-      history_(delay_.size()) {
+      open_start_(delay_.size(), -1),
+      cycle_start_(delay_.size(), kForeverPs),
+      cycle_t0_(delay_.size(), 0) {
   for (std::size_t i = 0; i < delay_.size(); ++i)
     for (std::size_t k = 0; k < delay_.size(); ++k) {
       if (i != k) max_delay_ = std::max(max_delay_, delay_[i][k]);
@@ -17,95 +19,77 @@ CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
 }
 
 void CollisionDomain::begin(std::size_t station, Picoseconds start) {
-  assert(all_.empty() || all_.back().start <= start);  // begin order is time order
-  history_[station].push_back({start, kForeverPs, next_serial_});
-  all_.push_back({station, start, kForeverPs});
-  open_.push_back(next_serial_);
-  ++next_serial_;
+  assert(open_start_[station] < 0);
+  open_.push_back({station, start, kForeverPs});
+  open_start_[station] = start;
   sending_.insert(std::upper_bound(sending_.begin(), sending_.end(), station), station);
 }
 
 void CollisionDomain::end(std::size_t station, Picoseconds stop) {
-  Transmission& t = history_[station].back();
-  t.stop = stop;
-  longest_ = std::max(longest_, stop - t.start);
-  if (t.serial >= first_serial_)
-    all_[static_cast<std::size_t>(t.serial - first_serial_)].stop = stop;
-  open_.erase(std::find(open_.begin(), open_.end(), t.serial));
+  const auto it = std::find_if(open_.begin(), open_.end(),
+                               [station](const Entry& e) { return e.station == station; });
+  Entry e = *it;
+  open_.erase(it);
+  e.stop = stop;
+  open_start_[station] = -1;
   sending_.erase(std::lower_bound(sending_.begin(), sending_.end(), station));
+  // Ends come in time order (a simulation ends transmissions as time goes on); a hand-made
+  // history may not, so the entry is moved back past any that ended later.
+  ended_.push_back(e);
+  for (std::size_t j = ended_.size() - 1; j > 0 && ended_[j - 1].stop > stop; --j)
+    std::swap(ended_[j - 1], ended_[j]);
 }
 
 template <typename F>
 void CollisionDomain::for_each_recent(Picoseconds from, F&& f) const {
-  for (std::size_t j = all_.size(); j-- > 0;) {
-    const Entry& e = all_[j];
-    // Ended by start + longest_ and arrived everywhere max_delay_ later: gone by `from`, and so
-    // is every transmission that began before it (open ones are visited below).
-    if (e.start + longest_ + max_delay_ <= from) break;
-    // Only what the station's own history still holds (prune drops a station's oldest first, so
-    // all_ may keep a few it has dropped): the same transmissions the per-station view has.
-    const auto& h = history_[e.station];
-    if (h.empty() || first_serial_ + j < h.front().serial) continue;
+  for (std::size_t j = ended_.size(); j-- > 0;) {
+    const Entry& e = ended_[j];
+    // Left every station by stop + max_delay_: gone by `from`, and so is every transmission
+    // that ended before it.
+    if (e.stop + max_delay_ <= from) break;
     f(e);
   }
-  for (const std::uint64_t serial : open_)
-    if (serial >= first_serial_) f(all_[static_cast<std::size_t>(serial - first_serial_)]);
+  for (const Entry& e : open_) f(e);
 }
 
 bool CollisionDomain::open_signal_by(std::size_t station, Picoseconds t) const {
   const std::vector<Picoseconds>& to_here = delay_to_[station];
-  for (const std::uint64_t serial : open_) {
-    const Entry& e = all_[static_cast<std::size_t>(serial - first_serial_)];
+  for (const Entry& e : open_)
     if (e.start + (e.station == station ? 0 : to_here[e.station]) <= t) return true;
-  }
   return false;
 }
 
 bool CollisionDomain::transmitting(std::size_t station) const {
-  const auto& h = history_[station];
-  return !h.empty() && h[h.size() - 1].stop == kForeverPs;
+  return open_start_[station] >= 0;
 }
 
 Picoseconds CollisionDomain::current_start(std::size_t station) const {
-  const auto& h = history_[station];
-  return h[h.size() - 1].start;
+  return open_start_[station];
 }
 
-const std::vector<CollisionDomain::Interval>& CollisionDomain::seen_at(std::size_t station) const {
-  // The transmissions the stations' histories hold, from all_ (begin order): a station's history
-  // is the newest part of its transmissions, so an entry is held if it is not older than the
-  // first one its station holds. Arrivals are start + delay with delay in [0, max_delay_], so in
-  // begin order they are nearly sorted already: each is moved back only past the few that began
-  // less than max_delay_ earlier (insertion), not sorted from scratch.
-  std::vector<Interval>& out = scratch_;
-  out.clear();
+bool CollisionDomain::periods_from(std::size_t station, Picoseconds from) const {
+  // The signals as seen here, gathered newest end first, then sorted by arrival.
+  std::vector<Interval>& seen = scratch_;
+  seen.clear();
   const std::vector<Picoseconds>& to_here = delay_to_[station];
-  for (std::size_t j = 0; j < all_.size(); ++j) {
-    const Entry& e = all_[j];
-    const auto& h = history_[e.station];
-    if (h.empty() || first_serial_ + j < h.front().serial) continue;
-    const bool own = e.station == station;
-    const Picoseconds d = own ? 0 : to_here[e.station];
-    const Interval iv{e.start + d, e.stop == kForeverPs ? kForeverPs : e.stop + d, own};
-    std::size_t k = out.size();
-    out.push_back(iv);
-    while (k > 0 && before(iv, out[k - 1])) {
-      out[k] = out[k - 1];
-      --k;
+  bool whole = true;
+  for (std::size_t j = ended_.size(); j-- > 0;) {
+    const Entry& e = ended_[j];
+    if (e.stop + max_delay_ < from) {
+      whole = false;
+      break;
     }
-    out[k] = iv;
+    const Picoseconds d = e.station == station ? 0 : to_here[e.station];
+    seen.push_back({e.start + d, e.stop + d, e.station == station});
   }
-  return out;
-}
-
-std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t station, Picoseconds t0,
-                                                              Picoseconds ifg_ps,
-                                                              Picoseconds part1_ps) const {
-  // Busy periods at this station: signals (and own transmissions) merged where they overlap or
-  // touch, in time order.
+  for (const Entry& e : open_) {
+    const Picoseconds d = e.station == station ? 0 : to_here[e.station];
+    seen.push_back({e.start + d, kForeverPs, e.station == station});
+  }
+  std::sort(seen.begin(), seen.end(), before);
   std::vector<Period>& periods = periods_;
   periods.clear();
-  for (const Interval& iv : seen_at(station)) {
+  for (const Interval& iv : seen) {
     if (!periods.empty() && iv.arrive <= periods.back().end) {
       periods.back().end = std::max(periods.back().end, iv.leave);
       periods.back().own = periods.back().own || iv.own;
@@ -113,12 +97,78 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
       periods.push_back({iv.arrive, iv.leave, iv.own});
     }
   }
-  // Follow the Deference process from the oldest busy period kept, cycle by cycle: a busy
-  // period, its gap, deferring off, until carrier is next present. Carrier that arrives in a gap
-  // where it is ignored starts a new cycle only once the gap has ended. A signal arriving at t0
-  // itself is not sensed by a decision at t0.
-  if (periods.empty() || periods.front().start >= t0) return t0;
+  return whole;
+}
+
+std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t station, Picoseconds t0,
+                                                              Picoseconds ifg_ps,
+                                                              Picoseconds part1_ps) const {
+  // The Deference process (4.2.8) is followed cycle by cycle from a busy period on: a busy
+  // period, its gap, deferring off, until carrier is next present. Where it starts matters only
+  // before a quiet stretch: a busy period that comes after at least a full gap with no carrier
+  // here finds deferring off whatever came before (the carrier before it dropped at least a gap
+  // earlier, with nothing in the gap's first part to restart it), so every cycle followed from
+  // an earlier period passes through it. The history is therefore looked at from the latest
+  // such period at or before t0: the signals of the last few microseconds, going further back
+  // (four times as far each time) only while none is found, and from the oldest period kept
+  // when the kept history has none, as before.
+  // A station asks again and again as its frame waits, with t0 never earlier than before: the
+  // latest cycle its last answer passed through, on the way to a t0 at or before this one, is
+  // where this one starts (the cycles before it are the same and none ended the process), as
+  // long as nothing from there on has been pruned.
   std::size_t p = 0;
+  bool found = false;
+  const Picoseconds cached = cycle_start_[station];
+  if (cached != kForeverPs && cached >= pruned_to_ && t0 >= cycle_t0_[station]) {
+    periods_from(station, cached);
+    const auto it =
+        std::lower_bound(periods_.begin(), periods_.end(), cached,
+                         [](const Period& q, Picoseconds start) { return q.start < start; });
+    if (it != periods_.end() && it->start == cached) {
+      p = static_cast<std::size_t>(it - periods_.begin());
+      found = true;
+    }
+  }
+  Picoseconds window = 2 * ifg_ps + max_delay_;
+  while (!found) {
+    const Picoseconds from = t0 - window;
+    if (periods_from(station, from)) break;
+    // The latest period at or before t0 with a quiet full gap before it, where the periods
+    // from `from` on are whole and the gap lies after `from` too.
+    const std::vector<Period>& periods = periods_;
+    for (std::size_t r = periods.size(); r-- > 0;) {
+      const Picoseconds b = periods[r].start;
+      if (b > t0) continue;
+      if (b - ifg_ps < from) break;
+      if (r == 0 || periods[r - 1].end <= b - ifg_ps) {
+        p = r;
+        found = true;
+        break;
+      }
+    }
+    if (found) break;
+    // t0 itself after a quiet full gap: deferring is off and the frame goes.
+    if (t0 - ifg_ps >= from) {
+      const auto after = std::find_if(periods.begin(), periods.end(),
+                                      [t0](const Period& q) { return q.start >= t0; });
+      if (after == periods.begin() || std::prev(after)->end <= t0 - ifg_ps) return t0;
+    }
+    window *= 4;
+  }
+  const std::vector<Period>& periods = periods_;
+  // A signal arriving at t0 itself is not sensed by a decision at t0.
+  if (p == periods.size() || periods[p].start >= t0) return t0;
+  // Remembered for the next question, whatever the answer.
+  struct Remember {
+    std::size_t station;
+    Picoseconds t0;
+    const CollisionDomain& domain;
+    Picoseconds cycle;
+    ~Remember() {
+      domain.cycle_start_[station] = cycle;
+      domain.cycle_t0_[station] = t0;
+    }
+  } remember{station, t0, *this, periods[p].start};
   for (;;) {
     if (periods[p].end == kForeverPs) return std::nullopt;
     const Picoseconds off = periods[p].end;
@@ -128,11 +178,13 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
     }
     const Picoseconds release = off + ifg_ps;
     if (release >= t0) return release;  // the frame was waiting when deference ended
-    // Deference ended before the frame came; it resumed when carrier was next present.
+    // Deference ended before the frame came; it resumed when carrier was next present. Carrier
+    // that arrived in a gap where it is ignored starts a new cycle only once the gap has ended.
     std::size_t q = p + 1;
     while (q < periods.size() && periods[q].end <= release) ++q;
     if (q < periods.size() && std::max(periods[q].start, release) < t0) {
       p = q;
+      remember.cycle = periods[p].start;
       continue;
     }
     return t0;
@@ -140,7 +192,7 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
 }
 
 // Both queries take the minimum (or any) over the transmissions present after `from`: the same
-// set whichever order they are visited in, so they are exact whatever for_each_recent skips.
+// set whichever order they are visited in.
 Picoseconds CollisionDomain::first_signal_from(std::size_t station, Picoseconds from) const {
   Picoseconds first = kForeverPs;
   const std::vector<Picoseconds>& to_here = delay_to_[station];
@@ -169,15 +221,8 @@ bool CollisionDomain::clear_reception(std::size_t sender, std::size_t receiver, 
 }
 
 void CollisionDomain::prune(Picoseconds horizon) {
-  for (auto& h : history_) {
-    while (!h.empty() && h.front().stop != kForeverPs && h.front().stop + max_delay_ < horizon)
-      h.pop_front();
-  }
-  while (!all_.empty() && all_.front().stop != kForeverPs &&
-         all_.front().stop + max_delay_ < horizon) {
-    all_.pop_front();
-    ++first_serial_;
-  }
+  pruned_to_ = std::max(pruned_to_, horizon);
+  while (!ended_.empty() && ended_.front().stop + max_delay_ < horizon) ended_.pop_front();
 }
 
 }  // namespace gbesim

@@ -66,23 +66,14 @@ class CollisionDomain {
   void prune(Picoseconds horizon);
 
  private:
-  struct Transmission {
-    Picoseconds start = 0;
-    Picoseconds stop = kForeverPs;  // open until the sender ends it
-    std::uint64_t serial = 0;       // its place in all_ (begin order)
-  };
-  // Every transmission of every station in the order they began (start times never decrease),
-  // for the queries that look at the signals present after an instant: they scan back from the
-  // newest only as far as a transmission could still be present (start + longest transmission
-  // + largest delay), plus the open ones, instead of every station's history.
   struct Entry {
     std::size_t station;
     Picoseconds start;
-    Picoseconds stop;
+    Picoseconds stop;  // kForeverPs while open
   };
-  // Calls f(entry) for every transmission the stations' histories hold that may still be present
-  // anywhere after `from`: all that are open, and the ended ones not provably gone by then (f
-  // filters exactly). Open ones may be visited twice: f must be idempotent.
+  // Calls f(entry) for every transmission that may still be present anywhere after `from`: the
+  // ended ones whose signal had not left every station by then (scanning back from the newest
+  // end only that far), then the open ones. f filters exactly.
   template <typename F>
   void for_each_recent(Picoseconds from, F&& f) const;
   struct Interval {
@@ -94,20 +85,27 @@ class CollisionDomain {
   static bool before(const Interval& a, const Interval& b) {
     return a.arrive != b.arrive ? a.arrive < b.arrive : a.leave < b.leave;
   }
-  // Every signal as seen at `station` (its own transmissions included, marked own), into
-  // scratch_ (reused between calls: the queries run on every decision).
-  const std::vector<Interval>& seen_at(std::size_t station) const;
+  // The busy periods at `station` (signals, its own transmissions marked own, merged where they
+  // overlap or touch), into periods_: of every transmission whose signal may be present there at
+  // or after `from`, or of every kept one if that is all of them. Returns true in that case
+  // (the whole kept history); otherwise only periods that start at or after `from` are sure to
+  // be whole (an earlier one may lack signals that had left by `from`).
+  bool periods_from(std::size_t station, Picoseconds from) const;
 
   std::vector<std::vector<Picoseconds>> delay_;
   std::vector<std::vector<Picoseconds>> delay_to_;  // delay_to_[k][i] = delay_[i][k]: contiguous
   Picoseconds max_delay_ = 0;
-  std::vector<RingQueue<Transmission>> history_;
-  RingQueue<Entry> all_;
-  std::uint64_t first_serial_ = 0;  // serial of all_.front()
-  std::uint64_t next_serial_ = 0;
-  std::vector<std::uint64_t> open_;   // serials of the transmissions not yet ended
-  std::vector<std::size_t> sending_;  // their stations, in station order
-  Picoseconds longest_ = 0;           // the longest ended transmission so far
+  // Ended transmissions in the order they ended (stops never decrease), back to what prune
+  // keeps; the queries scan back from the newest only as far as a signal could still be present.
+  RingQueue<Entry> ended_;
+  std::vector<Entry> open_;              // transmissions not yet ended, in begin order
+  std::vector<std::size_t> sending_;     // their stations, in station order
+  std::vector<Picoseconds> open_start_;  // each station's open transmission's start, or -1
+  // Each station's latest Deference cycle followed, by the start of its busy period, and the t0
+  // it was followed for (kForeverPs: none yet); prune's latest horizon.
+  mutable std::vector<Picoseconds> cycle_start_;
+  mutable std::vector<Picoseconds> cycle_t0_;
+  Picoseconds pruned_to_ = -kForeverPs;
   mutable std::vector<Interval> scratch_;
   struct Period {
     Picoseconds start;

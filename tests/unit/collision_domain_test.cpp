@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "models/common/rng.hpp"
+
 namespace gbesim {
 namespace {
 
@@ -136,6 +140,130 @@ TEST(CollisionDomain, AnEndThatTouchesAnOpenSignalChangesNoWaitingAnswer) {
     c.end(1, 400);
     EXPECT_FALSE(c.open_signal_by(2, 1000000));  // nothing open
   }
+}
+
+// An independent reference for the three queries, straight from the definitions: every signal
+// kept, as seen at the station, sorted and merged into busy periods, and the Deference process
+// followed from the oldest of them; the collision onset and a clear reception by looking at
+// every signal. The domain's own versions look only as far back as they must (deference from
+// the latest busy period after a quiet full gap, the others from the newest ends back); on
+// random dense histories -- overlapping signals, long bursts, open transmissions, prunes -- every
+// answer must be the same.
+struct Sent {
+  std::size_t station;
+  Picoseconds start;
+  Picoseconds stop;  // kForeverPs while open
+};
+
+std::optional<Picoseconds> reference_release(const std::vector<Sent>& kept,
+                                             const std::vector<std::vector<Picoseconds>>& delay,
+                                             std::size_t k, Picoseconds t0) {
+  struct Busy {
+    Picoseconds from, to;
+    bool own;
+  };
+  std::vector<Busy> signals;
+  for (const Sent& s : kept) {
+    const Picoseconds d = s.station == k ? 0 : delay[s.station][k];
+    signals.push_back(
+        {s.start + d, s.stop == kForeverPs ? kForeverPs : s.stop + d, s.station == k});
+  }
+  std::sort(signals.begin(), signals.end(), [](const Busy& a, const Busy& b) {
+    return a.from != b.from ? a.from < b.from : a.to < b.to;
+  });
+  std::vector<Busy> busy;
+  for (const Busy& b : signals) {
+    if (!busy.empty() && b.from <= busy.back().to) {
+      busy.back().to = std::max(busy.back().to, b.to);
+      busy.back().own = busy.back().own || b.own;
+    } else {
+      busy.push_back(b);
+    }
+  }
+  if (busy.empty() || busy.front().from >= t0) return t0;
+  std::size_t p = 0;
+  while (true) {
+    if (busy[p].to == kForeverPs) return std::nullopt;
+    if (!busy[p].own && p + 1 < busy.size() && busy[p + 1].from < busy[p].to + kPart1) {
+      ++p;
+      continue;
+    }
+    const Picoseconds gap_end = busy[p].to + kIfg;
+    if (gap_end >= t0) return gap_end;
+    std::size_t q = p + 1;
+    while (q < busy.size() && busy[q].to <= gap_end) ++q;
+    if (q < busy.size() && std::max(busy[q].from, gap_end) < t0) {
+      p = q;
+      continue;
+    }
+    return t0;
+  }
+}
+
+TEST(CollisionDomain, EveryAnswerMatchesAReferenceThatLooksAtTheWholeHistory) {
+  RngStream rng(7, "collision-domain-reference");
+  int compared = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t n = 2 + rng.uniform_below(6);
+    std::vector<std::vector<Picoseconds>> delay(n, std::vector<Picoseconds>(n, 0));
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        delay[i][j] = delay[j][i] = rng.uniform_range(0, trial % 3 == 0 ? 20 : 300);
+    Picoseconds max_delay = 0;
+    for (const auto& row : delay)
+      max_delay = std::max(max_delay, *std::max_element(row.begin(), row.end()));
+    CollisionDomain c(delay);
+    std::vector<Sent> all;
+    std::vector<Picoseconds> pruned_to;  // horizons passed to prune
+    Picoseconds now = 0;
+    Picoseconds horizon = -kForeverPs;
+    for (int step = 0; step < 300; ++step) {
+      // Dense traffic: steps of a fraction of a gap, transmissions from a few bits to a burst.
+      now += rng.uniform_range(0, step % 50 < 40 ? 60 : 400);
+      const std::size_t s = rng.uniform_below(n);
+      if (!c.transmitting(s)) {
+        c.begin(s, now);
+        all.push_back({s, now, kForeverPs});
+      } else if (rng.uniform_below(3) != 0 || now - c.current_start(s) > 2000) {
+        c.end(s, now);
+        for (Sent& t : all)
+          if (t.station == s && t.stop == kForeverPs) t.stop = now;
+      }
+      if (step % 97 == 96) {
+        horizon = now - 500;
+        c.prune(horizon);
+      }
+      std::vector<Sent> kept;
+      for (const Sent& t : all)
+        if (t.stop == kForeverPs || t.stop + max_delay >= horizon) kept.push_back(t);
+      // Queries as the MAC makes them (t0 a recent instant) and from further back.
+      for (int q = 0; q < 3; ++q) {
+        const std::size_t k = rng.uniform_below(n);
+        const Picoseconds t0 = now - rng.uniform_range(0, q == 0 ? 200 : 1500);
+        if (t0 - kIfg - kPart1 < horizon) continue;  // before what a prune keeps for deference
+        ASSERT_EQ(release(c, k, t0), reference_release(kept, delay, k, t0))
+            << "trial " << trial << " step " << step << " station " << k << " t0 " << t0;
+        // The collision onset for a transmission started at t0, and a clear reception over
+        // [t0, t0 + span) from a sender.
+        Picoseconds first = kForeverPs;
+        const std::size_t sender = (k + 1) % n;
+        const Picoseconds to = t0 + rng.uniform_range(1, 800);
+        bool clear = true;
+        for (const Sent& t : kept) {
+          const Picoseconds d = t.station == k ? 0 : delay[t.station][k];
+          const Picoseconds leave = t.stop == kForeverPs ? kForeverPs : t.stop + d;
+          if (leave <= t0) continue;
+          if (t.station != k) first = std::min(first, std::max(t.start + d, t0));
+          if (t.station != sender && t.start + d < to) clear = false;
+        }
+        ASSERT_EQ(c.first_signal_from(k, t0), first) << "trial " << trial << " step " << step;
+        ASSERT_EQ(c.clear_reception(sender, k, t0, to), clear)
+            << "trial " << trial << " step " << step;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 20000);
 }
 
 }  // namespace

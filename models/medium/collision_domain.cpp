@@ -68,25 +68,30 @@ Picoseconds CollisionDomain::current_start(std::size_t station) const {
 }
 
 bool CollisionDomain::periods_from(std::size_t station, Picoseconds from) const {
-  // The signals as seen here, gathered newest end first, then sorted by arrival.
+  // The ended transmissions that may be present here at or after `from` are the newest ends
+  // back to the first whose signal had left every station by then.
+  std::size_t first = ended_.size();
+  while (first > 0 && ended_[first - 1].stop + max_delay_ >= from) --first;
+  // The signals as seen here, in arrival order. Taken in end order they are nearly sorted
+  // already (signals of alike length end in the order they arrive): each is moved back only
+  // past the few it overtakes.
   std::vector<Interval>& seen = scratch_;
   seen.clear();
   const std::vector<Picoseconds>& to_here = delay_to_[station];
-  bool whole = true;
-  for (std::size_t j = ended_.size(); j-- > 0;) {
-    const Entry& e = ended_[j];
-    if (e.stop + max_delay_ < from) {
-      whole = false;
-      break;
+  auto add = [&](const Entry& e) {
+    const bool own = e.station == station;
+    const Picoseconds d = own ? 0 : to_here[e.station];
+    const Interval iv{e.start + d, e.stop == kForeverPs ? kForeverPs : e.stop + d, own};
+    std::size_t k = seen.size();
+    seen.push_back(iv);
+    while (k > 0 && before(iv, seen[k - 1])) {
+      seen[k] = seen[k - 1];
+      --k;
     }
-    const Picoseconds d = e.station == station ? 0 : to_here[e.station];
-    seen.push_back({e.start + d, e.stop + d, e.station == station});
-  }
-  for (const Entry& e : open_) {
-    const Picoseconds d = e.station == station ? 0 : to_here[e.station];
-    seen.push_back({e.start + d, kForeverPs, e.station == station});
-  }
-  std::sort(seen.begin(), seen.end(), before);
+    seen[k] = iv;
+  };
+  for (std::size_t j = first; j < ended_.size(); ++j) add(ended_[j]);
+  for (const Entry& e : open_) add(e);
   std::vector<Period>& periods = periods_;
   periods.clear();
   for (const Interval& iv : seen) {
@@ -97,7 +102,7 @@ bool CollisionDomain::periods_from(std::size_t station, Picoseconds from) const 
       periods.push_back({iv.arrive, iv.leave, iv.own});
     }
   }
-  return whole;
+  return first == 0;
 }
 
 std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t station, Picoseconds t0,
@@ -129,12 +134,13 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
       found = true;
     }
   }
-  Picoseconds window = 2 * ifg_ps + max_delay_;
-  while (!found) {
-    const Picoseconds from = t0 - window;
-    if (periods_from(station, from)) break;
+  // A small window first (the last busy period or two), then the whole kept history.
+  for (Picoseconds window = 2 * ifg_ps + max_delay_; !found; window = kForeverPs) {
+    const Picoseconds from = window == kForeverPs ? -kForeverPs : t0 - window;
+    const bool whole = periods_from(station, from);
     // The latest period at or before t0 with a quiet full gap before it, where the periods
-    // from `from` on are whole and the gap lies after `from` too.
+    // from `from` on are whole and the gap lies after `from` too (all of them, and any gap,
+    // when the history is whole: then the oldest period is the start if there is none).
     const std::vector<Period>& periods = periods_;
     for (std::size_t r = periods.size(); r-- > 0;) {
       const Picoseconds b = periods[r].start;
@@ -153,7 +159,7 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
                                       [t0](const Period& q) { return q.start >= t0; });
       if (after == periods.begin() || std::prev(after)->end <= t0 - ifg_ps) return t0;
     }
-    window *= 4;
+    if (whole) break;
   }
   const std::vector<Period>& periods = periods_;
   // A signal arriving at t0 itself is not sensed by a decision at t0.

@@ -46,9 +46,8 @@ class HalfDuplexStation {
   virtual void receive(FramePtr frame, Picoseconds now) = 0;
   // Brings the station up to `now` before a delivery (its own frame's end first).
   virtual void settle_station(Picoseconds now) = 0;
-  // How far back the station's deference may still look, and its longest gap: what the medium
-  // may forget.
-  virtual Picoseconds deference_origin(Picoseconds now) const = 0;
+  // The station's longest gap (interframe gap and its first part): with the ready times the
+  // station reports (HalfDuplexMedium::waiting_since), what the medium may forget.
   virtual Picoseconds max_gap_ps() const = 0;
   virtual HalfDuplexCounts half_duplex_counts(Picoseconds elapsed) const = 0;
 };
@@ -70,6 +69,10 @@ class HalfDuplexMedium {
   virtual void end(std::size_t station, Picoseconds now) = 0;
   // The station wants on_medium_closed at the next end of any transmission.
   virtual void wait_for_close(std::size_t station) = 0;
+  // The instant the station's waiting frame became ready, the earliest its deference may still
+  // look back to (kForeverPs when no frame waits: deferring or in backoff); told whenever it
+  // changes.
+  virtual void waiting_since(std::size_t station, Picoseconds ready) = 0;
   // A frame the station sent successfully: [first_bit, last_bit) at the sender, last_bit
   // including any extension.
   virtual void deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,

@@ -226,6 +226,16 @@ void Mac::settle_station(Picoseconds now) {
 }
 
 void Mac::set_state(MacTxState state, Picoseconds at) {
+  if (medium_ != nullptr) {
+    // Half duplex: how far back this station's deference may still look (its waiting frame's
+    // ready time), for what the medium may forget.
+    const bool waiting = state == MacTxState::deferring || state == MacTxState::backoff;
+    const Picoseconds since = waiting ? ready_ps_ : kForeverPs;
+    if (since != reported_since_ps_) {
+      reported_since_ps_ = since;
+      medium_->waiting_since(station_index_, since);
+    }
+  }
   if (state == state_) return;
   if (state == MacTxState::paused) paused_since_ps_ = at;
   state_ = state;

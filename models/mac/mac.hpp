@@ -137,13 +137,6 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   std::uint64_t frame_check_sequence_errors() const { return frame_check_sequence_errors_.value(); }
   std::uint64_t frames_in_bursts() const { return frames_in_bursts_.value(); }
   Picoseconds slot_time_ps() const { return slot_ps_; }
-  // The earliest instant this MAC's deference may still look back to: its waiting frame's ready
-  // time, or `now` when no frame is waiting.
-  Picoseconds deference_origin(Picoseconds now) const override {
-    return state_ == MacTxState::deferring || state_ == MacTxState::backoff
-               ? std::min(now, ready_ps_)
-               : now;
-  }
   Picoseconds max_gap_ps() const override { return ifg_ps_ + ifg_part1_ps_; }
   HalfDuplexCounts half_duplex_counts(Picoseconds elapsed) const override;
   const MacAddress& station_address() const override { return config_.address; }
@@ -226,6 +219,7 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
 
   // Half duplex state: the frame at the head of the line, its attempt, deference and burst.
   HalfDuplexMedium* medium_ = nullptr;
+  Picoseconds reported_since_ps_ = kForeverPs;  // the last waiting_since told to the medium
   std::size_t station_index_ = 0;
   RngStream backoff_rng_;
   FramePtr hol_;                         // the frame being sent (taken from the queue)

@@ -73,25 +73,34 @@ bool CollisionDomain::periods_from(std::size_t station, Picoseconds from) const 
   std::size_t first = ended_.size();
   while (first > 0 && ended_[first - 1].stop + max_delay_ >= from) --first;
   // The signals as seen here, in arrival order. Taken in end order they are nearly sorted
-  // already (signals of alike length end in the order they arrive): each is moved back only
-  // past the few it overtakes.
+  // already (signals of alike length end in the order they arrive): each is moved back past the
+  // few it overtakes, unless that turns out to be many (the jams of a collision of hundreds of
+  // stations end together, in no order of arrival), when they are sorted outright.
   std::vector<Interval>& seen = scratch_;
   seen.clear();
   const std::vector<Picoseconds>& to_here = delay_to_[station];
   auto add = [&](const Entry& e) {
     const bool own = e.station == station;
     const Picoseconds d = own ? 0 : to_here[e.station];
-    const Interval iv{e.start + d, e.stop == kForeverPs ? kForeverPs : e.stop + d, own};
-    std::size_t k = seen.size();
-    seen.push_back(iv);
+    seen.push_back({e.start + d, e.stop == kForeverPs ? kForeverPs : e.stop + d, own});
+  };
+  for (std::size_t j = first; j < ended_.size(); ++j) add(ended_[j]);
+  for (const Entry& e : open_) add(e);
+  std::size_t moves = 0;
+  for (std::size_t i = 1; i < seen.size(); ++i) {
+    const Interval iv = seen[i];
+    std::size_t k = i;
     while (k > 0 && before(iv, seen[k - 1])) {
       seen[k] = seen[k - 1];
       --k;
     }
     seen[k] = iv;
-  };
-  for (std::size_t j = first; j < ended_.size(); ++j) add(ended_[j]);
-  for (const Entry& e : open_) add(e);
+    moves += i - k;
+    if (moves > 4 * seen.size()) {
+      std::sort(seen.begin(), seen.end(), before);
+      break;
+    }
+  }
   std::vector<Period>& periods = periods_;
   periods.clear();
   for (const Interval& iv : seen) {

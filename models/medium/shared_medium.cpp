@@ -87,6 +87,8 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
       frame_ps_(stats_, "frame_time", "ps", "DA..FCS bits of successful frames"),
       extension_ps_(stats_, "extension_time", "ps",
                     "carrier extension and the extension filling gaps inside bursts") {
+  while (leaves_ < domain_.size()) leaves_ *= 2;
+  waiting_tree_.assign(2 * leaves_, kForeverPs);
   for (std::size_t i = 0; i < domain_.size(); ++i) {
     const std::string port = "to_" + station_names[i];
     ports_.push_back(std::make_unique<MediumPort>(port.c_str(), *this, i, context));
@@ -258,6 +260,7 @@ std::size_t SharedMedium::attach(HalfDuplexStation& station) {
   stations_.push_back(&station);
   address_keys_.push_back(address_key(station.station_address().octets.data()));
   promiscuous_.push_back(station.promiscuous());
+  max_gap_ps_ = std::max(max_gap_ps_, station.max_gap_ps());
   by_address_[address_keys_.back()].push_back(address_keys_.size() - 1);
   if (station.promiscuous()) promiscuous_list_.push_back(address_keys_.size() - 1);
   ports_[index]->attach(&station);
@@ -305,7 +308,9 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
   // answer (none yet). It goes on waiting without asking.
   std::vector<std::size_t>& told = closing_;
   told.swap(waiting_list_);  // closing_ is empty between ends: waiting_list_ starts anew
-  std::sort(told.begin(), told.end());
+  // Those still waiting from the last end stay in order; only stations that began to wait
+  // since are out of place.
+  if (!std::is_sorted(told.begin(), told.end())) std::sort(told.begin(), told.end());
   for (const std::size_t k : told) {
     if (domain_.open_signal_by(k, now + domain_.delay(station, k))) {
       waiting_list_.push_back(k);
@@ -316,17 +321,16 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
   }
   told.clear();
   // Forget what can no longer matter to anyone's deference: signals gone before the oldest
-  // instant a waiting frame (or a frame queued from now on) looks back to, less a gap.
-  if (++ends_since_prune_ >= 16) {
-    ends_since_prune_ = 0;
-    Picoseconds horizon = now;
-    Picoseconds gap = 0;
-    for (const HalfDuplexStation* s : stations_) {
-      horizon = std::min(horizon, s->deference_origin(now));
-      gap = std::max(gap, s->max_gap_ps());
-    }
-    domain_.prune(horizon - gap);
-  }
+  // instant a waiting frame (or a frame queued from now on) looks back to, less a gap. The
+  // oldest ready time is kept as the stations report it, so this costs nothing per station.
+  domain_.prune(std::min(now, waiting_tree_[1]) - max_gap_ps_);
+}
+
+void SharedMedium::waiting_since(std::size_t station, Picoseconds ready) {
+  std::size_t i = leaves_ + station;
+  waiting_tree_[i] = ready;
+  for (i /= 2; i > 0; i /= 2)
+    waiting_tree_[i] = std::min(waiting_tree_[2 * i], waiting_tree_[2 * i + 1]);
 }
 
 void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,

@@ -106,6 +106,7 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
     waiting_for_close_[station] = true;
     waiting_list_.push_back(station);
   }
+  void waiting_since(std::size_t station, Picoseconds ready) override;
   void deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,
                Picoseconds last_bit) override;
   void account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
@@ -129,7 +130,11 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   std::vector<std::size_t> waiting_list_;  // the stations waiting_for_close_ marks
   std::vector<std::size_t> closing_;       // those being told, while they are
   bool carrier_trace_ = false;
-  std::uint64_t ends_since_prune_ = 0;
+  Picoseconds max_gap_ps_ = 0;  // the longest gap (and its first part) of any station
+  // The earliest ready time of a waiting frame: a min-tree over the stations' (leaves from
+  // index leaves_), so that it is known at any end without looking at every station.
+  std::size_t leaves_ = 1;
+  std::vector<Picoseconds> waiting_tree_;
   // Busy periods from the transmitters' side: union of [start, stop) over all stations.
   int open_ = 0;
   Picoseconds period_start_ = 0;

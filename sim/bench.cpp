@@ -312,7 +312,7 @@ int run_bench(const BenchOptions& options) {
       allocated.push_back(s.frames_allocated);
     }
     progress.finish();
-    fmt::print("{:<50} {:>9.3g} {:>12.0f} {:>9.1f} {:>8.2f} {:>9.1f} {:>7.0f}\n",
+    fmt::print("{:<50} {:>#9.3g} {:>12.0f} {:>9.1f} {:>8.2f} {:>9.1f} {:>7.0f}\n",
                fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(cpu),
                median(cpu) / baseline, median(apf), median(rss), median(allocated));
     std::fflush(stdout);

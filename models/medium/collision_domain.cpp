@@ -123,9 +123,8 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
   // here finds deferring off whatever came before (the carrier before it dropped at least a gap
   // earlier, with nothing in the gap's first part to restart it), so every cycle followed from
   // an earlier period passes through it. The history is therefore looked at from the latest
-  // such period at or before t0: the signals of the last few microseconds, going further back
-  // (four times as far each time) only while none is found, and from the oldest period kept
-  // when the kept history has none, as before.
+  // such period at or before t0: among the signals of the last few hundred nanoseconds, then in
+  // the whole kept history, and from the oldest period kept when that has none, as before.
   // A station asks again and again as its frame waits, with t0 never earlier than before: the
   // latest cycle its last answer passed through, on the way to a t0 at or before this one, is
   // where this one starts (the cycles before it are the same and none ended the process), as

@@ -130,6 +130,7 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   std::vector<std::size_t> waiting_list_;  // the stations waiting_for_close_ marks
   std::vector<std::size_t> closing_;       // those being told, while they are
   bool carrier_trace_ = false;
+  std::uint64_t ends_since_prune_ = 0;
   Picoseconds max_gap_ps_ = 0;  // the longest gap (and its first part) of any station
   // The earliest ready time of a waiting frame: a min-tree over the stations' (leaves from
   // index leaves_), so that it is known at any end without looking at every station.

@@ -1529,6 +1529,7 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
       << r.output;
   EXPECT_NE(r.output.find("CPU ns/frame"), std::string::npos);
   EXPECT_NE(r.output.find("x base"), std::string::npos);
+  EXPECT_NE(r.output.find("CPU ns/act"), std::string::npos);
   EXPECT_NE(r.output.find("(b) FD, 64-byte frames"), std::string::npos);
   EXPECT_NE(r.output.find("(c2) HD, 2 stations"), std::string::npos);
   EXPECT_NE(r.output.find("(s) start-up"), std::string::npos);

@@ -391,6 +391,22 @@ int run_sweep(const SweepOptions& options) {
   LoadOptions load;
   load.sets = options.sets;
   const SweepPlan plan = load_sweep_plan(options.scenario_file, load);
+  // A --set of a path the sweep varies is replaced at the points that set it (a point applies
+  // after --set): said once, not left silent.
+  for (const auto& set : options.sets) {
+    const std::string path = set.substr(0, set.find('='));
+    for (const SweepAxis& axis : plan.axes) {
+      bool sets_it = std::find(axis.paths.begin(), axis.paths.end(), path) != axis.paths.end();
+      for (const auto& variant : axis.sets)
+        for (const auto& [variant_path, value] : variant) sets_it = sets_it || variant_path == path;
+      if (sets_it)
+        fmt::print(stderr,
+                   "warning: {}: --set {} is replaced by sweep axis \"{}\" at every point that "
+                   "sets {} (a sweep point applies after --set; take the path out of the sweep to "
+                   "use the --set value)\n",
+                   options.scenario_file, set, axis.name, path);
+    }
+  }
   if (options.list_only) {
     print_list(plan);
     return 0;

@@ -1124,6 +1124,22 @@ TEST(Pipeline, ASourceThatWillSendNothingAndAnIgnoredSweepAreSaid) {
       << replaced.output;
   const Json resolved = Json::parse(read_text(dir / "p/run.json"))["config"];
   EXPECT_EQ(resolved["links"][0]["cable_m"].get<double>(), 20.0);
+  // The same for a whole sweep: said once, before anything runs.
+  const auto swept =
+      run_gbesim({"sweep", "s.json", "--set", "sweep={\"links[0].cable_m\": [10, 20, 30]}", "--set",
+                  "links[0].cable_m=50", "--list"},
+                 dir);
+  ASSERT_EQ(swept.exit_code, 0) << swept.output;
+  EXPECT_NE(swept.output.find("warning: s.json: --set links[0].cable_m=50 is replaced by sweep "
+                              "axis \"links[0].cable_m\" at every point"),
+            std::string::npos)
+      << swept.output;
+  const auto unswept =
+      run_gbesim({"sweep", "s.json", "--set", "sweep={\"links[0].cable_m\": [10, 20, 30]}", "--set",
+                  "duration_ns=1000000", "--list"},
+                 dir);
+  ASSERT_EQ(unswept.exit_code, 0) << unswept.output;
+  EXPECT_EQ(unswept.output.find("is replaced"), std::string::npos) << unswept.output;
 }
 
 // No shipped scenario has a source that will send nothing (base, first and last sweep point).

@@ -172,37 +172,36 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
   const std::vector<Period>& periods = periods_;
   // A signal arriving at t0 itself is not sensed by a decision at t0.
   if (p == periods.size() || periods[p].start >= t0) return t0;
-  // Remembered for the next question, whatever the answer.
-  struct Remember {
-    std::size_t station;
-    Picoseconds t0;
-    const CollisionDomain& domain;
-    Picoseconds cycle;
-    ~Remember() {
-      domain.cycle_start_[station] = cycle;
-      domain.cycle_t0_[station] = t0;
-    }
-  } remember{station, t0, *this, periods[p].start};
+  // The cycle the walk is in, remembered for the station's next question whatever the answer.
+  std::size_t cycle = p;
+  std::optional<Picoseconds> answer;
   for (;;) {
-    if (periods[p].end == kForeverPs) return std::nullopt;
+    if (periods[p].end == kForeverPs) break;  // no answer yet
     const Picoseconds off = periods[p].end;
     if (!periods[p].own && p + 1 < periods.size() && periods[p + 1].start < off + part1_ps) {
       ++p;  // carrier in the first part of the gap restarts it
       continue;
     }
     const Picoseconds release = off + ifg_ps;
-    if (release >= t0) return release;  // the frame was waiting when deference ended
+    if (release >= t0) {  // the frame was waiting when deference ended
+      answer = release;
+      break;
+    }
     // Deference ended before the frame came; it resumed when carrier was next present. Carrier
     // that arrived in a gap where it is ignored starts a new cycle only once the gap has ended.
     std::size_t q = p + 1;
     while (q < periods.size() && periods[q].end <= release) ++q;
     if (q < periods.size() && std::max(periods[q].start, release) < t0) {
       p = q;
-      remember.cycle = periods[p].start;
+      cycle = p;
       continue;
     }
-    return t0;
+    answer = t0;
+    break;
   }
+  cycle_start_[station] = periods[cycle].start;
+  cycle_t0_[station] = t0;
+  return answer;
 }
 
 // Both queries take the minimum (or any) over the transmissions present after `from`: the same

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -12,6 +13,7 @@ namespace gbesim {
 
 std::vector<std::string> split_csv_line(const std::string& line) {
   std::vector<std::string> out;
+  out.reserve(1 + static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')));
   std::string field;
   bool quoted = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
@@ -28,13 +30,13 @@ std::vector<std::string> split_csv_line(const std::string& line) {
     } else if (c == '"') {
       quoted = true;
     } else if (c == ',') {
-      out.push_back(field);
+      out.push_back(std::move(field));
       field.clear();
     } else {
       field += c;
     }
   }
-  out.push_back(field);
+  out.push_back(std::move(field));
   return out;
 }
 

@@ -4,7 +4,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <exception>
 #include <optional>
 
 namespace gbesim {
@@ -12,9 +11,5 @@ namespace gbesim {
 // Parses the command line: nullopt to go on, else the exit code (0 after --help or --version,
 // 2 for bad usage, with CLI11's message printed).
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
-
-// Prints an exception that escaped a command and gives its exit code: 2 for bad input (a
-// ScenarioError, already formatted), 1 for anything else.
-int report_failure(const std::exception_ptr& failure);
 
 }  // namespace gbesim

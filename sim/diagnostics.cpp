@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iostream>
 
 namespace gbesim {
 
@@ -200,6 +201,18 @@ std::optional<std::string> did_you_mean(std::string_view word,
 std::string suggestion(std::string_view word, const std::vector<std::string>& candidates) {
   const auto s = did_you_mean(word, candidates);
   return s ? "; did you mean \"" + *s + "\"?" : "";
+}
+
+int report_failure(const std::exception_ptr& failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const ScenarioError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << printable(e.what()) << "\n";
+    return 1;
+  }
 }
 
 }  // namespace gbesim

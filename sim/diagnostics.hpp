@@ -3,6 +3,7 @@
 // A scenario with errors raises ScenarioError carrying all of them; the CLI prints them and exits
 // with code 2.
 
+#include <exception>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -62,6 +63,10 @@ class Diagnostics {
 // `text` with control characters, C1 controls and bytes that are not UTF-8 escaped (\n, \t,
 // \x1b, \u0085, \xff), safe to print to a terminal.
 std::string printable(std::string_view text);
+
+// Prints an exception that escaped a command and gives its exit code: 2 for bad input (a
+// ScenarioError, already formatted), 1 for anything else.
+int report_failure(const std::exception_ptr& failure);
 
 // Optimal-string-alignment edit distance (insertions, deletions, substitutions, transpositions).
 std::size_t edit_distance(std::string_view a, std::string_view b);

@@ -81,6 +81,24 @@ class Database {
   sqlite3* db_ = nullptr;
 };
 
+// A table's columns looked up by name once, not per row; an absent column or a short row reads
+// as "".
+class Columns {
+ public:
+  Columns(const CsvTable& csv, std::initializer_list<const char*> names) {
+    for (const char* name : names) index_.push_back(csv.column(name));
+  }
+  const std::string& at(const std::vector<std::string>& row, std::size_t which) const {
+    static const std::string none;
+    const int c = index_[which];
+    return c < 0 || static_cast<std::size_t>(c) >= row.size() ? none
+                                                              : row[static_cast<std::size_t>(c)];
+  }
+
+ private:
+  std::vector<int> index_;
+};
+
 void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
   db.exec(
       "CREATE TABLE axes (position INTEGER, name TEXT);"
@@ -146,27 +164,29 @@ void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) 
       const auto file = dir / "runs" / std::to_string(r.run) / "series.csv";
       if (r.status != "complete" || !std::filesystem::exists(file)) continue;
       const CsvTable csv = read_csv_file(file.string());
-      for (std::size_t i = 0; i < csv.rows.size(); ++i)
+      const Columns c(csv, {"time_s", "component", "name", "unit", "value"});
+      for (const auto& row : csv.rows)
         series.integer(run)
-            .real(parse_number(csv.at(i, "time_s")))
-            .text(csv.at(i, "component"))
-            .text(csv.at(i, "name"))
-            .text(csv.at(i, "unit"))
-            .real(parse_number(csv.at(i, "value")))
+            .real(parse_number(c.at(row, 0)))
+            .text(c.at(row, 1))
+            .text(c.at(row, 2))
+            .text(c.at(row, 3))
+            .real(parse_number(c.at(row, 4)))
             .row();
     }
   }
   if (std::filesystem::exists(dir / "summary.csv")) {
     const CsvTable csv = read_csv_file((dir / "summary.csv").string());
+    const Columns c(csv, {"point", "component", "name", "unit", "n", "mean", "ci95_half_width"});
     Database::Insert summary(db, "INSERT INTO summary VALUES (?, ?, ?, ?, ?, ?, ?)");
-    for (std::size_t i = 0; i < csv.rows.size(); ++i)
-      summary.integer(std::stoll(csv.at(i, "point")))
-          .text(csv.at(i, "component"))
-          .text(csv.at(i, "name"))
-          .text(csv.at(i, "unit"))
-          .integer(std::stoll(csv.at(i, "n")))
-          .real(parse_number(csv.at(i, "mean")))
-          .real(parse_number(csv.at(i, "ci95_half_width")))
+    for (const auto& row : csv.rows)
+      summary.integer(std::stoll(c.at(row, 0)))
+          .text(c.at(row, 1))
+          .text(c.at(row, 2))
+          .text(c.at(row, 3))
+          .integer(std::stoll(c.at(row, 4)))
+          .real(parse_number(c.at(row, 5)))
+          .real(parse_number(c.at(row, 6)))
           .row();
   }
 }

@@ -66,6 +66,15 @@ void watch_children() {
   ::sigaction(SIGCHLD, &action, nullptr);
 }
 
+void forget_inherited_stop_state() {
+  for (int& fd : g_wake) {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  g_stop = 0;
+  g_clean_stop = 0;
+}
+
 void wait_for_wake() {
   if (g_wake[0] < 0) return;
   pollfd p{g_wake[0], POLLIN, 0};

@@ -16,6 +16,9 @@ bool stop_requested();
 // For a process waiting on its children: SIGCHLD, like a stop request, wakes wait_for_wake().
 // Nothing is missed between a check and the wait (the handlers write to a pipe it polls).
 void watch_children();
+// In a child forked to run one of a sweep's runs: forget the sweep's wake pipe and stop state
+// (the run installs its own handlers).
+void forget_inherited_stop_state();
 void wait_for_wake();
 
 }  // namespace gbesim

@@ -1,8 +1,8 @@
 #include "sim/sweep.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +11,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -32,8 +34,6 @@
 #include "sim/runner.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/stop_signal.hpp"
-
-extern char** environ;
 
 namespace gbesim {
 namespace {
@@ -115,55 +115,70 @@ std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
   return out;
 }
 
-// A run in its own process group, so that a Ctrl-C at the terminal reaches only the sweep, which
-// passes one SIGINT on to each run (a second signal would make the run stop at once, without
-// writing its interrupted record); and tied to the sweep: if the sweep dies, its runs stop
-// (--parent-pid).
-pid_t spawn_run(const SweepOptions& options, std::size_t run, const std::filesystem::path& dir) {
-  // Not --quiet: the run's log.txt gets its progress lines and its summary.
-  std::vector<std::string> args = {options.self,
-                                   "run",
-                                   options.scenario_file,
-                                   "--point",
-                                   std::to_string(run),
-                                   "--out",
-                                   dir.string(),
-                                   "--parent-pid",
-                                   std::to_string(::getpid())};
-  for (const auto& s : options.sets) {
-    args.push_back("--set");
-    args.push_back(s);
+// Closes every descriptor marked close-on-exec, as exec would have: the sweep's lock and pipes
+// are not the run's.
+void close_on_exec_descriptors() {
+  std::vector<int> marked;
+  if (DIR* d = ::opendir("/proc/self/fd")) {
+    const int own = ::dirfd(d);
+    while (const dirent* e = ::readdir(d)) {
+      if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+      const int fd = std::atoi(e->d_name);
+      if (fd != own && (::fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0) marked.push_back(fd);
+    }
+    ::closedir(d);
   }
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  for (int fd : marked) ::close(fd);
+}
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  const std::string log = (dir / "log.txt").string();
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  // The stop signals start blocked: one that comes before the run has its handlers stays
-  // pending until it does (and then stops it as one would), instead of killing it outright.
+// What runs in the child: `gbesim run <scenario> --point K --out <dir> --set ...`, with its
+// output in log.txt and its exit code the process's.
+[[noreturn]] void run_in_child(const SweepOptions& options, std::size_t run,
+                               const std::filesystem::path& dir, pid_t sweep) {
+  ::setpgid(0, 0);
   sigset_t stops;
   sigemptyset(&stops);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
-  sigset_t defaults = stops;
-  sigaddset(&defaults, SIGCHLD);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setsigmask(&attributes, &stops);
-  pid_t pid = 0;
-  const int rc =
-      posix_spawn(&pid, options.self.c_str(), &actions, &attributes, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (rc != 0) throw std::runtime_error("cannot start " + options.self + ": " + std::strerror(rc));
+  ::sigprocmask(SIG_SETMASK, &stops, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) ::signal(sig, SIG_DFL);
+  forget_inherited_stop_state();
+  close_on_exec_descriptors();
+  // Not --quiet: the run's log.txt gets its progress lines and its summary.
+  const int log = ::open((dir / "log.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (log < 0 || ::dup2(log, STDOUT_FILENO) < 0 || ::dup2(log, STDERR_FILENO) < 0) ::_exit(1);
+  if (log > STDERR_FILENO) ::close(log);
+  RunOptions options_of_run;
+  options_of_run.scenario_file = options.scenario_file;
+  options_of_run.load.run = run;
+  options_of_run.load.sets = options.sets;
+  options_of_run.out_dir = dir;
+  options_of_run.parent_pid = sweep;
+  int code = 1;
+  try {
+    code = run_simulation(options_of_run);
+  } catch (const std::exception&) {
+    code = report_failure(std::current_exception());
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  ::_exit(code);
+}
+
+// A run is a child process, a copy of this one that does what `gbesim run --point K` would
+// (the same function) without loading the program again: on this project's VM that load -- the
+// dynamic linker and the SystemC library's 3 MiB initialisation -- is about 20 ms, more than most
+// runs of a small sweep simulate. It has its own process group, so that a Ctrl-C at the terminal
+// reaches only the sweep, which passes one SIGINT on to each run (a second signal would make the
+// run stop at once, without writing its interrupted record); and it is tied to the sweep: if the
+// sweep dies, its runs stop (PR_SET_PDEATHSIG, as `gbesim run --parent-pid`).
+pid_t start_run(const SweepOptions& options, std::size_t run, const std::filesystem::path& dir) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t sweep = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("cannot start a run: ") + std::strerror(errno));
+  if (pid == 0) run_in_child(options, run, dir, sweep);
+  ::setpgid(pid, pid);  // also here, so that a signal forwarded at once finds the group
   return pid;
 }
 
@@ -518,8 +533,9 @@ int run_sweep(const SweepOptions& options) {
       tables.point_labels.push_back(plan.point_labels(p));
       tables.point_sets.push_back(plan.point(p));
     }
-    tables.runs = records;
+    tables.runs = std::move(records);  // lent, not copied: 870 scalars a run in large sweeps
     write_results_sqlite(dir, tables);
+    records = std::move(tables.runs);
   };
   auto write_answers = [&]() -> std::string {
     if (complete == 0) return "";
@@ -637,6 +653,7 @@ int run_sweep(const SweepOptions& options) {
     return any;
   };
   auto last_aggregate = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration aggregate_interval = std::chrono::seconds(3);
   while (next < pending.size() || !running.empty()) {
     const bool reaped = reap();
     if (stop_requested() && !forwarded) {
@@ -651,13 +668,18 @@ int run_sweep(const SweepOptions& options) {
       if (const auto holder = wait_until_unlocked(run_dir(dir, k)); holder && !options.quiet)
         fmt::print(stderr, "run {}: waited for {} to stop\n", k, printable(*holder));
       if (stop_requested()) break;
-      running[spawn_run(options, k, run_dir(dir, k))] = k;
+      running[start_run(options, k, run_dir(dir, k))] = k;
     }
     if (stop_requested() && !forwarded) continue;  // pass the stop on before waiting
     if (stop_requested() && running.empty()) break;
-    if (std::chrono::steady_clock::now() - last_aggregate > std::chrono::seconds(3)) {
+    // Every 3 s, or less often when aggregating takes long (a large sweep's files): at most a
+    // tenth of the sweep's time, which otherwise starts no run while it aggregates.
+    if (std::chrono::steady_clock::now() - last_aggregate > aggregate_interval) {
+      const auto start = std::chrono::steady_clock::now();
       aggregate();
       last_aggregate = std::chrono::steady_clock::now();
+      aggregate_interval = std::max<std::chrono::steady_clock::duration>(
+          std::chrono::seconds(3), 10 * (last_aggregate - start));
     }
     // Sleep until a run ends or a signal comes; neither can slip in after the checks above.
     if (!reaped && !running.empty()) wait_for_wake();

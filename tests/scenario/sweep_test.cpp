@@ -90,6 +90,30 @@ TEST(Sweep, RunsEveryPointInItsOwnProcessAndAggregates) {
   EXPECT_EQ(read_text(dir / "out/points.csv"), points);  // deterministic: same results
 }
 
+TEST(Sweep, ARunIsWhatGbesimRunOfItsPointWritesWithTheSweepsSets) {
+  // The sweep forks its runs instead of starting the program again: each must still be exactly
+  // `gbesim run --point K` with the sweep's --set, its output in its log.
+  const auto dir = fresh_directory("sweep-same");
+  write_text(dir / "s.json", kSweep);
+  const auto r = run_gbesim(
+      {"sweep", "s.json", "-j", "2", "--out", "out", "--set", "duration_ns=300000"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* k : {"0", "7"}) {
+    const std::string alone = std::string("alone-") + k;
+    const auto one = run_gbesim(
+        {"run", "s.json", "--point", k, "--set", "duration_ns=300000", "--out", alone}, dir);
+    ASSERT_EQ(one.exit_code, 0) << one.output;
+    const auto run = dir / "out/runs" / k;
+    for (const char* file : {"scalars.csv", "flows.csv"})
+      EXPECT_EQ(read_text(run / file), read_text(dir / alone / file)) << k << " " << file;
+    EXPECT_EQ(Json::parse(read_text(run / "run.json"))["config"]["duration_ns"], 300000);
+    const std::string log = read_text(run / "log.txt");
+    EXPECT_NE(log.find("results: out/runs/" + std::string(k) + "/ (run.json, scalars.csv"),
+              std::string::npos)
+        << log;
+  }
+}
+
 TEST(Sweep, OneRunOfASweepCanBeRunAloneAsAClusterArrayTaskWould) {
   const auto dir = fresh_directory("sweep-point");
   write_text(dir / "s.json", kSweep);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/statistics.hpp"
+
 namespace gbesim {
 
 struct RunScalar {
@@ -34,7 +36,20 @@ std::string csv_field(const std::string& text);
 std::vector<std::string> split_csv_line(const std::string& line);
 std::string points_csv(const std::vector<std::string>& swept_paths,
                        const std::vector<RunRecord>& runs);
-// `replications`: how many runs each point has in the plan.
+// One row of summary.csv: a point's statistic over its complete runs.
+struct SummaryRow {
+  std::size_t point = 0;
+  const std::vector<std::string>* swept_values = nullptr;  // the point's, from one of its runs
+  std::string component;
+  std::string name;
+  std::string unit;
+  SampleSummary summary;
+  bool complete = false;  // every replication of the point is complete (else "partial")
+};
+// `replications`: how many runs each point has in the plan. The rows point into `runs`.
+std::vector<SummaryRow> summary_rows(const std::vector<RunRecord>& runs, std::int64_t replications);
+std::string summary_csv(const std::vector<std::string>& swept_paths,
+                        const std::vector<SummaryRow>& rows);
 std::string summary_csv(const std::vector<std::string>& swept_paths,
                         const std::vector<RunRecord>& runs, std::int64_t replications);
 // A value as results files write it: empty when it has no value (NaN), inf or -inf, otherwise

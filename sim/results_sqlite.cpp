@@ -175,20 +175,16 @@ void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) 
             .row();
     }
   }
-  if (std::filesystem::exists(dir / "summary.csv")) {
-    const CsvTable csv = read_csv_file((dir / "summary.csv").string());
-    const Columns c(csv, {"point", "component", "name", "unit", "n", "mean", "ci95_half_width"});
-    Database::Insert summary(db, "INSERT INTO summary VALUES (?, ?, ?, ?, ?, ?, ?)");
-    for (const auto& row : csv.rows)
-      summary.integer(std::stoll(c.at(row, 0)))
-          .text(c.at(row, 1))
-          .text(c.at(row, 2))
-          .text(c.at(row, 3))
-          .integer(std::stoll(c.at(row, 4)))
-          .real(parse_number(c.at(row, 5)))
-          .real(parse_number(c.at(row, 6)))
-          .row();
-  }
+  Database::Insert summary(db, "INSERT INTO summary VALUES (?, ?, ?, ?, ?, ?, ?)");
+  for (const SummaryRow& row : t.summary)
+    summary.integer(static_cast<std::int64_t>(row.point))
+        .text(row.component)
+        .text(row.name)
+        .text(row.unit)
+        .integer(static_cast<std::int64_t>(row.summary.n))
+        .real(row.summary.mean)
+        .real(row.summary.ci95_half_width)
+        .row();
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ struct SweepTables {
   std::vector<std::vector<std::string>> point_labels;  // per point, per axis
   std::vector<std::vector<std::pair<std::string, nlohmann::ordered_json>>> point_sets;  // per point
   std::vector<RunRecord> runs;
+  std::vector<SummaryRow> summary;  // summary.csv's rows
 };
 
 // Throws std::runtime_error naming the file and SQLite's message.

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,6 +99,26 @@ std::string run_ranges(const std::vector<std::size_t>& runs) {
     i = j + 1;
   }
   return out;
+}
+
+// Which file a path names, and its size and modification time: the same identity means the
+// same content (files are written under a temporary name and renamed into place).
+struct FileIdentity {
+  bool exists = false;
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = 0;
+  timespec modified{};
+  bool same_as(const FileIdentity& o) const {
+    return exists && o.exists && device == o.device && inode == o.inode && size == o.size &&
+           modified.tv_sec == o.modified.tv_sec && modified.tv_nsec == o.modified.tv_nsec;
+  }
+};
+
+FileIdentity identity_of(const std::filesystem::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return {};
+  return {true, st.st_dev, st.st_ino, st.st_size, st.st_mtim};
 }
 
 std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
@@ -495,31 +516,49 @@ int run_sweep(const SweepOptions& options) {
   // Aggregate every complete run into points.csv and summary.csv: at the end, and every few
   // seconds while the sweep runs, so that charts (gbesim-gui) can follow it.
   std::vector<std::size_t> not_complete;
-  std::vector<RunRecord> records;  // as the last aggregation found them
+  // One record per run, as the last aggregation found it; a complete run's scalars are read
+  // again only when its scalars.csv is another file than the one read (a run's files are
+  // renamed into place, so a new one has a new inode).
+  std::vector<RunRecord> records;
+  std::vector<FileIdentity> scalars_read;
+  std::vector<SummaryRow> summary;  // their summary (pointing into them)
   auto aggregate = [&] {
     if (shard) return;
-    records.clear();
+    summary.clear();
+    if (records.empty()) {
+      records.resize(plan.run_count());
+      scalars_read.resize(plan.run_count());
+      for (std::size_t k = 0; k < plan.run_count(); ++k) {
+        RunRecord& r = records[k];
+        r.run = k;
+        r.point = plan.point_of_run(k);
+        r.replication = plan.replication_of_run(k);
+        r.seed = plan.seed_of_run(k);
+        r.swept_values = plan.point_labels(r.point);
+      }
+    }
     complete = 0;
     not_complete.clear();
     for (std::size_t k = 0; k < plan.run_count(); ++k) {
-      RunRecord r;
-      r.run = k;
-      r.point = plan.point_of_run(k);
-      r.replication = plan.replication_of_run(k);
-      r.seed = plan.seed_of_run(k);
-      r.swept_values = plan.point_labels(r.point);
+      RunRecord& r = records[k];
       r.status = run_status(k);
       if (r.status == "complete") {
-        r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
+        const auto file = run_dir(dir, k) / "scalars.csv";
+        const FileIdentity now = identity_of(file);
+        if (!now.same_as(scalars_read[k])) {
+          r.scalars = read_scalars(file);
+          scalars_read[k] = now;
+        }
         ++complete;
       } else {
+        r.scalars.clear();
+        scalars_read[k] = {};
         not_complete.push_back(k);
       }
-      records.push_back(std::move(r));
     }
     write_file_atomically(dir / "points.csv", points_csv(plan.columns(), records));
-    write_file_atomically(dir / "summary.csv",
-                          summary_csv(plan.columns(), records, plan.replications));
+    summary = summary_rows(records, plan.replications);
+    write_file_atomically(dir / "summary.csv", summary_csv(plan.columns(), summary));
   };
   // A sweep states its answers (analysis/answers: diameter, carrier extension, PCI ceilings),
   // the questions and answers on stdout, with how they were found and every combination in
@@ -533,9 +572,12 @@ int run_sweep(const SweepOptions& options) {
       tables.point_labels.push_back(plan.point_labels(p));
       tables.point_sets.push_back(plan.point(p));
     }
-    tables.runs = std::move(records);  // lent, not copied: 870 scalars a run in large sweeps
+    // Lent, not copied (870 scalars a run in large sweeps); moving keeps the rows' pointers.
+    tables.runs = std::move(records);
+    tables.summary = std::move(summary);
     write_results_sqlite(dir, tables);
     records = std::move(tables.runs);
+    summary = std::move(tables.summary);
   };
   auto write_answers = [&]() -> std::string {
     if (complete == 0) return "";

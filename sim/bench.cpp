@@ -16,6 +16,7 @@
 
 #include "analysis/statistics.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/diagnostics.hpp"
 #include "sim/json_path.hpp"
 #include "sim/progress.hpp"
 
@@ -351,6 +352,36 @@ int run_bench(const BenchOptions& options) {
         "wall (median of {})\n",
         1e3 * median(wall), wall.size());
     std::fflush(stdout);
+  }
+  // A sweep of small runs, start to end (its runs, the periodic and the final aggregation,
+  // results.sqlite and the answers), at -j 2.
+  if (wanted("w")) {
+    const std::filesystem::path sweep = options.sweep_scenario;
+    if (!std::filesystem::is_regular_file(sweep)) {
+      fmt::print(
+          "(w) skipped: no sweep scenario {} here (run gbesim bench from the project's "
+          "directory, or give --sweep-scenario FILE)\n",
+          printable(sweep.string()));
+    } else {
+      std::vector<double> wall;
+      for (int i = 0; i < options.runs; ++i) {
+        progress.update(fmt::format("gbesim bench: (w) sweep, run {} of {}", i + 1, options.runs),
+                        true);
+        rusage usage{};
+        const auto start = std::chrono::steady_clock::now();
+        if (run_child(options.self,
+                      {"sweep", sweep.string(), "-j", "2", "--quiet", "--out",
+                       (tmp / fmt::format("sweep-{}", i)).string()},
+                      usage) != 0)
+          throw std::runtime_error("benchmark run failed: gbesim sweep " + sweep.string());
+        wall.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+      progress.finish();
+      fmt::print("(w) gbesim sweep {} -j 2, start to end: {:.2f} s wall (median of {})\n",
+                 printable(sweep.string()), median(wall), wall.size());
+      std::fflush(stdout);
+    }
   }
   if (!wanted("g") && !wanted("h") && !wanted("p") && !wanted("i") && !wanted("j")) {
     std::error_code ec;

@@ -12,7 +12,9 @@ struct BenchOptions {
   int duration_ms = 200;
   std::string self;
   std::vector<std::string> cases;  // case letters to run (a, b, b', c = every HD count, c32, e,
-                                   // f, k, s, g, h, i, j); empty: all
+                                   // f, k, s, w, g, h, i, j); empty: all
+  // Case (w): the sweep whose wall time is measured, `gbesim sweep FILE -j 2` start to end.
+  std::string sweep_scenario = "scenarios/carrier-extension-waste.json";
 };
 
 int run_bench(const BenchOptions& options);

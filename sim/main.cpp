@@ -264,10 +264,13 @@ int cli(int argc, char** argv) {
   bench_cmd
       ->add_option("--cases", bench.cases,
                    "only these cases (a, b, b', c = the whole half-duplex curve, c2 .. c1024, e, "
-                   "f, k, s, g, h, p, i, j), comma-separated")
+                   "f, k, s, w, g, h, p, i, j), comma-separated")
       ->delimiter(',')
-      ->check(CLI::IsMember({"a", "b", "b'", "c", "c2", "c8", "c32", "c128", "c512", "c1024", "e",
-                             "f", "k", "s", "g", "h", "p", "i", "j"}));
+      ->check(CLI::IsMember({"a", "b", "b'", "c", "c2", "c8", "c32", "c128", "c512", "c1024",
+                             "e", "f", "k",  "s", "w",  "g",  "h",   "p",    "i",    "j"}));
+  bench_cmd->add_option("--sweep-scenario", bench.sweep_scenario,
+                        "the sweep case (w) times: gbesim sweep FILE -j 2 (default "
+                        "scenarios/carrier-extension-waste.json, from the project's directory)");
 
   if (const auto code = parse_command_line(app, argc, argv)) return *code;
 

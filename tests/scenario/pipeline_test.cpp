@@ -1538,8 +1538,16 @@ namespace {
 // runs only the cases asked for (issue 18). Functional only: no figure is asserted.
 TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   const auto dir = fresh_directory("bench");
-  const auto r =
-      run_gbesim({"bench", "--runs", "1", "--duration-ms", "1", "--cases", "b,c2,s"}, dir);
+  write_text(dir / "sweep.json", R"({
+    "name": "bench-sweep", "description": "two runs", "duration_ns": 100000,
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 10}],
+    "sweep": {"rate_mbps": [100, 1000]}
+  })");
+  const auto r = run_gbesim({"bench", "--runs", "1", "--duration-ms", "1", "--cases", "b,c2,s,w",
+                             "--sweep-scenario", "sweep.json"},
+                            dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("baseline (this machine): an empty SystemC method"), std::string::npos)
       << r.output;
@@ -1549,6 +1557,15 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   EXPECT_NE(r.output.find("(b) FD, 64-byte frames"), std::string::npos);
   EXPECT_NE(r.output.find("(c2) HD, 2 stations"), std::string::npos);
   EXPECT_NE(r.output.find("(s) start-up"), std::string::npos);
+  EXPECT_NE(r.output.find("(w) gbesim sweep sweep.json -j 2, start to end: "), std::string::npos)
+      << r.output;
+  // Case w where there is no such sweep: said, not an error.
+  const auto no_sweep = run_gbesim({"bench", "--runs", "1", "--cases", "w"}, dir);
+  EXPECT_EQ(no_sweep.exit_code, 0) << no_sweep.output;
+  EXPECT_NE(no_sweep.output.find("(w) skipped: no sweep scenario "
+                                 "scenarios/carrier-extension-waste.json here"),
+            std::string::npos)
+      << no_sweep.output;
   EXPECT_NE(r.output.find("gbesim bench: case 2 of"), std::string::npos);  // progress
   EXPECT_EQ(r.output.find("(a) FD, 1518"), std::string::npos);             // not asked for
   EXPECT_EQ(r.output.find("(g) 1000BASE-T"), std::string::npos);

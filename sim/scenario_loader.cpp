@@ -80,8 +80,10 @@ Prepared prepare(const std::string& text, const std::string& file, const LoadOpt
   return p;
 }
 
+// `name_the_run`: a mistake is said as run K's (what gbesim run --point K was given), not
+// only as its point's, where the two numbers differ (more than one replication).
 LoadedScenario load_point(const Prepared& prepared, const std::string& file,
-                          std::optional<std::size_t> run) {
+                          std::optional<std::size_t> run, bool name_the_run = false) {
   Diagnostics d(file);
   Json doc = prepared.doc;
   LoadedScenario out;
@@ -116,7 +118,12 @@ LoadedScenario load_point(const Prepared& prepared, const std::string& file,
                                         " (a sweep point applies after --set; run the base "
                                         "scenario without --point to use the --set value)");
     }
-    prefix = "sweep point " + std::to_string(point) + " (" + point_label(out.point_values) + "): ";
+    prefix = name_the_run && prepared.plan.replications > 1
+                 ? "sweep run " + std::to_string(*run) + " = point " + std::to_string(point) +
+                       ", replication " + std::to_string(prepared.plan.replication_of_run(*run)) +
+                       " ("
+                 : "sweep point " + std::to_string(point) + " (";
+    prefix += point_label(out.point_values) + "): ";
   }
   Diagnostics inner(file);
   out.config = read_config(doc, inner);
@@ -189,7 +196,7 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& fi
                                   const LoadOptions& options) {
   try {
     const Prepared prepared = prepare(text, file, options);
-    return load_point(prepared, file, options.run);
+    return load_point(prepared, file, options.run, true);
   } catch (const Json::exception& e) {
     // Defensive: every JSON access is checked, but a library exception must still name the file.
     throw ScenarioError({{file, "", e.what()}});

@@ -174,6 +174,11 @@ TEST(Loader, ABadValueInOneSweepPointNamesThePoint) {
   o.run = 1;
   EXPECT_CONTAINS(error_of(doc.dump(), o),
                   "sweep point 1 (stations.a.traffic[0].frame_bytes=20000)");
+  // With replications, run K is not point K: both are said.
+  doc["replications"] = 3;
+  o.run = 4;
+  EXPECT_CONTAINS(error_of(doc.dump(), o),
+                  "sweep run 4 = point 1, replication 1 (stations.a.traffic[0].frame_bytes=20000)");
 }
 
 TEST(Loader, ZippedSweepAxesMoveTogether) {

@@ -108,6 +108,12 @@ int cli(int argc, char** argv) {
   sweep_cmd->add_option("--set", sweep.sets, "override a parameter: path=value (repeatable)");
   sweep_cmd->add_flag("--list", sweep.list_only, "list the runs and exit");
   sweep_cmd->add_flag("--quiet", sweep.quiet, "no progress");
+  sweep_cmd
+      ->add_option("--aggregate-every-ms", sweep.aggregate_every_ms,
+                   "aggregate while running this often (testing)")
+      ->check(kDecimal)
+      ->check(CLI::Range(0, 3600000))
+      ->group("");  // hidden
   auto* shard_opt = sweep_cmd->add_option(
       "--shard", sweep.shard,
       "run only block I of N (I/N, e.g. 3/8) of the runs: a cluster task's share; "

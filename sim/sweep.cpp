@@ -3,7 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -99,26 +99,6 @@ std::string run_ranges(const std::vector<std::size_t>& runs) {
     i = j + 1;
   }
   return out;
-}
-
-// Which file a path names, and its size and modification time: the same identity means the
-// same content (files are written under a temporary name and renamed into place).
-struct FileIdentity {
-  bool exists = false;
-  dev_t device = 0;
-  ino_t inode = 0;
-  off_t size = 0;
-  timespec modified{};
-  bool same_as(const FileIdentity& o) const {
-    return exists && o.exists && device == o.device && inode == o.inode && size == o.size &&
-           modified.tv_sec == o.modified.tv_sec && modified.tv_nsec == o.modified.tv_nsec;
-  }
-};
-
-FileIdentity identity_of(const std::filesystem::path& file) {
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) return {};
-  return {true, st.st_dev, st.st_ino, st.st_size, st.st_mtim};
 }
 
 std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
@@ -516,45 +496,29 @@ int run_sweep(const SweepOptions& options) {
   // Aggregate every complete run into points.csv and summary.csv: at the end, and every few
   // seconds while the sweep runs, so that charts (gbesim-gui) can follow it.
   std::vector<std::size_t> not_complete;
-  // One record per run, as the last aggregation found it; a complete run's scalars are read
-  // again only when its scalars.csv is another file than the one read (a run's files are
-  // renamed into place, so a new one has a new inode).
-  std::vector<RunRecord> records;
-  std::vector<FileIdentity> scalars_read;
+  std::vector<RunRecord> records;   // as the last aggregation found them
   std::vector<SummaryRow> summary;  // their summary (pointing into them)
   auto aggregate = [&] {
     if (shard) return;
     summary.clear();
-    if (records.empty()) {
-      records.resize(plan.run_count());
-      scalars_read.resize(plan.run_count());
-      for (std::size_t k = 0; k < plan.run_count(); ++k) {
-        RunRecord& r = records[k];
-        r.run = k;
-        r.point = plan.point_of_run(k);
-        r.replication = plan.replication_of_run(k);
-        r.seed = plan.seed_of_run(k);
-        r.swept_values = plan.point_labels(r.point);
-      }
-    }
+    records.clear();
     complete = 0;
     not_complete.clear();
     for (std::size_t k = 0; k < plan.run_count(); ++k) {
-      RunRecord& r = records[k];
+      RunRecord r;
+      r.run = k;
+      r.point = plan.point_of_run(k);
+      r.replication = plan.replication_of_run(k);
+      r.seed = plan.seed_of_run(k);
+      r.swept_values = plan.point_labels(r.point);
       r.status = run_status(k);
       if (r.status == "complete") {
-        const auto file = run_dir(dir, k) / "scalars.csv";
-        const FileIdentity now = identity_of(file);
-        if (!now.same_as(scalars_read[k])) {
-          r.scalars = read_scalars(file);
-          scalars_read[k] = now;
-        }
+        r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
         ++complete;
       } else {
-        r.scalars.clear();
-        scalars_read[k] = {};
         not_complete.push_back(k);
       }
+      records.push_back(std::move(r));
     }
     write_file_atomically(dir / "points.csv", points_csv(plan.columns(), records));
     summary = summary_rows(records, plan.replications);
@@ -665,6 +629,37 @@ int run_sweep(const SweepOptions& options) {
                        done + skipped, end_run - first_run, running.size(), failed.size(), skipped,
                        eta);
   };
+  auto last_aggregate = std::chrono::steady_clock::now();
+  auto aggregation_started = last_aggregate;
+  const std::chrono::steady_clock::duration every =
+      std::chrono::milliseconds(options.aggregate_every_ms);
+  std::chrono::steady_clock::duration aggregate_interval = every;
+  pid_t aggregator = 0;  // the child aggregating now, if any
+  // A child that writes points.csv and summary.csv and ends; stopped by a signal (Ctrl-C
+  // reaches it with the sweep's process group) or when the sweep dies, without leaving a
+  // temporary file.
+  auto aggregate_in_background = [&]() -> pid_t {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t sweep = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid != 0) return pid < 0 ? 0 : pid;  // if it cannot be started, the next try will
+    forget_inherited_stop_state();
+    install_stop_handlers();
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    int code = 1;
+    if (::getppid() == sweep) {
+      try {
+        aggregate();
+        code = 0;
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "warning: sweep {}: aggregating while running: {}\n", name,
+                   printable(e.what()));
+      }
+    }
+    std::fflush(stderr);
+    ::_exit(code);
+  };
   watch_children();
   allow_clean_stop();
   // Reaps every run that has ended. A run that ends with 130 (or dies of SIGINT/SIGTERM) after
@@ -675,6 +670,12 @@ int run_sweep(const SweepOptions& options) {
     int wstatus = 0;
     pid_t pid = 0;
     while ((pid = ::waitpid(-1, &wstatus, WNOHANG)) > 0) {
+      if (pid == aggregator) {
+        aggregator = 0;
+        last_aggregate = std::chrono::steady_clock::now();
+        aggregate_interval = std::max(every, 10 * (last_aggregate - aggregation_started));
+        continue;
+      }
       const auto it = running.find(pid);
       if (it == running.end()) continue;
       const std::size_t k = it->second;
@@ -694,8 +695,6 @@ int run_sweep(const SweepOptions& options) {
     }
     return any;
   };
-  auto last_aggregate = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::duration aggregate_interval = std::chrono::seconds(3);
   while (next < pending.size() || !running.empty()) {
     const bool reaped = reap();
     if (stop_requested() && !forwarded) {
@@ -714,17 +713,25 @@ int run_sweep(const SweepOptions& options) {
     }
     if (stop_requested() && !forwarded) continue;  // pass the stop on before waiting
     if (stop_requested() && running.empty()) break;
-    // Every 3 s, or less often when aggregating takes long (a large sweep's files): at most a
-    // tenth of the sweep's time, which otherwise starts no run while it aggregates.
-    if (std::chrono::steady_clock::now() - last_aggregate > aggregate_interval) {
-      const auto start = std::chrono::steady_clock::now();
-      aggregate();
-      last_aggregate = std::chrono::steady_clock::now();
-      aggregate_interval = std::max<std::chrono::steady_clock::duration>(
-          std::chrono::seconds(3), 10 * (last_aggregate - start));
+    // Every 3 s (or less often when aggregating takes long: about a tenth of the time), in
+    // the background: a child process aggregates what is complete, while runs go on starting
+    // here, and this process does not grow (the runs forked from it are copies of it, and what
+    // it holds would count in their peak memory, run.json peak_rss_kib).
+    if (!shard && aggregator == 0 && !stop_requested() &&
+        std::chrono::steady_clock::now() - last_aggregate >= aggregate_interval) {
+      aggregation_started = std::chrono::steady_clock::now();
+      aggregator = aggregate_in_background();
     }
     // Sleep until a run ends or a signal comes; neither can slip in after the checks above.
     if (!reaped && !running.empty()) wait_for_wake();
+  }
+  // The last aggregation is this process's, after any in the background has ended (so that
+  // it cannot overwrite the final files with older ones).
+  if (aggregator != 0) {
+    int wstatus = 0;
+    while (::waitpid(aggregator, &wstatus, 0) < 0 && errno == EINTR) {
+    }
+    aggregator = 0;
   }
   progress.update(status(), true);
   progress.finish();

@@ -36,7 +36,10 @@ struct SweepOptions {
   std::string slurm_time;
   int slurm_cpus_per_task = 1;
   bool slurm_submit = false;
-  std::string self;  // path of the gbesim executable to spawn
+  std::string self;  // path of the gbesim executable (the Slurm scripts run it)
+  // How often a sweep aggregates what is complete while it runs (but not more than about a
+  // tenth of the time): 3 s, or less for tests that want it to happen while they watch.
+  int aggregate_every_ms = 3000;
 };
 
 int run_sweep(const SweepOptions& options);

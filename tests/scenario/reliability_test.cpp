@@ -231,8 +231,11 @@ TEST(Reliability, ASweepHasOneOwnerAndCtrlCLetsItsRunsWriteInterrupted) {
   const auto dir = fresh_directory("sweep-stop");
   write_text(dir / "s.json", kSlowSweep);
   // Ctrl-C at a terminal signals the whole foreground process group.
-  BackgroundGbesim sweep({"sweep", "s.json", "--set", kForever, "--out", "out", "-j", "2"}, dir,
-                         true);
+  // Aggregating in the background as often as it may: a Ctrl-C that lands while it does must
+  // leave neither temporary files nor older files over the final ones.
+  BackgroundGbesim sweep({"sweep", "s.json", "--set", kForever, "--out", "out", "-j", "2",
+                          "--aggregate-every-ms", "0"},
+                         dir, true);
   const pid_t child = first_run_of(sweep, dir / "out");
   ASSERT_GT(child, 0) << sweep.output();
   // The child is simulating once its first progress would be due; wait for its log to say so.

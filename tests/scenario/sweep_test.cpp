@@ -88,6 +88,15 @@ TEST(Sweep, RunsEveryPointInItsOwnProcessAndAggregates) {
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_NE(resumed.output.find("7 already complete"), std::string::npos) << resumed.output;
   EXPECT_EQ(read_text(dir / "out/points.csv"), points);  // deterministic: same results
+
+  // Aggregating in the background while runs go on (a child process, as often as it may) ends
+  // with the same files: the last aggregation is the sweep's own, after any in the background.
+  const auto busy =
+      run_gbesim({"sweep", "s.json", "-j", "2", "--out", "busy", "--aggregate-every-ms", "0"}, dir);
+  ASSERT_EQ(busy.exit_code, 0) << busy.output;
+  EXPECT_EQ(read_text(dir / "busy/points.csv"), points);
+  EXPECT_EQ(read_text(dir / "busy/summary.csv"), summary);
+  EXPECT_EQ(busy.output.find("warning"), std::string::npos) << busy.output;
 }
 
 TEST(Sweep, ARunIsWhatGbesimRunOfItsPointWritesWithTheSweepsSets) {

@@ -182,6 +182,13 @@ void close_on_exec_descriptors() {
   ::_exit(code);
 }
 
+// fork() with this process's buffered output written first (else both copies would write it).
+pid_t fork_flushed() {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  return ::fork();
+}
+
 // A run is a child process, a copy of this one that does what `gbesim run --point K` would
 // (the same function) without loading the program again: on this project's VM that load -- the
 // dynamic linker and the SystemC library's 3 MiB initialisation -- is about 20 ms, more than most
@@ -190,10 +197,8 @@ void close_on_exec_descriptors() {
 // run stop at once, without writing its interrupted record); and it is tied to the sweep: if the
 // sweep dies, its runs stop (PR_SET_PDEATHSIG, as `gbesim run --parent-pid`).
 pid_t start_run(const SweepOptions& options, std::size_t run, const std::filesystem::path& dir) {
-  std::fflush(stdout);
-  std::fflush(stderr);
   const pid_t sweep = ::getpid();
-  const pid_t pid = ::fork();
+  const pid_t pid = fork_flushed();
   if (pid < 0) throw std::runtime_error(std::string("cannot start a run: ") + std::strerror(errno));
   if (pid == 0) run_in_child(options, run, dir, sweep);
   ::setpgid(pid, pid);  // also here, so that a signal forwarded at once finds the group
@@ -555,12 +560,11 @@ int run_sweep(const SweepOptions& options) {
       tables.point_labels.push_back(plan.point_labels(p));
       tables.point_sets.push_back(plan.point(p));
     }
-    // Lent, not copied (870 scalars a run in large sweeps); moving keeps the rows' pointers.
+    // Their last use: moved, not copied (870 scalars a run in large sweeps); moving keeps the
+    // rows' pointers.
     tables.runs = std::move(records);
     tables.summary = std::move(summary);
     write_results_sqlite(dir, tables);
-    records = std::move(tables.runs);
-    summary = std::move(tables.summary);
   };
   auto write_answers = [&]() -> std::string {
     if (complete == 0) return "";
@@ -658,10 +662,8 @@ int run_sweep(const SweepOptions& options) {
   // reaches it with the sweep's process group) or when the sweep dies, without leaving a
   // temporary file.
   auto aggregate_in_background = [&]() -> pid_t {
-    std::fflush(stdout);
-    std::fflush(stderr);
     const pid_t sweep = ::getpid();
-    const pid_t pid = ::fork();
+    const pid_t pid = fork_flushed();
     if (pid != 0) return pid < 0 ? 0 : pid;  // if it cannot be started, the next try will
     forget_inherited_stop_state();
     install_stop_handlers();

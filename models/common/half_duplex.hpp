@@ -38,7 +38,10 @@ class HalfDuplexStation {
   virtual const MacAddress& station_address() const = 0;
   virtual bool promiscuous() const = 0;
   // Another station's signal reaches us at `at` (>= now). Told only while this station has a
-  // transmission of its own open on the medium (a later one asks first_signal_from).
+  // transmission of its own open on the medium (a later one asks first_signal_from), and only
+  // of a signal arriving before every other it was told of since that transmission began: a
+  // station collides at the first, and a phase it starts after it (burst fill, the next frame
+  // of a burst) asks first_signal_from again.
   virtual void on_signal_arrival(Picoseconds at, Picoseconds now) = 0;
   // A transmission's end has just become known (asked for with wait_for_close).
   virtual void on_medium_closed(Picoseconds now) = 0;

@@ -2,21 +2,88 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace gbesim {
 
+DelayMatrix::DelayMatrix(const std::vector<std::vector<Picoseconds>>& delay_ps)
+    : n_(delay_ps.size()) {
+  // The diagonal is unused: kept as 0.
+  for (std::size_t i = 0; i < n_; ++i)
+    for (std::size_t k = 0; k < n_; ++k) {
+      if (i == k) continue;
+      max_ = std::max(max_, delay_ps[i][k]);
+      if (delay_ps[i][k] != delay_ps[k][i]) symmetric_ = false;
+    }
+  if (symmetric_ && try_parts(delay_ps)) return;
+  const bool narrow = max_ <= std::numeric_limits<std::int32_t>::max();
+  for (int m = 0; m < (symmetric_ ? 1 : 2); ++m) {
+    auto at = [&](std::size_t row, std::size_t col) {
+      return row == col ? 0 : m == 0 ? delay_ps[row][col] : delay_ps[col][row];
+    };
+    if (narrow) {
+      narrow_[m].resize(n_ * n_);
+    } else {
+      wide_[m].resize(n_ * n_);
+    }
+    for (std::size_t row = 0; row < n_; ++row)
+      for (std::size_t col = 0; col < n_; ++col) {
+        if (narrow) {
+          narrow_[m][row * n_ + col] = static_cast<std::int32_t>(at(row, col));
+        } else {
+          wide_[m][row * n_ + col] = at(row, col);
+        }
+      }
+  }
+}
+
+bool DelayMatrix::try_parts(const std::vector<std::vector<Picoseconds>>& delay_ps) {
+  // part_i from a triangle with two other stations j, l: (d(i,j) + d(i,l) - d(j,l)) / 2, which
+  // for an exact sum form is part_i itself; what rounding left over must fit a byte.
+  if (n_ < 3) return false;
+  std::vector<Picoseconds> part(n_);
+  for (std::size_t i = 0; i < n_; ++i) {
+    const std::size_t j = i == 0 ? 1 : 0;
+    const std::size_t l = i <= 1 ? 2 : 1;
+    part[i] = (delay_ps[i][j] + delay_ps[i][l] - delay_ps[j][l]) / 2;
+  }
+  std::vector<std::int8_t> rest(n_ * n_, 0);
+  for (std::size_t i = 0; i < n_; ++i)
+    for (std::size_t k = 0; k < n_; ++k) {
+      if (i == k) continue;
+      const Picoseconds r = delay_ps[i][k] - part[i] - part[k];
+      if (r < std::numeric_limits<std::int8_t>::min() ||
+          r > std::numeric_limits<std::int8_t>::max())
+        return false;
+      rest[i * n_ + k] = static_cast<std::int8_t>(r);
+    }
+  part_ = std::move(part);
+  rest_ = std::move(rest);
+  return true;
+}
+
+DelayMatrix::Row DelayMatrix::row(int matrix, std::size_t station) const {
+  Row r;
+  if (!rest_.empty()) {
+    r.rest_ = rest_.data() + station * n_;
+    r.part_ = part_.data();
+    r.own_ = part_[station];
+    return r;
+  }
+  if (!wide_[matrix].empty()) {
+    r.wide_ = wide_[matrix].data() + station * n_;
+  } else {
+    r.narrow_ = narrow_[matrix].data() + station * n_;
+  }
+  return r;
+}
+
 CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
-    : delay_(std::move(delay_ps)),
-      delay_to_(delay_.size(), std::vector<Picoseconds>(delay_.size(), 0)),
+    : delay_(delay_ps),
+      max_delay_(delay_.max()),
       open_start_(delay_.size(), -1),
       cycle_start_(delay_.size(), kForeverPs),
-      cycle_t0_(delay_.size(), 0) {
-  for (std::size_t i = 0; i < delay_.size(); ++i)
-    for (std::size_t k = 0; k < delay_.size(); ++k) {
-      if (i != k) max_delay_ = std::max(max_delay_, delay_[i][k]);
-      delay_to_[k][i] = delay_[i][k];
-    }
-}
+      cycle_t0_(delay_.size(), 0) {}
 
 void CollisionDomain::begin(std::size_t station, Picoseconds start) {
   assert(open_start_[station] < 0);
@@ -53,7 +120,7 @@ void CollisionDomain::for_each_recent(Picoseconds from, F&& f) const {
 }
 
 bool CollisionDomain::open_signal_by(std::size_t station, Picoseconds t) const {
-  const std::vector<Picoseconds>& to_here = delay_to_[station];
+  const DelayMatrix::Row to_here = delay_.to_row(station);
   for (const Entry& e : open_)
     if (e.start + (e.station == station ? 0 : to_here[e.station]) <= t) return true;
   return false;
@@ -78,7 +145,7 @@ bool CollisionDomain::periods_from(std::size_t station, Picoseconds from) const 
   // stations end together, in no order of arrival), when they are sorted outright.
   std::vector<Interval>& seen = scratch_;
   seen.clear();
-  const std::vector<Picoseconds>& to_here = delay_to_[station];
+  const DelayMatrix::Row to_here = delay_.to_row(station);
   auto add = [&](const Entry& e) {
     const bool own = e.station == station;
     const Picoseconds d = own ? 0 : to_here[e.station];
@@ -208,7 +275,7 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
 // set whichever order they are visited in.
 Picoseconds CollisionDomain::first_signal_from(std::size_t station, Picoseconds from) const {
   Picoseconds first = kForeverPs;
-  const std::vector<Picoseconds>& to_here = delay_to_[station];
+  const DelayMatrix::Row to_here = delay_.to_row(station);
   for_each_recent(from, [&](const Entry& t) {
     if (t.station == station) return;
     const Picoseconds d = to_here[t.station];
@@ -222,7 +289,7 @@ Picoseconds CollisionDomain::first_signal_from(std::size_t station, Picoseconds 
 bool CollisionDomain::clear_reception(std::size_t sender, std::size_t receiver, Picoseconds from,
                                       Picoseconds to) const {
   bool clear = true;
-  const std::vector<Picoseconds>& to_here = delay_to_[receiver];
+  const DelayMatrix::Row to_here = delay_.to_row(receiver);
   for_each_recent(from, [&](const Entry& t) {
     if (t.station == sender || !clear) return;
     const Picoseconds d = t.station == receiver ? 0 : to_here[t.station];

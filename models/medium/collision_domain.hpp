@@ -23,13 +23,71 @@
 
 namespace gbesim {
 
+// The one-way delays between a domain's stations, exactly, in as little memory as they allow.
+// A symmetric matrix that is a sum of per-station parts up to a few picoseconds (every one
+// derived from cable lengths to a repeater: (cable_i + cable_k) x ns/m + devices, rounded) is
+// kept as those parts and one byte per pair for the rest; otherwise 32-bit picoseconds when
+// every delay fits (up to 2.1 ms; 64-bit beyond), with a transposed copy unless symmetric. With
+// a thousand stations that is 1 MiB instead of 16: the loops over signals read one station's
+// row of it at scattered places, and on this project's VM the misses in the full matrices were
+// most of their time. The diagonal is not kept (a station's own signal has no delay).
+class DelayMatrix {
+ public:
+  explicit DelayMatrix(const std::vector<std::vector<Picoseconds>>& delay_ps);
+  // One station's delays: from every station to it (or from it to every station), but itself.
+  class Row {
+   public:
+    Picoseconds operator[](std::size_t k) const {
+      if (rest_ != nullptr) return own_ + part_[k] + rest_[k];
+      return wide_ != nullptr ? wide_[k] : narrow_[k];
+    }
+
+   private:
+    friend class DelayMatrix;
+    const std::int8_t* rest_ = nullptr;
+    const Picoseconds* part_ = nullptr;
+    Picoseconds own_ = 0;
+    const std::int32_t* narrow_ = nullptr;
+    const Picoseconds* wide_ = nullptr;
+  };
+  std::size_t size() const { return n_; }
+  Picoseconds operator()(std::size_t from, std::size_t to) const {
+    return from == to ? 0 : from_row(from)[to];
+  }
+  Row from_row(std::size_t from) const { return row(0, from); }
+  Row to_row(std::size_t to) const { return row(symmetric_ ? 0 : 1, to); }
+  Picoseconds max() const { return max_; }
+  // The memory the delays take.
+  std::size_t bytes() const {
+    return part_.size() * sizeof(Picoseconds) + rest_.size() +
+           (narrow_[0].size() + narrow_[1].size()) * sizeof(std::int32_t) +
+           (wide_[0].size() + wide_[1].size()) * sizeof(Picoseconds);
+  }
+
+ private:
+  Row row(int matrix, std::size_t station) const;
+  bool try_parts(const std::vector<std::vector<Picoseconds>>& delay_ps);
+  std::size_t n_ = 0;
+  bool symmetric_ = true;
+  Picoseconds max_ = 0;
+  // Sum form: delay(i, k) = part_[i] + part_[k] + rest_[i * n + k].
+  std::vector<Picoseconds> part_;
+  std::vector<std::int8_t> rest_;
+  // Otherwise [0]: from-major (delay(i, k) at i * n + k); [1]: to-major, only when not
+  // symmetric.
+  std::vector<std::int32_t> narrow_[2];
+  std::vector<Picoseconds> wide_[2];
+};
+
 class CollisionDomain {
  public:
   // delay_ps[i][k]: one-way propagation from station i to station k (the diagonal is unused).
   explicit CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps);
 
   std::size_t size() const { return delay_.size(); }
-  Picoseconds delay(std::size_t from, std::size_t to) const { return delay_[from][to]; }
+  Picoseconds delay(std::size_t from, std::size_t to) const { return delay_(from, to); }
+  // The delays from `from` to every station, for loops over stations.
+  DelayMatrix::Row delays_from(std::size_t from) const { return delay_.from_row(from); }
   Picoseconds max_delay() const { return max_delay_; }
 
   void begin(std::size_t station, Picoseconds start);
@@ -92,8 +150,7 @@ class CollisionDomain {
   // be whole (an earlier one may lack signals that had left by `from`).
   bool periods_from(std::size_t station, Picoseconds from) const;
 
-  std::vector<std::vector<Picoseconds>> delay_;
-  std::vector<std::vector<Picoseconds>> delay_to_;  // delay_to_[k][i] = delay_[i][k]: contiguous
+  DelayMatrix delay_;
   Picoseconds max_delay_ = 0;
   // Ended transmissions in the order they ended (stops never decrease), back to what prune
   // keeps; the queries scan back from the newest only as far as a signal could still be present.

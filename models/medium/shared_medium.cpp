@@ -80,6 +80,7 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
       context_(context),
       bit_ps_(bit_time_ps(rate_mbps)),
       waiting_for_close_(domain_.size(), false),
+      first_told_(domain_.size(), kForeverPs),
       stats_(context.stats, this->name()),
       transmissions_(stats_, "transmissions", "transmissions",
                      "transmissions begun (attempts and bursts), successful or not"),
@@ -283,10 +284,18 @@ void SharedMedium::begin(std::size_t station, Picoseconds now) {
   ++open_;
   // Only a station with a signal of its own on the medium can collide with this one (one that
   // starts later finds this signal with first_signal_from), so only they are told, in station
-  // order as a loop over every station would.
+  // order as a loop over every station would. A station already told of a signal arriving no
+  // later learns nothing from this one (docs/medium.md): in a collision of hundreds of
+  // stations most are not called.
+  first_told_[station] = kForeverPs;
   const std::vector<std::size_t>& sending = domain_.transmitting_stations();
-  for (const std::size_t k : sending)
-    if (k != station) stations_[k]->on_signal_arrival(now + domain_.delay(station, k), now);
+  const DelayMatrix::Row from_here = domain_.delays_from(station);
+  for (const std::size_t k : sending) {
+    const Picoseconds at = now + from_here[k];
+    if (k == station || at >= first_told_[k]) continue;
+    first_told_[k] = at;
+    stations_[k]->on_signal_arrival(at, now);
+  }
   if (carrier_trace_) {
     for (std::size_t k = 0; k < stations_.size(); ++k)
       if (k != station) ports_[k]->add_carrier_edge(now + domain_.delay(station, k), +1);

@@ -127,6 +127,9 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   std::vector<std::size_t> recipients_;
   std::vector<std::unique_ptr<MediumPort>> ports_;
   std::vector<bool> waiting_for_close_;
+  // For each transmitting station, the earliest arrival of another signal it was told of since
+  // it began.
+  std::vector<Picoseconds> first_told_;
   std::vector<std::size_t> waiting_list_;  // the stations waiting_for_close_ marks
   std::vector<std::size_t> closing_;       // those being told, while they are
   bool carrier_trace_ = false;

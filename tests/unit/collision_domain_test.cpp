@@ -268,3 +268,74 @@ TEST(CollisionDomain, EveryAnswerMatchesAReferenceThatLooksAtTheWholeHistory) {
 
 }  // namespace
 }  // namespace gbesim
+
+namespace gbesim {
+namespace {
+
+// Every delay read back through the compact forms equals the matrix given, from either side;
+// the delays take `bytes`.
+void expect_same_delays(const std::vector<std::vector<Picoseconds>>& d, std::size_t bytes) {
+  const DelayMatrix m(d);
+  EXPECT_EQ(m.bytes(), bytes);
+  const std::size_t n = d.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const DelayMatrix::Row from = m.from_row(i);
+    const DelayMatrix::Row to = m.to_row(i);
+    EXPECT_EQ(m(i, i), 0);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (i == k) continue;
+      ASSERT_EQ(m(i, k), d[i][k]) << i << " -> " << k;
+      ASSERT_EQ(from[k], d[i][k]) << i << " -> " << k;
+      ASSERT_EQ(to[k], d[k][i]) << k << " -> " << i;
+    }
+  }
+}
+
+template <typename F>
+std::vector<std::vector<Picoseconds>> matrix(std::size_t n, const F& f) {
+  std::vector<std::vector<Picoseconds>> d(n, std::vector<Picoseconds>(n, 0));
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < n; ++k)
+      if (i != k) d[i][k] = f(i, k);
+  return d;
+}
+
+TEST(DelayMatrix, CableSumsRoundedLikeTheLoaderAreExact) {
+  // (cable_i + cable_k) x 5.0 ns/m + 0.35 us of devices, rounded to the picosecond, as
+  // DomainConfig::delay_ps does: the sum form, with what rounding leaves in a byte.
+  RngStream rng(18, "delay-matrix");
+  std::vector<double> cable(300);
+  for (double& c : cable) c = 1.0 + static_cast<double>(rng.uniform_below(98'000)) / 1000.0;
+  expect_same_delays(matrix(cable.size(),
+                            [&](std::size_t i, std::size_t k) {
+                              return round_to_ps(((cable[i] + cable[k]) * 5.0 + 350.0) * 1000.0);
+                            }),
+                     300 * 8 + 300 * 300);
+}
+
+TEST(DelayMatrix, AnyOtherMatrixIsKeptWhole) {
+  RngStream rng(18, "delay-matrix-any");
+  // Symmetric but no sum form (a random matrix), asymmetric, and delays beyond 32 bits.
+  std::vector<std::vector<Picoseconds>> sym = matrix(40, [&](std::size_t, std::size_t) {
+    return static_cast<Picoseconds>(rng.uniform_below(1'000'000));
+  });
+  for (std::size_t i = 0; i < sym.size(); ++i)
+    for (std::size_t k = 0; k < i; ++k) sym[i][k] = sym[k][i];
+  expect_same_delays(sym, 40 * 40 * 4);
+  expect_same_delays(matrix(40,
+                            [&](std::size_t, std::size_t) {
+                              return static_cast<Picoseconds>(rng.uniform_below(1'000'000));
+                            }),
+                     2 * 40 * 40 * 4);
+  expect_same_delays(matrix(7,
+                            [&](std::size_t i, std::size_t k) {
+                              return Picoseconds{3'000'000'000} +
+                                     static_cast<Picoseconds>(i * 10 + k);
+                            }),
+                     2 * 7 * 7 * 8);
+  expect_same_delays({{0, 5}, {7, 0}}, 2 * 2 * 2 * 4);
+  expect_same_delays({{0}}, 4);
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <type_traits>
 
 namespace gbesim {
 
@@ -16,24 +17,23 @@ DelayMatrix::DelayMatrix(const std::vector<std::vector<Picoseconds>>& delay_ps)
       if (delay_ps[i][k] != delay_ps[k][i]) symmetric_ = false;
     }
   if (symmetric_ && try_parts(delay_ps)) return;
+  // Matrix 0 from-major, matrix 1 (when not symmetric) to-major.
+  auto fill = [&](auto& out, bool transposed) {
+    using T = typename std::decay_t<decltype(out)>::value_type;
+    out.assign(n_ * n_, 0);
+    for (std::size_t row = 0; row < n_; ++row)
+      for (std::size_t col = 0; col < n_; ++col)
+        if (row != col)
+          out[row * n_ + col] =
+              static_cast<T>(transposed ? delay_ps[col][row] : delay_ps[row][col]);
+  };
   const bool narrow = max_ <= std::numeric_limits<std::int32_t>::max();
   for (int m = 0; m < (symmetric_ ? 1 : 2); ++m) {
-    auto at = [&](std::size_t row, std::size_t col) {
-      return row == col ? 0 : m == 0 ? delay_ps[row][col] : delay_ps[col][row];
-    };
     if (narrow) {
-      narrow_[m].resize(n_ * n_);
+      fill(narrow_[m], m == 1);
     } else {
-      wide_[m].resize(n_ * n_);
+      fill(wide_[m], m == 1);
     }
-    for (std::size_t row = 0; row < n_; ++row)
-      for (std::size_t col = 0; col < n_; ++col) {
-        if (narrow) {
-          narrow_[m][row * n_ + col] = static_cast<std::int32_t>(at(row, col));
-        } else {
-          wide_[m][row * n_ + col] = at(row, col);
-        }
-      }
   }
 }
 

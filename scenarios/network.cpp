@@ -233,8 +233,7 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
       plug(m);
       Mac& mac = *mac_of(m);
       const std::size_t index = medium.attach(mac);
-      mac.attach_medium(&medium, index);
-      mac.attach_incoming(&medium.port(index));
+      mac.attach_medium(&medium, index, &medium.port(index));
       seats_.push_back({m, &medium, index});
     }
   };
@@ -297,6 +296,21 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
             [nic](const Frame& f, Picoseconds first_bit) { nic->frame_arriving(f, first_bit); });
       }
   }
+}
+
+std::size_t Network::deliver_late() {
+  late_.clear();
+  for (const auto& link : links_)
+    for (LinkDirection* d : {&link->a_to_b(), &link->b_to_a()})
+      if (d->deliver_late()) late_.push_back(d);
+  return late_.size();
+}
+
+void Network::settle_late_deliveries() {
+  // The kernel stops before the instant it stopped at: what happens then (a frame ending, one
+  // arriving) belongs to the next run. Everything before it has happened but late deliveries.
+  const Picoseconds before = now_ps() - 1;
+  for (LinkDirection* d : late_) d->settle_receiver(before);
 }
 
 SharedMedium* Network::medium_of(const std::string& station, std::size_t* index) const {

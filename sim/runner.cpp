@@ -65,8 +65,11 @@ struct Outcome {
 // With a series, the kernel also stops at every interval's end to sample it (a chunk boundary
 // like any other), and the last, shorter interval is closed at the end.
 // With a warm-up, the kernel also stops at its end and every statistic restarts there.
+// Whenever the kernel stops, the network delivers what links left to their receivers' next
+// settle (late delivery), so that statistics read then are complete.
 Outcome simulate(Picoseconds end_ps, Picoseconds warmup_ps, StatRegistry& stats,
-                 const RunOptions& options, const std::string& name, SeriesRecorder* series) {
+                 const RunOptions& options, const std::string& name, SeriesRecorder* series,
+                 Network& network) {
   using Clock = std::chrono::steady_clock;
   ProgressLine progress(!options.quiet);
   const auto start = Clock::now();
@@ -83,6 +86,7 @@ Outcome simulate(Picoseconds end_ps, Picoseconds warmup_ps, StatRegistry& stats,
     if (now_ps() < warmup_ps) step = std::min(step, warmup_ps - now_ps());
     const auto before = Clock::now();
     sc_core::sc_start(to_sc_time(step));
+    network.settle_late_deliveries();
     if (series && now_ps() == series->next_ps()) series->sample(now_ps());
     if (warmup_ps > 0 && now_ps() == warmup_ps) {
       StatContext at;
@@ -682,8 +686,10 @@ int run_simulation(const RunOptions& options) {
   if (scenario.config.run.series_interval_ns > 0)
     series = std::make_unique<SeriesRecorder>(context.stats,
                                               scenario.config.run.series_interval_ns * kPsPerNs);
+  // Every observer is connected: links whose receiver nothing watches may deliver late.
+  network.deliver_late();
   const Outcome outcome = simulate(end_ps, scenario.config.run.warmup_ns * kPsPerNs, context.stats,
-                                   options, scenario.config.run.name, series.get());
+                                   options, scenario.config.run.name, series.get(), network);
 
   StatContext stat_context;
   stat_context.elapsed_ps = std::max<Picoseconds>(outcome.simulated_ps, 1);

@@ -19,16 +19,31 @@ class FullDuplexPort {
   virtual void carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds tx_end_ps) = 0;
 };
 
+// The direction that delivers to a station, as the station sees it: settling it delivers every
+// frame that has arrived by then.
+class FullDuplexIncoming : public Settleable {
+ public:
+  // Whether a frame arriving could make the station act at that instant (a paused MAC: a PAUSE
+  // may release it). Otherwise it acts only in its own processes, which settle this direction
+  // first, so frames may reach it late (LinkDirection::deliver_late).
+  virtual void station_watches(bool watching) = 0;
+};
+
 // A station on a full-duplex link, as the link sees it.
 class FullDuplexStation {
  public:
   virtual ~FullDuplexStation() = default;
-  // The direction frames leave by, and the one that delivers to us (settling it delivers every
-  // frame that has arrived by then).
+  // The direction frames leave by, and the one that delivers to us.
   virtual void attach_port(FullDuplexPort* port) = 0;
-  virtual void attach_incoming(Settleable* incoming) = 0;
-  // Called at `now`, the instant the last FCS bit has arrived.
-  virtual void receive(FramePtr frame, Picoseconds now) = 0;
+  virtual void attach_incoming(FullDuplexIncoming* incoming) = 0;
+  // Called with `at`, the instant the last FCS bit arrived: at that instant, or later if the
+  // station takes late delivery (below).
+  virtual void receive(FramePtr frame, Picoseconds at) = 0;
+  // True if receiving a frame later than its arrival, with its arrival time, gives the same
+  // results as at the instant it arrived: nothing acts on a received frame at the moment of the
+  // call (no trace observer, no client that reacts) and the station says when it watches
+  // (FullDuplexIncoming::station_watches). Asked once, when the run starts.
+  virtual bool takes_late_delivery() const { return false; }
   // Finishes the station's frame on the wire if its last bit has left by `now`; the link calls
   // this on behalf of the receiver before delivering.
   virtual void finish_due(Picoseconds now) = 0;

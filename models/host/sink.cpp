@@ -1,6 +1,8 @@
 #include "models/host/sink.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 namespace gbesim {
 
@@ -70,6 +72,26 @@ void Sink::watch_flow(std::uint32_t flow, const std::string& component) {
   flows_.emplace(flow, std::make_unique<Flow>(context_.stats, component));
 }
 
+double jitter_step(double j, double d) {
+  // With a constant transit time (d = 0) the estimate decays towards 0 into the subnormal
+  // numbers and stays there: below a few subnormal steps j / 16 rounds to nothing. Arithmetic
+  // on a subnormal operand takes the FPU's slow path (about a hundred cycles, every frame for
+  // the rest of the run), so that case is done here on the significand instead, with the same
+  // result: j = m 2^-1074, j / 16 rounds to the nearest (even) multiple of 2^-1074, and the sum
+  // is exact.
+  if (d == 0 && j < std::numeric_limits<double>::min()) {
+    std::uint64_t m = 0;
+    std::memcpy(&m, &j, sizeof m);  // j >= 0 and subnormal (or 0): its bits are m
+    const std::uint64_t rest = m & 15;
+    std::uint64_t q = m >> 4;
+    if (rest > 8 || (rest == 8 && (q & 1) != 0)) ++q;
+    m -= q;
+    std::memcpy(&j, &m, sizeof j);
+    return j;
+  }
+  return j + (d - j) / 16.0;
+}
+
 void Sink::record_flow(const Frame& frame, Picoseconds now) {
   const auto it = flows_.find(frame.flow);
   if (it == flows_.end()) return;
@@ -77,7 +99,7 @@ void Sink::record_flow(const Frame& frame, Picoseconds now) {
   const Picoseconds transit = now - frame.queued_ps;
   if (f.frames.value() > 0) {
     const double d = std::abs(static_cast<double>(transit - f.last_transit_ps));
-    f.jitter_ps += (d - f.jitter_ps) / 16.0;
+    f.jitter_ps = jitter_step(f.jitter_ps, d);
   }
   f.last_transit_ps = transit;
   ++f.frames;

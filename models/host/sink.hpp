@@ -23,12 +23,21 @@
 
 namespace gbesim {
 
+// One step of the RFC 3550 interarrival jitter estimate, J + (D - J) / 16, for J >= 0, D >= 0:
+// exactly what the double arithmetic gives, without its slow path for subnormal J.
+double jitter_step(double j, double d);
+
 class Sink : public sc_core::sc_module, public MacClient {
  public:
   SC_HAS_PROCESS(Sink);
   Sink(sc_core::sc_module_name name, const SinkParams& params, Mac& mac, SimContext& context);
 
   void mac_receive(FramePtr frame, Picoseconds now) override;
+  // With an unlimited drain rate and no trace observer a frame only updates statistics, from
+  // the time it is given: it may be handed over late.
+  bool takes_late_delivery() const override {
+    return params_.drain_mbps <= 0 && !events.connected();
+  }
   // Completes the consumption of every frame whose service ended by `now` (a frame consumed at
   // an instant leaves the queue before one arriving at that instant joins it).
   void settle(Picoseconds now) override;

@@ -238,6 +238,10 @@ void Mac::set_state(MacTxState state, Picoseconds at) {
   }
   if (state == state_) return;
   if (state == MacTxState::paused) paused_since_ps_ = at;
+  // Paused, a PAUSE arriving may release us at its arrival: the link must deliver at once then.
+  // Otherwise every decision settles the link first (late delivery).
+  if (link_in_ != nullptr && (state == MacTxState::paused) != (state_ == MacTxState::paused))
+    link_in_->station_watches(state == MacTxState::paused);
   state_ = state;
   tx_state_value_ = static_cast<unsigned>(state);
   // Our signal is on the wire: a frame, jam, or the extension filling a gap inside a burst.
@@ -338,7 +342,12 @@ void Mac::commit(FramePtr frame, Picoseconds now) {
   next_trigger(to_sc_time(tx_end_ps_ - now));
 }
 
-void Mac::receive(FramePtr frame, Picoseconds now) {
+bool Mac::takes_late_delivery() const {
+  return !half_duplex_ && !exact_trace_ && !events.connected() && !state_changed.connected() &&
+         (client_ == nullptr || client_->takes_late_delivery());
+}
+
+void Mac::receive(FramePtr frame, Picoseconds at) {
   const RxVerdict verdict = check_received_frame(frame->bytes, filter_);
   switch (verdict) {
     case RxVerdict::ok:
@@ -365,8 +374,8 @@ void Mac::receive(FramePtr frame, Picoseconds now) {
       break;
   }
   if (verdict != RxVerdict::ok && verdict != RxVerdict::mac_control) {
-    if (client_ != nullptr) client_->mac_rejected(*frame, now);
-    events({EventKind::rx_drop, now, frame.get(), to_string(verdict)});
+    if (client_ != nullptr) client_->mac_rejected(*frame, at);
+    events({EventKind::rx_drop, at, frame.get(), to_string(verdict)});
     return;
   }
   const std::size_t size = frame->size();
@@ -379,15 +388,15 @@ void Mac::receive(FramePtr frame, Picoseconds now) {
   } else if (da.is_multicast()) {
     ++multicast_frames_received_ok_;
   }
-  events({EventKind::rx_ok, now, frame.get()});
+  events({EventKind::rx_ok, at, frame.get()});
   // MAC Control frames addressed to us (or to the PAUSE address) are MAC Control's; any other
   // (seen only by a promiscuous MAC) goes to the client like data.
   if (verdict == RxVerdict::mac_control &&
       (da == config_.address || da == MacAddress::pause_multicast())) {
-    handle_mac_control(*frame, now);
+    handle_mac_control(*frame, at);
     return;
   }
-  if (client_ != nullptr) client_->mac_receive(std::move(frame), now);
+  if (client_ != nullptr) client_->mac_receive(std::move(frame), at);
 }
 
 void Mac::handle_mac_control(const Frame& frame, Picoseconds now) {

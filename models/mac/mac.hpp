@@ -59,6 +59,9 @@ class MacClient : public Settleable {
   virtual void mac_tx_done(const Frame& /*frame*/, Picoseconds /*at*/, bool /*sent*/) {}
   // A received frame the MAC rejected at its end (FCS, length, address, too long).
   virtual void mac_rejected(const Frame& /*frame*/, Picoseconds /*at*/) {}
+  // True if a frame handed over later than `now` with its arrival time as `now` gives the same
+  // results: the client acts on nothing at the moment of the call (FullDuplexStation).
+  virtual bool takes_late_delivery() const { return false; }
 };
 
 // The transmit side's state; paused is full duplex only, deferring..backoff half duplex only.
@@ -100,9 +103,16 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // Medium side: the port frames leave by, and the link direction that delivers to us (settling
   // it delivers every frame that has arrived by then).
   void attach_port(FullDuplexPort* port) override { port_ = port; }
-  void attach_incoming(Settleable* incoming) override { incoming_ = incoming; }
-  // Called at `now`, the instant the last FCS bit has arrived.
-  void receive(FramePtr frame, Picoseconds now) override;
+  void attach_incoming(FullDuplexIncoming* incoming) override {
+    incoming_ = incoming;
+    link_in_ = incoming;
+  }
+  // `at` is the instant the last FCS bit arrived: now, or earlier with late delivery.
+  void receive(FramePtr frame, Picoseconds at) override;
+  // Full duplex, no trace observer, no exact tracing, and a client that takes late delivery (or
+  // none). Every decision of the MAC settles the link first; only while paused can an arrival
+  // (a PAUSE) make it act at once, so it watches then (FullDuplexIncoming::station_watches).
+  bool takes_late_delivery() const override;
   // Finishes the frame on the wire if its last bit has left by `now` (counters, hand-over to
   // the link). The link calls this on behalf of the receiver before delivering.
   void finish_due(Picoseconds now) override {
@@ -115,8 +125,9 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // Wake at every frame start too, so trace_* values change exactly on their edges.
   void enable_exact_trace() { exact_trace_ = true; }
 
-  // Half duplex: this MAC is station `index` of a collision domain (mac.duplex = "half").
-  void attach_medium(HalfDuplexMedium* medium, std::size_t index);
+  // Half duplex: this MAC is station `index` of a collision domain (mac.duplex = "half"), and
+  // `port` delivers the medium's frames to it.
+  void attach_medium(HalfDuplexMedium* medium, std::size_t index, Settleable* port);
   bool half_duplex() const { return half_duplex_; }
   // From the medium: another station's signal reaches us at `at` (>= now).
   void on_signal_arrival(Picoseconds at, Picoseconds now) override;
@@ -207,7 +218,8 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   TxQueue queue_;
   MacClient* client_ = nullptr;
   FullDuplexPort* port_ = nullptr;
-  Settleable* incoming_ = nullptr;
+  Settleable* incoming_ = nullptr;         // the link direction or medium port delivering to us
+  FullDuplexIncoming* link_in_ = nullptr;  // the same, full duplex only
   std::vector<Settleable*> suppliers_;
 
   MacTxState state_ = MacTxState::idle;

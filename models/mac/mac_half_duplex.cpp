@@ -15,7 +15,8 @@
 
 namespace gbesim {
 
-void Mac::attach_medium(HalfDuplexMedium* medium, std::size_t index) {
+void Mac::attach_medium(HalfDuplexMedium* medium, std::size_t index, Settleable* port) {
+  incoming_ = port;
   medium_ = medium;
   station_index_ = index;
 }

@@ -51,23 +51,48 @@ void LinkDirection::carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds t
     }
   }
   busy_ps_ += static_cast<std::uint64_t>(tx_end_ps - tx_start_ps);
-  const Picoseconds now = tx_end_ps;  // carry() is called as the last bit leaves
   if (carrier_trace_) add_carrier_edge(tx_end_ps + delay_ps_, false);
-  const Picoseconds rx_end = tx_end_ps + delay_ps_;
-  if (in_flight_.empty()) arrival_.notify(to_sc_time(rx_end - now));
-  in_flight_.push_back({std::move(frame), rx_end});
+  in_flight_.push_back({std::move(frame), tx_end_ps + delay_ps_});
   update_due();
+  arm();
 }
 
 void LinkDirection::settle(Picoseconds now) {
   if (sender_ != nullptr) sender_->finish_due(now);
   while (!in_flight_.empty() && in_flight_.front().rx_end_ps <= now) {
-    FramePtr frame = std::move(in_flight_.front().frame);
+    InFlight arrived = std::move(in_flight_.front());
     in_flight_.pop_front();
     ++frames_carried_;
-    if (receiver_ != nullptr) receiver_->receive(std::move(frame), now);
+    if (receiver_ != nullptr) receiver_->receive(std::move(arrived.frame), arrived.rx_end_ps);
   }
   update_due();
+  if (deliver_late_) arm();
+}
+
+bool LinkDirection::deliver_late() {
+  deliver_late_ = receiver_ != nullptr && receiver_->takes_late_delivery() &&
+                  !arriving.connected() && !carrier_trace_;
+  watched_ = !deliver_late_;  // before the run every MAC is idle, not paused
+  arm();
+  return deliver_late_;
+}
+
+void LinkDirection::station_watches(bool watching) {
+  if (!deliver_late_ || watching == watched_) return;
+  watched_ = watching;
+  arm();
+}
+
+void LinkDirection::arm() {
+  // arrival_ wakes us at the first arrival someone must see at once, or (late delivery, nobody
+  // watching) when kLateBatch frames have arrived.
+  Picoseconds first = kForeverPs;
+  const std::size_t wake_at = (deliver_late_ && !watched_) ? kLateBatch - 1 : 0;
+  if (in_flight_.size() > wake_at) first = in_flight_[wake_at].rx_end_ps;
+  if (first == armed_ps_) return;
+  if (armed_ps_ != kForeverPs) arrival_.cancel();
+  armed_ps_ = first;
+  if (first != kForeverPs) arrival_.notify(to_sc_time(first - now_ps()));
 }
 
 void LinkDirection::update_due() {
@@ -83,13 +108,18 @@ void LinkDirection::update_due() {
 void LinkDirection::deliver_process() {
   ++context_.activations;
   const Picoseconds now = now_ps();
+  armed_ps_ = kForeverPs;  // the notification has fired
+  settle_receiver(now);
+  arm();
+}
+
+void LinkDirection::settle_receiver(Picoseconds now) {
   // Arrivals are part of the receiving station's order at this instant (docs/mac.md).
   if (receiver_ != nullptr) {
     receiver_->settle_station(now);
   } else {
     settle(now);
   }
-  if (!in_flight_.empty()) arrival_.notify(to_sc_time(in_flight_.front().rx_end_ps - now));
 }
 
 void LinkDirection::carrier_process() {

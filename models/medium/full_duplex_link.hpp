@@ -24,7 +24,7 @@
 
 namespace gbesim {
 
-class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public Settleable {
+class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public FullDuplexIncoming {
  public:
   SC_HAS_PROCESS(LinkDirection);
   LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps, double ber,
@@ -32,9 +32,25 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public S
 
   void attach_receiver(FullDuplexStation* receiver) { receiver_ = receiver; }
   void attach_sender(FullDuplexStation* sender) { sender_ = sender; }
-  // Delivers every frame whose last bit has arrived by `now`, after letting the sender finish
-  // a frame that ended by then (so a zero-length cable delivers at the same instant).
+  // Delivers every frame whose last bit has arrived by `now` (each with the instant it arrived),
+  // after letting the sender finish a frame that ended by then (so a zero-length cable delivers
+  // at the same instant).
   void settle(Picoseconds now) override;
+  // Late delivery, for a receiver that takes it (FullDuplexStation::takes_late_delivery) with
+  // nothing listening to this direction: while the receiver does not watch (station_watches),
+  // frames wait in flight until it settles itself (each of its processes does, first) or until
+  // kLateBatch of them have arrived, and are then delivered with their arrival times, instead
+  // of waking a process of ours at each arrival: between two busy stations one SystemC
+  // activation per frame instead of two. Results are the same either way; whoever reads
+  // statistics between two runs of the kernel settles the receiver first
+  // (Network::settle_late_deliveries). Call once every observer is connected, before the run;
+  // returns whether it is on.
+  bool deliver_late();
+  static constexpr std::size_t kLateBatch = 64;
+  void station_watches(bool watching) override;
+  // Settles the receiving station at `now` (so every frame arrived by then is delivered, in the
+  // station's order at that instant).
+  void settle_receiver(Picoseconds now);
   // Replaces the bit-error process; returns the number of bits it flipped in the frame.
   using ErrorInjector = std::function<std::uint64_t(Frame&)>;
   void set_error_injector(ErrorInjector injector) { injector_ = std::move(injector); }
@@ -56,6 +72,7 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public S
   void carrier_process();
   void add_carrier_edge(Picoseconds at_ps, bool on);
   void update_due();
+  void arm();
 
   struct InFlight {
     FramePtr frame;
@@ -74,6 +91,9 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public S
   ErrorInjector injector_;
   RingQueue<InFlight> in_flight_;
   sc_core::sc_event arrival_;
+  Picoseconds armed_ps_ = kForeverPs;  // the instant arrival_ is notified for
+  bool deliver_late_ = false;
+  bool watched_ = true;  // the receiver watches arrivals (always, without late delivery)
   bool carrier_trace_ = false;
   bool carrier_ = false;
   RingQueue<CarrierEdge> carrier_edges_;

@@ -52,6 +52,7 @@ std::vector<RecordedEvent> SimFixture::events_of(EventKind kind,
 
 void SimFixture::run_until(Picoseconds end_ps) {
   if (end_ps > now_ps()) sc_core::sc_start(to_sc_time(end_ps - now_ps()));
+  network_->settle_late_deliveries();  // after network().deliver_late(), as a run does
 }
 
 void SimFixture::run() {

@@ -1,0 +1,133 @@
+// Late delivery (issue 18): a link direction whose receiver nothing watches leaves arrived frames
+// to the receiver's next settle instead of waking a process at each arrival
+// (LinkDirection::deliver_late). An events trace watches every MAC, so the same run with
+// `--trace events` delivers every frame at the instant it arrives: both runs must give the same
+// scalars.csv, flows.csv and series.csv byte for byte. The activations they count differ by
+// exactly the arrivals the late run did not wake for.
+
+#include <gtest/gtest.h>
+
+#include "sim/json_path.hpp"
+#include "tests/support/sim_fixture.hpp"
+
+namespace gbesim {
+namespace {
+
+using gbesim::testing::fresh_directory;
+using gbesim::testing::read_csv;
+using gbesim::testing::read_text;
+using gbesim::testing::run_gbesim;
+using gbesim::testing::write_text;
+
+double scalar(const std::filesystem::path& file, const std::string& component,
+              const std::string& name) {
+  for (const auto& row : read_csv(file))
+    if (row.size() == 4 && row[0] == component && row[1] == name) return std::stod(row[3]);
+  ADD_FAILURE() << "no " << component << "," << name << " in " << file;
+  return -1;
+}
+
+std::int64_t activations(const std::filesystem::path& dir) {
+  return Json::parse(read_text(dir / "run.json"))["process_activations"].get<std::int64_t>();
+}
+
+// Runs `scenario` late (no trace) and at once (events trace) in `dir`; expects the same results.
+void run_both(const std::filesystem::path& dir, const std::string& name, const std::string& json,
+              const std::vector<std::string>& extra = {}) {
+  write_text(dir / (name + ".json"), json);
+  std::vector<std::string> late = {"run", name + ".json", "--out", name + "-late", "--quiet"};
+  std::vector<std::string> now = {"run",     name + ".json", "--out", name + "-now",
+                                  "--quiet", "--trace",      "events"};
+  late.insert(late.end(), extra.begin(), extra.end());
+  now.insert(now.end(), extra.begin(), extra.end());
+  ASSERT_EQ(run_gbesim(late, dir).exit_code, 0) << name;
+  ASSERT_EQ(run_gbesim(now, dir).exit_code, 0) << name;
+  for (const char* file : {"scalars.csv", "flows.csv", "series.csv"}) {
+    const auto a = dir / (name + "-late") / file;
+    const auto b = dir / (name + "-now") / file;
+    ASSERT_EQ(std::filesystem::exists(a), std::filesystem::exists(b)) << name << " " << file;
+    if (std::filesystem::exists(a)) {
+      EXPECT_EQ(read_text(a), read_text(b)) << name << " " << file;
+    }
+  }
+}
+
+TEST(LateDelivery, BetweenTwoSendingStationsNoArrivalWakesAProcess) {
+  // Both saturated with 64-byte frames over 100 m: each MAC's own frame ends settle what has
+  // arrived, so the late run wakes for no arrival at all; the traced run once per frame.
+  const auto dir = fresh_directory("late-both");
+  run_both(dir, "both", R"({"name": "both", "description": "", "duration_ns": 2000000,
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                   "b": {"traffic": [{"pattern": "saturated", "to": "a", "frame_bytes": 64}]}},
+      "links": [{"between": ["a", "b"], "cable_m": 100}]})",
+           {"--series", "100us"});
+  const double received = scalar(dir / "both-late/scalars.csv", "a.mac", "frames_received_ok") +
+                          scalar(dir / "both-late/scalars.csv", "b.mac", "frames_received_ok");
+  EXPECT_GT(received, 5000);  // 2 x 2 ms / 672 ns, less the frames still in flight
+  EXPECT_EQ(activations(dir / "both-now") - activations(dir / "both-late"),
+            static_cast<std::int64_t>(received));
+}
+
+TEST(LateDelivery, AnIdleReceiverIsWokenOncePerBatch) {
+  // b sends nothing: nothing of its own settles it, so the link wakes once kLateBatch (64)
+  // frames have arrived, and the run's end delivers the rest. In one kernel run (--chunk-ns):
+  // every stop of the kernel delivers what has arrived, so the batches would depend on where
+  // the stops fall (by default on the wall time).
+  const auto dir = fresh_directory("late-batch");
+  run_both(dir, "oneway", R"({"name": "oneway", "description": "", "duration_ns": 5000000,
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+                   "b": {}},
+      "links": [{"between": ["a", "b"], "cable_m": 30}]})",
+           {"--chunk-ns", "5000000"});
+  const auto received = static_cast<std::int64_t>(
+      scalar(dir / "oneway-late/scalars.csv", "b.mac", "frames_received_ok"));
+  // Frame k starts at k x 12,304 ns ((8 + 1518) x 8 bits + 96 of gap), ends 12,208 ns later and
+  // arrives 30 m x 5.56 ns/m = 166.8 ns after that: before 5 ms for k < 405.36, so 406 frames.
+  EXPECT_EQ(received, 406);
+  EXPECT_EQ(activations(dir / "oneway-now") - activations(dir / "oneway-late"),
+            received - received / 64);
+}
+
+TEST(LateDelivery, PauseFramesAndAPausedReceiverGiveTheSameResults) {
+  // b drains slowly and sends PAUSE to a; a receives PAUSE frames while sending (late) and while
+  // paused (it watches then, so they arrive at once). a's own receiver takes late delivery, b's
+  // (a finite drain rate) does not.
+  const auto dir = fresh_directory("late-pause");
+  run_both(dir, "pause", R"({"name": "pause", "description": "", "duration_ns": 3000000,
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+                   "b": {"traffic": [{"pattern": "poisson", "to": "a", "frame_bytes": 300, "load": 0.4}],
+                         "mac": {"pause_tx_enabled": true, "pause_quanta": 200,
+                                 "pause_send_xon": true},
+                         "sink": {"drain_mbps": 500}}},
+      "links": [{"between": ["a", "b"], "cable_m": 80}]})",
+           {"--series", "250us"});
+  EXPECT_GT(scalar(dir / "pause-late/scalars.csv", "a.mac", "pause_mac_ctrl_frames_received"), 10);
+  EXPECT_GT(scalar(dir / "pause-late/scalars.csv", "a.mac", "paused_time"), 0);
+  EXPECT_LT(activations(dir / "pause-late"), activations(dir / "pause-now"));
+}
+
+TEST(LateDelivery, SwitchedStationsWithBitErrorsAndAWarmUpGiveTheSameResults) {
+  // Stations behind a switch (its ports react to arrivals: never late; the stations are), mixed
+  // sources, 100 Mb/s, a zero-length cable, bit errors, and statistics restarted at a warm-up.
+  const auto dir = fresh_directory("late-switch");
+  run_both(dir, "sw", R"({"name": "sw", "description": "", "duration_ns": 4000000,
+      "warmup_ns": 1000000, "rate_mbps": 100,
+      "stations": {
+        "s0": {"traffic": [{"pattern": "poisson", "to": "s1", "frame_bytes": 200, "load": 0.5}]},
+        "s1": {"traffic": [{"pattern": "on_off", "to": "s2", "frame_bytes": 1000,
+                            "peak_load_bps": 80000000, "on_ns": 50000, "off_ns": 80000}]},
+        "s2": {"traffic": [{"pattern": "saturated", "to": "s0", "frame_bytes": 64}]}},
+      "switches": {"sw": {"ports": [{"count": 3, "rate_mbps": 100}]}},
+      "links": [{"between": ["s0", "sw:1"], "cable_m": 0},
+                {"between": ["s1", "sw:2"], "cable_m": 20, "ber": 1e-6},
+                {"between": ["s2", "sw:3"], "cable_m": 95}]})",
+           {"--series", "500us"});
+  EXPECT_GT(scalar(dir / "sw-late/scalars.csv", "s0.mac", "frames_received_ok"), 100);
+  EXPECT_GT(scalar(dir / "sw-late/scalars.csv", "s2.mac", "frame_check_sequence_errors") +
+                scalar(dir / "sw-late/scalars.csv", "sw.port2.mac", "frame_check_sequence_errors"),
+            0);
+  EXPECT_LT(activations(dir / "sw-late"), activations(dir / "sw-now"));
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -23,14 +23,17 @@ class TxQueue {
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return slots_.size(); }
 
-  // Caller checks full() first.
+  // Caller checks full() first. (head_ + size_ < 2 x capacity: a subtraction wraps it, where a
+  // remainder would be an integer division on every frame.)
   void push(FramePtr frame) {
-    slots_[(head_ + size_) % slots_.size()] = std::move(frame);
+    std::size_t tail = head_ + size_;
+    if (tail >= slots_.size()) tail -= slots_.size();
+    slots_[tail] = std::move(frame);
     ++size_;
   }
   FramePtr pop() {
     FramePtr f = std::move(slots_[head_]);
-    head_ = (head_ + 1) % slots_.size();
+    if (++head_ == slots_.size()) head_ = 0;
     --size_;
     dequeued(*f);
     return f;

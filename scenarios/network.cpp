@@ -300,10 +300,14 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
 
 std::size_t Network::deliver_late() {
   late_.clear();
+  late_ports_.clear();
   for (const auto& link : links_)
     for (LinkDirection* d : {&link->a_to_b(), &link->b_to_a()})
       if (d->deliver_late()) late_.push_back(d);
-  return late_.size();
+  for (const auto& medium : media_)
+    for (std::size_t i = 0; i < medium->size(); ++i)
+      if (medium->port(i).deliver_late()) late_ports_.push_back(&medium->port(i));
+  return late_.size() + late_ports_.size();
 }
 
 void Network::settle_late_deliveries() {
@@ -311,6 +315,7 @@ void Network::settle_late_deliveries() {
   // arriving) belongs to the next run. Everything before it has happened but late deliveries.
   const Picoseconds before = now_ps() - 1;
   for (LinkDirection* d : late_) d->settle_receiver(before);
+  for (MediumPort* p : late_ports_) p->settle_receiver(before);
 }
 
 SharedMedium* Network::medium_of(const std::string& station, std::size_t* index) const {

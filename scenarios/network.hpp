@@ -133,8 +133,9 @@ class Network {
   // The shared medium that carries the named half-duplex station, and its port, or nullptr.
   SharedMedium* medium_of(const std::string& station, std::size_t* index) const;
 
-  // Lets every link direction whose receiver takes it deliver late (LinkDirection::deliver_late):
-  // call once every observer is connected, before the run; returns how many do.
+  // Lets every link direction and medium port whose receiver takes it deliver late
+  // (LinkDirection::deliver_late, MediumPort::deliver_late): call once every observer is
+  // connected, before the run; returns how many do.
   std::size_t deliver_late();
   // Delivers what has arrived before now on those directions (the kernel has not yet run the
   // instant it stopped at): call whenever the kernel has stopped, before statistics are read.
@@ -148,7 +149,8 @@ class Network {
   std::vector<std::unique_ptr<LightHostNode>> light_hosts_;
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::pair<std::string, LinkDirection*>> towards_;
-  std::vector<LinkDirection*> late_;  // directions delivering late
+  std::vector<LinkDirection*> late_;     // directions delivering late
+  std::vector<MediumPort*> late_ports_;  // half-duplex ports delivering late
   struct MediumSeat {
     std::string station;
     SharedMedium* medium;

@@ -45,8 +45,13 @@ class HalfDuplexStation {
   virtual void on_signal_arrival(Picoseconds at, Picoseconds now) = 0;
   // A transmission's end has just become known (asked for with wait_for_close).
   virtual void on_medium_closed(Picoseconds now) = 0;
-  // A frame whose last bit (or extension) arrived at `now`; a damaged one carries a bad FCS.
-  virtual void receive(FramePtr frame, Picoseconds now) = 0;
+  // A frame whose last bit (or extension) arrived at `at`: now, or earlier with late delivery; a
+  // damaged one carries a bad FCS.
+  virtual void receive(FramePtr frame, Picoseconds at) = 0;
+  // True if receiving a frame later, with its arrival time, gives the same results: nothing acts
+  // on a received frame at the moment of the call (a half-duplex MAC decides from the medium's
+  // signals, never from the frames it receives). Asked once, when the run starts.
+  virtual bool takes_late_delivery() const { return false; }
   // Brings the station up to `now` before a delivery (its own frame's end first).
   virtual void settle_station(Picoseconds now) = 0;
   // The station's longest gap (interframe gap and its first part): with the ready times the

@@ -343,7 +343,7 @@ void Mac::commit(FramePtr frame, Picoseconds now) {
 }
 
 bool Mac::takes_late_delivery() const {
-  return !half_duplex_ && !exact_trace_ && !events.connected() && !state_changed.connected() &&
+  return !exact_trace_ && !events.connected() && !state_changed.connected() &&
          (client_ == nullptr || client_->takes_late_delivery());
 }
 

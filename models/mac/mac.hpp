@@ -109,9 +109,10 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   }
   // `at` is the instant the last FCS bit arrived: now, or earlier with late delivery.
   void receive(FramePtr frame, Picoseconds at) override;
-  // Full duplex, no trace observer, no exact tracing, and a client that takes late delivery (or
-  // none). Every decision of the MAC settles the link first; only while paused can an arrival
-  // (a PAUSE) make it act at once, so it watches then (FullDuplexIncoming::station_watches).
+  // No trace observer, no exact tracing, and a client that takes late delivery (or none). In
+  // full duplex every decision of the MAC settles the link first, and only while paused can an
+  // arrival (a PAUSE) make it act at once, so it watches then (FullDuplexIncoming::
+  // station_watches); in half duplex its decisions come from the medium's signals alone.
   bool takes_late_delivery() const override;
   // Finishes the frame on the wire if its last bit has left by `now` (counters, hand-over to
   // the link). The link calls this on behalf of the receiver before delivering.

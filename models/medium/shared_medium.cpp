@@ -17,40 +17,58 @@ MediumPort::MediumPort(sc_core::sc_module_name name, SharedMedium& medium, std::
 }
 
 void MediumPort::schedule(FramePtr frame, std::size_t sender, Picoseconds from, Picoseconds at,
-                          Picoseconds now) {
+                          Picoseconds /*now*/) {
   // Intact frames reach a station in order; only a frame that is going to be found damaged can
   // be overtaken, so the insertion is almost always at the back.
   auto it = pending_.end();
   while (it != pending_.begin() && std::prev(it)->at > at) --it;
-  const bool first = it == pending_.begin();
   pending_.insert(it, {std::move(frame), sender, from, at});
   due_ps_ = pending_.front().at;
-  if (first) arrival_.notify(to_sc_time(at - now));
+  arm();
 }
 
 void MediumPort::settle(Picoseconds now) {
+  if (pending_.empty() || pending_.front().at > now) return;
+  // Every frame arrived by now has been found intact or damaged (SharedMedium::judge_until).
+  medium_.judge_until(now);
   while (!pending_.empty() && pending_.front().at <= now) {
     Pending p = std::move(pending_.front());
     pending_.pop_front();
     due_ps_ = pending_.empty() ? kForeverPs : pending_.front().at;
-    if (!medium_.domain().clear_reception(p.sender, index_, p.from, p.at)) {
-      // Something else was on the wire here during the frame: what arrives is damaged. The
-      // receiver finds out the way hardware does, from the FCS.
-      p.frame->bytes.back() ^= 0x01;
-    }
-    if (receiver_ != nullptr) receiver_->receive(std::move(p.frame), now);
+    if (receiver_ != nullptr) receiver_->receive(std::move(p.frame), p.at);
   }
+  if (deliver_late_) arm();
+}
+
+bool MediumPort::deliver_late() {
+  deliver_late_ = receiver_ != nullptr && receiver_->takes_late_delivery() && !carrier_trace_;
+  arm();
+  return deliver_late_;
+}
+
+void MediumPort::arm() {
+  // arrival_ wakes us at the first arrival, or with late delivery when kLateBatch frames wait.
+  const std::size_t wake_at = deliver_late_ ? kLateBatch - 1 : 0;
+  const Picoseconds first = pending_.size() > wake_at ? pending_[wake_at].at : kForeverPs;
+  if (first == armed_ps_) return;
+  if (armed_ps_ != kForeverPs) arrival_.cancel();
+  armed_ps_ = first;
+  if (first != kForeverPs) arrival_.notify(to_sc_time(first - now_ps()));
 }
 
 void MediumPort::deliver_process() {
   ++context_.activations;
-  const Picoseconds now = now_ps();
+  armed_ps_ = kForeverPs;  // the notification has fired
+  settle_receiver(now_ps());
+  arm();
+}
+
+void MediumPort::settle_receiver(Picoseconds now) {
   if (receiver_ != nullptr) {
     receiver_->settle_station(now);
   } else {
     settle(now);
   }
-  if (!pending_.empty()) arrival_.notify(to_sc_time(pending_.front().at - now));
 }
 
 void MediumPort::add_carrier_edge(Picoseconds at, int change) {
@@ -304,6 +322,7 @@ void SharedMedium::begin(std::size_t station, Picoseconds now) {
 
 void SharedMedium::end(std::size_t station, Picoseconds now) {
   domain_.end(station, now);
+  judge_until(now);
   --open_;
   period_end_ = std::max(period_end_, now);
   if (carrier_trace_) {
@@ -347,6 +366,20 @@ void SharedMedium::waiting_since(std::size_t station, Picoseconds ready) {
     waiting_tree_[i] = std::min(waiting_tree_[2 * i], waiting_tree_[2 * i + 1]);
 }
 
+void SharedMedium::judge_until(Picoseconds now) {
+  // Whether a frame arrived intact depends on the signals present at its receiver while it
+  // arrived, all of which had begun by its last bit: the answer is the same at any instant from
+  // then on, as long as the history still holds them -- it does until the next prune, which
+  // comes after this at every end. Frames are judged in the order they arrive.
+  while (!unjudged_.empty() && unjudged_.top().at <= now) {
+    const Unjudged u = unjudged_.top();
+    unjudged_.pop();
+    // Something else was on the wire there during the frame: what arrives is damaged. The
+    // receiver finds out the way hardware does, from the FCS.
+    if (!domain_.clear_reception(u.sender, u.receiver, u.from, u.at)) u.frame->bytes.back() ^= 0x01;
+  }
+}
+
 void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,
                            Picoseconds last_bit) {
   const std::uint64_t da = address_key(frame->bytes.data());
@@ -383,6 +416,7 @@ void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds firs
       copy = context_.frames.copy(*frame);
     }
     const Picoseconds d = domain_.delay(station, k);
+    unjudged_.push({last_bit + d, first_bit + d, station, k, copy.get()});
     ports_[k]->schedule(std::move(copy), station, first_bit + d, last_bit + d, last_bit);
   }
 }

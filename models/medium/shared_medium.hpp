@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -47,7 +48,17 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   // (or extension) at `at`.
   void schedule(FramePtr frame, std::size_t sender, Picoseconds from, Picoseconds at,
                 Picoseconds now);
+  // Delivers every frame arrived by `now`, each with the instant it arrived.
   void settle(Picoseconds now) override;
+  // Late delivery, as LinkDirection::deliver_late, for a receiver that takes it and no carrier
+  // trace: frames wait until the receiving station settles itself (each of its processes does,
+  // first) or kLateBatch of them are waiting. Whether a frame arrived damaged is judged by the
+  // medium meanwhile (SharedMedium::judge_until), while the history still holds the signals it
+  // depends on. Call before the run; returns whether it is on.
+  bool deliver_late();
+  static constexpr std::size_t kLateBatch = 64;
+  // Settles the receiving station at `now` (every frame arrived by then is delivered).
+  void settle_receiver(Picoseconds now);
 
   // Carrier at this station (another station's signal present), for VCD traces.
   void enable_carrier_trace() { carrier_trace_ = true; }
@@ -57,6 +68,7 @@ class MediumPort : public sc_core::sc_module, public Settleable {
  private:
   void deliver_process();
   void carrier_process();
+  void arm();
 
   struct Pending {
     FramePtr frame;
@@ -70,6 +82,8 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   HalfDuplexStation* receiver_ = nullptr;
   std::deque<Pending> pending_;  // in arrival order
   sc_core::sc_event arrival_;
+  Picoseconds armed_ps_ = kForeverPs;  // the instant arrival_ is notified for
+  bool deliver_late_ = false;
   bool carrier_trace_ = false;
   bool carrier_ = false;
   int signals_present_ = 0;
@@ -107,6 +121,10 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
     waiting_list_.push_back(station);
   }
   void waiting_since(std::size_t station, Picoseconds ready) override;
+  // Finds every frame whose last bit reached its receiver by `now` intact or damaged (a damaged
+  // one gets a bad FCS), once: at the first end of a transmission from then on (before the
+  // history is pruned) or when its port delivers it, whichever comes first.
+  void judge_until(Picoseconds now);
   void deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,
                Picoseconds last_bit) override;
   void account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
@@ -138,6 +156,16 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   // The earliest ready time of a waiting frame: a min-tree over the stations' (leaves from
   // index leaves_), so that it is known at any end without looking at every station.
   std::size_t leaves_ = 1;
+  // Frames on their way to a port, not yet judged intact or damaged, earliest arrival first.
+  struct Unjudged {
+    Picoseconds at;    // last bit (or extension) at the receiver
+    Picoseconds from;  // first bit there
+    std::size_t sender;
+    std::size_t receiver;
+    Frame* frame;  // owned by the receiver's port until delivered, which judges it first
+    bool operator>(const Unjudged& o) const { return at > o.at; }
+  };
+  std::priority_queue<Unjudged, std::vector<Unjudged>, std::greater<Unjudged>> unjudged_;
   std::vector<Picoseconds> waiting_tree_;
   // Busy periods from the transmitters' side: union of [start, stop) over all stations.
   int open_ = 0;

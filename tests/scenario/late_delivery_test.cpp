@@ -1,9 +1,9 @@
-// Late delivery (issue 18): a link direction whose receiver nothing watches leaves arrived frames
-// to the receiver's next settle instead of waking a process at each arrival
-// (LinkDirection::deliver_late). An events trace watches every MAC, so the same run with
-// `--trace events` delivers every frame at the instant it arrives: both runs must give the same
-// scalars.csv, flows.csv and series.csv byte for byte. The activations they count differ by
-// exactly the arrivals the late run did not wake for.
+// Late delivery (issue 18): a link direction or half-duplex medium port whose receiver nothing
+// watches leaves arrived frames to the receiver's next settle instead of waking a process at each
+// arrival (LinkDirection::deliver_late, MediumPort::deliver_late). An events trace watches every
+// MAC, so the same run with `--trace events` delivers every frame at the instant it arrives: both
+// runs must give the same scalars.csv, flows.csv and series.csv byte for byte. The activations
+// they count differ by exactly the arrivals the late run did not wake for.
 
 #include <gtest/gtest.h>
 
@@ -17,6 +17,7 @@ using gbesim::testing::fresh_directory;
 using gbesim::testing::read_csv;
 using gbesim::testing::read_text;
 using gbesim::testing::run_gbesim;
+using gbesim::testing::source_dir;
 using gbesim::testing::write_text;
 
 double scalar(const std::filesystem::path& file, const std::string& component,
@@ -31,13 +32,13 @@ std::int64_t activations(const std::filesystem::path& dir) {
   return Json::parse(read_text(dir / "run.json"))["process_activations"].get<std::int64_t>();
 }
 
-// Runs `scenario` late (no trace) and at once (events trace) in `dir`; expects the same results.
-void run_both(const std::filesystem::path& dir, const std::string& name, const std::string& json,
-              const std::vector<std::string>& extra = {}) {
-  write_text(dir / (name + ".json"), json);
-  std::vector<std::string> late = {"run", name + ".json", "--out", name + "-late", "--quiet"};
-  std::vector<std::string> now = {"run",     name + ".json", "--out", name + "-now",
-                                  "--quiet", "--trace",      "events"};
+// Runs `scenario` (a file) late (no trace) and at once (events trace) in `dir`; expects the same
+// results.
+void run_file_both(const std::filesystem::path& dir, const std::string& name,
+                   const std::string& scenario, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> late = {"run", scenario, "--out", name + "-late", "--quiet"};
+  std::vector<std::string> now = {"run",     scenario,  "--out", name + "-now",
+                                  "--quiet", "--trace", "events"};
   late.insert(late.end(), extra.begin(), extra.end());
   now.insert(now.end(), extra.begin(), extra.end());
   ASSERT_EQ(run_gbesim(late, dir).exit_code, 0) << name;
@@ -50,6 +51,12 @@ void run_both(const std::filesystem::path& dir, const std::string& name, const s
       EXPECT_EQ(read_text(a), read_text(b)) << name << " " << file;
     }
   }
+}
+
+void run_both(const std::filesystem::path& dir, const std::string& name, const std::string& json,
+              const std::vector<std::string>& extra = {}) {
+  write_text(dir / (name + ".json"), json);
+  run_file_both(dir, name, name + ".json", extra);
 }
 
 TEST(LateDelivery, BetweenTwoSendingStationsNoArrivalWakesAProcess) {
@@ -127,6 +134,40 @@ TEST(LateDelivery, SwitchedStationsWithBitErrorsAndAWarmUpGiveTheSameResults) {
                 scalar(dir / "sw-late/scalars.csv", "sw.port2.mac", "frame_check_sequence_errors"),
             0);
   EXPECT_LT(activations(dir / "sw-late"), activations(dir / "sw-now"));
+}
+
+TEST(LateDelivery, HalfDuplexStationsGetTheirFramesLateWithTheSameResults) {
+  // A collision domain: saturated bursting stations, a broadcast source, a station that only
+  // receives (woken per batch), collisions; statistics sampled per interval.
+  const auto dir = fresh_directory("late-hd");
+  run_both(dir, "hd", R"({"name": "hd", "description": "", "duration_ns": 10000000,
+      "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": true},
+      "stations": {
+        "a": {"traffic": [{"pattern": "saturated", "to": "e", "frame_bytes": 64}]},
+        "b": {"traffic": [{"pattern": "saturated", "to": "c", "frame_bytes": 300}]},
+        "c": {"traffic": [{"pattern": "poisson", "to": "broadcast", "frame_bytes": 100,
+                           "load": 0.05}]},
+        "d": {"traffic": [{"pattern": "saturated", "to": "a", "frame_bytes": 64}]},
+        "e": {}},
+      "collision_domains": [{"stations": ["a", "b", "c", "d", "e"],
+                             "cable_m": {"a": 10, "b": 40, "c": 90, "d": 1, "e": 60}}]})",
+           {"--series", "1ms"});
+  EXPECT_GT(scalar(dir / "hd-late/scalars.csv", "e.mac", "frames_received_ok"), 1000);
+  EXPECT_GT(scalar(dir / "hd-late/scalars.csv", "a.mac", "collisions"), 10);
+  EXPECT_LT(activations(dir / "hd-late"), activations(dir / "hd-now"));
+}
+
+TEST(LateDelivery, FramesDamagedAtTheirReceiverAreFoundSoWhenDeliveredLate) {
+  // Past the collision domain's diameter, collisions that the senders do not see damage frames
+  // where they arrive: those frames must carry a bad FCS however late they are delivered.
+  const auto dir = fresh_directory("late-damaged");
+  run_file_both(dir, "far", (source_dir() / "scenarios/diameter-vs-slot-time.json").string(),
+                {"--point", "1500"});
+  double fcs_errors = 0;
+  for (const auto& row : read_csv(dir / "far-late/scalars.csv"))
+    if (row.size() == 4 && row[1] == "frame_check_sequence_errors") fcs_errors += std::stod(row[3]);
+  EXPECT_GT(fcs_errors, 50);
+  EXPECT_LT(activations(dir / "far-late"), activations(dir / "far-now"));
 }
 
 }  // namespace

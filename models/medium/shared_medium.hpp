@@ -56,7 +56,9 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   // medium meanwhile (SharedMedium::judge_until), while the history still holds the signals it
   // depends on. Call before the run; returns whether it is on.
   bool deliver_late();
-  static constexpr std::size_t kLateBatch = 64;
+  // Fewer than a link's: every station of a domain holds its own copy of each broadcast frame
+  // (16 x 1,518 bytes per station at most, while it sends nothing itself).
+  static constexpr std::size_t kLateBatch = 16;
   // Settles the receiving station at `now` (every frame arrived by then is delivered).
   void settle_receiver(Picoseconds now);
 

@@ -16,8 +16,7 @@ MediumPort::MediumPort(sc_core::sc_module_name name, SharedMedium& medium, std::
   dont_initialize();
 }
 
-void MediumPort::schedule(FramePtr frame, std::size_t sender, Picoseconds from, Picoseconds at,
-                          Picoseconds /*now*/) {
+void MediumPort::schedule(FramePtr frame, std::size_t sender, Picoseconds from, Picoseconds at) {
   // Intact frames reach a station in order; only a frame that is going to be found damaged can
   // be overtaken, so the insertion is almost always at the back.
   auto it = pending_.end();
@@ -417,7 +416,7 @@ void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds firs
     }
     const Picoseconds d = domain_.delay(station, k);
     unjudged_.push({last_bit + d, first_bit + d, station, k, copy.get()});
-    ports_[k]->schedule(std::move(copy), station, first_bit + d, last_bit + d, last_bit);
+    ports_[k]->schedule(std::move(copy), station, first_bit + d, last_bit + d);
   }
 }
 

@@ -46,8 +46,7 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   void attach(HalfDuplexStation* receiver) { receiver_ = receiver; }
   // A frame from `sender` whose first bit reaches this station at `from` and whose last bit
   // (or extension) at `at`.
-  void schedule(FramePtr frame, std::size_t sender, Picoseconds from, Picoseconds at,
-                Picoseconds now);
+  void schedule(FramePtr frame, std::size_t sender, Picoseconds from, Picoseconds at);
   // Delivers every frame arrived by `now`, each with the instant it arrived.
   void settle(Picoseconds now) override;
   // Late delivery, as LinkDirection::deliver_late, for a receiver that takes it and no carrier

@@ -89,10 +89,7 @@ void LinkDirection::arm() {
   Picoseconds first = kForeverPs;
   const std::size_t wake_at = (deliver_late_ && !watched_) ? kLateBatch - 1 : 0;
   if (in_flight_.size() > wake_at) first = in_flight_[wake_at].rx_end_ps;
-  if (first == armed_ps_) return;
-  if (armed_ps_ != kForeverPs) arrival_.cancel();
-  armed_ps_ = first;
-  if (first != kForeverPs) arrival_.notify(to_sc_time(first - now_ps()));
+  armed_.set(first);
 }
 
 void LinkDirection::update_due() {
@@ -108,7 +105,7 @@ void LinkDirection::update_due() {
 void LinkDirection::deliver_process() {
   ++context_.activations;
   const Picoseconds now = now_ps();
-  armed_ps_ = kForeverPs;  // the notification has fired
+  armed_.fired();
   settle_receiver(now);
   arm();
 }

@@ -15,6 +15,7 @@
 
 #include <systemc>
 
+#include "models/common/alarm.hpp"
 #include "models/common/full_duplex.hpp"
 #include "models/common/hook.hpp"
 #include "models/common/sim_context.hpp"
@@ -91,7 +92,7 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   ErrorInjector injector_;
   RingQueue<InFlight> in_flight_;
   sc_core::sc_event arrival_;
-  Picoseconds armed_ps_ = kForeverPs;  // the instant arrival_ is notified for
+  Alarm armed_{arrival_};  // arrival_, for one instant at a time
   bool deliver_late_ = false;
   bool watched_ = true;  // the receiver watches arrivals (always, without late delivery)
   bool carrier_trace_ = false;

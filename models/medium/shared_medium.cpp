@@ -49,15 +49,12 @@ void MediumPort::arm() {
   // arrival_ wakes us at the first arrival, or with late delivery when kLateBatch frames wait.
   const std::size_t wake_at = deliver_late_ ? kLateBatch - 1 : 0;
   const Picoseconds first = pending_.size() > wake_at ? pending_[wake_at].at : kForeverPs;
-  if (first == armed_ps_) return;
-  if (armed_ps_ != kForeverPs) arrival_.cancel();
-  armed_ps_ = first;
-  if (first != kForeverPs) arrival_.notify(to_sc_time(first - now_ps()));
+  armed_.set(first);
 }
 
 void MediumPort::deliver_process() {
   ++context_.activations;
-  armed_ps_ = kForeverPs;  // the notification has fired
+  armed_.fired();
   settle_receiver(now_ps());
   arm();
 }

@@ -25,6 +25,7 @@
 
 #include <systemc>
 
+#include "models/common/alarm.hpp"
 #include "models/common/frame.hpp"
 #include "models/common/half_duplex.hpp"
 #include "models/common/settle.hpp"
@@ -83,7 +84,7 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   HalfDuplexStation* receiver_ = nullptr;
   std::deque<Pending> pending_;  // in arrival order
   sc_core::sc_event arrival_;
-  Picoseconds armed_ps_ = kForeverPs;  // the instant arrival_ is notified for
+  Alarm armed_{arrival_};  // arrival_, for one instant at a time
   bool deliver_late_ = false;
   bool carrier_trace_ = false;
   bool carrier_ = false;

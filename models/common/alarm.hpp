@@ -1,0 +1,30 @@
+#pragma once
+// A SystemC event kept notified for at most one instant, which the owner moves as it changes:
+// setting the same instant again costs nothing, another one cancels the pending notification
+// first (SystemC would otherwise keep the earlier of the two).
+
+#include <systemc>
+
+#include "models/common/time.hpp"
+
+namespace gbesim {
+
+class Alarm {
+ public:
+  explicit Alarm(sc_core::sc_event& event) : event_(event) {}
+  // Wake at `at` (>= now), or never (kForeverPs).
+  void set(Picoseconds at) {
+    if (at == at_) return;
+    if (at_ != kForeverPs) event_.cancel();
+    at_ = at;
+    if (at != kForeverPs) event_.notify(to_sc_time(at - now_ps()));
+  }
+  // The notification has fired: nothing is pending.
+  void fired() { at_ = kForeverPs; }
+
+ private:
+  sc_core::sc_event& event_;
+  Picoseconds at_ = kForeverPs;
+};
+
+}  // namespace gbesim

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <ctime>
 #include <limits>
+#include <unordered_map>
 
 #include "analysis/sweep_summary.hpp"
 #include "gbesim_version.hpp"
@@ -119,16 +120,34 @@ Outcome simulate(Picoseconds end_ps, Picoseconds warmup_ps, StatRegistry& stats,
   return out;
 }
 
-const Scalar* find_scalar(const std::vector<Scalar>& scalars, const std::string& component,
-                          const std::string& name) {
-  for (const auto& s : scalars)
-    if (s.component == component && s.name == name) return &s;
-  return nullptr;
-}
+// The scalars by component and name, looked up a few times per station when the summary is
+// printed (a scan of all of them per lookup made a 1,024-station summary quadratic).
+class ScalarIndex {
+ public:
+  explicit ScalarIndex(const std::vector<Scalar>& scalars) {
+    by_key_.reserve(scalars.size());
+    for (const auto& s : scalars) by_key_.emplace(key(s.component, s.name), &s);  // first wins
+  }
+  const Scalar* find(const std::string& component, const std::string& name) const {
+    const auto it = by_key_.find(key(component, name));
+    return it != by_key_.end() ? it->second : nullptr;
+  }
+
+ private:
+  static std::string key(const std::string& component, const std::string& name) {
+    std::string k;
+    k.reserve(component.size() + 1 + name.size());
+    k.append(component).push_back('\0');
+    k.append(name);
+    return k;
+  }
+  std::unordered_map<std::string, const Scalar*> by_key_;
+};
 
 void print_summary(const LoadedScenario& scenario, const Network& network,
                    const std::vector<Scalar>& scalars, const Outcome& outcome,
                    const std::filesystem::path& dir) {
+  const ScalarIndex index(scalars);
   const auto& run = scenario.config.run;
   const double rtf =
       outcome.wall_seconds > 0 ? ps_to_seconds(outcome.simulated_ps) / outcome.wall_seconds : 0;
@@ -158,7 +177,7 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
   // A statistic the station does not have (a NIC, not a sink, receives) is shown as "-".
   auto value = [&](const std::string& component, const std::string& name,
                    double missing = std::numeric_limits<double>::quiet_NaN()) {
-    const Scalar* s = find_scalar(scalars, component, name);
+    const Scalar* s = index.find(component, name);
     return s != nullptr ? s->value : missing;
   };
   for (const auto& station : network.stations()) {
@@ -261,8 +280,8 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
       const std::string a = "analysis." + std::string(host->name());
       for (const char* dir : {"rx", "tx"}) {
         const std::string pre = std::string(dir) + "_";
-        const bool pcie = find_scalar(scalars, a, pre + "link_up_bytes_per_frame") != nullptr;
-        if (!pcie && find_scalar(scalars, a, pre + "bus_clocks_per_frame") == nullptr) continue;
+        const bool pcie = index.find(a, pre + "link_up_bytes_per_frame") != nullptr;
+        if (!pcie && index.find(a, pre + "bus_clocks_per_frame") == nullptr) continue;
         std::string bottleneck = "none of wire, bus, FIFO, CPU";
         for (const char* b : {"wire", "bus", "fifo", "cpu"})
           if (value(a, pre + "bottleneck_" + b) > 0) bottleneck = b;

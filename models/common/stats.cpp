@@ -6,33 +6,39 @@
 namespace gbesim {
 
 StatGroup::StatGroup(StatRegistry& registry, std::string component)
-    : component_(std::move(component)) {
+    : registry_(registry), component_(std::move(component)) {
   registry.add(this);
 }
 
-void StatGroup::add(std::string name, std::string unit, std::string description, Kind kind,
-                    Formula f) {
-  Entry e;
-  e.info = {std::move(name), std::move(unit), std::move(description), ""};
+StatGroup::Entry& StatGroup::add(std::string_view name, std::string_view unit,
+                                 std::string_view description, Kind kind, Formula f) {
+  Entry& e = entries_.emplace_back();
+  e.name = registry_.intern(name);
+  e.unit = registry_.intern(unit);
+  e.description = registry_.intern(description);
   e.kind = kind;
   e.formula = std::move(f);
-  entries_.push_back(std::move(e));
+  return e;
 }
 
-void StatGroup::total(std::string name, std::string unit, std::string description, Formula f) {
-  add(std::move(name), std::move(unit), std::move(description), Kind::total, std::move(f));
+void StatGroup::total(std::string_view name, std::string_view unit, std::string_view description,
+                      Formula f) {
+  add(name, unit, description, Kind::total, std::move(f));
 }
 
-void StatGroup::rate(std::string name, std::string unit, std::string description, Formula f) {
-  add(std::move(name), std::move(unit), std::move(description), Kind::rate, std::move(f));
+void StatGroup::rate(std::string_view name, std::string_view unit, std::string_view description,
+                     Formula f) {
+  add(name, unit, description, Kind::rate, std::move(f));
 }
 
-void StatGroup::level(std::string name, std::string unit, std::string description, Formula f) {
-  add(std::move(name), std::move(unit), std::move(description), Kind::level, std::move(f));
+void StatGroup::level(std::string_view name, std::string_view unit, std::string_view description,
+                      Formula f) {
+  add(name, unit, description, Kind::level, std::move(f));
 }
 
-void StatGroup::summary(std::string name, std::string unit, std::string description, Formula f) {
-  add(std::move(name), std::move(unit), std::move(description), Kind::summary, std::move(f));
+void StatGroup::summary(std::string_view name, std::string_view unit, std::string_view description,
+                        Formula f) {
+  add(name, unit, description, Kind::summary, std::move(f));
 }
 
 const char* StatGroup::kind_name(Kind kind) {
@@ -55,11 +61,11 @@ const char* StatGroup::kind_name(Kind kind) {
   return "";
 }
 
-void StatGroup::ratio(std::string name, std::string unit, std::string description,
+void StatGroup::ratio(std::string_view name, std::string_view unit, std::string_view description,
                       Formula numerator, Formula denominator, Combine combine) {
-  add(std::move(name), std::move(unit), std::move(description), Kind::ratio, std::move(numerator));
-  entries_.back().denominator = std::move(denominator);
-  entries_.back().combine = std::move(combine);
+  Entry& e = add(name, unit, description, Kind::ratio, std::move(numerator));
+  e.denominator = std::move(denominator);
+  e.combine = std::move(combine);
 }
 
 void StatGroup::restart(const StatContext& at) {
@@ -98,10 +104,9 @@ void StatGroup::collect_rates(const StatContext& context, std::vector<double>& o
 std::vector<StatGroup::Description> StatGroup::rate_descriptions() const {
   std::vector<Description> out;
   for (const auto& e : entries_)
-    if (e.reported && e.kind == Kind::rate) {
-      out.push_back(e.info);
-      out.back().kind = kind_name(e.kind);
-    }
+    if (e.reported && e.kind == Kind::rate)
+      out.push_back({std::string(e.name), std::string(e.unit), std::string(e.description),
+                     kind_name(e.kind)});
   return out;
 }
 
@@ -113,7 +118,7 @@ void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) co
     if (!e.reported) continue;
     switch (e.kind) {
       case Kind::counter:
-        out.push_back({component_, e.info.name, e.info.unit,
+        out.push_back({component_, std::string(e.name), std::string(e.unit),
                        static_cast<double>(*e.counter - e.base_counter), true});
         break;
       case Kind::histogram: {
@@ -122,21 +127,22 @@ void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) co
         const bool empty = h.count() == 0;
         const double ps_per_ns = 1000.0;
         auto ns = [&](double ps) { return empty ? std::nan("") : ps / ps_per_ns; };
-        out.push_back(
-            {component_, e.info.name + "_count", "samples", static_cast<double>(h.count()), true});
-        out.push_back({component_, e.info.name + "_mean", "ns", ns(h.mean()), false});
-        out.push_back(
-            {component_, e.info.name + "_min", "ns", ns(static_cast<double>(h.min())), false});
-        out.push_back({component_, e.info.name + "_p50", "ns",
+        out.push_back({component_, std::string(e.name) + "_count", "samples",
+                       static_cast<double>(h.count()), true});
+        out.push_back({component_, std::string(e.name) + "_mean", "ns", ns(h.mean()), false});
+        out.push_back({component_, std::string(e.name) + "_min", "ns",
+                       ns(static_cast<double>(h.min())), false});
+        out.push_back({component_, std::string(e.name) + "_p50", "ns",
                        ns(static_cast<double>(h.quantile(0.5))), false});
-        out.push_back({component_, e.info.name + "_p99", "ns",
+        out.push_back({component_, std::string(e.name) + "_p99", "ns",
                        ns(static_cast<double>(h.quantile(0.99))), false});
-        out.push_back(
-            {component_, e.info.name + "_max", "ns", ns(static_cast<double>(h.max())), false});
+        out.push_back({component_, std::string(e.name) + "_max", "ns",
+                       ns(static_cast<double>(h.max())), false});
         break;
       }
       case Kind::total:
-        out.push_back({component_, e.info.name, e.info.unit, e.formula(context) - e.base, false});
+        out.push_back({component_, std::string(e.name), std::string(e.unit),
+                       e.formula(context) - e.base, false});
         break;
       case Kind::rate: {
         double value = e.formula(context);
@@ -144,21 +150,29 @@ void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) co
         if (restarted_ps_ > 0)
           value = (value * static_cast<double>(context.elapsed_ps) - e.base) /
                   static_cast<double>(span.elapsed_ps);
-        out.push_back({component_, e.info.name, e.info.unit, value, false});
+        out.push_back({component_, std::string(e.name), std::string(e.unit), value, false});
         break;
       }
       case Kind::ratio:
-        out.push_back({component_, e.info.name, e.info.unit,
+        out.push_back({component_, std::string(e.name), std::string(e.unit),
                        e.combine(e.formula(context) - e.base,
                                  e.denominator(context) - e.base_denominator, span),
                        false});
         break;
       case Kind::level:
       case Kind::summary:
-        out.push_back({component_, e.info.name, e.info.unit, e.formula(context), false});
+        out.push_back(
+            {component_, std::string(e.name), std::string(e.unit), e.formula(context), false});
         break;
     }
   }
+}
+
+std::size_t StatGroup::scalar_rows() const {
+  std::size_t rows = 0;
+  for (const auto& e : entries_)
+    if (e.reported) rows += e.kind == Kind::histogram ? 6 : 1;
+  return rows;
 }
 
 // What collect() writes, row by row: a distribution is six rows.
@@ -168,43 +182,47 @@ std::vector<StatGroup::Description> StatGroup::describe() const {
     if (!e.reported) continue;
     const std::string kind = kind_name(e.kind);
     if (e.histogram == nullptr) {
-      out.push_back(e.info);
-      out.back().kind = kind;
+      out.push_back({std::string(e.name), std::string(e.unit), std::string(e.description), kind});
       continue;
     }
-    const std::string& what = e.info.description;
-    out.push_back({e.info.name + "_count", "samples", what + ": samples", kind});
-    out.push_back({e.info.name + "_mean", "ns", what + ": mean", kind});
-    out.push_back({e.info.name + "_min", "ns", what + ": minimum", kind});
-    out.push_back({e.info.name + "_p50", "ns", what + ": median", kind});
-    out.push_back({e.info.name + "_p99", "ns", what + ": 99th percentile", kind});
-    out.push_back({e.info.name + "_max", "ns", what + ": maximum", kind});
+    const std::string what(e.description);
+    out.push_back({std::string(e.name) + "_count", "samples", what + ": samples", kind});
+    out.push_back({std::string(e.name) + "_mean", "ns", what + ": mean", kind});
+    out.push_back({std::string(e.name) + "_min", "ns", what + ": minimum", kind});
+    out.push_back({std::string(e.name) + "_p50", "ns", what + ": median", kind});
+    out.push_back({std::string(e.name) + "_p99", "ns", what + ": 99th percentile", kind});
+    out.push_back({std::string(e.name) + "_max", "ns", what + ": maximum", kind});
   }
   return out;
 }
 
-Counter::Counter(StatGroup& group, std::string name, std::string unit, std::string description,
-                 bool reported) {
-  StatGroup::Entry e;
+Counter::Counter(StatGroup& group, std::string_view name, std::string_view unit,
+                 std::string_view description, bool reported) {
+  StatGroup::Entry& e = group.add(name, unit, description, StatGroup::Kind::counter);
   e.reported = reported;
-  e.info = {std::move(name), std::move(unit), std::move(description), ""};
-  e.kind = StatGroup::Kind::counter;
   e.counter = &value_;
-  group.entries_.push_back(std::move(e));
 }
 
-Distribution::Distribution(StatGroup& group, std::string name, std::string description,
+Distribution::Distribution(StatGroup& group, std::string_view name, std::string_view description,
                            bool reported) {
-  StatGroup::Entry e;
+  StatGroup::Entry& e = group.add(name, "ns", description, StatGroup::Kind::histogram);
   e.reported = reported;
-  e.info = {std::move(name), "ns", std::move(description), ""};
-  e.kind = StatGroup::Kind::histogram;
   e.histogram = &histogram_;
-  group.entries_.push_back(std::move(e));
+}
+
+std::string_view StatRegistry::intern(std::string_view text) {
+  const auto it = known_.find(text);
+  if (it != known_.end()) return *it;
+  const std::string_view kept = texts_.emplace_back(text);
+  known_.insert(kept);
+  return kept;
 }
 
 std::vector<Scalar> StatRegistry::collect(const StatContext& context) const {
   std::vector<Scalar> out;
+  std::size_t rows = 0;
+  for (const StatGroup* g : groups_) rows += g->scalar_rows();
+  out.reserve(rows);
   for (const StatGroup* g : groups_) g->collect(context, out);
   return out;
 }

@@ -4,8 +4,11 @@
 // results are written. Names of MAC counters follow IEEE 802.3 Clause 30 in snake_case.
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "models/common/histogram.hpp"
@@ -46,21 +49,22 @@ class StatGroup {
   using Formula = std::function<double(const StatContext&)>;
   // A quantity accumulated since the start (bits, frames, busy picoseconds): reported as what
   // accumulated since the restart.
-  void total(std::string name, std::string unit, std::string description, Formula f);
+  void total(std::string_view name, std::string_view unit, std::string_view description, Formula f);
   // A rate or a share of time: a formula whose value x elapsed time is a quantity accumulated
   // since the start. Rates can be recorded per interval (series.csv): the interval's value is
   // the quantity accumulated in it over its length; after a restart, the same over the time since.
-  void rate(std::string name, std::string unit, std::string description, Formula f);
+  void rate(std::string_view name, std::string_view unit, std::string_view description, Formula f);
   // A value computed from two totals (a mean per event, a ratio of two counts): `combine` gets
   // what each accumulated since the restart and the context of that span (elapsed = its length).
   using Combine = std::function<double(double numerator, double denominator, const StatContext&)>;
-  void ratio(std::string name, std::string unit, std::string description, Formula numerator,
-             Formula denominator, Combine combine);
+  void ratio(std::string_view name, std::string_view unit, std::string_view description,
+             Formula numerator, Formula denominator, Combine combine);
   // A state at the end (frames still queued, table entries) or a constant: never restarted.
-  void level(std::string name, std::string unit, std::string description, Formula f);
+  void level(std::string_view name, std::string_view unit, std::string_view description, Formula f);
   // A level that summarises the past (a peak, a member histogram's mean, an index over each
   // station's totals): the model restarts what it reads in on_restart().
-  void summary(std::string name, std::string unit, std::string description, Formula f);
+  void summary(std::string_view name, std::string_view unit, std::string_view description,
+               Formula f);
   // Runs at a restart, for what the group's levels summarise (e.g. a peak restarts at the present
   // occupancy, a member histogram is emptied).
   void on_restart(std::function<void(Picoseconds now)> f) {
@@ -82,6 +86,8 @@ class StatGroup {
   };
   // One row per scalar collect() appends, in the same order (a distribution's six included).
   std::vector<Description> describe() const;
+  // How many rows collect() appends.
+  std::size_t scalar_rows() const;
 
   // Each rate's value at `context`, appended in declaration order; one row per
   // rate_descriptions() entry.
@@ -93,8 +99,10 @@ class StatGroup {
   friend class Distribution;
   enum class Kind { counter, histogram, total, rate, ratio, level, summary };
   static const char* kind_name(Kind kind);
+  // Names, units and descriptions are kept once per registry (a thousand stations declare the
+  // same few hundred texts): an entry holds views of them.
   struct Entry {
-    Description info;
+    std::string_view name, unit, description;
     Kind kind = Kind::level;
     bool reported = true;
     const std::uint64_t* counter = nullptr;
@@ -107,7 +115,9 @@ class StatGroup {
     double base_denominator = 0;
     std::uint64_t base_counter = 0;
   };
-  void add(std::string name, std::string unit, std::string description, Kind kind, Formula f);
+  Entry& add(std::string_view name, std::string_view unit, std::string_view description, Kind kind,
+             Formula f = {});
+  StatRegistry& registry_;
   std::string component_;
   std::vector<Entry> entries_;
   std::vector<std::function<void(Picoseconds)>> restart_hooks_;
@@ -118,8 +128,8 @@ class Counter {
  public:
   // A counter that is not `reported` still counts but is left out of the results (e.g. the
   // half-duplex counters of a full-duplex MAC).
-  Counter(StatGroup& group, std::string name, std::string unit, std::string description,
-          bool reported = true);
+  Counter(StatGroup& group, std::string_view name, std::string_view unit,
+          std::string_view description, bool reported = true);
   Counter(const Counter&) = delete;
   Counter& operator=(const Counter&) = delete;
 
@@ -141,7 +151,8 @@ class Counter {
 // in ns, each as a scalar named <name>_<statistic>.
 class Distribution {
  public:
-  Distribution(StatGroup& group, std::string name, std::string description, bool reported = true);
+  Distribution(StatGroup& group, std::string_view name, std::string_view description,
+               bool reported = true);
   Distribution(const Distribution&) = delete;
   Distribution& operator=(const Distribution&) = delete;
 
@@ -159,9 +170,13 @@ class StatRegistry {
   // Every group's statistics restart at `at` (the end of a warm-up).
   void restart(const StatContext& at);
   const std::vector<StatGroup*>& groups() const { return groups_; }
+  // The registry's one copy of `text`, alive as long as the registry.
+  std::string_view intern(std::string_view text);
 
  private:
   std::vector<StatGroup*> groups_;
+  std::deque<std::string> texts_;  // a deque: growing it moves no string
+  std::unordered_set<std::string_view> known_;
 };
 
 }  // namespace gbesim

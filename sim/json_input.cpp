@@ -305,10 +305,20 @@ std::string read_json_file(const std::string& file) {
   return text;
 }
 
-std::optional<Json> read_json_record(const std::filesystem::path& file) {
+std::optional<Json> read_json_record(const std::filesystem::path& file,
+                                     const std::vector<std::string>& only) {
   try {
-    const JsonParse parsed = parse_json_text(read_json_file(file.string()));
-    if (parsed.ok) return parsed.value;
+    if (only.empty()) {
+      const JsonParse parsed = parse_json_text(read_json_file(file.string()));
+      if (parsed.ok) return parsed.value;
+      return std::nullopt;
+    }
+    const auto keep = [&only](int depth, Json::parse_event_t event, Json& parsed) {
+      if (depth != 1 || event != Json::parse_event_t::key) return true;
+      return std::find(only.begin(), only.end(), parsed.get<std::string>()) != only.end();
+    };
+    Json value = Json::parse(read_json_file(file.string()), keep, /*allow_exceptions=*/false);
+    if (!value.is_discarded()) return value;
   } catch (const ScenarioError&) {
   }
   return std::nullopt;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/diagnostics.hpp"
 #include "sim/json_path.hpp"
@@ -39,7 +40,9 @@ Json parse_document(const std::string& text, Diagnostics& d);
 // The file's contents; throws ScenarioError naming the file when it cannot be read.
 std::string read_json_file(const std::string& file);
 // A record gbesim wrote earlier (run.json), or nullopt if it is missing, not a regular file, or
-// not valid JSON: records are read, never trusted.
-std::optional<Json> read_json_record(const std::filesystem::path& file);
+// not valid JSON: records are read, never trusted. With `only`, just those top-level members are
+// kept (the rest is checked but not built: a run.json echoes a scenario of any size).
+std::optional<Json> read_json_record(const std::filesystem::path& file,
+                                     const std::vector<std::string>& only = {});
 
 }  // namespace gbesim

@@ -346,7 +346,7 @@ std::vector<std::string> output_files(const RunOptions& options, const Network& 
 // a directory complete, and must not survive beside new files.
 void remove_previous_outputs(const OutputDirectory& out, const Network& network) {
   std::vector<std::string> names;
-  if (const auto old = read_json_record(out.path() / "run.json")) {
+  if (const auto old = read_json_record(out.path() / "run.json", {"outputs"})) {
     if (old->is_object() && old->contains("outputs") && (*old)["outputs"].is_array())
       for (const auto& f : (*old)["outputs"])
         if (f.is_string()) names.push_back(f.get<std::string>());
@@ -712,7 +712,11 @@ int run_simulation(const RunOptions& options) {
 
   StatContext stat_context;
   stat_context.elapsed_ps = std::max<Picoseconds>(outcome.simulated_ps, 1);
-  std::vector<Scalar> scalars = context.stats.collect(stat_context);
+  // Room for the rows added below (network totals, analysis, topology), so that the vector of
+  // every station's scalars is not copied to grow by a few (a guess: more only costs a copy).
+  const std::size_t added = 64 + 32 * (network.hosts().size() + network.light_hosts().size() +
+                                       scenario.config.links.size() + network.media().size());
+  std::vector<Scalar> scalars = context.stats.collect(stat_context, added);
   const std::vector<Scalar> totals = network_totals(scalars);
   std::vector<Scalar> analytic = analytic_scalars(scenario.config, scalars);
   for (auto& s : nic_analytic_scalars(scenario.config, scalars)) analytic.push_back(std::move(s));

@@ -218,11 +218,11 @@ std::string_view StatRegistry::intern(std::string_view text) {
   return kept;
 }
 
-std::vector<Scalar> StatRegistry::collect(const StatContext& context) const {
+std::vector<Scalar> StatRegistry::collect(const StatContext& context, std::size_t room) const {
   std::vector<Scalar> out;
   std::size_t rows = 0;
   for (const StatGroup* g : groups_) rows += g->scalar_rows();
-  out.reserve(rows);
+  out.reserve(rows + room);
   for (const StatGroup* g : groups_) g->collect(context, out);
   return out;
 }

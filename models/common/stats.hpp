@@ -166,7 +166,8 @@ class Distribution {
 class StatRegistry {
  public:
   void add(StatGroup* group) { groups_.push_back(group); }
-  std::vector<Scalar> collect(const StatContext& context) const;
+  // Every group's scalars, with room for `room` more that the caller appends.
+  std::vector<Scalar> collect(const StatContext& context, std::size_t room = 0) const;
   // Every group's statistics restart at `at` (the end of a warm-up).
   void restart(const StatContext& at);
   const std::vector<StatGroup*>& groups() const { return groups_; }

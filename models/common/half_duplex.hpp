@@ -42,7 +42,7 @@ class HalfDuplexStation {
   // of a signal arriving before every other it was told of since that transmission began: a
   // station collides at the first, and a phase it starts after it (burst fill, the next frame
   // of a burst) asks first_signal_from again.
-  virtual void on_signal_arrival(Picoseconds at, Picoseconds now) = 0;
+  virtual void on_signal_arrival(Picoseconds at) = 0;
   // A transmission's end has just become known (asked for with wait_for_close).
   virtual void on_medium_closed(Picoseconds now) = 0;
   // A frame whose last bit (or extension) arrived at `at`: now, or earlier with late delivery; a
@@ -52,6 +52,11 @@ class HalfDuplexStation {
   // on a received frame at the moment of the call (a half-duplex MAC decides from the medium's
   // signals, never from the frames it receives). Asked once, when the run starts.
   virtual bool takes_late_delivery() const { return false; }
+  // The station's port delivers late and settles the station at every stop of the kernel
+  // (chunk, series interval, warm-up, end): what only the station itself would see may then also
+  // wait for its next settle (a burst's next frame starting after its fill). Told once, when the
+  // run starts.
+  virtual void settled_at_every_stop() {}
   // Brings the station up to `now` before a delivery (its own frame's end first).
   virtual void settle_station(Picoseconds now) = 0;
   // The station's longest gap (interframe gap and its first part): with the ready times the

@@ -131,9 +131,10 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   void attach_medium(HalfDuplexMedium* medium, std::size_t index, Settleable* port);
   bool half_duplex() const { return half_duplex_; }
   // From the medium: another station's signal reaches us at `at` (>= now).
-  void on_signal_arrival(Picoseconds at, Picoseconds now) override;
+  void on_signal_arrival(Picoseconds at) override;
   // From the medium: a transmission's end has just become known.
   void on_medium_closed(Picoseconds now) override;
+  void settled_at_every_stop() override { lazy_fill_allowed_ = true; }
   // Statistics the collision domain aggregates.
   std::uint64_t frame_octets_transmitted() const { return frame_octets_transmitted_.value(); }
   std::uint64_t attempts_made() const { return attempts_started_.value(); }
@@ -198,8 +199,9 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   void hd_frame_done(Picoseconds now);
   void hd_collision(Picoseconds at);
   void hd_jam_done(Picoseconds now);
+  void hd_fill_done();
   void hd_drop(std::string_view reason, Counter& counter, Picoseconds now);
-  void hd_wake(Picoseconds at, Picoseconds now);
+  void hd_wake(Picoseconds at);
   Picoseconds hd_wire_bits(std::size_t frame_bytes, bool first_of_transmission) const;
   void drop(FramePtr frame, std::string_view reason);
   void handle_mac_control(const Frame& frame, Picoseconds now);
@@ -247,6 +249,12 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   Picoseconds frame_end_ps_ = 0;      // its last bit, extension included
   Picoseconds data_end_ps_ = 0;       // its last FCS bit
   Picoseconds fill_end_ps_ = 0;       // burst fill: when the next frame starts
+  // A fill with no signal known to arrive in it, whose next frame starts at the station's next
+  // settle (or wake) as of fill_end_ps_ rather than by a wake of its own: allowed when the port
+  // settles the station at every stop of the kernel (settled_at_every_stop) and nothing watches.
+  bool lazy_fill_allowed_ = false;
+  bool fill_lazy_ = false;
+  Picoseconds lazy_frame_end_ps_ = 0;  // the end of the frame after a lazy fill
   Picoseconds collision_at_ps_ = kForeverPs;
   Picoseconds jam_end_ps_ = 0;
   Picoseconds backoff_end_ps_ = 0;

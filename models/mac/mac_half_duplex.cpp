@@ -6,7 +6,8 @@
 // ready, deference over, a collision reaching us, a frame, jam or backoff ending. Deference is
 // computed from the signal history (CollisionDomain::deference_release) and re-checked at the
 // instant it ends, so a station that is only deferring costs one activation per busy period of
-// the medium, not one per frame of someone else's burst.
+// the medium, not one per frame of someone else's burst. A burst's next frame starts at its
+// fill's end without a wake of its own when nothing watches the station (hd_fill_done).
 
 #include <algorithm>
 
@@ -30,20 +31,24 @@ Picoseconds Mac::hd_wire_bits(std::size_t frame_bytes, bool first_of_transmissio
   return bits;
 }
 
-void Mac::hd_wake(Picoseconds at, Picoseconds now) {
-  // An earlier pending wake stays; hd_process re-arms from the state when it comes.
+void Mac::hd_wake(Picoseconds at) {
+  // An earlier pending wake stays; hd_process re-arms from the state when it comes. `at` is
+  // never in the past, but a lazy fill's next frame may start (as of its fill's end) later than
+  // that instant: the delay counts from the present.
   if (at >= wake_at_ps_) return;
   wake_at_ps_ = at;
-  hd_wake_.notify(to_sc_time(at - now));
+  hd_wake_.notify(to_sc_time(at - now_ps()));
 }
 
-void Mac::on_signal_arrival(Picoseconds at, Picoseconds now) {
+void Mac::on_signal_arrival(Picoseconds at) {
   const bool sending = state_ == MacTxState::transmitting || state_ == MacTxState::burst_fill;
   if (!sending || at >= collision_at_ps_) return;
-  const Picoseconds phase_end = state_ == MacTxState::transmitting ? frame_end_ps_ : fill_end_ps_;
+  const Picoseconds phase_end = state_ == MacTxState::transmitting ? frame_end_ps_
+                                : fill_lazy_                       ? lazy_frame_end_ps_
+                                                                   : fill_end_ps_;
   if (at >= phase_end) return;  // our signal is gone (or this phase is over) by then
   collision_at_ps_ = at;
-  hd_wake(at, now);
+  hd_wake(at);
 }
 
 void Mac::on_medium_closed(Picoseconds now) {
@@ -55,15 +60,16 @@ void Mac::on_medium_closed(Picoseconds now) {
     waiting_for_close_ = true;
     medium_->wait_for_close(station_index_);
   } else {
-    hd_wake(std::max(*release, now), now);
+    hd_wake(std::max(*release, now));
   }
 }
 
 void Mac::hd_process() {
   ++context_.activations;
   const Picoseconds now = now_ps();
-  if (wake_at_ps_ <= now) wake_at_ps_ = kForeverPs;  // this is that wake
+  // Settled first: a lazy fill's next frame starting re-asks for this very wake.
   settle_station(now);
+  if (wake_at_ps_ <= now) wake_at_ps_ = kForeverPs;  // this is that wake
   switch (state_) {
     case MacTxState::idle:
       if (!hol_) hd_next_frame(now);
@@ -77,7 +83,7 @@ void Mac::hd_process() {
         set_state(MacTxState::deferring, now);
         hd_try(now);
       } else {
-        hd_wake(backoff_end_ps_, now);
+        hd_wake(backoff_end_ps_);
       }
       return;
     case MacTxState::transmitting:
@@ -86,7 +92,7 @@ void Mac::hd_process() {
       } else if (now >= frame_end_ps_) {
         hd_frame_done(now);
       } else {
-        hd_wake(std::min(collision_at_ps_, frame_end_ps_), now);
+        hd_wake(std::min(collision_at_ps_, frame_end_ps_));
       }
       return;
     case MacTxState::burst_fill:
@@ -96,14 +102,14 @@ void Mac::hd_process() {
         medium_->account_success(0, 0, fill_end_ps_ - frame_end_ps_);
         hd_start(now, true);
       } else {
-        hd_wake(std::min(collision_at_ps_, fill_end_ps_), now);
+        hd_wake(std::min(collision_at_ps_, fill_lazy_ ? lazy_frame_end_ps_ : fill_end_ps_));
       }
       return;
     case MacTxState::jamming:
       if (now >= jam_end_ps_) {
         hd_jam_done(now);
       } else {
-        hd_wake(jam_end_ps_, now);
+        hd_wake(jam_end_ps_);
       }
       return;
     case MacTxState::interframe_gap:
@@ -134,7 +140,7 @@ void Mac::hd_try(Picoseconds now) {
   }
   if (*release > now) {
     set_state(MacTxState::deferring, now);
-    hd_wake(*release, now);
+    hd_wake(*release);
     return;
   }
   hd_start(now, false);
@@ -167,7 +173,7 @@ void Mac::hd_start(Picoseconds now, bool in_burst) {
   set_state(MacTxState::transmitting, now);
   if (client_ != nullptr) client_->mac_tx_started(*hol_, now);
   events({EventKind::tx_start, now, hol_.get()});
-  hd_wake(std::min(collision_at_ps_, frame_end_ps_), now);
+  hd_wake(std::min(collision_at_ps_, frame_end_ps_));
 }
 
 void Mac::hd_frame_done(Picoseconds now) {
@@ -209,7 +215,17 @@ void Mac::hd_frame_done(Picoseconds now) {
     fill_end_ps_ = now + ifg_ps_;
     collision_at_ps_ = medium_->first_signal_from(station_index_, now);
     set_state(MacTxState::burst_fill, now);
-    hd_wake(std::min(collision_at_ps_, fill_end_ps_), now);
+    // With no signal known to arrive in the fill, the next frame starts at its end without a
+    // wake of its own: at the first settle from then on, as of then (hd_fill_done). A signal
+    // arriving in the fill or that frame is still told (on_signal_arrival) and wakes us.
+    fill_lazy_ = lazy_fill_allowed_ && collision_at_ps_ >= fill_end_ps_;
+    if (fill_lazy_) {
+      lazy_frame_end_ps_ =
+          fill_end_ps_ + (kPreambleSfdBits + hd_wire_bits(hol_->size(), false)) * bit_ps_;
+      hd_wake(std::min(collision_at_ps_, lazy_frame_end_ps_));
+      return;
+    }
+    hd_wake(std::min(collision_at_ps_, fill_end_ps_));
     return;
   }
   if (bursting_) {
@@ -224,8 +240,16 @@ void Mac::hd_frame_done(Picoseconds now) {
   }
 }
 
+void Mac::hd_fill_done() {
+  // The fill ended with no signal arrived in it: the burst's next frame started then.
+  fill_lazy_ = false;
+  medium_->account_success(0, 0, fill_end_ps_ - frame_end_ps_);
+  hd_start(fill_end_ps_, true);
+}
+
 void Mac::hd_collision(Picoseconds at) {
   const bool in_fill = state_ == MacTxState::burst_fill;
+  fill_lazy_ = false;
   // Late: more than slotTime after the transmission's first preamble bit, or anywhere after the
   // first frame of a burst (WatchForCollision).
   late_ = in_fill || !first_of_transmission_ || at - attempt_start_ps_ > slot_ps_;
@@ -245,7 +269,7 @@ void Mac::hd_collision(Picoseconds at) {
   }
   jam_in_fill_ = in_fill;
   set_state(MacTxState::jamming, at);
-  hd_wake(jam_end_ps_, at);
+  hd_wake(jam_end_ps_);
 }
 
 void Mac::hd_jam_done(Picoseconds now) {
@@ -279,7 +303,7 @@ void Mac::hd_jam_done(Picoseconds now) {
     hd_try(now);
   } else {
     set_state(MacTxState::backoff, now);
-    hd_wake(backoff_end_ps_, now);
+    hd_wake(backoff_end_ps_);
   }
 }
 

@@ -41,6 +41,7 @@ void MediumPort::settle(Picoseconds now) {
 
 bool MediumPort::deliver_late() {
   deliver_late_ = receiver_ != nullptr && receiver_->takes_late_delivery() && !carrier_trace_;
+  if (deliver_late_) receiver_->settled_at_every_stop();
   arm();
   return deliver_late_;
 }
@@ -308,7 +309,7 @@ void SharedMedium::begin(std::size_t station, Picoseconds now) {
     const Picoseconds at = now + from_here[k];
     if (k == station || at >= first_told_[k]) continue;
     first_told_[k] = at;
-    stations_[k]->on_signal_arrival(at, now);
+    stations_[k]->on_signal_arrival(at);
   }
   if (carrier_trace_) {
     for (std::size_t k = 0; k < stations_.size(); ++k)

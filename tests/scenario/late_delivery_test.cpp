@@ -157,6 +157,49 @@ TEST(LateDelivery, HalfDuplexStationsGetTheirFramesLateWithTheSameResults) {
   EXPECT_LT(activations(dir / "hd-late"), activations(dir / "hd-now"));
 }
 
+TEST(LateDelivery, ABurstsNextFrameStartsAtTheFillsEndWithoutAWakeOfItsOwn) {
+  // One station bursting 64-byte frames to an idle one at 1000 Mb/s. By hand (bit time 1 ns):
+  // a burst's first frame is preamble + slotTime = 64 + 4,096 = 4,160 ns, each next one a fill
+  // of 96 ns + 64 + 512 = 672 ns, and a fill follows the frame ending at 4,160 + 672 k while
+  // 4,160 + 672 k + 96 < burstLimit 65,536: k = 0..91, 92 fills, 93 frames; the burst's last
+  // frame ends at 65,984 and the next burst starts after the gap, every 66,080 ns. In 2 ms: 30
+  // whole bursts (2,790 frames) and a 31st from 1,982,400 whose first frame ends at 1,986,560
+  // and 20 more end by 2,000,000 -- the 20th at that very instant, which the run does not
+  // reach: 2,810 frames sent, 2,811 started, 31 bursts, 30 x 92 + 20 = 2,780 fills.
+  const auto dir = fresh_directory("late-fill");
+  const std::string one = R"({"name": "one", "description": "", "duration_ns": 2000000,
+      "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": true},
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                   "b": {}},
+      "collision_domains": [{"stations": ["a", "b"], "cable_m": {"a": 10, "b": 10}}]})";
+  write_text(dir / "one.json", one);
+  // Watching only a (the events trace of a) makes it start each of its burst's frames by a wake
+  // of its own; b is as unwatched in both runs. One kernel run each (--chunk-ns).
+  const std::vector<std::string> common = {"--quiet", "--chunk-ns", "100000000"};
+  std::vector<std::string> late = {"run", "one.json", "--out", "late"};
+  std::vector<std::string> watched = {"run",     "one.json", "--out",
+                                      "watched", "--trace",  "events:stations=a"};
+  late.insert(late.end(), common.begin(), common.end());
+  watched.insert(watched.end(), common.begin(), common.end());
+  ASSERT_EQ(run_gbesim(late, dir).exit_code, 0);
+  ASSERT_EQ(run_gbesim(watched, dir).exit_code, 0);
+  EXPECT_EQ(read_text(dir / "late/scalars.csv"), read_text(dir / "watched/scalars.csv"));
+  const auto scalars = dir / "late/scalars.csv";
+  EXPECT_EQ(scalar(scalars, "a.mac", "frames_transmitted_ok"), 2810);
+  EXPECT_EQ(scalar(scalars, "a.mac", "transmission_attempts"), 2811);
+  EXPECT_EQ(scalar(scalars, "a.mac", "bursts"), 31);
+  EXPECT_EQ(scalar(scalars, "domain0", "transmissions"), 31);
+  EXPECT_EQ(activations(dir / "watched") - activations(dir / "late"), 2780);
+
+  // The same with the kernel stopping every 10 us (a fill's end often falls between a stop and
+  // the next frame's end) and a warm-up: the same results as with every MAC watched.
+  std::string warm = one;
+  warm.replace(warm.find("\"duration_ns\": 2000000"), 22,
+               "\"duration_ns\": 2000000, \"warmup_ns\": 100003");
+  run_both(dir, "stops", warm, {"--series", "10us"});
+  EXPECT_EQ(scalar(dir / "stops-late/scalars.csv", "a.mac", "collisions"), 0);
+}
+
 TEST(LateDelivery, FramesDamagedAtTheirReceiverAreFoundSoWhenDeliveredLate) {
   // Past the collision domain's diameter, collisions that the senders do not see damage frames
   // where they arrive: those frames must carry a bad FCS however late they are delivered.

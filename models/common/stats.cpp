@@ -21,26 +21,6 @@ StatGroup::Entry& StatGroup::add(std::string_view name, std::string_view unit,
   return e;
 }
 
-void StatGroup::total(std::string_view name, std::string_view unit, std::string_view description,
-                      Formula f) {
-  add(name, unit, description, Kind::total, std::move(f));
-}
-
-void StatGroup::rate(std::string_view name, std::string_view unit, std::string_view description,
-                     Formula f) {
-  add(name, unit, description, Kind::rate, std::move(f));
-}
-
-void StatGroup::level(std::string_view name, std::string_view unit, std::string_view description,
-                      Formula f) {
-  add(name, unit, description, Kind::level, std::move(f));
-}
-
-void StatGroup::summary(std::string_view name, std::string_view unit, std::string_view description,
-                        Formula f) {
-  add(name, unit, description, Kind::summary, std::move(f));
-}
-
 const char* StatGroup::kind_name(Kind kind) {
   switch (kind) {
     case Kind::counter:

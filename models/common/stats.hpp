@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "models/common/histogram.hpp"
@@ -49,22 +50,32 @@ class StatGroup {
   using Formula = std::function<double(const StatContext&)>;
   // A quantity accumulated since the start (bits, frames, busy picoseconds): reported as what
   // accumulated since the restart.
-  void total(std::string_view name, std::string_view unit, std::string_view description, Formula f);
+  void total(std::string_view name, std::string_view unit, std::string_view description,
+             Formula f) {
+    add(name, unit, description, Kind::total, std::move(f));
+  }
   // A rate or a share of time: a formula whose value x elapsed time is a quantity accumulated
   // since the start. Rates can be recorded per interval (series.csv): the interval's value is
   // the quantity accumulated in it over its length; after a restart, the same over the time since.
-  void rate(std::string_view name, std::string_view unit, std::string_view description, Formula f);
+  void rate(std::string_view name, std::string_view unit, std::string_view description, Formula f) {
+    add(name, unit, description, Kind::rate, std::move(f));
+  }
   // A value computed from two totals (a mean per event, a ratio of two counts): `combine` gets
   // what each accumulated since the restart and the context of that span (elapsed = its length).
   using Combine = std::function<double(double numerator, double denominator, const StatContext&)>;
   void ratio(std::string_view name, std::string_view unit, std::string_view description,
              Formula numerator, Formula denominator, Combine combine);
   // A state at the end (frames still queued, table entries) or a constant: never restarted.
-  void level(std::string_view name, std::string_view unit, std::string_view description, Formula f);
+  void level(std::string_view name, std::string_view unit, std::string_view description,
+             Formula f) {
+    add(name, unit, description, Kind::level, std::move(f));
+  }
   // A level that summarises the past (a peak, a member histogram's mean, an index over each
   // station's totals): the model restarts what it reads in on_restart().
   void summary(std::string_view name, std::string_view unit, std::string_view description,
-               Formula f);
+               Formula f) {
+    add(name, unit, description, Kind::summary, std::move(f));
+  }
   // Runs at a restart, for what the group's levels summarise (e.g. a peak restarts at the present
   // occupancy, a member histogram is emptied).
   void on_restart(std::function<void(Picoseconds now)> f) {

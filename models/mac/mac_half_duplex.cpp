@@ -99,8 +99,7 @@ void Mac::hd_process() {
       if (collision_at_ps_ <= now && collision_at_ps_ < fill_end_ps_) {
         hd_collision(collision_at_ps_);
       } else if (now >= fill_end_ps_) {
-        medium_->account_success(0, 0, fill_end_ps_ - frame_end_ps_);
-        hd_start(now, true);
+        hd_fill_done();  // woken at the fill's end (a lazy fill was done by settle_station)
       } else {
         hd_wake(std::min(collision_at_ps_, fill_lazy_ ? lazy_frame_end_ps_ : fill_end_ps_));
       }
@@ -241,7 +240,8 @@ void Mac::hd_frame_done(Picoseconds now) {
 }
 
 void Mac::hd_fill_done() {
-  // The fill ended with no signal arrived in it: the burst's next frame started then.
+  // The fill ended with no signal arrived in it: the burst's next frame started then (now, or
+  // earlier for a lazy fill).
   fill_lazy_ = false;
   medium_->account_success(0, 0, fill_end_ps_ - frame_end_ps_);
   hd_start(fill_end_ps_, true);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <vector>
 
 #include "models/common/rng.hpp"
@@ -47,6 +49,93 @@ TEST(Histogram, LargeValueQuantilesAreWithinOneBucketWidth) {
   }
   EXPECT_EQ(h.max(), values.back());
   EXPECT_EQ(h.min(), values.front());
+}
+
+// An independent reference: every value's bucket (lowest value, width) from the documented
+// layout, counted in an ordered map, and the nearest-rank quantile read off it.
+struct ReferenceHistogram {
+  std::map<std::int64_t, std::pair<std::int64_t, std::uint64_t>> buckets;  // lowest -> width, n
+  std::int64_t lo = 0, hi = 0;
+  std::uint64_t n = 0;
+
+  void record(std::int64_t v) {
+    std::int64_t lowest = v;
+    std::int64_t width = 1;
+    if (v >= 1024) {
+      int shift = 0;
+      while ((v >> shift) >= 1024) ++shift;
+      lowest = (v >> shift) << shift;
+      width = std::int64_t{1} << shift;
+    }
+    auto& b = buckets[lowest];
+    b.first = width;
+    ++b.second;
+    lo = n == 0 ? v : std::min(lo, v);
+    hi = n == 0 ? v : std::max(hi, v);
+    ++n;
+  }
+  std::int64_t quantile(double q) const {
+    const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(q * n)));
+    std::uint64_t seen = 0;
+    for (const auto& [lowest, b] : buckets) {
+      seen += b.second;
+      if (seen >= rank) return std::clamp(lowest + (b.first - 1) / 2, lo, hi);
+    }
+    return hi;
+  }
+};
+
+TEST(Histogram, CellsAndBlocksGiveTheSameQuantilesAsAReference) {
+  // Values over 30 octaves; the number of distinct buckets decides the form: up to 256 stays
+  // cells, more turns dense (the switch happens mid-run, with counts already in the cells).
+  for (const int distinct : {1, 7, 255, 256, 257, 3000}) {
+    RngStream rng(static_cast<std::uint64_t>(distinct), "cells");
+    std::vector<std::int64_t> pool;
+    ReferenceHistogram reference;
+    Histogram h;
+    std::set<std::int64_t> seen_buckets;
+    while (static_cast<int>(seen_buckets.size()) < distinct) {
+      const auto v = static_cast<std::int64_t>(std::exp(rng.uniform01() * 21.0));  // 1 .. 1.3e9
+      ReferenceHistogram r;
+      r.record(v);
+      if (seen_buckets.insert(r.buckets.begin()->first).second) pool.push_back(v);
+    }
+    auto record = [&](std::int64_t v) {
+      h.record(v);
+      reference.record(v);
+    };
+    // First up to 200 buckets, each hit many times; then the rest, so that a switch to blocks
+    // happens with counts already in the cells.
+    const std::size_t first = std::min<std::size_t>(pool.size(), 200);
+    for (std::size_t k = 0; k < first; ++k) record(pool[k]);
+    for (int k = 0; k < 5000; ++k) record(pool[rng.uniform_below(first)]);
+    for (std::size_t k = first; k < pool.size(); ++k) record(pool[k]);
+    for (int k = 0; k < 15000; ++k) record(pool[rng.uniform_below(pool.size())]);
+    EXPECT_EQ(h.dense(), distinct > 256) << distinct;
+    EXPECT_EQ(h.count(), reference.n);
+    EXPECT_EQ(h.min(), reference.lo);
+    EXPECT_EQ(h.max(), reference.hi);
+    for (double q : {0.0, 0.001, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 1.0})
+      EXPECT_EQ(h.quantile(q), reference.quantile(q)) << distinct << " buckets, q " << q;
+  }
+}
+
+TEST(Histogram, TheCellLastHitNeedNotBeTheNewestOne) {
+  Histogram h;
+  for (int i = 0; i < 10; ++i) {
+    h.record(5);
+    h.record(3'000'000);
+    h.record(700);
+  }
+  h.record(1);  // a new cell before all the others: the last-hit index moves
+  h.record(5);
+  EXPECT_FALSE(h.dense());
+  EXPECT_EQ(h.count(), 32u);
+  EXPECT_EQ(h.quantile(0.0), 1);
+  EXPECT_EQ(h.quantile(12.0 / 32), 5);  // 1 + 11 fives
+  EXPECT_EQ(h.quantile(13.0 / 32), 700);
+  EXPECT_EQ(h.quantile(22.0 / 32), 700);        // 12 + 10
+  EXPECT_EQ(h.quantile(23.0 / 32), 3'000'000);  // the one bucket's middle, clamped to max
 }
 
 TEST(Histogram, EmptyReportsZeros) {

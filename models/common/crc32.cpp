@@ -183,10 +183,14 @@ GBESIM_PCLMUL std::uint32_t update_pclmul(std::uint32_t c, const std::uint8_t* p
     p += 64;
     n -= 64;
   }
+  // The four lanes onto the last at once (by 384, 256 and 128 bits): three independent
+  // multiplies instead of a chain of three.
+  const __m128i k3 = constant_pair(fold_constant(3 * 128 + 32), fold_constant(3 * 128 - 32));
+  const __m128i k2 = constant_pair(fold_constant(2 * 128 + 32), fold_constant(2 * 128 - 32));
   const __m128i k1 = constant_pair(kFold1Lo, kFold1Hi);
-  __m128i x = fold(x0, k1, x1);
-  x = fold(x, k1, x2);
-  x = fold(x, k1, x3);
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i x =
+      _mm_xor_si128(_mm_xor_si128(fold(x0, k3, x3), fold(x1, k2, zero)), fold(x2, k1, zero));
   return finish(x, p, n);
 }
 

@@ -69,6 +69,7 @@ void build_frame(Frame& frame, const FrameHeader& header, std::size_t client_byt
                  std::uint64_t sequence) {
   write_body(frame, header, client_bytes, sequence);
   write_fcs(frame.bytes.data(), frame.bytes.size() - kFcsBytes);
+  frame.fcs_intact = true;
 }
 
 void FrameBuilder::build(Frame& frame, std::size_t client_bytes, std::uint64_t sequence) {
@@ -91,6 +92,7 @@ void FrameBuilder::build(Frame& frame, std::size_t client_bytes, std::uint64_t s
   for (int i = 0; i < 8; ++i) seq[i] = static_cast<std::uint8_t>(sequence >> (56 - 8 * i));
   const std::uint32_t reg = template_register ^ crc32_register_update(0, seq, 8);
   store_fcs(frame.bytes.data() + body, ~reg);
+  frame.fcs_intact = true;
 }
 
 const FrameBuilder::Template* FrameBuilder::find_template(std::size_t client_bytes) {
@@ -129,6 +131,7 @@ FramePtr FramePool::copy(const Frame& frame) {
   out->flow = frame.flow;
   out->hops = frame.hops;
   out->bytes = frame.bytes;
+  out->fcs_intact = frame.fcs_intact;
   return out;
 }
 
@@ -146,6 +149,7 @@ FramePtr FramePool::acquire() {
   f->queued_ps = 0;
   f->hops = 0;
   f->flow = 0;  // bytes keep their old contents and capacity; builders overwrite them
+  f->fcs_intact = false;
   return FramePtr(f, FrameRecycler{this});
 }
 

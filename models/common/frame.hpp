@@ -36,6 +36,12 @@ struct Frame {
   std::uint32_t flow = 0;           // which traffic source made it; 0 for MAC control frames
   std::uint32_t hops = 0;           // switches it has passed (its queued_ps stays the source's)
   std::vector<std::uint8_t> bytes;  // DA..FCS
+  // True while the bytes are exactly those the FCS was last written for: set where the FCS is
+  // written (the frame builders), cleared by whatever changes a byte after that (bit errors, a
+  // collision that damages the frame, a transmit underrun). The receiver's FCS check cannot fail
+  // on such a frame, so it does not run the CRC (docs/mac.md, "Receive"); every other frame,
+  // including any made or changed elsewhere, is checked in full.
+  bool fcs_intact = false;
 
   std::size_t size() const { return bytes.size(); }
 };

@@ -85,6 +85,7 @@ void build_ip_frame(Frame& frame, const FrameHeader& ethernet, const IpPacket& p
   for (std::size_t i = 0; i < p.payload; ++i) data[i] = static_cast<std::uint8_t>(first + i);
   if (l4_head == 0) {
     write_fcs(b.data(), b.size() - kFcsBytes);
+    frame.fcs_intact = true;
     return;
   }
   put16(l4, p.source_port);
@@ -115,6 +116,7 @@ void build_ip_frame(Frame& frame, const FrameHeader& ethernet, const IpPacket& p
     put16(l4 + (p.protocol == kProtocolTcp ? 16 : 6), checksum);
   }
   write_fcs(b.data(), b.size() - kFcsBytes);
+  frame.fcs_intact = true;
 }
 
 std::optional<IpPacket> parse_ip_frame(const Frame& frame) {

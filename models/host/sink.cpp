@@ -93,9 +93,13 @@ double jitter_step(double j, double d) {
 }
 
 void Sink::record_flow(const Frame& frame, Picoseconds now) {
-  const auto it = flows_.find(frame.flow);
-  if (it == flows_.end()) return;
-  Flow& f = *it->second;
+  if (last_flow_ == nullptr || last_flow_id_ != frame.flow) {
+    const auto it = flows_.find(frame.flow);
+    if (it == flows_.end()) return;
+    last_flow_id_ = frame.flow;
+    last_flow_ = it->second.get();
+  }
+  Flow& f = *last_flow_;
   const Picoseconds transit = now - frame.queued_ps;
   if (f.frames.value() > 0) {
     const double d = std::abs(static_cast<double>(transit - f.last_transit_ps));

@@ -82,6 +82,9 @@ class Sink : public sc_core::sc_module, public MacClient {
   Counter rx_queue_overflow_;
   Distribution latency_;
   std::unordered_map<std::uint32_t, std::unique_ptr<Flow>> flows_;
+  // The flow of the frame received last (its frames mostly come in runs), or null.
+  std::uint32_t last_flow_id_ = 0;
+  Flow* last_flow_ = nullptr;
 };
 
 }  // namespace gbesim

@@ -40,7 +40,14 @@ struct RxFilter {
   std::uint64_t own_key = 0;  // the address as a 48-bit number, for one-compare matching
 };
 
-RxVerdict check_received_frame(const std::vector<std::uint8_t>& bytes, const RxFilter& filter);
+// fcs_intact: the bytes are known to be those their FCS was written for (Frame::fcs_intact), so
+// the CRC is not run -- unless the environment has GBESIM_VERIFY_FCS=1 (the test suite sets it),
+// when it is, and a frame so marked whose check fails stops the process: a place that changed
+// bytes without clearing the mark.
+RxVerdict check_received_frame(const std::vector<std::uint8_t>& bytes, const RxFilter& filter,
+                               bool fcs_intact = false);
+// True when GBESIM_VERIFY_FCS=1 (read once).
+bool verifying_intact_fcs();
 
 // Bytes of MAC client data and padding: what Clause 30's aOctets*OK count.
 std::size_t client_octets(const std::vector<std::uint8_t>& bytes);

@@ -349,7 +349,7 @@ bool Mac::takes_late_delivery() const {
 }
 
 void Mac::receive(FramePtr frame, Picoseconds at) {
-  const RxVerdict verdict = check_received_frame(frame->bytes, filter_);
+  const RxVerdict verdict = check_received_frame(frame->bytes, filter_, frame->fcs_intact);
   switch (verdict) {
     case RxVerdict::ok:
       break;

@@ -33,6 +33,7 @@ std::uint64_t BitErrorInjector::corrupt(Frame& frame) {
     gap_ = draw_gap();
   }
   gap_ -= bits - position;
+  if (flipped > 0) frame.fcs_intact = false;
   return flipped;
 }
 

@@ -46,6 +46,7 @@ void LinkDirection::carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds t
   if (injector_) {
     const std::uint64_t flipped = injector_(*frame);
     if (flipped > 0) {
+      frame->fcs_intact = false;  // whatever the error process changed
       ++frames_corrupted_;
       bit_errors_ += flipped;
     }

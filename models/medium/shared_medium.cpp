@@ -373,7 +373,10 @@ void SharedMedium::judge_until(Picoseconds now) {
     unjudged_.pop();
     // Something else was on the wire there during the frame: what arrives is damaged. The
     // receiver finds out the way hardware does, from the FCS.
-    if (!domain_.clear_reception(u.sender, u.receiver, u.from, u.at)) u.frame->bytes.back() ^= 0x01;
+    if (!domain_.clear_reception(u.sender, u.receiver, u.from, u.at)) {
+      u.frame->bytes.back() ^= 0x01;
+      u.frame->fcs_intact = false;
+    }
   }
 }
 

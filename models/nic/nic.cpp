@@ -176,6 +176,7 @@ void Nic::underrun(TxRead& r) {
   // The MAC ends the frame with an invalid FCS (as 802.3 transmitters do on an underrun); the
   // frame is still on its way, so its receiver sees an FCS error.
   r.raw->bytes.back() ^= 0xFF;
+  r.raw->fcs_intact = false;
 }
 
 void Nic::tx_finished(const Frame& frame, Picoseconds now, bool sent) {

@@ -65,6 +65,22 @@ TEST(FrameChecks, DetectsACorruptedFcs) {
   EXPECT_EQ(check(f), RxVerdict::fcs_error);
 }
 
+TEST(FrameChecks, AFrameMarkedIntactIsStillCheckedUnderTheTestSuitesVerification) {
+  // The suite runs with GBESIM_VERIFY_FCS=1 (tests/support/sc_main_stub.cpp): a frame marked
+  // intact is checked too, and one whose bytes changed without clearing the mark stops the
+  // process instead of passing as received OK.
+  ASSERT_TRUE(verifying_intact_fcs());
+  Frame f = make(200);
+  ASSERT_TRUE(f.fcs_intact);
+  EXPECT_EQ(check_received_frame(f.bytes, RxFilter(kUs, 1518, false, true), f.fcs_intact),
+            RxVerdict::ok);
+  f.bytes[100] ^= 0x01;
+  EXPECT_EQ(check_received_frame(f.bytes, RxFilter(kUs, 1518, false, true), false),
+            RxVerdict::fcs_error);
+  EXPECT_DEATH(check_received_frame(f.bytes, RxFilter(kUs, 1518, false, true), true),
+               "a frame marked intact fails its FCS check");
+}
+
 TEST(FrameChecks, ChecksTheLengthField) {
   // Length 46 in a 64-byte frame: exact. Length 10 in a 64-byte frame: padded, fine.
   EXPECT_EQ(check(make(64, kUs, 46)), RxVerdict::ok);

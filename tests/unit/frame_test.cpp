@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "models/common/crc32.hpp"
+#include "models/mac/frame_checks.hpp"
 
 namespace gbesim {
 namespace {
@@ -93,6 +94,40 @@ TEST(Frame, PoolRecyclesFramesInsteadOfAllocating) {
   }
   EXPECT_EQ(pool.allocated(), 2u);
   EXPECT_EQ(pool.frames_created(), 2000u);
+}
+
+TEST(Frame, EveryBuilderMarksItsFrameIntactAndThePoolForgetsTheMark) {
+  FrameHeader h;
+  h.destination = MacAddress::for_station(2);
+  h.source = MacAddress::for_station(1);
+  FramePool pool;
+  {
+    FramePtr a = pool.acquire();
+    EXPECT_FALSE(a->fcs_intact);  // nothing written yet
+    build_frame(*a, h, 100, 7);
+    EXPECT_TRUE(a->fcs_intact);
+    EXPECT_TRUE(fcs_ok(a->bytes.data(), a->size()));
+    FramePtr copy = pool.copy(*a);
+    EXPECT_TRUE(copy->fcs_intact);
+    copy->bytes[20] ^= 0x40;
+    copy->fcs_intact = false;
+    FramePtr copy_of_changed = pool.copy(*copy);
+    EXPECT_FALSE(copy_of_changed->fcs_intact);
+  }
+  FramePtr reused = pool.acquire();  // one of the frames above, bytes and all
+  EXPECT_EQ(pool.allocated(), 3u);
+  EXPECT_FALSE(reused->fcs_intact);
+  FrameBuilder builder(h);
+  for (std::size_t client : {46u, 1000u, 10u}) {  // template, template, padded (build_frame)
+    Frame f;
+    builder.build(f, client, 12345);
+    EXPECT_TRUE(f.fcs_intact) << client;
+    EXPECT_TRUE(fcs_ok(f.bytes.data(), f.size())) << client;
+  }
+  Frame pause;
+  build_pause_frame(pause, h.source, 0xFFFF);
+  EXPECT_TRUE(pause.fcs_intact);
+  EXPECT_TRUE(fcs_ok(pause.bytes.data(), pause.size()));
 }
 
 TEST(MacAddressText, ParsesAndPrints) {

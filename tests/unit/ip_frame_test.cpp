@@ -58,6 +58,7 @@ TEST(IpFrame, PureAckIsPaddedToTheMinimumFrame) {
   Frame f;
   build_ip_frame(f, ethernet(), p);
   EXPECT_EQ(f.size(), 64U);  // 54 bytes of headers, padded
+  EXPECT_TRUE(f.fcs_intact);
   const auto q = parse_ip_frame(f);
   ASSERT_TRUE(q);
   EXPECT_EQ(q->payload, 0U);  // the IP total length (40), not the padding, counts

@@ -52,7 +52,9 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   // Settles the receiving station at `now` (so every frame arrived by then is delivered, in the
   // station's order at that instant).
   void settle_receiver(Picoseconds now);
-  // Replaces the bit-error process; returns the number of bits it flipped in the frame.
+  // Replaces the bit-error process; returns the number of bits it flipped in the frame, which
+  // must not be 0 if it changed any byte: a frame with flipped bits loses its Frame::fcs_intact
+  // mark here, and a marked frame's CRC is not run again at the receiver.
   using ErrorInjector = std::function<std::uint64_t(Frame&)>;
   void set_error_injector(ErrorInjector injector) { injector_ = std::move(injector); }
   // Track carrier at the receiving end (first preamble bit to last FCS bit) for VCD tracing;

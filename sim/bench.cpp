@@ -261,8 +261,8 @@ int run_bench(const BenchOptions& options) {
   // bursting). Every station starts at once, so the first milliseconds are a storm of collisions
   // that grows with the count, and with many stations most of them are still waiting for their
   // first turn after 20 ms (128 stations: fairness index 0.17 at 20 ms, 0.96 at 600 ms). Each
-  // run is at least 20 ms; the steady state costs less per frame (128 stations: 348 ns over
-  // 600 ms against 524-529 over 20 ms; `--duration-ms 9600` makes that case 600 ms).
+  // run is at least 20 ms; the steady state costs less per frame (the README gives both for 128
+  // stations; `--duration-ms 9600` makes that case 600 ms).
   for (const int n : {2, 8, 32, 128, 512, 1024})
     cases.push_back({fmt::format("c{}", n),
                      fmt::format("(c{}) HD, {} stations, 64 B, ext + burst", n, n), 64,

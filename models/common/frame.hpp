@@ -39,8 +39,8 @@ struct Frame {
   // True while the bytes are exactly those the FCS was last written for: set where the FCS is
   // written (the frame builders), cleared by whatever changes a byte after that (bit errors, a
   // collision that damages the frame, a transmit underrun). The receiver's FCS check cannot fail
-  // on such a frame, so it does not run the CRC (docs/mac.md, "Receive"); every other frame,
-  // including any made or changed elsewhere, is checked in full.
+  // on such a frame, so it does not run the CRC (docs/mac.md, "Frames are bytes"); every other
+  // frame, including any made or changed elsewhere, is checked in full.
   bool fcs_intact = false;
 
   std::size_t size() const { return bytes.size(); }

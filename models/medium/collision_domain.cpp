@@ -59,6 +59,14 @@ bool DelayMatrix::try_parts(const std::vector<std::vector<Picoseconds>>& delay_p
     }
   part_ = std::move(part);
   rest_ = std::move(rest);
+  rest_min_ = std::numeric_limits<std::int8_t>::max();
+  rest_max_ = std::numeric_limits<std::int8_t>::min();
+  for (std::size_t i = 0; i < n_; ++i)
+    for (std::size_t k = 0; k < n_; ++k)
+      if (i != k) {
+        rest_min_ = std::min<Picoseconds>(rest_min_, rest_[i * n_ + k]);
+        rest_max_ = std::max<Picoseconds>(rest_max_, rest_[i * n_ + k]);
+      }
   return true;
 }
 
@@ -83,10 +91,12 @@ CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
       max_delay_(delay_.max()),
       open_start_(delay_.size(), -1),
       cycle_start_(delay_.size(), kForeverPs),
-      cycle_t0_(delay_.size(), 0) {}
+      cycle_t0_(delay_.size(), 0),
+      at_repeater_(delay_.has_parts() ? delay_.size() : 0, 0) {}
 
 void CollisionDomain::begin(std::size_t station, Picoseconds start) {
   assert(open_start_[station] < 0);
+  if (delay_.has_parts()) add_at_repeater(station, start);
   open_.push_back({station, start, kForeverPs});
   open_start_[station] = start;
   sending_.insert(std::upper_bound(sending_.begin(), sending_.end(), station), station);
@@ -97,6 +107,7 @@ void CollisionDomain::end(std::size_t station, Picoseconds stop) {
                                [station](const Entry& e) { return e.station == station; });
   Entry e = *it;
   open_.erase(it);
+  if (delay_.has_parts()) end_at_repeater(station, stop);
   e.stop = stop;
   open_start_[station] = -1;
   sending_.erase(std::lower_bound(sending_.begin(), sending_.end(), station));
@@ -134,15 +145,44 @@ Picoseconds CollisionDomain::current_start(std::size_t station) const {
   return open_start_[station];
 }
 
+namespace {
+
+// Sorts signals taken in end order into arrival order. They are nearly sorted already (signals
+// of alike length end in the order they arrive): each is moved back past the few it overtakes,
+// unless that turns out to be many (the jams of a collision of hundreds of stations end
+// together, in no order of arrival), when they are sorted outright.
+template <typename T, typename Less>
+void sort_nearly_sorted(std::vector<T>& v, Less before) {
+  std::size_t moves = 0;
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    const T x = v[i];
+    std::size_t k = i;
+    while (k > 0 && before(x, v[k - 1])) {
+      v[k] = v[k - 1];
+      --k;
+    }
+    v[k] = x;
+    moves += i - k;
+    if (moves > 4 * v.size()) {
+      std::sort(v.begin(), v.end(), before);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
 bool CollisionDomain::periods_from(std::size_t station, Picoseconds from) const {
   // The ended transmissions that may be present here at or after `from` are the newest ends
   // back to the first whose signal had left every station by then.
   std::size_t first = ended_.size();
   while (first > 0 && ended_[first - 1].stop + max_delay_ >= from) --first;
-  // The signals as seen here, in arrival order. Taken in end order they are nearly sorted
-  // already (signals of alike length end in the order they arrive): each is moved back past the
-  // few it overtakes, unless that turns out to be many (the jams of a collision of hundreds of
-  // stations end together, in no order of arrival), when they are sorted outright.
+  if (repeater_periods(station, from, first)) {
+    ++from_repeater_;
+    return first == 0;
+  }
+  ++merged_here_;
+  // The signals as seen here, in arrival order, merged.
   std::vector<Interval>& seen = scratch_;
   seen.clear();
   const DelayMatrix::Row to_here = delay_.to_row(station);
@@ -153,22 +193,13 @@ bool CollisionDomain::periods_from(std::size_t station, Picoseconds from) const 
   };
   for (std::size_t j = first; j < ended_.size(); ++j) add(ended_[j]);
   for (const Entry& e : open_) add(e);
-  std::size_t moves = 0;
-  for (std::size_t i = 1; i < seen.size(); ++i) {
-    const Interval iv = seen[i];
-    std::size_t k = i;
-    while (k > 0 && before(iv, seen[k - 1])) {
-      seen[k] = seen[k - 1];
-      --k;
-    }
-    seen[k] = iv;
-    moves += i - k;
-    if (moves > 4 * seen.size()) {
-      std::sort(seen.begin(), seen.end(), before);
-      break;
-    }
-  }
-  std::vector<Period>& periods = periods_;
+  sort_nearly_sorted(seen, before);
+  merge_periods(seen);
+  return first == 0;
+}
+
+void CollisionDomain::merge_periods(const std::vector<Interval>& seen) const {
+  std::vector<BusyPeriod>& periods = periods_;
   periods.clear();
   for (const Interval& iv : seen) {
     if (!periods.empty() && iv.arrive <= periods.back().end) {
@@ -178,7 +209,165 @@ bool CollisionDomain::periods_from(std::size_t station, Picoseconds from) const 
       periods.push_back({iv.arrive, iv.leave, iv.own});
     }
   }
-  return first == 0;
+}
+
+void CollisionDomain::add_at_repeater(std::size_t station, Picoseconds start) {
+  const RepeaterSignal x{start + delay_.part(station), kForeverPs, 0,
+                         static_cast<std::uint32_t>(station), false};
+  // Signals begin as time goes on, reaching the repeater after their station's part: the new
+  // one goes after every one that arrived no later, near the end.
+  std::size_t at = repeater_signals_.size();
+  while (at > 0 && repeater_signals_[at - 1].arrive > x.arrive) --at;
+  repeater_signals_.insert(repeater_signals_.begin() + static_cast<std::ptrdiff_t>(at), x);
+  ++at_repeater_[station];
+  merged_to_ = std::min(merged_to_, at);
+}
+
+void CollisionDomain::end_at_repeater(std::size_t station, Picoseconds stop) {
+  std::size_t at = repeater_signals_.size();
+  while (at-- > 0)
+    if (repeater_signals_[at].station == station && repeater_signals_[at].leave == kForeverPs)
+      break;
+  assert(at < repeater_signals_.size());  // begun, so there
+  repeater_signals_[at].leave = stop + delay_.part(station);
+  merged_to_ = std::min(merged_to_, at);
+}
+
+void CollisionDomain::merge_at_repeater() const {
+  // Signal x reaches station k over [x.arrive, x.leave) + part(k) + a rest in [lo, hi]: within
+  // [x.arrive + hi, x.leave + lo) and [x.arrive + lo, x.leave + hi) whatever the rest. A signal
+  // that joins a period even when it comes as late and the period ends as early as the rests
+  // allow (arrive <= end - spread, and it lasts at least the spread), and a period that stays
+  // apart even when it comes as early and the one before ends as late (start > end + spread),
+  // are the same at every station: merged from the narrow intervals or from the wide ones the
+  // groups are the same, so merged from the true ones too. A period with anything closer is
+  // unsure.
+  std::vector<RepeaterSignal>& signals = repeater_signals_;
+  std::vector<RepeaterPeriod>& periods = repeater_periods_;
+  const Picoseconds spread = delay_.rest_max() - delay_.rest_min();
+  std::size_t m = merged_to_;
+  // Resume from the state just before the first changed signal: the periods before its own
+  // stand, and its own as merged up to the signal before it.
+  const auto in =
+      std::upper_bound(periods.begin(), periods.end(), m,
+                       [](std::size_t i, const RepeaterPeriod& q) { return i < q.members; });
+  periods.erase(in, periods.end());
+  if (!periods.empty()) {
+    RepeaterPeriod& q = periods.back();
+    if (m == q.members) {
+      periods.pop_back();
+    } else {
+      q.end = signals[m - 1].run_end;
+      q.unsure = signals[m - 1].run_unsure;
+      q.members_end = static_cast<std::uint32_t>(m);
+    }
+  }
+  for (; m < signals.size(); ++m) {
+    RepeaterSignal& x = signals[m];
+    const bool brief = x.leave - x.arrive < spread;
+    if (!periods.empty() && x.arrive <= periods.back().end) {
+      RepeaterPeriod& q = periods.back();
+      q.unsure = q.unsure || brief || x.arrive > q.end - spread;
+      q.end = std::max(q.end, x.leave);
+      q.members_end = static_cast<std::uint32_t>(m + 1);
+    } else {
+      const bool close = !periods.empty() && x.arrive <= periods.back().end + spread;
+      periods.push_back({x.arrive, x.leave, static_cast<std::uint32_t>(m),
+                         static_cast<std::uint32_t>(m + 1), brief || close});
+    }
+    x.run_end = periods.back().end;
+    x.run_unsure = periods.back().unsure;
+  }
+  merged_to_ = signals.size();
+}
+
+bool CollisionDomain::repeater_periods(std::size_t station, Picoseconds from,
+                                       std::size_t first) const {
+  if (!delay_.has_parts()) return false;
+  if (merged_to_ < repeater_signals_.size()) merge_at_repeater();
+  const Picoseconds lo = delay_.rest_min();
+  const Picoseconds hi = delay_.rest_max();
+  const Picoseconds spread = hi - lo;
+  const Picoseconds shift = delay_.part(station);
+  const bool own = at_repeater_[station] > 0;
+  // The periods that may still be present here at or after `from` (all of them when the
+  // question is about the whole history). A period left out ended here before `from`, and so
+  // did the station's own signals in it if 2 part + hi >= 0, as it is for every delay made of
+  // cable lengths (any other is left to periods_from).
+  if (own && 2 * shift + hi < 0) return false;
+  const std::vector<RepeaterPeriod>& periods = repeater_periods_;
+  const auto p0 = first == 0
+                      ? periods.begin()
+                      : std::lower_bound(periods.begin(), periods.end(), from,
+                                         [&](const RepeaterPeriod& q, Picoseconds t) {
+                                           return q.end != kForeverPs && q.end + shift + hi < t;
+                                         });
+  for (auto q = p0; q != periods.end(); ++q)
+    if (q->unsure) return false;
+  const DelayMatrix::Row to_here = delay_.to_row(station);
+  auto here = [&](const RepeaterSignal& x, Picoseconds t) {
+    return t - delay_.part(x.station) + to_here[x.station];
+  };
+  std::vector<Interval>& seen = scratch_;
+  seen.clear();
+  // The others' signals x..x_end that make one period [start, end) at the repeater, as one
+  // interval here: shifted by this station's part and the rest, or where the rests differ,
+  // from the earliest here of those that came within the spread of its start to the latest of
+  // those that left within it of its end.
+  auto add = [&](const RepeaterSignal* x, const RepeaterSignal* x_end, Picoseconds start,
+                 Picoseconds end) {
+    if (spread == 0) {
+      seen.push_back({start + shift + lo, end == kForeverPs ? end : end + shift + lo, false});
+      return;
+    }
+    Picoseconds first_here = kForeverPs;
+    Picoseconds last_here = end == kForeverPs ? kForeverPs : -kForeverPs;
+    for (; x != x_end; ++x) {
+      if (x->station == station) continue;
+      if (x->arrive <= start + spread) first_here = std::min(first_here, here(*x, x->arrive));
+      if (end != kForeverPs && x->leave >= end - spread)
+        last_here = std::max(last_here, here(*x, x->leave));
+    }
+    seen.push_back({first_here, last_here, false});
+  };
+  bool resort = false;
+  for (auto q = p0; q != periods.end(); ++q) {
+    const RepeaterSignal* members = repeater_signals_.data() + q->members;
+    const RepeaterSignal* members_end = repeater_signals_.data() + q->members_end;
+    if (!own || std::none_of(members, members_end,
+                             [station](const RepeaterSignal& x) { return x.station == station; })) {
+      add(members, members_end, q->start, q->end);
+      continue;
+    }
+    // A period holding the station's own signal: the others' merged again without it, each
+    // piece one interval here as long as every signal in it joins it whatever the rests (none
+    // is brief: the period is sure), and its own where it sent them; pieces that come close
+    // or overlap here are merged below with the rest.
+    resort = true;
+    const RepeaterSignal* piece = nullptr;
+    Picoseconds start = 0;
+    Picoseconds end = 0;
+    for (const RepeaterSignal* x = members; x != members_end; ++x) {
+      if (x->station == station) {
+        seen.push_back(
+            {x->arrive - shift, x->leave == kForeverPs ? kForeverPs : x->leave - shift, true});
+        continue;
+      }
+      if (piece != nullptr && x->arrive <= end) {
+        if (x->arrive > end - spread) return false;
+        end = std::max(end, x->leave);
+        continue;
+      }
+      if (piece != nullptr) add(piece, x, start, end);
+      piece = x;
+      start = x->arrive;
+      end = x->leave;
+    }
+    if (piece != nullptr) add(piece, members_end, start, end);
+  }
+  if (resort) sort_nearly_sorted(seen, before);
+  merge_periods(seen);
+  return true;
 }
 
 std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t station, Picoseconds t0,
@@ -203,7 +392,7 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
     periods_from(station, cached);
     const auto it =
         std::lower_bound(periods_.begin(), periods_.end(), cached,
-                         [](const Period& q, Picoseconds start) { return q.start < start; });
+                         [](const BusyPeriod& q, Picoseconds start) { return q.start < start; });
     if (it != periods_.end() && it->start == cached) {
       p = static_cast<std::size_t>(it - periods_.begin());
       found = true;
@@ -216,7 +405,7 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
     // The latest period at or before t0 with a quiet full gap before it, where the periods
     // from `from` on are whole and the gap lies after `from` too (all of them, and any gap,
     // when the history is whole: then the oldest period is the start if there is none).
-    const std::vector<Period>& periods = periods_;
+    const std::vector<BusyPeriod>& periods = periods_;
     for (std::size_t r = periods.size(); r-- > 0;) {
       const Picoseconds b = periods[r].start;
       if (b > t0) continue;
@@ -231,12 +420,12 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
     // t0 itself after a quiet full gap: deferring is off and the frame goes.
     if (t0 - ifg_ps >= from) {
       const auto after = std::find_if(periods.begin(), periods.end(),
-                                      [t0](const Period& q) { return q.start >= t0; });
+                                      [t0](const BusyPeriod& q) { return q.start >= t0; });
       if (after == periods.begin() || std::prev(after)->end <= t0 - ifg_ps) return t0;
     }
     if (whole) break;
   }
-  const std::vector<Period>& periods = periods_;
+  const std::vector<BusyPeriod>& periods = periods_;
   // A signal arriving at t0 itself is not sensed by a decision at t0.
   if (p == periods.size() || periods[p].start >= t0) return t0;
   // The cycle the walk is in, remembered for the station's next question whatever the answer.
@@ -303,6 +492,20 @@ bool CollisionDomain::clear_reception(std::size_t sender, std::size_t receiver, 
 void CollisionDomain::prune(Picoseconds horizon) {
   pruned_to_ = std::max(pruned_to_, horizon);
   while (!ended_.empty() && ended_.front().stop + max_delay_ < horizon) ended_.pop_front();
+  // The repeater forgets the same transmissions. Prunes that forget anything are rare (a few
+  // per thousand frames), so the periods are merged again from the first one forgotten.
+  if (!delay_.has_parts() || repeater_signals_.size() == ended_.size() + open_.size()) return;
+  std::size_t kept = 0;
+  for (std::size_t m = 0; m < repeater_signals_.size(); ++m) {
+    const RepeaterSignal& x = repeater_signals_[m];
+    if (x.leave != kForeverPs && x.leave - delay_.part(x.station) + max_delay_ < horizon) {
+      --at_repeater_[x.station];
+      merged_to_ = std::min(merged_to_, kept);
+    } else {
+      repeater_signals_[kept++] = x;
+    }
+  }
+  repeater_signals_.resize(kept);
 }
 
 }  // namespace gbesim

@@ -57,6 +57,12 @@ class DelayMatrix {
   Row from_row(std::size_t from) const { return row(0, from); }
   Row to_row(std::size_t to) const { return row(symmetric_ ? 0 : 1, to); }
   Picoseconds max() const { return max_; }
+  // The sum form, when the delays have it: delay(i, k) = part(i) + part(k) + a rest within
+  // [rest_min(), rest_max()].
+  bool has_parts() const { return !rest_.empty(); }
+  Picoseconds part(std::size_t i) const { return part_[i]; }
+  Picoseconds rest_min() const { return rest_min_; }
+  Picoseconds rest_max() const { return rest_max_; }
   // The memory the delays take.
   std::size_t bytes() const {
     return part_.size() * sizeof(Picoseconds) + rest_.size() +
@@ -73,6 +79,8 @@ class DelayMatrix {
   // Sum form: delay(i, k) = part_[i] + part_[k] + rest_[i * n + k].
   std::vector<Picoseconds> part_;
   std::vector<std::int8_t> rest_;
+  Picoseconds rest_min_ = 0;
+  Picoseconds rest_max_ = 0;
   // Otherwise [0]: from-major (delay(i, k) at i * n + k); [1]: to-major, only when not
   // symmetric.
   std::vector<std::int32_t> narrow_[2];
@@ -118,6 +126,29 @@ class CollisionDomain {
   bool clear_reception(std::size_t sender, std::size_t receiver, Picoseconds from,
                        Picoseconds to) const;
 
+  // A busy period at a station: signals (and its own transmissions, `own`) merged where they
+  // overlap or touch.
+  struct BusyPeriod {
+    Picoseconds start;
+    Picoseconds end;  // kForeverPs while a transmission in it is open
+    bool own;
+  };
+  // The busy periods at `station` that deference_release looks at from `from` on: every one
+  // that starts at or after `from` exactly, and every one that ends at or after it with its
+  // end exactly (its start may be later, and its own flag missing, when it began before
+  // `from`); periods, or parts of them, that ended before `from` may be among them. For tests
+  // and tools.
+  std::vector<BusyPeriod> busy_periods(std::size_t station, Picoseconds from) const {
+    periods_from(station, from);
+    return periods_;
+  }
+
+  // How the busy periods behind deference_release's answers were found so far: from the
+  // repeater's (with the sum form) or merged at the station itself (without it, or where the
+  // repeater's could differ). For tests and benchmarks.
+  std::uint64_t periods_from_repeater() const { return from_repeater_; }
+  std::uint64_t periods_merged_here() const { return merged_here_; }
+
   // Forgets transmissions whose signal had left every station before `horizon`: callers pass
   // the earliest instant any deference still has to look back to (the oldest waiting frame's
   // ready time) less the gap.
@@ -149,6 +180,22 @@ class CollisionDomain {
   // (the whole kept history); otherwise only periods that start at or after `from` are sure to
   // be whole (an earlier one may lack signals that had left by `from`).
   bool periods_from(std::size_t station, Picoseconds from) const;
+  // The same periods from the busy periods at the repeater, when the delays have the sum form
+  // (DelayMatrix): station i's signal reaches the repeater part(i) after it starts and station
+  // k part(k) + a rest later, so the periods at k are the repeater's shifted by part(k) + rest.
+  // They are the same periods at every station wherever no two signals come within the spread
+  // of the rests of touching or parting, and the repeater's are kept as transmissions begin
+  // and end, so a station asking costs the few periods after `from`, not every signal. Fills
+  // periods_ with those that may still be present at `station` at or after `from` (any before
+  // may be missing; all of them when `first` == 0, the whole history) and returns true; a
+  // period holding the station's own transmission is merged again from its signals. Returns
+  // false, having done nothing, where that does not hold: signals too close to call, no sum
+  // form.
+  bool repeater_periods(std::size_t station, Picoseconds from, std::size_t first) const;
+  // Brings repeater_periods_ up to date with repeater_signals_ from the first changed signal.
+  void merge_at_repeater() const;
+  void add_at_repeater(std::size_t station, Picoseconds start);
+  void end_at_repeater(std::size_t station, Picoseconds stop);
 
   DelayMatrix delay_;
   Picoseconds max_delay_ = 0;
@@ -164,12 +211,31 @@ class CollisionDomain {
   mutable std::vector<Picoseconds> cycle_t0_;
   Picoseconds pruned_to_ = -kForeverPs;
   mutable std::vector<Interval> scratch_;
-  struct Period {
-    Picoseconds start;
-    Picoseconds end;
-    bool own;
+  mutable std::vector<BusyPeriod> periods_;
+  // Merges signals in arrival order into periods_.
+  void merge_periods(const std::vector<Interval>& seen) const;
+  // With the sum form: every transmission kept as a signal at the repeater, in arrival order
+  // (all the merge needs), and their busy periods there, merged up to the first signal changed
+  // since (`merged_to_`).
+  struct RepeaterSignal {
+    Picoseconds arrive;
+    Picoseconds leave;    // kForeverPs while open
+    Picoseconds run_end;  // its period's end as merged up to it
+    std::uint32_t station;
+    bool run_unsure;  // its period, as merged up to it, may differ at some station
   };
-  mutable std::vector<Period> periods_;
+  struct RepeaterPeriod {
+    Picoseconds start;
+    Picoseconds end;                     // kForeverPs while open
+    std::uint32_t members, members_end;  // its signals, in repeater_signals_
+    bool unsure;
+  };
+  mutable std::vector<RepeaterSignal> repeater_signals_;
+  mutable std::vector<RepeaterPeriod> repeater_periods_;
+  mutable std::size_t merged_to_ = 0;
+  std::vector<std::uint32_t> at_repeater_;  // each station's signals among them
+  mutable std::uint64_t from_repeater_ = 0;
+  mutable std::uint64_t merged_here_ = 0;
 };
 
 }  // namespace gbesim

@@ -174,9 +174,17 @@ void sort_nearly_sorted(std::vector<T>& v, Less before) {
 
 bool CollisionDomain::periods_from(std::size_t station, Picoseconds from) const {
   // The ended transmissions that may be present here at or after `from` are the newest ends
-  // back to the first whose signal had left every station by then.
-  std::size_t first = ended_.size();
-  while (first > 0 && ended_[first - 1].stop + max_delay_ >= from) --first;
+  // back to the first whose signal had left every station by then: ends are in time order, so
+  // it is found by halving (the repeater's periods need no walk over the signals).
+  std::size_t first = 0;
+  for (std::size_t past = ended_.size(); first < past;) {
+    const std::size_t mid = first + (past - first) / 2;
+    if (ended_[mid].stop + max_delay_ >= from) {
+      past = mid;
+    } else {
+      first = mid + 1;
+    }
+  }
   if (repeater_periods(station, from, first)) {
     ++from_repeater_;
     return first == 0;

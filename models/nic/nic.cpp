@@ -331,6 +331,14 @@ void Nic::issue(Kind kind, PciCommand command, std::uint64_t address, std::int64
 }
 
 void Nic::pump(Picoseconds now) {
+  if (dma_busy_ || settling_) return;
+  // The DMA engine decides on everything that happens at this instant: first the station is
+  // brought up to date in its defined order (its frame on the wire reported sent if its last
+  // bit has left, frames that have arrived delivered; docs/mac.md), whichever process the
+  // simulation kernel runs first. What that reports comes back here and is decided on below.
+  settling_ = true;
+  mac_.settle_station(now);
+  settling_ = false;
   if (dma_busy_) return;
   // The receive and transmit engines take turns at the bus when both have work.
   if (last_was_rx_) {

@@ -179,6 +179,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   std::int64_t tx_completed_ = 0;  // written back, not yet reclaimed
   bool dma_busy_ = false;
   bool last_was_rx_ = false;
+  bool settling_ = false;  // pump is bringing the station up to date: no decision inside
 
   // Interrupt moderation: when (plain logic), and the timer that fires it.
   InterruptModeration moderation_{params_};

@@ -209,6 +209,9 @@ void PciBus::request(std::size_t master, const PciRequest& r, Picoseconds now) {
   p.visible = edge_after(now);
   masters_[master].queue.push_back(p);
   if (active_) {
+    // A transaction may have been started up to one clock before its first edge (see
+    // next_event_ps); its owner asking again in that clock holds REQ# from that first edge on,
+    // as start() would have found it asking.
     if (master == a_.t.master && a_.owner_requests_from < 0) {
       a_.owner_requests_from = edge_after(now);  // a new request: REQ# from its edge on
     }
@@ -611,31 +614,50 @@ void PciBus::count(const PciTransaction& t) {
   ++length_bins_[bin];
 }
 
+std::int64_t PciBus::next_decision_edge() const {
+  std::int64_t first = -1;
+  for (std::size_t m = 0; m < masters_.size(); ++m) {
+    const std::int64_t r = ready_edge(m);
+    if (r >= 0 && (first < 0 || r < first)) first = r;
+  }
+  if (first < 0) return -1;
+  return std::max({bus_free_edge_, decided_through_ + 1, first});
+}
+
+Picoseconds PciBus::decision_due_ps(std::int64_t edge) const {
+  // The arbiter's choice at `edge` rests on the REQ# lines sampled at edge - 1: on requests made
+  // before time_of(edge - 1), all known from then on. If that choice starts a transaction, it is
+  // taken then (a request made later is seen by the transaction in progress exactly as it would
+  // have been seen by start(): see request()); if it does not, it waits for the edge itself,
+  // where a request made meanwhile may still let a parked master start.
+  const std::size_t w = arbitrate(edge - 1, holder_, rr_last_, kNone);
+  const bool starts = w != kNone && requesting_by(w, edge);
+  return time_of(starts ? edge - 1 : edge);
+}
+
 Picoseconds PciBus::next_event_ps() const {
   if (active_) {
     if (a_.edges.empty()) return time_of(a_.t.end_clock);
     // Not generated that far yet: wake at the last phase generated, to generate more.
     return time_of(a_.edges[std::min(a_.last, a_.edges.size() - 1)]);
   }
-  std::int64_t first = -1;
-  for (std::size_t m = 0; m < masters_.size(); ++m) {
-    const std::int64_t r = ready_edge(m);
-    if (r >= 0 && (first < 0 || r < first)) first = r;
-  }
-  if (first < 0) return kForeverPs;
-  return time_of(std::max({bus_free_edge_, decided_through_ + 1, first}));
+  const std::int64_t edge = next_decision_edge();
+  return edge < 0 ? kForeverPs : decision_due_ps(edge);
 }
 
 void PciBus::advance(Picoseconds now) {
   while (true) {
-    const Picoseconds t = next_event_ps();
-    if (t > now) return;
-    if (active_ && !a_.edges.empty() && a_.last >= a_.edges.size())
-      generate_phases(a_, a_.edges.size() + kPhaseBlock);
-    else if (active_)
-      finish();
-    else
-      decide(t / period_ps_);
+    if (active_) {
+      if (next_event_ps() > now) return;
+      if (!a_.edges.empty() && a_.last >= a_.edges.size())
+        generate_phases(a_, a_.edges.size() + kPhaseBlock);
+      else
+        finish();
+      continue;
+    }
+    const std::int64_t edge = next_decision_edge();
+    if (edge < 0 || decision_due_ps(edge) > now) return;
+    decide(edge);
   }
 }
 

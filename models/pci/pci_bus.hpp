@@ -20,7 +20,10 @@
 //
 // Time: clock edge k is at k x period ps (edge 0 at time 0). A request made at time t is first
 // sampled at the first edge strictly after t (setup), so what happens at an edge never depends on
-// the order in which simulation processes run at that instant.
+// the order in which simulation processes run at that instant. The arbiter's choice for edge k
+// depends only on what was sampled at k - 1; when it starts a transaction it is therefore taken
+// at k - 1's time (next_event_ps says so), with the same outcome, so that a transaction which
+// follows another costs its shell no wake-up of its own.
 
 #include <cstdint>
 #include <deque>
@@ -178,6 +181,10 @@ class PciBus : public DmaBus {
   // expiry at which it samples GNT# removed; -1 if none (yet).
   std::int64_t termination_edge(const Active& a) const;
   void cut_at_latency_timer(Active& a) const;
+  // The next edge at which the arbiter decides who owns the bus (-1: nobody requests), and when
+  // that decision can be taken.
+  std::int64_t next_decision_edge() const;
+  Picoseconds decision_due_ps(std::int64_t edge) const;
   void decide(std::int64_t edge);
   void start(std::size_t m, std::int64_t s);
   void finish();

@@ -1,9 +1,11 @@
 #pragma once
 // The SystemC timing shell of a host's bus: one process that sleeps until the bus engine's next
 // event (PCI: a transaction's last data phase -- in a long burst, the last one worked out so far
-// -- or the next clock edge at which someone may start; PCI Express: a packet's last symbol, an
-// arrival, an Ack or a completion due) and wakes early when a master asks for the bus. All
-// timing is in the engine: pci_bus.hpp for PCI and PCI-X, pcie_link.hpp for PCI Express.
+// -- or the arbiter's next decision, taken as soon as it is known; PCI Express: a packet's last
+// symbol, an arrival, an Ack or a completion due). A master's request moves that wake-up earlier
+// when it makes the next event sooner; a request made from a callback while the bus runs needs
+// none. All timing is in the engine: pci_bus.hpp for PCI and PCI-X, pcie_link.hpp for PCI
+// Express.
 // Does not model: a pin-level bus (REQ#, GNT#, FRAME#, TRDY# are not SystemC signals and cannot
 // be traced) or a clock: nothing runs at the clock edges between those events.
 
@@ -28,10 +30,12 @@ class PciBusModule : public sc_core::sc_module {
 
  private:
   void run();
+  void wake_for_next_event(Picoseconds now);
 
   SimContext& context_;
   std::unique_ptr<DmaBus> bus_;
   sc_core::sc_event wake_;
+  bool running_ = false;  // inside run(): a request needs no wake-up of its own
 };
 
 }  // namespace gbesim

@@ -86,8 +86,11 @@ CommandResult run_command(const std::string& command_line) {
   return r;
 }
 
-CommandResult run_gbesim(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
-  std::string line = "cd " + shell_quote(cwd.string()) + " && " + shell_quote(GBESIM_BINARY);
+CommandResult run_gbesim(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                         const std::string& environment) {
+  std::string line = "cd " + shell_quote(cwd.string()) + " && ";
+  if (!environment.empty()) line += "env " + shell_quote(environment) + " ";
+  line += shell_quote(GBESIM_BINARY);
   for (const auto& a : args) line += " " + shell_quote(a);
   return run_command(line);
 }

@@ -60,9 +60,11 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs the gbesim binary with the given arguments (shell-quoted here) in `cwd`.
+// Runs the gbesim binary with the given arguments (shell-quoted here) in `cwd`, with one more
+// environment variable if `environment` ("NAME=value") is given.
 CommandResult run_gbesim(const std::vector<std::string>& args,
-                         const std::filesystem::path& cwd = std::filesystem::current_path());
+                         const std::filesystem::path& cwd = std::filesystem::current_path(),
+                         const std::string& environment = "");
 // gbesim running in the background, as a user's terminal would have it: the test waits for what
 // it prints (never for a fixed time), then signals it.
 class BackgroundGbesim {

@@ -1,0 +1,122 @@
+// The host bus's wake-up schedule changes no result (issue 18). The bus shell
+// (models/pci/pci_bus_module.hpp) wakes only at the engine's next event and takes the arbiter's
+// decision as soon as its inputs are known; with GBESIM_BUS_WAKES=every-ns it also wakes every
+// nanosecond and at once on every request, so that the simulation kernel runs the processes of
+// each instant in a different order. Both runs must give the same scalars.csv, flows.csv and
+// series.csv byte for byte: nothing may depend on which of two simultaneous processes the
+// kernel runs first. The cases are sweep points of scenarios/pci-ceiling.json where it once
+// did (a NIC deciding on its next DMA transfer at the instant its MAC reported a frame sent,
+// before or after that report: models/nic/nic.cpp, Nic::pump), on every bus family, plus a
+// switched installation with a host stack.
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "tests/support/sim_fixture.hpp"
+
+namespace gbesim {
+namespace {
+
+using gbesim::testing::fresh_directory;
+using gbesim::testing::read_text;
+using gbesim::testing::run_gbesim;
+using gbesim::testing::source_dir;
+
+// "" if equal, else the first line that differs in each.
+std::string first_difference(const std::string& a, const std::string& b) {
+  if (a == b) return "";
+  std::istringstream x(a), y(b);
+  std::string lx, ly;
+  for (int line = 1;; ++line) {
+    const bool hx = static_cast<bool>(std::getline(x, lx));
+    const bool hy = static_cast<bool>(std::getline(y, ly));
+    if (!hx && !hy) return "differ";  // only in a final newline
+    if (!hx || !hy || lx != ly)
+      return "line " + std::to_string(line) + ": '" + (hx ? lx : "(end)") + "' against '" +
+             (hy ? ly : "(end)") + "'";
+  }
+}
+
+void expect_same_either_schedule(const std::string& name, const std::string& scenario,
+                                 const std::vector<std::string>& options) {
+  const auto dir = fresh_directory("bus-schedule-" + name);
+  std::vector<std::string> args = {"run", (source_dir() / scenario).string(), "--quiet"};
+  args.insert(args.end(), options.begin(), options.end());
+  auto with_out = [&](const std::string& out) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--out", out});
+    return a;
+  };
+  const auto plain = run_gbesim(with_out("plain"), dir);
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  const auto every = run_gbesim(with_out("every"), dir, "GBESIM_BUS_WAKES=every-ns");
+  ASSERT_EQ(every.exit_code, 0) << every.output;
+  for (const char* file : {"scalars.csv", "flows.csv", "series.csv"}) {
+    const auto a = dir / "plain" / file;
+    const auto b = dir / "every" / file;
+    ASSERT_EQ(std::filesystem::exists(a), std::filesystem::exists(b)) << name << " " << file;
+    if (std::filesystem::exists(a)) {
+      EXPECT_EQ(first_difference(read_text(a), read_text(b)), "") << name << " " << file;
+    }
+  }
+}
+
+// The wake-ups really differ: the every-ns run wakes the bus about once per simulated
+// nanosecond more.
+TEST(BusSchedule, TheReferenceScheduleWakesTheBusEveryNanosecond) {
+  const auto dir = fresh_directory("bus-schedule-count");
+  const std::vector<std::string> args = {
+      "run",     (source_dir() / "scenarios/pci-ceiling.json").string(),
+      "--point", "0",
+      "--set",   "duration_ns=1000000",
+      "--quiet"};
+  auto with_out = [&](const std::string& out) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--out", out});
+    return a;
+  };
+  ASSERT_EQ(run_gbesim(with_out("plain"), dir).exit_code, 0);
+  ASSERT_EQ(run_gbesim(with_out("every"), dir, "GBESIM_BUS_WAKES=every-ns").exit_code, 0);
+  auto activations = [&](const std::string& out) {
+    const std::string run = read_text(dir / out / "run.json");
+    const auto at = run.find("\"process_activations\": ");
+    EXPECT_NE(at, std::string::npos);
+    return std::stoll(run.substr(at + 23));
+  };
+  // The run, warm-up included, is 1 ms: 10^6 nanoseconds.
+  EXPECT_GE(activations("every") - activations("plain"), 900'000);
+}
+
+TEST(BusSchedule, NicsOnEveryBusFamilyGiveTheSameResultsWhicheverProcessRunsFirst) {
+  // point: bus, frame size, direction, NIC (scenarios/pci-ceiling.json, `gbesim sweep --list`)
+  const std::vector<std::pair<const char*, const char*>> points = {
+      {"0", "PCI 32/33, 64 B, receive, 82540EM"},
+      {"121", "PCI 32/66, 128 B, transmit, 82540EM"},
+      {"244", "PCI 64/33, 256 B, transmit, DP83820"},
+      {"319", "PCI 64/66, 64 B, transmit, DP83820"},
+      {"365", "PCI 64/66, 512 B, both ways, DP83820"},
+      {"424", "PCI-X 64/133, 64 B, transmit, DP83820"},
+      {"553", "PCIe x1, 512 B, transmit, 82573"},
+      {"598", "PCIe x4, 128 B, transmit, 82573"},
+      {"608", "PCIe x4, 256 B, both ways, 82573"},
+  };
+  for (const auto& [point, what] : points) {
+    SCOPED_TRACE(what);
+    expect_same_either_schedule(
+        std::string("pci-ceiling-") + point, "scenarios/pci-ceiling.json",
+        {"--point", point, "--set", "duration_ns=2000000", "--series", "250us"});
+  }
+}
+
+TEST(BusSchedule, HostStacksBehindASwitchGiveTheSameResultsWhicheverProcessRunsFirst) {
+  for (const char* point : {"10", "40"}) {
+    SCOPED_TRACE(point);
+    expect_same_either_schedule(std::string("switched-") + point,
+                                "scenarios/nic-review-2003-switched.json",
+                                {"--point", point, "--set", "duration_ns=3000000"});
+  }
+}
+
+}  // namespace
+}  // namespace gbesim

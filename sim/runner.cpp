@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <ctime>
 #include <limits>
 #include <unordered_map>
@@ -31,6 +32,23 @@
 
 namespace gbesim {
 namespace {
+
+// GBESIM_PERTURB_ORDER=1: one more process, re-triggered every nanosecond and registered before
+// the network's, so that the simulation kernel orders the processes of each instant differently
+// (its order follows the history of timed notifications). For the differential check that no
+// result depends on that order (tests/scenario/kernel_order_test.cpp); it counts no activation.
+class OrderPerturbation : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(OrderPerturbation);
+  explicit OrderPerturbation(sc_core::sc_module_name name) : sc_module(name) { SC_METHOD(tick); }
+  static bool wanted() {
+    const char* v = std::getenv("GBESIM_PERTURB_ORDER");
+    return v != nullptr && std::string_view(v) == "1";
+  }
+
+ private:
+  void tick() { next_trigger(sc_core::sc_time(1, sc_core::SC_NS)); }
+};
 
 std::string iso_time_now() {
   const std::time_t t = std::time(nullptr);
@@ -667,6 +685,8 @@ int run_simulation(const RunOptions& options) {
   // The kernel's informational messages (e.g. the VCD timescale it chose) are not for users.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));
+  std::unique_ptr<OrderPerturbation> perturbation;
+  if (OrderPerturbation::wanted()) perturbation = std::make_unique<OrderPerturbation>("perturb");
   Network network(scenario.config, context);
   remove_previous_outputs(out, network);
 

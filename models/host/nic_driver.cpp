@@ -129,7 +129,7 @@ double NicDriver::tx_cost_ns(std::int64_t frames) const {
 
 void NicDriver::spend(double ns) {
   const Picoseconds cost = round_to_ps(ns * 1000.0);
-  if (cost > 0) wait(to_sc_time(cost));
+  if (cost > 0) pause(cost);
   cpu_busy_ps_ += static_cast<std::uint64_t>(cost);
 }
 
@@ -173,6 +173,14 @@ void NicDriver::register_access(std::size_t port, PciCommand command, std::uint6
   bus_.request(master_, r);
 }
 
+void NicDriver::pause(Picoseconds cost) {
+  wait(to_sc_time(cost));
+  // The CPU resumes at an instant where a bus transfer may also end (a write-back making frames
+  // visible, a tail write landing): it sees what the bus completes at this instant, whichever
+  // of the two the simulation kernel runs first.
+  bus_.settle();
+}
+
 void NicDriver::service_interrupt(std::size_t port) {
   Port& p = ports_[port];
   Nic& nic = *p.nic;
@@ -201,7 +209,7 @@ void NicDriver::service_interrupt(std::size_t port) {
   for (const auto& f : frames) buffers += f.descriptors;
   cost_ns += cpu_.per_refill_ns * static_cast<double>(buffers);
   const Picoseconds cost = round_to_ps(cost_ns * 1000.0);
-  if (cost > 0) wait(to_sc_time(cost));
+  if (cost > 0) pause(cost);
   const Picoseconds now = now_ps();
   for (const auto& f : frames) {
     ++delivered_;

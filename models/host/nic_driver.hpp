@@ -65,8 +65,9 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
   // Posts frames to a NIC, then writes its tail register.
   void post_tx(std::size_t port, std::vector<FramePtr>& frames);
   std::vector<FramePtr> build_raw(std::int64_t frames);
-  void spend(double ns);     // the CPU is busy for this long
-  bool post_stack_frames();  // false: nothing to post, or no room in the rings
+  void spend(double ns);         // the CPU is busy for this long
+  void pause(Picoseconds cost);  // waits, then settles the bus (see the definition)
+  bool post_stack_frames();      // false: nothing to post, or no room in the rings
   // A 4-byte PIO access to a NIC's registers, mastered by the host bridge.
   void register_access(std::size_t port, PciCommand command, std::uint64_t address,
                        std::uint64_t tag);

@@ -145,6 +145,7 @@ std::int64_t Nic::tx_drained(Picoseconds now) const {
 }
 
 void Nic::tx_wake_process() {
+  bus_.settle();  // a transfer of ours ending at this instant has ended (see moderation_process)
   tx_wake_ps_ = kForeverPs;
   pump(now_ps());
 }
@@ -276,6 +277,7 @@ void Nic::frame_arriving(const Frame& frame, Picoseconds first_bit_ps) {
 }
 
 void Nic::early_process() {
+  bus_.settle();  // see moderation_process
   early_wake_ps_ = kForeverPs;
   pump(now_ps());
 }
@@ -532,6 +534,9 @@ void Nic::schedule_interrupt(Picoseconds now) {
 }
 
 void Nic::moderation_process() {
+  // A write-back the bus completes at this instant makes its frames visible first, whichever
+  // process the simulation kernel runs first.
+  bus_.settle();
   const Picoseconds now = now_ps();
   if (irq_asserted_ || !moderation_.pending() || now < fire_ps_) return;
   irq_asserted_ = true;

@@ -39,12 +39,26 @@ PciBusModule::PciBusModule(sc_core::sc_module_name name, const PciBusParams& par
 
 void PciBusModule::request(std::size_t master, const PciRequest& r) {
   const Picoseconds now = now_ps();
+  // What the bus does at this instant comes first (a PCI Express link may have packets to send
+  // or completions to queue now): the request joins after it, whichever process the
+  // simulation kernel runs first. A request from a callback while the bus runs is already after.
+  settle();
   bus_->request(master, r, now);
   // Asked from a master's callback while the bus runs: run() sets the wake-up as it returns.
   if (waking_every_ns())
     wake_.notify(sc_core::SC_ZERO_TIME);
   else if (!running_)
     wake_for_next_event(now);
+}
+
+void PciBusModule::settle() {
+  if (running_) return;
+  const Picoseconds now = now_ps();
+  if (bus_->next_event_ps() > now) return;
+  running_ = true;
+  bus_->advance(now);
+  running_ = false;
+  wake_for_next_event(now);
 }
 
 void PciBusModule::wake_for_next_event(Picoseconds now) {

@@ -27,6 +27,10 @@ class PciBusModule : public sc_core::sc_module {
   DmaBus& bus() { return *bus_; }
   // A master asks for a transfer now.
   void request(std::size_t master, const PciRequest& r);
+  // Brings the bus up to now: whatever it completes at this instant (with its masters'
+  // callbacks) has happened before the caller acts, whichever process the simulation kernel
+  // runs first. A process that reads what bus transfers change calls it first.
+  void settle();
 
  private:
   void run();

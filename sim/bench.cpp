@@ -5,12 +5,14 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <tuple>
 
 #include <systemc>
 
@@ -54,20 +56,32 @@ struct EmptyClockedProcess : sc_core::sc_module {
   std::int64_t activations = 0;
 };
 
-// CPU ns per activation of the empty process: the median of `runs` stretches of 200,000.
-double baseline_ns_per_activation(int runs) {
-  EmptyClockedProcess process("bench_baseline");
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  std::vector<double> ns;
-  for (int i = 0; i < runs; ++i) {
-    const std::int64_t before = process.activations;
+// CPU ns per activation of the empty process over stretches of 200,000 activations. This VM's
+// speed changes by up to 2x from one minute to the next, so a baseline measured once would not
+// be the one a case ran against: each run of a case is given against the stretches just before
+// and just after it.
+class Baseline {
+ public:
+  Baseline() : process_("bench_baseline") { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
+  double stretch() {
+    const std::int64_t before = process_.activations;
     const double cpu = process_cpu_seconds();
     sc_core::sc_start(200, sc_core::SC_US);
-    ns.push_back(1e9 * (process_cpu_seconds() - cpu) /
-                 static_cast<double>(process.activations - before));
+    const double ns =
+        1e9 * (process_cpu_seconds() - cpu) / static_cast<double>(process_.activations - before);
+    all_.push_back(ns);
+    return ns;
   }
-  return median(ns);
-}
+  // Every stretch measured so far: (median, lowest, highest).
+  std::tuple<double, double, double> range() const {
+    return {median(all_), *std::min_element(all_.begin(), all_.end()),
+            *std::max_element(all_.begin(), all_.end())};
+  }
+
+ private:
+  EmptyClockedProcess process_;
+  std::vector<double> all_;
+};
 
 // Runs `self` with `args` and waits: its exit code (-1 when it did not exit) and resource use.
 int run_child(const std::string& self, std::vector<std::string> args, rusage& usage) {
@@ -278,15 +292,19 @@ int run_bench(const BenchOptions& options) {
   };
   ProgressLine progress(true, 0.0);
   progress.update("gbesim bench: measuring the baseline", true);
-  const double baseline = baseline_ns_per_activation(options.runs);
+  Baseline baseline;
+  std::vector<double> first;
+  for (int i = 0; i < options.runs; ++i) first.push_back(baseline.stretch());
   fmt::print(
       "gbesim bench: 1000 Mb/s, saturated; FD = 2 stations on 100 m full duplex, HD = stations "
       "on a half-duplex collision domain (10 m each to a repeater); median of {} runs per case\n"
-      "baseline (this machine): an empty SystemC method re-triggered every ns costs {:.1f} ns "
-      "of CPU per activation; 'x base' = CPU per frame / that\n",
-      options.runs, baseline);
-  fmt::print("{:<50} {:>9} {:>12} {:>9} {:>8} {:>10} {:>9} {:>7}\n", "case", "x real",
-             "CPU ns/frame", "x base", "act/fr", "CPU ns/act", "peak MiB", "frames");
+      "baseline (this machine, now): an empty SystemC method re-triggered every ns costs {:.1f} "
+      "ns of CPU per activation; it is measured again just before and after every run, and\n"
+      "'x base' = the run's CPU per frame / the mean of those two (the median over the runs);\n"
+      "'base ns' = the baselines the case ran against (median)\n",
+      options.runs, median(first));
+  fmt::print("{:<50} {:>9} {:>12} {:>9} {:>8} {:>10} {:>9} {:>7} {:>8}\n", "case", "x real",
+             "CPU ns/frame", "x base", "act/fr", "CPU ns/act", "peak MiB", "frames", "base ns");
   std::fflush(stdout);
   std::size_t index = 0;
   for (const auto& c : cases) {
@@ -300,14 +318,18 @@ int run_bench(const BenchOptions& options) {
                           : c.nic             ? bench_nic_rx_json(c.frame_bytes, c.duration_ms)
                           : c.hd_stations > 0 ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
                                               : bench_scenario_json(c.frame_bytes, c.duration_ms));
-    std::vector<double> rtf, cpu, apf, per_activation, rss, allocated;
+    std::vector<double> rtf, cpu, apf, per_activation, rss, allocated, bases, ratios;
     for (int i = 0; i < options.runs; ++i) {
       progress.update(fmt::format("gbesim bench: case {} of {}, {}: run {} of {}", index,
                                   cases.size(), c.key, i + 1, options.runs),
                       true);
+      const double before = baseline.stretch();
       const Sample s = run_once(options.self, scenario,
                                 tmp / fmt::format("out-{}-{}-{}-{}-{}", c.nic, c.hd_stations,
                                                   c.switch_ports, c.frame_bytes, i));
+      const double base = (before + baseline.stretch()) / 2;
+      bases.push_back(base);
+      ratios.push_back(s.cpu_ns_per_frame / base);
       rtf.push_back(s.real_time_factor);
       cpu.push_back(s.cpu_ns_per_frame);
       apf.push_back(s.activations_per_frame);
@@ -316,10 +338,10 @@ int run_bench(const BenchOptions& options) {
       allocated.push_back(s.frames_allocated);
     }
     progress.finish();
-    fmt::print("{:<50} {:>#9.3g} {:>12.0f} {:>9.1f} {:>8.2f} {:>10.0f} {:>9.1f} {:>7.0f}\n",
-               fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(cpu),
-               median(cpu) / baseline, median(apf), median(per_activation), median(rss),
-               median(allocated));
+    fmt::print(
+        "{:<50} {:>#9.3g} {:>12.0f} {:>9.1f} {:>8.2f} {:>10.0f} {:>9.1f} {:>7.0f} {:>8.1f}\n",
+        fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(cpu), median(ratios),
+        median(apf), median(per_activation), median(rss), median(allocated), median(bases));
     std::fflush(stdout);
   }
   fmt::print(
@@ -330,6 +352,11 @@ int run_bench(const BenchOptions& options) {
       "stations, this is the simulator's cost of each thing that happens); frames = frame objects\n"
       "ever allocated (recycled through a pool); in (k) frames count the stations' and the switch\n"
       "ports' MACs (each frame is received twice).\n");
+  {
+    const auto [middle, lowest, highest] = baseline.range();
+    fmt::print("baseline over this bench: {:.1f} ns (median), {:.1f} to {:.1f}\n", middle, lowest,
+               highest);
+  }
   // Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time.
   if (wanted("s")) {
     const auto tiny = tmp / "startup.json";

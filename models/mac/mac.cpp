@@ -219,7 +219,7 @@ void Mac::pause_refresh_process() {
 
 void Mac::settle_station(Picoseconds now) {
   finish_due(now);
-  if (fill_lazy_ && fill_end_ps_ <= now) hd_fill_done();
+  if (medium_ != nullptr) hd_settle(now);
   if (incoming_ != nullptr) incoming_->settle_if_due(now);
   if (client_ != nullptr) client_->settle_if_due(now);
   for (Settleable* s : suppliers_) s->settle_if_due(now);

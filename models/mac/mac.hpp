@@ -198,6 +198,15 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   void hd_start(Picoseconds now, bool in_burst);
   void hd_frame_done(Picoseconds now);
   void hd_collision(Picoseconds at);
+  // What a station settles at any instant `now`, in the order it happened: a collision in a
+  // burst's fill, the fill's end (a lazy fill: the next frame started then), a collision in the
+  // frame on the wire.
+  void hd_settle(Picoseconds now);
+  // The wake for a phase of our signal (a frame, or a fill and, if lazy, the frame after it)
+  // ending at `phase_end`: at its end, or at the collision that cuts it short -- or, unwatched,
+  // at the end of the jam that collision starts (the collision itself is settled then, or at any
+  // settle before, as of its instant).
+  Picoseconds hd_phase_wake(Picoseconds phase_end) const;
   void hd_jam_done(Picoseconds now);
   void hd_fill_done();
   void hd_drop(std::string_view reason, Counter& counter, Picoseconds now);
@@ -254,6 +263,8 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // settles the station at every stop of the kernel (settled_at_every_stop) and nothing watches.
   bool lazy_fill_allowed_ = false;
   bool fill_lazy_ = false;
+  // The same condition lets a collision be settled at its jam's end rather than by a wake at the
+  // instant it reaches us (hd_phase_wake).
   Picoseconds lazy_frame_end_ps_ = 0;  // the end of the frame after a lazy fill
   Picoseconds collision_at_ps_ = kForeverPs;
   Picoseconds jam_end_ps_ = 0;

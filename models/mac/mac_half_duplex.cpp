@@ -48,7 +48,30 @@ void Mac::on_signal_arrival(Picoseconds at) {
                                                                    : fill_end_ps_;
   if (at >= phase_end) return;  // our signal is gone (or this phase is over) by then
   collision_at_ps_ = at;
-  hd_wake(at);
+  hd_wake(hd_phase_wake(phase_end));
+}
+
+Picoseconds Mac::hd_phase_wake(Picoseconds phase_end) const {
+  const Picoseconds at = collision_at_ps_;
+  if (at >= phase_end) return phase_end;
+  if (!lazy_fill_allowed_) return at;
+  // The jam's end, as hd_collision will find it: from the collision in a fill, from the end of
+  // the preamble and SFD (or the collision, if later) in a frame.
+  if (state_ == MacTxState::burst_fill && at < fill_end_ps_) return at + jam_ps_;
+  const Picoseconds start = state_ == MacTxState::burst_fill ? fill_end_ps_ : frame_start_ps_;
+  return std::max(at, start + kPreambleSfdBits * bit_ps_) + jam_ps_;
+}
+
+void Mac::hd_settle(Picoseconds now) {
+  if (state_ == MacTxState::burst_fill && collision_at_ps_ <= now &&
+      collision_at_ps_ < fill_end_ps_) {
+    hd_collision(collision_at_ps_);
+    return;
+  }
+  if (fill_lazy_ && fill_end_ps_ <= now) hd_fill_done();
+  if (state_ == MacTxState::transmitting && collision_at_ps_ <= now &&
+      collision_at_ps_ < frame_end_ps_)
+    hd_collision(collision_at_ps_);
 }
 
 void Mac::on_medium_closed(Picoseconds now) {
@@ -86,22 +109,19 @@ void Mac::hd_process() {
         hd_wake(backoff_end_ps_);
       }
       return;
+    // A collision that has reached us was settled first (hd_settle): we are jamming then.
     case MacTxState::transmitting:
-      if (collision_at_ps_ <= now && collision_at_ps_ < frame_end_ps_) {
-        hd_collision(collision_at_ps_);
-      } else if (now >= frame_end_ps_) {
+      if (now >= frame_end_ps_) {
         hd_frame_done(now);
       } else {
-        hd_wake(std::min(collision_at_ps_, frame_end_ps_));
+        hd_wake(hd_phase_wake(frame_end_ps_));
       }
       return;
     case MacTxState::burst_fill:
-      if (collision_at_ps_ <= now && collision_at_ps_ < fill_end_ps_) {
-        hd_collision(collision_at_ps_);
-      } else if (now >= fill_end_ps_) {
+      if (now >= fill_end_ps_) {
         hd_fill_done();  // woken at the fill's end (a lazy fill was done by settle_station)
       } else {
-        hd_wake(std::min(collision_at_ps_, fill_lazy_ ? lazy_frame_end_ps_ : fill_end_ps_));
+        hd_wake(hd_phase_wake(fill_lazy_ ? lazy_frame_end_ps_ : fill_end_ps_));
       }
       return;
     case MacTxState::jamming:
@@ -172,7 +192,7 @@ void Mac::hd_start(Picoseconds now, bool in_burst) {
   set_state(MacTxState::transmitting, now);
   if (client_ != nullptr) client_->mac_tx_started(*hol_, now);
   events({EventKind::tx_start, now, hol_.get()});
-  hd_wake(std::min(collision_at_ps_, frame_end_ps_));
+  hd_wake(hd_phase_wake(frame_end_ps_));
 }
 
 void Mac::hd_frame_done(Picoseconds now) {
@@ -221,10 +241,10 @@ void Mac::hd_frame_done(Picoseconds now) {
     if (fill_lazy_) {
       lazy_frame_end_ps_ =
           fill_end_ps_ + (kPreambleSfdBits + hd_wire_bits(hol_->size(), false)) * bit_ps_;
-      hd_wake(std::min(collision_at_ps_, lazy_frame_end_ps_));
+      hd_wake(hd_phase_wake(lazy_frame_end_ps_));
       return;
     }
-    hd_wake(std::min(collision_at_ps_, fill_end_ps_));
+    hd_wake(hd_phase_wake(fill_end_ps_));
     return;
   }
   if (bursting_) {

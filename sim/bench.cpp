@@ -1,6 +1,7 @@
 #include "sim/bench.hpp"
 
 #include <fmt/format.h>
+#include <sched.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <tuple>
 
@@ -59,7 +61,8 @@ struct EmptyClockedProcess : sc_core::sc_module {
 // CPU ns per activation of the empty process over stretches of 200,000 activations. This VM's
 // speed changes by up to 2x from one minute to the next, so a baseline measured once would not
 // be the one a case ran against: each run of a case is given against the stretches just before
-// and just after it.
+// and just after it (the faster of two each side: a stretch is a few ms, and a blip of the host
+// in one of them is not the speed the run saw).
 class Baseline {
  public:
   Baseline() : process_("bench_baseline") { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
@@ -81,6 +84,34 @@ class Baseline {
  private:
   EmptyClockedProcess process_;
   std::vector<double> all_;
+};
+
+// While it lives, this process and the children it starts run on the CPU it is on now: the
+// baseline stretches and the run between them then measure the same CPU (on this project's VM
+// the two virtual CPUs are not always equally fast).
+class PinnedToThisCpu {
+ public:
+  PinnedToThisCpu() {
+    if (::sched_getaffinity(0, sizeof(saved_), &saved_) != 0) return;
+    cpu_ = ::sched_getcpu();
+    if (cpu_ < 0) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu_, &one);
+    pinned_ = ::sched_setaffinity(0, sizeof(one), &one) == 0;
+  }
+  ~PinnedToThisCpu() {
+    if (pinned_) ::sched_setaffinity(0, sizeof(saved_), &saved_);
+  }
+  PinnedToThisCpu(const PinnedToThisCpu&) = delete;
+  PinnedToThisCpu& operator=(const PinnedToThisCpu&) = delete;
+  // The CPU, or -1 when it could not pin.
+  int cpu() const { return pinned_ ? cpu_ : -1; }
+
+ private:
+  cpu_set_t saved_{};
+  int cpu_ = -1;
+  bool pinned_ = false;
 };
 
 // Runs `self` with `args` and waits: its exit code (-1 when it did not exit) and resource use.
@@ -292,6 +323,7 @@ int run_bench(const BenchOptions& options) {
   };
   ProgressLine progress(true, 0.0);
   progress.update("gbesim bench: measuring the baseline", true);
+  auto pin = std::make_unique<PinnedToThisCpu>();
   Baseline baseline;
   std::vector<double> first;
   for (int i = 0; i < options.runs; ++i) first.push_back(baseline.stretch());
@@ -299,10 +331,12 @@ int run_bench(const BenchOptions& options) {
       "gbesim bench: 1000 Mb/s, saturated; FD = 2 stations on 100 m full duplex, HD = stations "
       "on a half-duplex collision domain (10 m each to a repeater); median of {} runs per case\n"
       "baseline (this machine, now): an empty SystemC method re-triggered every ns costs {:.1f} "
-      "ns of CPU per activation; it is measured again just before and after every run, and\n"
-      "'x base' = the run's CPU per frame / the mean of those two (the median over the runs);\n"
-      "'base ns' = the baselines the case ran against (median)\n",
-      options.runs, median(first));
+      "ns of CPU per activation; it is measured again just before and after every run (the\n"
+      "faster of two stretches each side), and 'x base' = the run's CPU per frame / the mean of\n"
+      "those two (the median over the runs);\n"
+      "'base ns' = the baselines the case ran against (median){}\n",
+      options.runs, median(first),
+      pin->cpu() >= 0 ? fmt::format("; runs and baseline pinned to CPU {}", pin->cpu()) : "");
   fmt::print("{:<50} {:>9} {:>12} {:>9} {:>8} {:>10} {:>9} {:>7} {:>8}\n", "case", "x real",
              "CPU ns/frame", "x base", "act/fr", "CPU ns/act", "peak MiB", "frames", "base ns");
   std::fflush(stdout);
@@ -323,11 +357,11 @@ int run_bench(const BenchOptions& options) {
       progress.update(fmt::format("gbesim bench: case {} of {}, {}: run {} of {}", index,
                                   cases.size(), c.key, i + 1, options.runs),
                       true);
-      const double before = baseline.stretch();
+      const double before = std::min(baseline.stretch(), baseline.stretch());
       const Sample s = run_once(options.self, scenario,
                                 tmp / fmt::format("out-{}-{}-{}-{}-{}", c.nic, c.hd_stations,
                                                   c.switch_ports, c.frame_bytes, i));
-      const double base = (before + baseline.stretch()) / 2;
+      const double base = (before + std::min(baseline.stretch(), baseline.stretch())) / 2;
       bases.push_back(base);
       ratios.push_back(s.cpu_ns_per_frame / base);
       rtf.push_back(s.real_time_factor);
@@ -357,6 +391,7 @@ int run_bench(const BenchOptions& options) {
     fmt::print("baseline over this bench: {:.1f} ns (median), {:.1f} to {:.1f}\n", middle, lowest,
                highest);
   }
+  pin.reset();  // the sweep case runs two at a time
   // Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time.
   if (wanted("s")) {
     const auto tiny = tmp / "startup.json";

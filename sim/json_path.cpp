@@ -91,6 +91,10 @@ bool is_wildcard(const PathToken& t) {
                                                 : std::get<std::string>(t) == "*";
 }
 
+bool tokens_match(const PathToken& a, const PathToken& b) {
+  return is_wildcard(a) || is_wildcard(b) || a == b;
+}
+
 // Sets the value at tokens[k..] below `node`. Missing objects on the way and the last key are
 // created; arrays and their elements are not: below a wildcard an element without them is
 // skipped, elsewhere it is an error. Returns how many were set.
@@ -172,6 +176,20 @@ Json parse_override_value(const std::string& text) {
                                 "is not usable JSON: " + e.message);
   }
   return Json(text);  // not JSON (or a number JSON cannot hold): the loader judges the string
+}
+
+bool path_within(const std::string& path, const std::string& outer) {
+  std::vector<PathToken> inner_tokens, outer_tokens;
+  try {
+    inner_tokens = parse_json_path(path);
+    outer_tokens = parse_json_path(outer);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  if (outer_tokens.size() > inner_tokens.size()) return false;
+  for (std::size_t i = 0; i < outer_tokens.size(); ++i)
+    if (!tokens_match(inner_tokens[i], outer_tokens[i])) return false;
+  return true;
 }
 
 }  // namespace gbesim

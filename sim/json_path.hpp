@@ -29,6 +29,10 @@ std::string index_path(const std::string& parent, std::size_t index);
 // Throws std::invalid_argument with a message for people.
 void set_json_path(Json& document, const std::string& path, const Json& value);
 
+// True if setting `outer` may replace what `path` names: `path` is `outer` or lies below it (a
+// wildcard in either matches any key or index there). Paths that do not parse never are.
+bool path_within(const std::string& path, const std::string& outer);
+
 // A --set or sweep value: JSON if it parses as JSON, otherwise a plain string.
 Json parse_override_value(const std::string& text);
 

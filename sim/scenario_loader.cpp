@@ -5,6 +5,7 @@
 
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
+#include "sim/json_path.hpp"
 #include "sim/scenario_resolve.hpp"
 #include "sim/scenario_rules.hpp"
 #include "sim/scenario_schema.hpp"
@@ -111,7 +112,7 @@ LoadedScenario load_point(const Prepared& prepared, const std::string& file,
     for (const auto& s : prepared.sets) {
       const std::string path = s.substr(0, s.find('='));
       for (const auto& [axis_path, value] : out.point_values)
-        if (axis_path == path)
+        if (path_within(path, axis_path))
           out.overridden_sets.push_back("--set " + s + " is replaced by sweep point " +
                                         std::to_string(point) + "'s " + axis_path + " = " +
                                         value.dump() +

@@ -30,6 +30,7 @@
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
+#include "sim/json_path.hpp"
 #include "sim/output_dir.hpp"
 #include "sim/progress.hpp"
 #include "sim/results_sqlite.hpp"
@@ -434,15 +435,19 @@ int run_sweep(const SweepOptions& options) {
   for (const auto& set : options.sets) {
     const std::string path = set.substr(0, set.find('='));
     for (const SweepAxis& axis : plan.axes) {
-      bool sets_it = std::find(axis.paths.begin(), axis.paths.end(), path) != axis.paths.end();
+      // The axis's path that covers the --set's (the same path, or an object above it).
+      std::string covering;
+      for (const auto& axis_path : axis.paths)
+        if (covering.empty() && path_within(path, axis_path)) covering = axis_path;
       for (const auto& variant : axis.sets)
-        for (const auto& [variant_path, value] : variant) sets_it = sets_it || variant_path == path;
-      if (sets_it)
+        for (const auto& [variant_path, value] : variant)
+          if (covering.empty() && path_within(path, variant_path)) covering = variant_path;
+      if (!covering.empty())
         fmt::print(stderr,
                    "warning: {}: --set {} is replaced by sweep axis \"{}\" at every point that "
                    "sets {} (a sweep point applies after --set; take the path out of the sweep to "
                    "use the --set value)\n",
-                   options.scenario_file, set, axis.name, path);
+                   options.scenario_file, set, axis.name, covering);
     }
   }
   if (options.list_only) {

@@ -1124,6 +1124,27 @@ TEST(Pipeline, ASourceThatWillSendNothingAndAnIgnoredSweepAreSaid) {
       << replaced.output;
   const Json resolved = Json::parse(read_text(dir / "p/run.json"))["config"];
   EXPECT_EQ(resolved["links"][0]["cable_m"].get<double>(), 20.0);
+  // The same for a --set below an object the point sets whole (spelt right or not, it is gone).
+  const auto below = run_gbesim({"run", "s.json", "--set",
+                                 "sweep={\"links[0]\": [{\"between\": [\"a\", \"b\"], "
+                                 "\"cable_m\": 7}]}",
+                                 "--set", "links[0].cabel_m=50", "--point", "0", "--out", "q"},
+                                dir);
+  ASSERT_EQ(below.exit_code, 0) << below.output;
+  EXPECT_NE(below.output.find("warning: s.json: --set links[0].cabel_m=50 is replaced by sweep "
+                              "point 0's links[0] = "),
+            std::string::npos)
+      << below.output;
+  const auto below_sweep = run_gbesim({"sweep", "s.json", "--set",
+                                       "sweep={\"links[0]\": [{\"between\": [\"a\", \"b\"], "
+                                       "\"cable_m\": 7}]}",
+                                       "--set", "links[0].cable_m=50", "--list"},
+                                      dir);
+  ASSERT_EQ(below_sweep.exit_code, 0) << below_sweep.output;
+  EXPECT_NE(below_sweep.output.find("warning: s.json: --set links[0].cable_m=50 is replaced by "
+                                    "sweep axis \"links[0]\" at every point that sets links[0]"),
+            std::string::npos)
+      << below_sweep.output;
   // The same for a whole sweep: said once, before anything runs.
   const auto swept =
       run_gbesim({"sweep", "s.json", "--set", "sweep={\"links[0].cable_m\": [10, 20, 30]}", "--set",

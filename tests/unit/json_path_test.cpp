@@ -42,6 +42,24 @@ TEST(JsonPath, OverrideValuesAreJsonWhenTheyParse) {
   EXPECT_EQ(parse_override_value("cat5e"), Json("cat5e"));
 }
 
+// What a sweep point that sets `outer` replaces: the path itself and everything below it.
+TEST(JsonPath, APathIsWithinItselfAndTheObjectsAboveIt) {
+  EXPECT_TRUE(path_within("hosts.h.pci", "hosts.h.pci"));
+  EXPECT_TRUE(path_within("hosts.h.pci.width_bits", "hosts.h.pci"));
+  EXPECT_TRUE(path_within("links[0].cable_m", "links[0]"));
+  EXPECT_TRUE(path_within("links[0].cable_m", "links"));
+  EXPECT_FALSE(path_within("hosts.h.pci", "hosts.h.pci.width_bits"));  // above, not within
+  EXPECT_FALSE(path_within("hosts.h.pcie", "hosts.h.pci"));            // a longer key
+  EXPECT_FALSE(path_within("links[1].cable_m", "links[0]"));
+  EXPECT_FALSE(path_within("links[0].cable_m", "links.0"));  // a key "0", not an element
+  // Wildcards on either side match any key or index there.
+  EXPECT_TRUE(path_within("stations.*.mac.duplex", "stations.a.mac"));
+  EXPECT_TRUE(path_within("stations.a.mac.duplex", "stations.*.mac"));
+  EXPECT_TRUE(path_within("links[3].ber", "links[*]"));
+  EXPECT_FALSE(path_within("stations.*.mac", "stations.a.traffic"));
+  EXPECT_FALSE(path_within("links[", "links"));  // does not parse
+}
+
 TEST(DidYouMean, SuggestsCloseKeysOnly) {
   const std::vector<std::string> keys = {"cable_m", "medium", "ber"};
   EXPECT_EQ(did_you_mean("cable_mm", keys), "cable_m");

@@ -366,6 +366,7 @@ void HostStack::arm_timer(Picoseconds at, Picoseconds now) {
 }
 
 void HostStack::timer_process() {
+  ++context_.activations;
   const Picoseconds now = now_ps();
   timer_at_ = kForeverPs;
   if (connection_.next_deadline() <= now) connection_.on_timer(now);
@@ -391,6 +392,7 @@ void IdealEndpoint::mac_receive(FramePtr frame, Picoseconds now) {
 }
 
 void IdealEndpoint::wake_process() {
+  ++stack_.context().activations;
   run(now_ps());
 }
 

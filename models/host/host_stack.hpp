@@ -70,6 +70,9 @@ class HostStack : public sc_core::sc_module {
             std::uint32_t ip_destination, std::uint64_t creator, SimContext& context,
             std::uint16_t sender_port = kSenderPort);
 
+  // The simulation's context (the activation count of the host's processes).
+  SimContext& context() { return context_; }
+
   // The runner's side.
   std::optional<AppCall> poll(Picoseconds now);
   void perform(const AppCall& call, Picoseconds now);

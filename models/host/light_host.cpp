@@ -8,6 +8,7 @@ LightHost::LightHost(sc_core::sc_module_name name, const CpuParams& cpu, Mac& ma
       cpu_(with_copy_cost(cpu)),
       mac_(mac),
       stacks_(stacks),
+      context_(context),
       stats_(context.stats, std::string(this->name())),
       delivered_(stats_, "frames_delivered", "frames", "frames the CPU took in"),
       octets_(stats_, "octets_delivered", "bytes", "their DA..FCS bytes"),
@@ -36,7 +37,10 @@ void LightHost::mac_tx_done(const Frame&, Picoseconds, bool) {
 
 void LightHost::spend(double ns) {
   const Picoseconds cost = round_to_ps(ns * 1000.0);
-  if (cost > 0) wait(to_sc_time(cost));
+  if (cost > 0) {
+    wait(to_sc_time(cost));
+    ++context_.activations;
+  }
   cpu_busy_ps_ += static_cast<std::uint64_t>(cost);
 }
 
@@ -72,6 +76,7 @@ void LightHost::enqueue_posting() {
 }
 
 void LightHost::cpu_process() {
+  ++context_.activations;  // and one for every resumption below
   const sc_core::sc_event_or_list work = arrived_ | room_ | stacks_.wake();
   while (true) {
     if (!inbox_.empty()) {
@@ -100,6 +105,7 @@ void LightHost::cpu_process() {
     }
     if (post_frames()) continue;
     wait(work);
+    ++context_.activations;
   }
 }
 

@@ -46,6 +46,7 @@ class LightHost : public sc_core::sc_module, public MacClient {
   const CpuParams cpu_;
   Mac& mac_;
   StackSet& stacks_;
+  SimContext& context_;
   // Members, not locals of the thread (a thread's stack is never unwound).
   std::vector<FramePtr> inbox_, handling_, posting_;
   sc_core::sc_event arrived_, room_;

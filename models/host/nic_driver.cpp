@@ -175,6 +175,7 @@ void NicDriver::register_access(std::size_t port, PciCommand command, std::uint6
 
 void NicDriver::pause(Picoseconds cost) {
   wait(to_sc_time(cost));
+  ++context_.activations;
   // The CPU resumes at an instant where a bus transfer may also end (a write-back making frames
   // visible, a tail write landing): it sees what the bus completes at this instant, whichever
   // of the two the simulation kernel runs first.
@@ -189,6 +190,7 @@ void NicDriver::service_interrupt(std::size_t port) {
   if (cpu_.read_icr) {
     register_access(port, PciCommand::memory_read, kNicRegisterIcr, kIcrTag | (port << 4));
     wait(icr_read_);
+    ++context_.activations;
   }
   handling_ = nic.take_received();
   const std::vector<ReceivedFrame>& frames = handling_;
@@ -271,6 +273,7 @@ bool NicDriver::post_stack_frames() {
 }
 
 void NicDriver::cpu_process() {
+  ++context_.activations;  // and one for every resumption below
   if (!tx_.to.empty()) {
     // The raw sender fills the ring at start-up.
     spend(tx_cost_ns(tx_ring_ - 1));
@@ -290,6 +293,7 @@ void NicDriver::cpu_process() {
     if (served) continue;
     if (stacks_.empty()) {
       wait(interrupts_);
+      ++context_.activations;
       continue;
     }
     // The stacks' frames go into the rings as soon as they exist (a send call runs down to the
@@ -303,6 +307,7 @@ void NicDriver::cpu_process() {
     }
     if (post_stack_frames()) continue;  // the poll's window update
     wait(work);
+    ++context_.activations;
   }
 }
 

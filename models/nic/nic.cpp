@@ -21,6 +21,7 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
       params_(params),
       mac_(mac),
       bus_(bus),
+      context_(context),
       memory_(memory),
       read_command_(pci_command_of(params.read_command)),
       write_command_(pci_command_of(params.write_command)),
@@ -145,6 +146,7 @@ std::int64_t Nic::tx_drained(Picoseconds now) const {
 }
 
 void Nic::tx_wake_process() {
+  ++context_.activations;
   bus_.settle();  // a transfer of ours ending at this instant has ended (see moderation_process)
   tx_wake_ps_ = kForeverPs;
   pump(now_ps());
@@ -277,6 +279,7 @@ void Nic::frame_arriving(const Frame& frame, Picoseconds first_bit_ps) {
 }
 
 void Nic::early_process() {
+  ++context_.activations;
   bus_.settle();  // see moderation_process
   early_wake_ps_ = kForeverPs;
   pump(now_ps());
@@ -534,6 +537,7 @@ void Nic::schedule_interrupt(Picoseconds now) {
 }
 
 void Nic::moderation_process() {
+  ++context_.activations;
   // A write-back the bus completes at this instant makes its frames visible first, whichever
   // process the simulation kernel runs first.
   bus_.settle();

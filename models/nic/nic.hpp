@@ -145,6 +145,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   const NicParams params_;
   Mac& mac_;
   PciBusModule& bus_;
+  SimContext& context_;
   std::size_t master_;
   std::size_t memory_;
   std::size_t registers_;

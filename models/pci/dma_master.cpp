@@ -17,6 +17,7 @@ DmaMaster::DmaMaster(sc_core::sc_module_name name, const DmaTrafficParams& traff
       params_(traffic),
       bus_(bus),
       target_(target),
+      context_(context),
       stats_(context.stats, std::string(this->name())),
       requests_(stats_, "requests", "requests", "requests issued"),
       completed_(stats_, "requests_completed", "requests", "requests whose last byte moved"),
@@ -56,6 +57,7 @@ void DmaMaster::pci_done(const PciRequest& request, Picoseconds) {
 
 void DmaMaster::run() {
   while (true) {
+    ++context_.activations;  // the start, and every resumption
     const Picoseconds now = now_ps();
     if (now < next_ps_) {
       wait(to_sc_time(next_ps_ - now));

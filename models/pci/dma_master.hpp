@@ -39,6 +39,7 @@ class DmaMaster : public sc_core::sc_module, public PciMasterClient {
   PciBusModule& bus_;
   std::size_t index_;
   std::size_t target_;
+  SimContext& context_;
   Picoseconds gap_ps_ = 0;   // between requests at the rate; 0 = back to back
   Picoseconds next_ps_ = 0;  // when the next request is due
   std::int64_t outstanding_ = 0;

@@ -261,10 +261,10 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // A fill with no signal known to arrive in it, whose next frame starts at the station's next
   // settle (or wake) as of fill_end_ps_ rather than by a wake of its own: allowed when the port
   // settles the station at every stop of the kernel (settled_at_every_stop) and nothing watches.
-  bool lazy_fill_allowed_ = false;
-  bool fill_lazy_ = false;
   // The same condition lets a collision be settled at its jam's end rather than by a wake at the
   // instant it reaches us (hd_phase_wake).
+  bool lazy_fill_allowed_ = false;
+  bool fill_lazy_ = false;
   Picoseconds lazy_frame_end_ps_ = 0;  // the end of the frame after a lazy fill
   Picoseconds collision_at_ps_ = kForeverPs;
   Picoseconds jam_end_ps_ = 0;

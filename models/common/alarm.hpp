@@ -21,6 +21,8 @@ class Alarm {
   }
   // The notification has fired: nothing is pending.
   void fired() { at_ = kForeverPs; }
+  // The pending instant (kForeverPs: none).
+  Picoseconds at() const { return at_; }
 
  private:
   sc_core::sc_event& event_;

@@ -147,7 +147,7 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
     dont_initialize();
   } else {
     SC_METHOD(tx_process);
-    sensitive << kick_;
+    sensitive << kick_ << tx_wake_;
     dont_initialize();
   }
   SC_METHOD(pause_refresh_process);
@@ -255,11 +255,15 @@ void Mac::set_state(MacTxState state, Picoseconds at) {
 void Mac::tx_process() {
   ++context_.activations;
   const Picoseconds now = now_ps();
+  // A kick notified while idle or paused can arrive after this process committed a frame in the
+  // same instant: the frame's own wake decides what follows.
+  if (in_flight_ && now < tx_alarm_.at()) return;
+  if (tx_alarm_.at() <= now) tx_alarm_.fired();
   finish_due(now);
   if (in_flight_) {
     // Exact tracing only: the committed frame starts now.
     set_state(MacTxState::transmitting, now);
-    next_trigger(to_sc_time(tx_end_ps_ - now));
+    tx_alarm_.set(tx_end_ps_);
     return;
   }
   settle_station(now);
@@ -314,11 +318,12 @@ void Mac::decide(Picoseconds now) {
   }
   if (queue_.empty()) {
     set_state(MacTxState::idle, now);
-    return;  // static sensitivity: woken by enqueue or a control request
+    tx_alarm_.set(kForeverPs);  // woken by enqueue or a control request
+    return;
   }
   if (now < pause_until_ps_) {
     set_state(MacTxState::paused, now);
-    next_trigger(to_sc_time(pause_until_ps_ - now), kick_);
+    tx_alarm_.set(pause_until_ps_);  // or a kick: a frame to send, a PAUSE received
     return;
   }
   commit(queue_.pop(), now);
@@ -336,11 +341,11 @@ void Mac::commit(FramePtr frame, Picoseconds now) {
   in_flight_ = std::move(frame);
   if (tx_start_ps_ > now && exact_trace_) {
     set_state(MacTxState::interframe_gap, now);
-    next_trigger(to_sc_time(tx_start_ps_ - now));
+    tx_alarm_.set(tx_start_ps_);
     return;
   }
   set_state(MacTxState::transmitting, tx_start_ps_);
-  next_trigger(to_sc_time(tx_end_ps_ - now));
+  tx_alarm_.set(tx_end_ps_);
 }
 
 bool Mac::takes_late_delivery() const {

@@ -27,6 +27,7 @@
 
 #include <systemc>
 
+#include "models/common/alarm.hpp"
 #include "models/common/event.hpp"
 #include "models/common/frame.hpp"
 #include "models/common/full_duplex.hpp"
@@ -290,6 +291,11 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   bool xoff_active_ = false;
   Picoseconds next_refresh_ps_ = kForeverPs;
   sc_core::sc_event kick_;
+  // Full duplex: the transmit process's one timed wake (a frame's start or end, a pause's end),
+  // a notification of its own in its static sensitivity rather than next_trigger's timeout
+  // (SystemC triggers a statically sensitive method for less).
+  sc_core::sc_event tx_wake_;
+  Alarm tx_alarm_{tx_wake_};
   sc_core::sc_event refresh_;
 
   StatGroup stats_;

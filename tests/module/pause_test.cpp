@@ -2,6 +2,10 @@
 // 1518-byte frames to b at 1000 Mb/s: frame k occupies [12304k, 12304k + 12208] ns. Station b
 // sends one PAUSE frame (64 bytes, 576 ns on the wire) when the test tells it to.
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "models/common/crc32.hpp"
@@ -104,6 +108,46 @@ TEST(Pause, APauseArrivingAsAFrameEndsHoldsTheNextFrame) {
   ASSERT_GE(starts.size(), 4u);
   EXPECT_EQ(starts[2], 1'344'000);
   EXPECT_EQ(starts[3], 7'040'000);
+}
+
+TEST(Pause, AFrameQueuedAsAPauseEndsLeavesTheNextStartWhereTheGapPutsIt) {
+  // Exact tracing: the MAC's state changes on its edges. No cable, 64-byte frames queued by a
+  // script: four at 0 ns (frame k on the wire [672k, 672k + 576] ns) and one at 1962 ns. b's
+  // PAUSE(1), sent at 874 ns, ends and reaches a at 1450 ns: paused until 1450 + 512 = 1962 ns.
+  // At 1920 ns frame 2 ends and frame 3 waits (paused); at 1962 ns the pause ends as the fifth
+  // frame is queued -- a request to a MAC still paused, which wakes it again in that instant,
+  // after it has passed frame 3 on. Frame 3 still starts when the gap after frame 2 has passed,
+  // 2016 ns: the MAC is in the gap until then, not transmitting.
+  SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 1000,
+      "stations": {"a": {"traffic": [{"pattern": "script", "to": "b", "script": [
+                          {"at_ns": 0, "bytes": 64}, {"at_ns": 0, "bytes": 64},
+                          {"at_ns": 0, "bytes": 64}, {"at_ns": 0, "bytes": 64},
+                          {"at_ns": 1962, "bytes": 64}]}]},
+                   "b": {}},
+      "links": [{"between": ["a", "b"], "cable_m": 0}]})");
+  sim.record_events();
+  Mac& a = sim.station("a").mac();
+  a.enable_exact_trace();
+  std::vector<std::pair<Picoseconds, MacTxState>> states;
+  a.state_changed.connect([&](MacTxState s, Picoseconds at) { states.emplace_back(at, s); });
+  sim.run_until(874'000);
+  sim.station("b").mac().send_pause(1);
+  sim.run_until(2'000'000);
+  EXPECT_EQ(a.trace_tx_state(), static_cast<unsigned>(MacTxState::interframe_gap));
+  EXPECT_FALSE(a.trace_transmitting());
+  sim.run_until(4'000'000);
+  const std::vector<std::pair<Picoseconds, MacTxState>> from_1920 = {
+      {1'920'000, MacTxState::interframe_gap}, {1'920'000, MacTxState::paused},
+      {1'962'000, MacTxState::interframe_gap}, {2'016'000, MacTxState::transmitting},
+      {2'592'000, MacTxState::interframe_gap}, {2'688'000, MacTxState::transmitting},
+      {3'264'000, MacTxState::interframe_gap}, {3'264'000, MacTxState::idle}};
+  const auto first = std::find_if(states.begin(), states.end(),
+                                  [](const auto& s) { return s.first >= 1'920'000; });
+  EXPECT_EQ((std::vector<std::pair<Picoseconds, MacTxState>>(first, states.end())), from_1920);
+  const auto starts = start_times(sim);
+  ASSERT_EQ(starts.size(), 5u);
+  EXPECT_EQ(starts[3], 2'016'000);
+  EXPECT_EQ(starts[4], 2'688'000);
 }
 
 std::string flow_control(bool pause_tx) {

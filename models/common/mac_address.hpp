@@ -29,10 +29,17 @@ struct MacAddress {
 };
 
 // A MAC address read as a 48-bit number (first octet in the low byte): one compare to match.
+// Two loads put together in registers: six bytes copied into a zeroed word would be read back
+// across three stores, which the processor cannot forward (a stall on every received frame).
 inline std::uint64_t address_key(const std::uint8_t* octets) {
-  std::uint64_t key = 0;
-  std::memcpy(&key, octets, 6);
-  return key;
+  std::uint32_t low = 0;
+  std::uint16_t high = 0;
+  std::memcpy(&low, octets, 4);
+  std::memcpy(&high, octets + 4, 2);
+  return static_cast<std::uint64_t>(low) | static_cast<std::uint64_t>(high) << 32;
 }
+
+// FF-FF-FF-FF-FF-FF's key (the same in either byte order).
+inline constexpr std::uint64_t kBroadcastKey = 0xFFFF'FFFF'FFFF;
 
 }  // namespace gbesim

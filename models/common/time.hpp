@@ -22,9 +22,10 @@ inline sc_core::sc_time to_sc_time(Picoseconds ps) {
   return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(ps));
 }
 
-// The kernel's clock read in place (sc_time_stamp() is the same value behind a library call).
+// The kernel's clock read in place: sc_time_stamp() is the same value behind a library call, and
+// the simulation context exists before any model does (sc_get_curr_simcontext() would check).
 inline Picoseconds now_ps() {
-  return static_cast<Picoseconds>(sc_core::sc_get_curr_simcontext()->time_stamp().value());
+  return static_cast<Picoseconds>(sc_core::sc_curr_simcontext->time_stamp().value());
 }
 
 // One bit time at a line rate given in Mb/s: 1e6 / rate ps. Exact for 10, 100, 1000 and

@@ -126,13 +126,13 @@ void Sink::mac_receive(FramePtr frame, Picoseconds now) {
   if (params_.drain_mbps <= 0) {
     record_flow(*frame, now);
     ++frames_consumed_;
-    events({EventKind::deliver, now, frame.get()});
+    events.emit(EventKind::deliver, now, frame.get());
     return;  // consumed at once; the frame returns to the pool
   }
   const auto size = static_cast<std::int64_t>(frame->size());
   if (backlog_bytes_ + size > params_.rx_queue_bytes) {
     ++rx_queue_overflow_;
-    events({EventKind::rx_drop, now, frame.get(), "rx_queue_overflow"});
+    events.emit(EventKind::rx_drop, now, frame.get(), "rx_queue_overflow");
     return;
   }
   record_flow(*frame, now);
@@ -158,7 +158,7 @@ void Sink::complete_service() {
   queue_.pop_front();
   backlog_bytes_ -= static_cast<std::int64_t>(frame->size());
   ++frames_consumed_;
-  events({EventKind::deliver, at, frame.get()});
+  events.emit(EventKind::deliver, at, frame.get());
   mac_.set_rx_backlog(backlog_bytes_);
   if (queue_.empty()) {
     serving_ = false;

@@ -173,7 +173,7 @@ bool Mac::enqueue(FramePtr frame) {
   }
   // A frame relayed by a switch keeps the time its source queued it: latency is end to end.
   if (frame->hops == 0) frame->queued_ps = now;
-  events({EventKind::enqueue, now, frame.get()});
+  events.emit(EventKind::enqueue, now, frame.get());
   queue_.push(std::move(frame));
   if (state_ == MacTxState::idle || state_ == MacTxState::paused) kick_.notify(SC_ZERO_TIME);
   return true;
@@ -182,13 +182,13 @@ bool Mac::enqueue(FramePtr frame) {
 void Mac::drop(FramePtr frame, std::string_view reason) {
   ++tx_queue_drops_;
   if (client_ != nullptr) client_->mac_tx_done(*frame, now_ps(), false);
-  events({EventKind::drop, now_ps(), frame.get(), reason});
+  events.emit(EventKind::drop, now_ps(), frame.get(), reason);
 }
 
 void Mac::send_pause(std::uint16_t quanta) {
   control_pending_ = true;
   control_quanta_ = quanta;
-  events({EventKind::pause_tx, now_ps(), nullptr, {}, quanta});
+  events.emit(EventKind::pause_tx, now_ps(), nullptr, std::string_view{}, quanta);
   if (state_ == MacTxState::idle || state_ == MacTxState::paused) kick_.notify(SC_ZERO_TIME);
 }
 
@@ -277,10 +277,9 @@ void Mac::finish_frame(Picoseconds now) {
   frame_octets_transmitted_ += frame->size();
   octets_transmitted_ok_ += client_octets(frame->bytes);
   tx_busy_ps_ += static_cast<std::uint64_t>(now - tx_start_ps_);
-  const MacAddress da = destination_of(frame->bytes);
-  if (da.is_broadcast()) {
+  if (address_key(frame->bytes.data()) == kBroadcastKey) {
     ++broadcast_frames_transmitted_ok_;
-  } else if (da.is_multicast()) {
+  } else if ((frame->bytes[0] & 1U) != 0) {
     ++multicast_frames_transmitted_ok_;
   }
   if (length_type_of(frame->bytes) == kEtherTypeMacControl) {
@@ -299,7 +298,7 @@ void Mac::finish_frame(Picoseconds now) {
     }
   }
   if (client_ != nullptr) client_->mac_tx_done(*frame, now, true);
-  events({EventKind::tx_end, now, frame.get()});
+  events.emit(EventKind::tx_end, now, frame.get());
   next_free_ps_ = now + ifg_ps_;
   set_state(MacTxState::interframe_gap, now);
   if (port_ != nullptr) port_->carry(std::move(frame), tx_start_ps_, now);
@@ -336,7 +335,7 @@ void Mac::commit(FramePtr frame, Picoseconds now) {
   tx_start_ps_ = std::max(now, next_free_ps_);
   tx_end_ps_ = tx_start_ps_ + frame_time_ps(frame->size());
   if (client_ != nullptr) client_->mac_tx_started(*frame, tx_start_ps_);
-  events({EventKind::tx_start, tx_start_ps_, frame.get()});
+  events.emit(EventKind::tx_start, tx_start_ps_, frame.get());
   if (port_ != nullptr) port_->started(*frame, tx_start_ps_);
   in_flight_ = std::move(frame);
   if (tx_start_ps_ > now && exact_trace_) {
@@ -381,24 +380,24 @@ void Mac::receive(FramePtr frame, Picoseconds at) {
   }
   if (verdict != RxVerdict::ok && verdict != RxVerdict::mac_control) {
     if (client_ != nullptr) client_->mac_rejected(*frame, at);
-    events({EventKind::rx_drop, at, frame.get(), to_string(verdict)});
+    events.emit(EventKind::rx_drop, at, frame.get(), to_string(verdict));
     return;
   }
   const std::size_t size = frame->size();
   ++frames_received_ok_;
   frame_octets_received_ += size;
   octets_received_ok_ += client_octets(frame->bytes);
-  const MacAddress da = destination_of(frame->bytes);
-  if (da.is_broadcast()) {
+  const std::uint64_t da = address_key(frame->bytes.data());
+  if (da == kBroadcastKey) {
     ++broadcast_frames_received_ok_;
-  } else if (da.is_multicast()) {
+  } else if ((frame->bytes[0] & 1U) != 0) {
     ++multicast_frames_received_ok_;
   }
-  events({EventKind::rx_ok, at, frame.get()});
+  events.emit(EventKind::rx_ok, at, frame.get());
   // MAC Control frames addressed to us (or to the PAUSE address) are MAC Control's; any other
   // (seen only by a promiscuous MAC) goes to the client like data.
   if (verdict == RxVerdict::mac_control &&
-      (da == config_.address || da == MacAddress::pause_multicast())) {
+      (da == filter_.own_key || da == address_key(MacAddress::pause_multicast().octets.data()))) {
     handle_mac_control(*frame, at);
     return;
   }
@@ -416,7 +415,7 @@ void Mac::handle_mac_control(const Frame& frame, Picoseconds now) {
   // pause_time counts quanta of 512 bit times from the end of the PAUSE frame; a new PAUSE
   // replaces the running timer, and zero releases it (31B.3.1).
   pause_until_ps_ = now + control->pause_quanta * kPauseQuantumBits * bit_ps_;
-  events({EventKind::pause_rx, now, &frame, {}, control->pause_quanta});
+  events.emit(EventKind::pause_rx, now, &frame, std::string_view{}, control->pause_quanta);
   if (state_ == MacTxState::paused) kick_.notify(SC_ZERO_TIME);
 }
 

@@ -176,7 +176,7 @@ void Mac::hd_start(Picoseconds now, bool in_burst) {
     bursting_ = params_.frame_bursting;
     burst_start_ps_ = now;
     medium_->begin(station_index_, now);
-    if (bursting_) events({EventKind::burst_start, now, hol_.get()});
+    if (bursting_) events.emit(EventKind::burst_start, now, hol_.get());
   } else {
     first_of_transmission_ = false;
   }
@@ -191,7 +191,7 @@ void Mac::hd_start(Picoseconds now, bool in_burst) {
   waiting_for_close_ = false;
   set_state(MacTxState::transmitting, now);
   if (client_ != nullptr) client_->mac_tx_started(*hol_, now);
-  events({EventKind::tx_start, now, hol_.get()});
+  events.emit(EventKind::tx_start, now, hol_.get());
   hd_wake(hd_phase_wake(frame_end_ps_));
 }
 
@@ -223,7 +223,7 @@ void Mac::hd_frame_done(Picoseconds now) {
     ++burst_frames_;
   }
   if (client_ != nullptr) client_->mac_tx_done(*frame, now, true);
-  events({EventKind::tx_end, now, frame.get()});
+  events.emit(EventKind::tx_end, now, frame.get());
   medium_->deliver(station_index_, std::move(frame), frame_start_ps_, frame_end_ps_);
 
   hd_next_frame(now);
@@ -248,7 +248,7 @@ void Mac::hd_frame_done(Picoseconds now) {
     return;
   }
   if (bursting_) {
-    events({EventKind::burst_end, now, nullptr, {}, burst_frames_});
+    events.emit(EventKind::burst_end, now, nullptr, std::string_view{}, burst_frames_);
     bursting_ = false;
   }
   medium_->end(station_index_, now);
@@ -277,14 +277,14 @@ void Mac::hd_collision(Picoseconds at) {
   ++collisions_;
   if (!in_fill) ++collisions_seen_;
   if (late_) ++late_collisions_;
-  events({EventKind::collision, at, in_fill ? nullptr : hol_.get(), late_ ? "late" : ""});
-  if (late_) events({EventKind::late_collision, at, in_fill ? nullptr : hol_.get()});
+  events.emit(EventKind::collision, at, in_fill ? nullptr : hol_.get(), late_ ? "late" : "");
+  if (late_) events.emit(EventKind::late_collision, at, in_fill ? nullptr : hol_.get());
   // Finish the preamble and SFD if still in them, then jam from the moment of detection.
   const Picoseconds from =
       in_fill ? at : std::max(at, frame_start_ps_ + kPreambleSfdBits * bit_ps_);
   jam_end_ps_ = from + jam_ps_;
   if (bursting_) {
-    events({EventKind::burst_end, at, nullptr, "collision"});
+    events.emit(EventKind::burst_end, at, nullptr, "collision");
     bursting_ = false;
   }
   jam_in_fill_ = in_fill;
@@ -295,7 +295,7 @@ void Mac::hd_collision(Picoseconds at) {
 void Mac::hd_jam_done(Picoseconds now) {
   medium_->end(station_index_, now);
   collision_ = false;
-  events({EventKind::jam_end, now, jam_in_fill_ ? nullptr : hol_.get()});
+  events.emit(EventKind::jam_end, now, jam_in_fill_ ? nullptr : hol_.get());
   if (jam_in_fill_) {
     // The frame before the fill was delivered; the next one has not been tried yet.
     ready_ps_ = now;
@@ -315,7 +315,7 @@ void Mac::hd_jam_done(Picoseconds now) {
   // Truncated binary exponential backoff: r uniform on [0, 2^min(attempts, backoffLimit)).
   const auto range = std::uint64_t{1} << std::min(attempts_, params_.backoff_limit);
   const auto slots = static_cast<std::int64_t>(backoff_rng_.uniform_below(range));
-  events({EventKind::backoff, now, hol_.get(), {}, slots});
+  events.emit(EventKind::backoff, now, hol_.get(), std::string_view{}, slots);
   backoff_end_ps_ = now + slots * slot_ps_;
   ready_ps_ = backoff_end_ps_;
   if (backoff_end_ps_ <= now) {
@@ -330,7 +330,7 @@ void Mac::hd_jam_done(Picoseconds now) {
 void Mac::hd_drop(std::string_view reason, Counter& counter, Picoseconds now) {
   ++counter;
   if (client_ != nullptr) client_->mac_tx_done(*hol_, now, false);
-  events({EventKind::drop, now, hol_.get(), reason});
+  events.emit(EventKind::drop, now, hol_.get(), reason);
   hd_next_frame(now);
   if (hol_) {
     hd_try(now);

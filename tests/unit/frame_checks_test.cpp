@@ -1,5 +1,7 @@
 #include "models/mac/frame_checks.hpp"
 
+#include <array>
+
 #include <gtest/gtest.h>
 
 #include "models/common/crc32.hpp"
@@ -114,6 +116,27 @@ TEST(PauseFrame, HasTheAnnex31BLayout) {
 TEST(FrameChecks, CountsClientOctetsAsClause30Does) {
   EXPECT_EQ(client_octets(make(64).bytes), 46u);
   EXPECT_EQ(client_octets(make(1518).bytes), 1500u);
+}
+
+TEST(MacAddressKey, EveryOctetCountsAndOnlyTheSixOctets) {
+  // The key is the six octets (first in the low byte on this little-endian machine), nothing
+  // else: octets 5 and 6 are read by a separate load, and the bytes after them are ignored.
+  const std::array<std::uint8_t, 8> a = {0x02, 0x00, 0x00, 0x00, 0x12, 0x34, 0xAA, 0xBB};
+  EXPECT_EQ(address_key(a.data()), 0x3412'0000'0002ULL);
+  for (std::size_t i = 0; i < 6; ++i) {
+    auto b = a;
+    b[i] ^= 0x80;
+    EXPECT_NE(address_key(b.data()), address_key(a.data())) << "octet " << i;
+  }
+  auto c = a;
+  c[6] = 0;
+  c[7] = 0;
+  EXPECT_EQ(address_key(c.data()), address_key(a.data()));
+  EXPECT_EQ(address_key(MacAddress::broadcast().octets.data()), kBroadcastKey);
+  EXPECT_EQ(address_key(MacAddress::for_station(7).octets.data()),
+            address_key(MacAddress::for_station(7).octets.data()));
+  EXPECT_NE(address_key(MacAddress::for_station(7).octets.data()),
+            address_key(MacAddress::for_station(263).octets.data()));
 }
 
 }  // namespace

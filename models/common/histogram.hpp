@@ -4,12 +4,14 @@
 // max are exact; quantiles are exact to within that bucket width and never outside [min, max].
 //
 // Memory follows the buckets the values touch, not the number of samples nor the largest value.
-// While few buckets are in use (up to kMaxCells: a delay histogram of a few hundred values, or a
-// steady state that keeps hitting the same ones) they are a sorted list of (bucket, count) cells,
-// 8 bytes each, and a value in the bucket last hit costs one compare. Past that the histogram
-// turns dense: a 512-byte block of 64 neighbouring buckets (an eighth of an octave) for each range
-// the values touch, allocated when first used. The two forms hold the same counts, so every
-// result is the same whichever form a histogram is in.
+// Buckets are a sorted list of (bucket, count) cells, 8 bytes each, and a value in the bucket last
+// hit costs one compare. Once more than kMaxCells buckets are in use the histogram turns dense
+// where the values are: a range of 64 neighbouring buckets (an eighth of an octave) holding at
+// least kBlockCells cells becomes a 512-byte block, counted by index; a range hit more rarely --
+// the tail that a long run keeps reaching into a little further -- stays cells. So a bucket costs
+// at most 32 bytes however long the run, instead of a 512-byte block for every range a single
+// value fell in. The forms hold the same counts, so every result is the same whichever holds a
+// bucket.
 
 #include <array>
 #include <cstdint>
@@ -23,6 +25,8 @@ class Histogram {
   static constexpr int kSubBucketBits = 10;
   // Distinct buckets kept as cells before the histogram turns dense (2 KiB of cells).
   static constexpr std::size_t kMaxCells = 256;
+  // Once dense: the cells in one 64-bucket range that make it a block.
+  static constexpr std::size_t kBlockCells = 16;
 
   void record(std::int64_t value) {
     if (value < 0) value = 0;
@@ -49,6 +53,8 @@ class Histogram {
   std::int64_t quantile(double q) const;
   // True once the values have touched more than kMaxCells buckets (for tests).
   bool dense() const { return dense_; }
+  // Bytes held for the buckets: cells and blocks, as allocated (for tests).
+  std::size_t bucket_bytes() const;
 
  private:
   static std::size_t index_of(std::int64_t value) {
@@ -64,7 +70,8 @@ class Histogram {
   std::int64_t reported(std::size_t i) const;
   // Counts one value in bucket i: the slow path of record (a cell not last hit, or dense).
   void record_in_bucket(std::size_t i);
-  void add_dense(std::size_t i, std::uint64_t n);
+  // Moves the cells of block b's range into a new block.
+  void make_block(std::size_t b);
   void make_dense();
 
   static constexpr std::int64_t kExact = std::int64_t{1} << kSubBucketBits;  // 1024
@@ -75,13 +82,13 @@ class Histogram {
     std::uint32_t bucket;
     std::uint32_t count;
   };
-  std::vector<Cell> cells_;  // sparse form: sorted by bucket
+  std::vector<Cell> cells_;  // buckets not in a block, sorted
   std::size_t last_ = 0;     // the cell last hit
   bool dense_ = false;
 
   static constexpr std::size_t kBlock = 64;  // buckets per block: an eighth of an octave
   using Block = std::array<std::uint64_t, kBlock>;
-  std::vector<std::unique_ptr<Block>> blocks_;  // dense form; null: no value in that range
+  std::vector<std::unique_ptr<Block>> blocks_;  // null: that range's buckets are cells
   std::uint64_t count_ = 0;
   __extension__ __int128 sum_ = 0;
   std::int64_t min_ = 0;

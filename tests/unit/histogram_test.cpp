@@ -138,6 +138,39 @@ TEST(Histogram, TheCellLastHitNeedNotBeTheNewestOne) {
   EXPECT_EQ(h.quantile(23.0 / 32), 3'000'000);  // the one bucket's middle, clamped to max
 }
 
+TEST(Histogram, ABucketCostsAtMost32BytesHoweverFarTheValuesSpread) {
+  // A body of values hit often and a tail that reaches a new range now and then (what a long
+  // run of a busy half-duplex domain records as access delays). A range becomes a 512-byte block
+  // only with 16 buckets in use (32 bytes each at most); a tail bucket is an 8-byte cell. With a
+  // block for every range a value fell in, the 300 tail values alone would take 150 KiB.
+  RngStream rng(5, "tail");
+  Histogram h;
+  ReferenceHistogram reference;
+  auto record = [&](std::int64_t v) {
+    h.record(v);
+    reference.record(v);
+  };
+  for (int k = 0; k < 200000; ++k)  // the body: 1..2 us in ps, 512 buckets per octave
+    record(1'000'000 + static_cast<std::int64_t>(rng.uniform_below(1'000'000)));
+  const std::size_t body_bytes = h.bucket_bytes();
+  const std::size_t body_buckets = reference.buckets.size();
+  // The tail: 300 values, each in a range of its own -- an eighth of an octave apart (mantissa
+  // 544 + 64 j of 512..1023), from 2.2 us up.
+  auto tail = [](int k) { return std::int64_t{544 + 64 * (k % 8)} << (12 + k / 8); };
+  for (int k = 0; k < 300; ++k) record(tail(k));
+  EXPECT_TRUE(h.dense());
+  EXPECT_EQ(reference.buckets.size(), body_buckets + 300);
+  EXPECT_LE(h.bucket_bytes(), body_bytes + 300 * 2 * sizeof(std::uint64_t));
+  EXPECT_LE(h.bucket_bytes(), 32 * reference.buckets.size() + 4096);
+  for (double q : {0.0, 0.5, 0.99, 0.999, 0.9995, 1.0})
+    EXPECT_EQ(h.quantile(q), reference.quantile(q)) << q;
+  // Then more values in the tail's buckets change nothing but counts.
+  const std::size_t after_tail = h.bucket_bytes();
+  for (int k = 0; k < 300; ++k) record(tail(k));
+  EXPECT_EQ(h.bucket_bytes(), after_tail);
+  EXPECT_EQ(h.quantile(0.999), reference.quantile(0.999));
+}
+
 TEST(Histogram, EmptyReportsZeros) {
   Histogram h;
   EXPECT_EQ(h.count(), 0u);

@@ -52,12 +52,11 @@ RxVerdict check_received_frame(const std::vector<std::uint8_t>& bytes, const RxF
   const auto size = static_cast<std::int64_t>(bytes.size());
   if (size < kMinFrameBytes) return RxVerdict::undersize;
 
-  static const std::uint64_t kBroadcast = address_key(MacAddress::broadcast().octets.data());
   static const std::uint64_t kPause = address_key(MacAddress::pause_multicast().octets.data());
   const std::uint64_t da = address_key(bytes.data());
   const bool group = (bytes[0] & 1U) != 0;
   const bool for_us = da == filter.own_key ||
-                      (group && (da == kBroadcast || da == kPause || filter.accept_multicast));
+                      (group && (da == kBroadcastKey || da == kPause || filter.accept_multicast));
   if (!for_us && !filter.promiscuous) return RxVerdict::filtered;
 
   const std::int64_t limit = filter.max_frame_bytes + (is_vlan_tagged(bytes) ? kQTagBytes : 0);

@@ -67,15 +67,18 @@ bool DelayMatrix::try_parts(const std::vector<std::vector<Picoseconds>>& delay_p
         rest_min_ = std::min<Picoseconds>(rest_min_, rest_[i * n_ + k]);
         rest_max_ = std::max<Picoseconds>(rest_max_, rest_[i * n_ + k]);
       }
+  // Every pair the same (equal cables, or none off by a rounding): nothing per pair to keep.
+  if (rest_min_ == rest_max_) std::vector<std::int8_t>().swap(rest_);
   return true;
 }
 
 DelayMatrix::Row DelayMatrix::row(int matrix, std::size_t station) const {
   Row r;
-  if (!rest_.empty()) {
-    r.rest_ = rest_.data() + station * n_;
+  if (!part_.empty()) {
+    r.rest_ = rest_.empty() ? nullptr : rest_.data() + station * n_;
     r.part_ = part_.data();
     r.own_ = part_[station];
+    r.rest_min_ = rest_min_;
     return r;
   }
   if (!wide_[matrix].empty()) {

@@ -38,7 +38,15 @@ class DelayMatrix {
   class Row {
    public:
     Picoseconds operator[](std::size_t k) const {
-      if (rest_ != nullptr) return own_ + part_[k] + rest_[k];
+      // In the sum form; a domain whose pairs all have the same rest reads none.
+      if (part_ != nullptr) return own_ + part_[k] + (rest_ != nullptr ? rest_[k] : rest_min_);
+      return wide_ != nullptr ? wide_[k] : narrow_[k];
+    }
+    // No more than operator[](k), found without reading the pair's own part in the sum form
+    // (a cache miss in a large domain): a loop that needs the delay only when it is below some
+    // bound skips most pairs with this.
+    Picoseconds at_least(std::size_t k) const {
+      if (part_ != nullptr) return own_ + part_[k] + rest_min_;
       return wide_ != nullptr ? wide_[k] : narrow_[k];
     }
 
@@ -47,6 +55,7 @@ class DelayMatrix {
     const std::int8_t* rest_ = nullptr;
     const Picoseconds* part_ = nullptr;
     Picoseconds own_ = 0;
+    Picoseconds rest_min_ = 0;
     const std::int32_t* narrow_ = nullptr;
     const Picoseconds* wide_ = nullptr;
   };
@@ -59,7 +68,7 @@ class DelayMatrix {
   Picoseconds max() const { return max_; }
   // The sum form, when the delays have it: delay(i, k) = part(i) + part(k) + a rest within
   // [rest_min(), rest_max()].
-  bool has_parts() const { return !rest_.empty(); }
+  bool has_parts() const { return !part_.empty(); }
   Picoseconds part(std::size_t i) const { return part_[i]; }
   Picoseconds rest_min() const { return rest_min_; }
   Picoseconds rest_max() const { return rest_max_; }
@@ -76,7 +85,8 @@ class DelayMatrix {
   std::size_t n_ = 0;
   bool symmetric_ = true;
   Picoseconds max_ = 0;
-  // Sum form: delay(i, k) = part_[i] + part_[k] + rest_[i * n + k].
+  // Sum form: delay(i, k) = part_[i] + part_[k] + rest_[i * n + k] (rest_ empty when every
+  // pair's is rest_min_).
   std::vector<Picoseconds> part_;
   std::vector<std::int8_t> rest_;
   Picoseconds rest_min_ = 0;

@@ -306,8 +306,9 @@ void SharedMedium::begin(std::size_t station, Picoseconds now) {
   const std::vector<std::size_t>& sending = domain_.transmitting_stations();
   const DelayMatrix::Row from_here = domain_.delays_from(station);
   for (const std::size_t k : sending) {
+    if (k == station || now + from_here.at_least(k) >= first_told_[k]) continue;
     const Picoseconds at = now + from_here[k];
-    if (k == station || at >= first_told_[k]) continue;
+    if (at >= first_told_[k]) continue;
     first_told_[k] = at;
     stations_[k]->on_signal_arrival(at);
   }
@@ -359,8 +360,12 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
 void SharedMedium::waiting_since(std::size_t station, Picoseconds ready) {
   std::size_t i = leaves_ + station;
   waiting_tree_[i] = ready;
-  for (i /= 2; i > 0; i /= 2)
-    waiting_tree_[i] = std::min(waiting_tree_[2 * i], waiting_tree_[2 * i + 1]);
+  // Up to the first node whose minimum stays: the ones above it stay too.
+  for (i /= 2; i > 0; i /= 2) {
+    const Picoseconds least = std::min(waiting_tree_[2 * i], waiting_tree_[2 * i + 1]);
+    if (waiting_tree_[i] == least) break;
+    waiting_tree_[i] = least;
+  }
 }
 
 void SharedMedium::judge_until(Picoseconds now) {

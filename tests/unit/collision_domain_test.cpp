@@ -359,6 +359,9 @@ void expect_same_delays(const std::vector<std::vector<Picoseconds>>& d, std::siz
       ASSERT_EQ(m(i, k), d[i][k]) << i << " -> " << k;
       ASSERT_EQ(from[k], d[i][k]) << i << " -> " << k;
       ASSERT_EQ(to[k], d[k][i]) << k << " -> " << i;
+      // The bound a loop may test first never exceeds the delay.
+      ASSERT_LE(from.at_least(k), d[i][k]) << i << " -> " << k;
+      ASSERT_LE(to.at_least(k), d[k][i]) << k << " -> " << i;
     }
   }
 }
@@ -373,16 +376,35 @@ std::vector<std::vector<Picoseconds>> matrix(std::size_t n, const F& f) {
 }
 
 TEST(DelayMatrix, CableSumsRoundedLikeTheLoaderAreExact) {
-  // (cable_i + cable_k) x 5.0 ns/m + 0.35 us of devices, rounded to the picosecond, as
+  // (cable_i + cable_k) x 5.56 ns/m + 0.35 us of devices, rounded to the picosecond, as
   // DomainConfig::delay_ps does: the sum form, with what rounding leaves in a byte.
   RngStream rng(18, "delay-matrix");
   std::vector<double> cable(300);
   for (double& c : cable) c = 1.0 + static_cast<double>(rng.uniform_below(98'000)) / 1000.0;
   expect_same_delays(matrix(cable.size(),
                             [&](std::size_t i, std::size_t k) {
-                              return round_to_ps(((cable[i] + cable[k]) * 5.0 + 350.0) * 1000.0);
+                              return round_to_ps(((cable[i] + cable[k]) * 5.56 + 350.0) * 1000.0);
                             }),
                      300 * 8 + 300 * 300);
+}
+
+TEST(DelayMatrix, PairsThatAllHaveTheSameRestKeepNoBytePerPair) {
+  // Whole metres at 5 ns/m: every pair is exactly the sum of its two parts (the rest 0, as in a
+  // domain of equal cables); then one more picosecond on every pair, which rounding could leave
+  // (the rest 1 everywhere). Either way only the parts are kept, and every delay reads back.
+  RngStream rng(18, "delay-matrix-same-rest");
+  std::vector<Picoseconds> part(200);
+  for (Picoseconds& p : part)
+    p = 350'000 + 5'000 * static_cast<Picoseconds>(rng.uniform_below(100));
+  for (const Picoseconds extra : {Picoseconds{0}, Picoseconds{1}}) {
+    const auto d = matrix(part.size(),
+                          [&](std::size_t i, std::size_t k) { return part[i] + part[k] + extra; });
+    expect_same_delays(d, 200 * 8);
+    const DelayMatrix m(d);
+    EXPECT_EQ(m.rest_min(), extra);
+    EXPECT_EQ(m.rest_max(), extra);
+    EXPECT_EQ(m.from_row(3).at_least(7), d[3][7]);  // exact when every rest is the same
+  }
 }
 
 TEST(DelayMatrix, AnyOtherMatrixIsKeptWhole) {

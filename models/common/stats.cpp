@@ -17,7 +17,10 @@ StatGroup::Entry& StatGroup::add(std::string_view name, std::string_view unit,
   e.unit = registry_.intern(unit);
   e.description = registry_.intern(description);
   e.kind = kind;
-  e.formula = std::move(f);
+  if (kind != Kind::counter && kind != Kind::histogram) {
+    e.formulas = static_cast<std::uint32_t>(formulas_.size());
+    formulas_.push_back({std::move(f), {}, {}});
+  }
   return e;
 }
 
@@ -44,8 +47,8 @@ const char* StatGroup::kind_name(Kind kind) {
 void StatGroup::ratio(std::string_view name, std::string_view unit, std::string_view description,
                       Formula numerator, Formula denominator, Combine combine) {
   Entry& e = add(name, unit, description, Kind::ratio, std::move(numerator));
-  e.denominator = std::move(denominator);
-  e.combine = std::move(combine);
+  formulas_[e.formulas].denominator = std::move(denominator);
+  formulas_[e.formulas].combine = std::move(combine);
 }
 
 void StatGroup::restart(const StatContext& at) {
@@ -59,14 +62,14 @@ void StatGroup::restart(const StatContext& at) {
         e.histogram->clear();
         break;
       case Kind::total:
-        e.base = e.formula(at);
+        e.base = formulas(e).value(at);
         break;
       case Kind::rate:
-        e.base = e.formula(at) * static_cast<double>(at.elapsed_ps);
+        e.base = formulas(e).value(at) * static_cast<double>(at.elapsed_ps);
         break;
       case Kind::ratio:
-        e.base = e.formula(at);
-        e.base_denominator = e.denominator(at);
+        e.base = formulas(e).value(at);
+        e.base_denominator = formulas(e).denominator(at);
         break;
       case Kind::level:
       case Kind::summary:
@@ -78,7 +81,7 @@ void StatGroup::restart(const StatContext& at) {
 
 void StatGroup::collect_rates(const StatContext& context, std::vector<double>& out) const {
   for (const auto& e : entries_)
-    if (e.reported && e.kind == Kind::rate) out.push_back(e.formula(context));
+    if (e.reported && e.kind == Kind::rate) out.push_back(formulas(e).value(context));
 }
 
 std::vector<StatGroup::Description> StatGroup::rate_descriptions() const {
@@ -122,10 +125,10 @@ void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) co
       }
       case Kind::total:
         out.push_back({component_, std::string(e.name), std::string(e.unit),
-                       e.formula(context) - e.base, false});
+                       formulas(e).value(context) - e.base, false});
         break;
       case Kind::rate: {
-        double value = e.formula(context);
+        double value = formulas(e).value(context);
         // What accumulated since the restart, over the time since (as series.csv's intervals).
         if (restarted_ps_ > 0)
           value = (value * static_cast<double>(context.elapsed_ps) - e.base) /
@@ -134,15 +137,16 @@ void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) co
         break;
       }
       case Kind::ratio:
-        out.push_back({component_, std::string(e.name), std::string(e.unit),
-                       e.combine(e.formula(context) - e.base,
-                                 e.denominator(context) - e.base_denominator, span),
-                       false});
+        out.push_back(
+            {component_, std::string(e.name), std::string(e.unit),
+             formulas(e).combine(formulas(e).value(context) - e.base,
+                                 formulas(e).denominator(context) - e.base_denominator, span),
+             false});
         break;
       case Kind::level:
       case Kind::summary:
-        out.push_back(
-            {component_, std::string(e.name), std::string(e.unit), e.formula(context), false});
+        out.push_back({component_, std::string(e.name), std::string(e.unit),
+                       formulas(e).value(context), false});
         break;
     }
   }

@@ -108,29 +108,36 @@ class StatGroup {
  private:
   friend class Counter;
   friend class Distribution;
-  enum class Kind { counter, histogram, total, rate, ratio, level, summary };
+  enum class Kind : std::uint8_t { counter, histogram, total, rate, ratio, level, summary };
   static const char* kind_name(Kind kind);
   // Names, units and descriptions are kept once per registry (a thousand stations declare the
-  // same few hundred texts): an entry holds views of them.
+  // same few hundred texts): an entry holds views of them. Most entries are counters: the
+  // formulas of the others are kept beside them (96 bytes an entry, not 192).
   struct Entry {
     std::string_view name, unit, description;
-    Kind kind = Kind::level;
-    bool reported = true;
     const std::uint64_t* counter = nullptr;
     Histogram* histogram = nullptr;
-    Formula formula;
-    Formula denominator;
-    Combine combine;
     // What had accumulated at the restart (a rate: its value x the elapsed picoseconds).
     double base = 0;
     double base_denominator = 0;
     std::uint64_t base_counter = 0;
+    std::uint32_t formulas = 0;  // index in formulas_ (kinds other than counter and histogram)
+    Kind kind = Kind::level;
+    bool reported = true;
+  };
+  static_assert(sizeof(Entry) <= 96, "an entry per statistic, a hundred per station");
+  struct Formulas {
+    Formula value;
+    Formula denominator;  // a ratio's
+    Combine combine;      // a ratio's
   };
   Entry& add(std::string_view name, std::string_view unit, std::string_view description, Kind kind,
              Formula f = {});
+  const Formulas& formulas(const Entry& e) const { return formulas_[e.formulas]; }
   StatRegistry& registry_;
   std::string component_;
   std::vector<Entry> entries_;
+  std::vector<Formulas> formulas_;
   std::vector<std::function<void(Picoseconds)>> restart_hooks_;
   Picoseconds restarted_ps_ = 0;  // 0: never restarted
 };

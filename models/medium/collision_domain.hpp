@@ -42,9 +42,9 @@ class DelayMatrix {
       if (part_ != nullptr) return own_ + part_[k] + (rest_ != nullptr ? rest_[k] : rest_min_);
       return wide_ != nullptr ? wide_[k] : narrow_[k];
     }
-    // No more than operator[](k), found without reading the pair's own part in the sum form
-    // (a cache miss in a large domain): a loop that needs the delay only when it is below some
-    // bound skips most pairs with this.
+    // No more than operator[](k), found without reading the pair's rest in the sum form (a
+    // cache miss in a large domain): a loop that needs the delay only below some bound skips
+    // most pairs with this.
     Picoseconds at_least(std::size_t k) const {
       if (part_ != nullptr) return own_ + part_[k] + rest_min_;
       return wide_ != nullptr ? wide_[k] : narrow_[k];

@@ -307,6 +307,8 @@ std::size_t Network::deliver_late() {
   for (const auto& medium : media_)
     for (std::size_t i = 0; i < medium->size(); ++i)
       if (medium->port(i).deliver_late()) late_ports_.push_back(&medium->port(i));
+  // After every direction has decided: a MAC transmits late only into one that delivers late.
+  for (const auto& station : stations_) station->mac().transmit_late();
   return late_.size() + late_ports_.size();
 }
 

@@ -15,8 +15,17 @@ class FullDuplexPort {
   virtual ~FullDuplexPort() = default;
   // Called at the instant the first preamble bit leaves the station.
   virtual void started(const Frame& frame, Picoseconds tx_start_ps) = 0;
-  // Called at the instant the last FCS bit has left the station.
+  // Called at the instant the last FCS bit has left the station -- or later, with that
+  // instant, by a station that transmits late (Mac::transmit_late), which only a direction that
+  // delivers late accepts.
   virtual void carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds tx_end_ps) = 0;
+  // Whether frames wait in flight for the receiver's next settle (LinkDirection::deliver_late);
+  // if so, the sender transmits late from now on: it hands frames over when it catches up, so
+  // the direction may have a frame due that it has not been given yet.
+  virtual bool take_late_sender() { return false; }
+  // The station is about to send a PAUSE (at `now`): the receiver's decisions may depend on
+  // arrivals from now on (FullDuplexStation::may_be_paused).
+  virtual void pause_coming(Picoseconds /*now*/) {}
 };
 
 // The direction that delivers to a station, as the station sees it: settling it delivers every
@@ -49,6 +58,9 @@ class FullDuplexStation {
   virtual void finish_due(Picoseconds now) = 0;
   // Brings the station up to `now` in its defined order before a delivery.
   virtual void settle_station(Picoseconds now) = 0;
+  // The station at the other end is about to send a PAUSE at `now` (FullDuplexPort::
+  // pause_coming): one that transmits late makes its decisions on time from here on.
+  virtual void may_be_paused(Picoseconds /*now*/) {}
 };
 
 }  // namespace gbesim

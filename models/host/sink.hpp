@@ -38,6 +38,9 @@ class Sink : public sc_core::sc_module, public MacClient {
   bool takes_late_delivery() const override {
     return params_.drain_mbps <= 0 && !events.connected();
   }
+  // A sink does nothing when its MAC sends, and consumes in its own process, which settles the
+  // station first.
+  bool takes_late_transmit() const override { return !events.connected(); }
   // Completes the consumption of every frame whose service ended by `now` (a frame consumed at
   // an instant leaves the queue before one arriving at that instant joins it).
   void settle(Picoseconds now) override;

@@ -43,7 +43,9 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
   if (pattern_ == Pattern::saturated) {
     mac.tx_queue().dequeued.connect([this](const Frame& f) {
       if (f.flow == config_.flow) --own_in_queue_;
-      if (own_in_queue_ == 0 && may_generate(now_ps())) emit(params_.frame_bytes.draw(rng_));
+      // The MAC decides at its own instant (a frame end it catches up on: Mac::station_now).
+      if (own_in_queue_ == 0 && may_generate(mac_.station_now()))
+        emit(params_.frame_bytes.draw(rng_));
     });
   }
   mac.add_supplier(this);

@@ -160,7 +160,7 @@ Picoseconds Mac::frame_time_ps(std::size_t bytes) const {
 }
 
 bool Mac::enqueue(FramePtr frame) {
-  const Picoseconds now = now_ps();
+  const Picoseconds now = station_now();
   const std::int64_t limit =
       params_.max_frame_bytes + (is_vlan_tagged(frame->bytes) ? kQTagBytes : 0);
   if (static_cast<std::int64_t>(frame->size()) > limit) {
@@ -181,11 +181,15 @@ bool Mac::enqueue(FramePtr frame) {
 
 void Mac::drop(FramePtr frame, std::string_view reason) {
   ++tx_queue_drops_;
-  if (client_ != nullptr) client_->mac_tx_done(*frame, now_ps(), false);
-  events.emit(EventKind::drop, now_ps(), frame.get(), reason);
+  const Picoseconds now = station_now();
+  if (client_ != nullptr) client_->mac_tx_done(*frame, now, false);
+  events.emit(EventKind::drop, now, frame.get(), reason);
 }
 
 void Mac::send_pause(std::uint16_t quanta) {
+  // Our own decisions and the receiver's are made on time from here on (late transmit).
+  transmit_on_time(now_ps());
+  if (port_ != nullptr) port_->pause_coming(now_ps());
   control_pending_ = true;
   control_quanta_ = quanta;
   events.emit(EventKind::pause_tx, now_ps(), nullptr, std::string_view{}, quanta);
@@ -219,6 +223,10 @@ void Mac::pause_refresh_process() {
 
 void Mac::settle_station(Picoseconds now) {
   finish_due(now);
+  settle_others(now);
+}
+
+void Mac::settle_others(Picoseconds now) {
   if (medium_ != nullptr) hd_settle(now);
   if (incoming_ != nullptr) incoming_->settle_if_due(now);
   if (client_ != nullptr) client_->settle_if_due(now);
@@ -255,6 +263,18 @@ void Mac::set_state(MacTxState state, Picoseconds at) {
 void Mac::tx_process() {
   ++context_.activations;
   const Picoseconds now = now_ps();
+  if (late_tx_) {
+    // Woken after kLateFrames frames, or kicked while idle: every frame end by now is caught up
+    // on (settle_station), then the station decides now if nothing is on its way.
+    if (tx_alarm_.at() <= now) tx_alarm_.fired();
+    settle_station(now);
+    if (!in_flight_) decide(now);
+    if (in_flight_ && tx_alarm_.at() == kForeverPs) {
+      const Picoseconds slot = tx_end_ps_ - tx_start_ps_ + ifg_ps_;
+      tx_alarm_.set(tx_end_ps_ + (kLateFrames - 1) * slot);
+    }
+    return;
+  }
   // A kick notified while idle or paused can arrive after this process committed a frame in the
   // same instant: the frame's own wake decides what follows.
   if (in_flight_ && now < tx_alarm_.at()) return;
@@ -344,7 +364,47 @@ void Mac::commit(FramePtr frame, Picoseconds now) {
     return;
   }
   set_state(MacTxState::transmitting, tx_start_ps_);
-  tx_alarm_.set(tx_end_ps_);
+  if (!late_tx_) tx_alarm_.set(tx_end_ps_);  // late: the wake set in tx_process is pending
+}
+
+bool Mac::transmit_late() {
+  late_tx_ = !half_duplex_ && port_ != nullptr && !exact_trace_ && !events.connected() &&
+             !state_changed.connected() && !params_.pause_tx_enabled &&
+             (client_ == nullptr || client_->takes_late_transmit()) &&
+             port_->take_late_sender();  // last: the direction commits to it
+  return late_tx_;
+}
+
+void Mac::catch_up(Picoseconds now) {
+  // What tx_process does at a frame end, at each frame end by now in turn: the frame finished,
+  // the station settled, the next frame decided -- all as of that instant (station_now), so the
+  // saturated sources refilling the queue stamp their frames with it. Nothing here waits on the
+  // kernel: the next frame's wake is the one tx_process set. A settle this causes elsewhere
+  // (the link settles the sender of the other direction, which settles its incoming direction:
+  // us) finds no frame of ours to finish while one is being decided.
+  const bool outer = catching_up_;
+  const Picoseconds outer_ps = catch_up_ps_;
+  while (in_flight_ && tx_end_ps_ <= now) {
+    const Picoseconds end = tx_end_ps_;
+    catching_up_ = true;
+    catch_up_ps_ = end;
+    finish_frame(end);
+    settle_others(end);
+    decide(end);
+  }
+  catching_up_ = outer;
+  catch_up_ps_ = outer_ps;
+}
+
+void Mac::transmit_on_time(Picoseconds now) {
+  if (!late_tx_) return;
+  finish_due(now);
+  late_tx_ = false;
+  if (in_flight_) tx_alarm_.set(tx_end_ps_);
+}
+
+void Mac::may_be_paused(Picoseconds now) {
+  if (params_.pause_rx_enabled) transmit_on_time(now);
 }
 
 bool Mac::takes_late_delivery() const {

@@ -63,6 +63,10 @@ class MacClient : public Settleable {
   // True if a frame handed over later than `now` with its arrival time as `now` gives the same
   // results: the client acts on nothing at the moment of the call (FullDuplexStation).
   virtual bool takes_late_delivery() const { return false; }
+  // True if the client acts on none of the MAC's transmit calls (mac_tx_started, mac_tx_done) and
+  // its own timed work, if any, runs in processes that settle the station first: the MAC may
+  // then make its transmit decisions late (Mac::transmit_late).
+  virtual bool takes_late_transmit() const { return false; }
 };
 
 // The transmit side's state; paused is full duplex only, deferring..backoff half duplex only.
@@ -118,7 +122,13 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // Finishes the frame on the wire if its last bit has left by `now` (counters, hand-over to
   // the link). The link calls this on behalf of the receiver before delivering.
   void finish_due(Picoseconds now) override {
-    if (in_flight_ && tx_end_ps_ <= now) finish_frame(tx_end_ps_);
+    if (in_flight_ && tx_end_ps_ <= now) {
+      if (late_tx_) {
+        catch_up(now);
+      } else {
+        finish_frame(tx_end_ps_);
+      }
+    }
   }
   // Brings everything this station's decisions depend on up to `now`, in the defined order:
   // its own frame's end, arrivals (after the sender's frame ends), the client's consumption, the
@@ -126,6 +136,20 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   void settle_station(Picoseconds now) override;
   // Wake at every frame start too, so trace_* values change exactly on their edges.
   void enable_exact_trace() { exact_trace_ = true; }
+  // Late transmit (full duplex): with nothing that watches this MAC (no trace observer, no exact
+  // tracing), a client that takes it (MacClient::takes_late_transmit), no PAUSE of its own and an
+  // outgoing direction that delivers late, nothing outside the station sees a frame end at its
+  // instant: the MAC wakes once every kLateFrames frames, and every settle of the station (each
+  // of its processes, the link on the receiver's behalf, every stop of the kernel) first catches
+  // up on the frame ends by then -- each one finished, the station settled and the next frame
+  // decided as of that frame's end (catch_up). A PAUSE on its way to us ends it
+  // (may_be_paused). Call once every observer is connected, before the run; returns whether on.
+  bool transmit_late();
+  bool transmits_late() const { return late_tx_; }
+  static constexpr Picoseconds kLateFrames = 64;
+  void may_be_paused(Picoseconds now) override;
+  // The instant the station is deciding at: the kernel's, or a frame end being caught up on.
+  Picoseconds station_now() const { return catching_up_ ? catch_up_ps_ : now_ps(); }
 
   // Half duplex: this MAC is station `index` of a collision domain (mac.duplex = "half"), and
   // `port` delivers the medium's frames to it.
@@ -191,6 +215,12 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   void decide(Picoseconds now);
   void commit(FramePtr frame, Picoseconds now);
   void set_state(MacTxState state, Picoseconds at);
+  // settle_station(now) after the station's own frame end.
+  void settle_others(Picoseconds now);
+  // Late transmit: every frame end by `now`, in order, as tx_process would have met it.
+  void catch_up(Picoseconds now);
+  // Ends late transmit at `now`: caught up, the frame on the wire gets its wake at its end.
+  void transmit_on_time(Picoseconds now);
 
   // Half duplex (mac_half_duplex.cpp).
   void hd_process();
@@ -241,6 +271,9 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   bool paused_ = false;
   bool exact_trace_ = false;
   bool collision_ = false;
+  bool late_tx_ = false;      // transmit_late
+  bool catching_up_ = false;  // inside catch_up, deciding at catch_up_ps_
+  Picoseconds catch_up_ps_ = 0;
 
   // Half duplex state: the frame at the head of the line, its attempt, deference and burst.
   HalfDuplexMedium* medium_ = nullptr;

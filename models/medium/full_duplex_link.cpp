@@ -1,5 +1,6 @@
 #include "models/medium/full_duplex_link.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gbesim {
@@ -90,13 +91,17 @@ void LinkDirection::arm() {
   Picoseconds first = kForeverPs;
   const std::size_t wake_at = (deliver_late_ && !watched_) ? kLateBatch - 1 : 0;
   if (in_flight_.size() > wake_at) first = in_flight_[wake_at].rx_end_ps;
+  // A sender that transmits late (Mac::transmit_late) hands over frames after they ended, so
+  // the batch's last arrival may have passed already: then at once.
+  if (first < kForeverPs) first = std::max(first, now_ps());
   armed_.set(first);
 }
 
 void LinkDirection::update_due() {
-  // With no cable, a frame the sender finishes at an instant arrives at that instant: such a
-  // link is always due, so that the sender is settled first.
-  if (delay_ps_ == 0) {
+  // With no cable, a frame the sender finishes at an instant arrives at that instant; a sender
+  // that transmits late may not have handed over a frame that has arrived: such a link is
+  // always due, so that the sender is settled first.
+  if (delay_ps_ == 0 || late_sender_) {
     due_ps_ = 0;
   } else {
     due_ps_ = in_flight_.empty() ? kForeverPs : in_flight_.front().rx_end_ps;

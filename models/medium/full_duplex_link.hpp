@@ -47,6 +47,14 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   // (Network::settle_late_deliveries). Call once every observer is connected, before the run;
   // returns whether it is on.
   bool deliver_late();
+  bool take_late_sender() override {
+    late_sender_ = deliver_late_;
+    update_due();
+    return late_sender_;
+  }
+  void pause_coming(Picoseconds now) override {
+    if (receiver_ != nullptr) receiver_->may_be_paused(now);
+  }
   static constexpr std::size_t kLateBatch = 64;
   void station_watches(bool watching) override;
   // Settles the receiving station at `now` (so every frame arrived by then is delivered, in the
@@ -96,7 +104,8 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   sc_core::sc_event arrival_;
   Alarm armed_{arrival_};  // arrival_, for one instant at a time
   bool deliver_late_ = false;
-  bool watched_ = true;  // the receiver watches arrivals (always, without late delivery)
+  bool late_sender_ = false;  // take_late_sender
+  bool watched_ = true;       // the receiver watches arrivals (always, without late delivery)
   bool carrier_trace_ = false;
   bool carrier_ = false;
   RingQueue<CarrierEdge> carrier_edges_;

@@ -256,6 +256,26 @@ TEST(Pause, XoffRefreshAndXonFollowTheReceiveBacklogExactly) {
   EXPECT_EQ(sim.scalar("b.mac", "pause_mac_ctrl_frames_transmitted"), 3);
 }
 
+TEST(Pause, APauseToAMacThatTransmitsLateStopsItOnTime) {
+  // The first test's timeline without the events trace: nothing watches a, so it transmits
+  // late (woken once every 64 frames, the first time at the end of frame 63, 787 us) -- until b
+  // is about to send the PAUSE at 1 us. a then catches up and decides on time again, so the
+  // PAUSE holds frame 1 until 53,332 ns; frame 2 follows at 53,332 + 12,304 = 65,636 and ends at
+  // 77,844 ns (arriving 556 ns later), frame 3 ends after 80 us.
+  SimFixture sim(scenario(100));
+  sim.network().deliver_late();
+  EXPECT_TRUE(sim.station("a").mac().transmits_late());
+  sim.run_until(1'000'000);
+  sim.station("b").mac().send_pause(100);
+  EXPECT_FALSE(sim.station("a").mac().transmits_late());
+  sim.run_until(80'000'000);
+  EXPECT_EQ(sim.station("a").mac().pause_until_ps(), 53'332'000);
+  EXPECT_DOUBLE_EQ(sim.scalar("a.mac", "paused_time"), 53'332'000.0 - 12'208'000.0);
+  EXPECT_EQ(sim.scalar("a.mac", "frames_transmitted_ok"), 3);
+  EXPECT_EQ(sim.scalar("b.mac", "frames_received_ok"), 3);
+  EXPECT_EQ(sim.scalar("a.mac", "pause_mac_ctrl_frames_received"), 1);
+}
+
 TEST(Pause, PausedTimeIncludesAPauseStillRunningAtTheEnd) {
   // PAUSE(65535) reaches a at 2076 ns; a holds its frame from 12208 ns to the end at 1 ms.
   SimFixture sim(scenario(100));

@@ -2,8 +2,10 @@
 // watches leaves arrived frames to the receiver's next settle instead of waking a process at each
 // arrival (LinkDirection::deliver_late, MediumPort::deliver_late). An events trace watches every
 // MAC, so the same run with `--trace events` delivers every frame at the instant it arrives: both
-// runs must give the same scalars.csv, flows.csv and series.csv byte for byte. The activations
-// they count differ by exactly the arrivals the late run did not wake for.
+// runs must give the same scalars.csv, flows.csv and series.csv byte for byte. The same trace
+// makes every MAC decide at each of its frame ends, where unwatched it transmits late
+// (Mac::transmit_late). The activations the runs count differ by what the late run did not
+// wake for.
 
 #include <gtest/gtest.h>
 
@@ -61,8 +63,9 @@ void run_both(const std::filesystem::path& dir, const std::string& name, const s
 }
 
 TEST(LateDelivery, BetweenTwoSendingStationsNoArrivalWakesAProcess) {
-  // Both saturated with 64-byte frames over 100 m: each MAC's own frame ends settle what has
-  // arrived, so the late run wakes for no arrival at all; the traced run once per frame.
+  // Both saturated with 64-byte frames over 100 m: each MAC's settles deliver what has arrived,
+  // so the late run wakes for no arrival at all; the traced run once per frame. Both MACs also
+  // transmit late (Mac::transmit_late): each wakes once every 64 of its frames.
   const auto dir = fresh_directory("late-both");
   run_both(dir, "both", R"({"name": "both", "description": "", "duration_ns": 2000000,
       "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
@@ -71,9 +74,16 @@ TEST(LateDelivery, BetweenTwoSendingStationsNoArrivalWakesAProcess) {
            {"--series", "100us"});
   const double received = scalar(dir / "both-late/scalars.csv", "a.mac", "frames_received_ok") +
                           scalar(dir / "both-late/scalars.csv", "b.mac", "frames_received_ok");
-  EXPECT_GT(received, 5000);  // 2 x 2 ms / 672 ns, less the frames still in flight
-  EXPECT_EQ(activations(dir / "both-now") - activations(dir / "both-late"),
-            static_cast<std::int64_t>(received));
+  // By hand, per station: frame k occupies [672 k, 672 k + 576] ns and arrives 556 ns after its
+  // end, before 2 ms for k <= 2,974 (2,975 frames received), and ends before 2 ms for
+  // k <= 2,975 (2,976 frame ends). Both runs wake the source at 0 and the MAC twice at 0 (the
+  // source's kick, and the refill it queues while the MAC is still idle); the traced run then
+  // wakes the MAC at each frame end and the link at each arrival; the late run wakes the MAC
+  // at the end of frames 63, 127, ..., 63 + 64 x 45 = 2,943 (46 wakes) and the link never
+  // (each MAC's catching up settles the other).
+  EXPECT_EQ(received, 2 * 2975);
+  EXPECT_EQ(activations(dir / "both-late"), 2 * (1 + 2 + 46));
+  EXPECT_EQ(activations(dir / "both-now"), 2 * (1 + 2 + 2976 + 2975));
 }
 
 TEST(LateDelivery, AnIdleReceiverIsWokenOncePerBatch) {
@@ -92,8 +102,34 @@ TEST(LateDelivery, AnIdleReceiverIsWokenOncePerBatch) {
   // Frame k starts at k x 12,304 ns ((8 + 1518) x 8 bits + 96 of gap), ends 12,208 ns later and
   // arrives 30 m x 5.56 ns/m = 166.8 ns after that: before 5 ms for k < 405.36, so 406 frames.
   EXPECT_EQ(received, 406);
-  EXPECT_EQ(activations(dir / "oneway-now") - activations(dir / "oneway-late"),
-            received - received / 64);
+  // Late, a transmits late too: woken at the end of frames 63, 127, ..., 383 (6 wakes; 447 ends
+  // after 5 ms), it hands over 64 frames each time, and the link wakes once, at the 64th's
+  // arrival 166.8 ns later; the run's end catches up on frames 384..405. With the source's wake
+  // and the MAC's two at 0: 1 + 2 + 6 + 6. Traced: a wakes at each of its 406 frame ends and
+  // the link at each of the 406 arrivals.
+  EXPECT_EQ(activations(dir / "oneway-late"), 1 + 2 + 6 + 6);
+  EXPECT_EQ(activations(dir / "oneway-now"), 1 + 2 + 406 + 406);
+}
+
+TEST(LateDelivery, ALateSenderWhoseOwnArrivalsComeOnTime) {
+  // a transmits late (b takes late delivery) but receives on time: its sink drains at a finite
+  // rate, so b's frames wake it as they arrive and each arrival first catches a up to its
+  // instant; b, sending Poisson traffic into that sink, decides on time. Same results; the late
+  // run saves a wake at (almost) every frame end of a's as well as b's wakes for a's arrivals,
+  // so more activations than a sent frames.
+  const auto dir = fresh_directory("late-mixed");
+  run_both(dir, "mixed", R"({"name": "mixed", "description": "", "duration_ns": 2000000,
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 300}],
+                         "sink": {"drain_mbps": 400}},
+                   "b": {"traffic": [{"pattern": "poisson", "to": "a", "frame_bytes": 1000,
+                                      "load": 0.3}]}},
+      "links": [{"between": ["a", "b"], "cable_m": 60}]})",
+           {"--series", "200us"});
+  const auto sent = static_cast<std::int64_t>(
+      scalar(dir / "mixed-late/scalars.csv", "a.mac", "frames_transmitted_ok"));
+  EXPECT_EQ(sent, 781);  // 2 ms / ((8 + 300) x 8 + 96 ns), rounded down
+  EXPECT_GT(scalar(dir / "mixed-late/scalars.csv", "a.mac", "frames_received_ok"), 50);
+  EXPECT_GT(activations(dir / "mixed-now") - activations(dir / "mixed-late"), sent);
 }
 
 TEST(LateDelivery, PauseFramesAndAPausedReceiverGiveTheSameResults) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace gbesim {
 
@@ -334,9 +335,16 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
   // answer (none yet). It goes on waiting without asking.
   std::vector<std::size_t>& told = closing_;
   told.swap(waiting_list_);  // closing_ is empty between ends: waiting_list_ starts anew
-  // Those still waiting from the last end stay in order; only stations that began to wait
-  // since are out of place.
-  if (!std::is_sorted(told.begin(), told.end())) std::sort(told.begin(), told.end());
+  // Those still waiting from the last end stay in order (the first waiting_in_order_); only
+  // stations that began to wait since, after them, are out of place: those are sorted, and the
+  // two runs merged.
+  const auto since = told.begin() + static_cast<std::ptrdiff_t>(waiting_in_order_);
+  if (!std::is_sorted(since, told.end())) std::sort(since, told.end());
+  if (since != told.begin() && since != told.end() && *(since - 1) > *since) {
+    merging_.clear();
+    std::merge(told.begin(), since, since, told.end(), std::back_inserter(merging_));
+    told.swap(merging_);
+  }
   for (const std::size_t k : told) {
     if (domain_.open_signal_by(k, now + domain_.delay(station, k))) {
       waiting_list_.push_back(k);
@@ -346,6 +354,9 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
     stations_[k]->on_medium_closed(now);
   }
   told.clear();
+  // Each station told pushed itself (staying, or asking again) as its turn came, in order.
+  waiting_in_order_ = static_cast<std::size_t>(
+      std::is_sorted_until(waiting_list_.begin(), waiting_list_.end()) - waiting_list_.begin());
   // Forget what can no longer matter to anyone's deference: signals gone before the oldest
   // instant a waiting frame (or a frame queued from now on) looks back to, less a gap, every 16
   // ends. The oldest ready time is kept as the stations report it, so this looks at no

@@ -152,6 +152,8 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   std::vector<Picoseconds> first_told_;
   std::vector<std::size_t> waiting_list_;  // the stations waiting_for_close_ marks
   std::vector<std::size_t> closing_;       // those being told, while they are
+  std::vector<std::size_t> merging_;       // scratch for putting waiting_list_ in order
+  std::size_t waiting_in_order_ = 0;       // waiting_list_'s first entries, in station order
   bool carrier_trace_ = false;
   std::uint64_t ends_since_prune_ = 0;
   Picoseconds max_gap_ps_ = 0;  // the longest gap (and its first part) of any station

@@ -3,6 +3,8 @@
 // setting the same instant again costs nothing, another one cancels the pending notification
 // first (SystemC would otherwise keep the earlier of the two).
 
+#include <stdexcept>
+
 #include <systemc>
 
 #include "models/common/time.hpp"
@@ -17,7 +19,12 @@ class Alarm {
     if (at == at_) return;
     if (at_ != kForeverPs) event_.cancel();
     at_ = at;
-    if (at != kForeverPs) event_.notify(to_sc_time(at - now_ps()));
+    if (at == kForeverPs) return;
+    const Picoseconds now = now_ps();
+    // A model deciding late (a MAC catching up: Mac::transmit_late) must never get here with an
+    // instant that has passed: the wake would be lost without a trace.
+    if (at < now) throw std::logic_error("internal error: a wake-up set in the past");
+    event_.notify(to_sc_time(at - now));
   }
   // The notification has fired: nothing is pending.
   void fired() { at_ = kForeverPs; }

@@ -20,9 +20,11 @@ class FullDuplexPort {
   // delivers late accepts.
   virtual void carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds tx_end_ps) = 0;
   // Whether frames wait in flight for the receiver's next settle (LinkDirection::deliver_late);
-  // if so, the sender transmits late from now on: it hands frames over when it catches up, so
-  // the direction may have a frame due that it has not been given yet.
+  // if so, the sender transmits late from now on: it hands frames over when it catches up.
   virtual bool take_late_sender() { return false; }
+  // From a sender that transmits late, as it commits a frame: the frame's last bit leaves at
+  // `tx_end_ps`, so the direction is due by its arrival even before it has been handed over.
+  virtual void committed(Picoseconds /*tx_end_ps*/) {}
   // The station is about to send a PAUSE (at `now`): the receiver's decisions may depend on
   // arrivals from now on (FullDuplexStation::may_be_paused).
   virtual void pause_coming(Picoseconds /*now*/) {}

@@ -187,8 +187,10 @@ void Mac::drop(FramePtr frame, std::string_view reason) {
 }
 
 void Mac::send_pause(std::uint16_t quanta) {
-  // Our own decisions and the receiver's are made on time from here on (late transmit).
-  transmit_on_time(now_ps());
+  // Our own decisions and the receiver's are made on time from here on (late transmit). Ours
+  // are caught up on only before this instant: a frame of ours ending now is decided by the
+  // process that comes now, after this request, as on time (the PAUSE goes first).
+  transmit_on_time(now_ps() - 1);
   if (port_ != nullptr) port_->pause_coming(now_ps());
   control_pending_ = true;
   control_quanta_ = quanta;
@@ -364,7 +366,11 @@ void Mac::commit(FramePtr frame, Picoseconds now) {
     return;
   }
   set_state(MacTxState::transmitting, tx_start_ps_);
-  if (!late_tx_) tx_alarm_.set(tx_end_ps_);  // late: the wake set in tx_process is pending
+  if (!late_tx_) {
+    tx_alarm_.set(tx_end_ps_);
+  } else if (port_ != nullptr) {
+    port_->committed(tx_end_ps_);  // the wake set in tx_process is pending
+  }
 }
 
 bool Mac::transmit_late() {

@@ -53,6 +53,7 @@ void LinkDirection::carry(FramePtr frame, Picoseconds tx_start_ps, Picoseconds t
     }
   }
   busy_ps_ += static_cast<std::uint64_t>(tx_end_ps - tx_start_ps);
+  uncarried_end_ps_ = kForeverPs;
   if (carrier_trace_) add_carrier_edge(tx_end_ps + delay_ps_, false);
   in_flight_.push_back({std::move(frame), tx_end_ps + delay_ps_});
   update_due();
@@ -98,13 +99,14 @@ void LinkDirection::arm() {
 }
 
 void LinkDirection::update_due() {
-  // With no cable, a frame the sender finishes at an instant arrives at that instant; a sender
-  // that transmits late may not have handed over a frame that has arrived: such a link is
-  // always due, so that the sender is settled first.
-  if (delay_ps_ == 0 || late_sender_) {
+  // With no cable, a frame the sender finishes at an instant arrives at that instant: such a
+  // link is always due, so that the sender is settled first. A sender that transmits late may
+  // not have handed over a frame that has arrived: due by then too (committed).
+  if (delay_ps_ == 0) {
     due_ps_ = 0;
   } else {
     due_ps_ = in_flight_.empty() ? kForeverPs : in_flight_.front().rx_end_ps;
+    if (uncarried_end_ps_ < kForeverPs) due_ps_ = std::min(due_ps_, uncarried_end_ps_ + delay_ps_);
   }
 }
 

@@ -8,6 +8,7 @@
 // skew, signal quality (the 1000BASE-T link-level model predicts an error rate for the cable,
 // which the bit-error process then applies).
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -47,10 +48,10 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   // (Network::settle_late_deliveries). Call once every observer is connected, before the run;
   // returns whether it is on.
   bool deliver_late();
-  bool take_late_sender() override {
-    late_sender_ = deliver_late_;
-    update_due();
-    return late_sender_;
+  bool take_late_sender() override { return deliver_late_; }
+  void committed(Picoseconds tx_end_ps) override {
+    uncarried_end_ps_ = tx_end_ps;
+    due_ps_ = std::min(due_ps_, tx_end_ps + delay_ps_);
   }
   void pause_coming(Picoseconds now) override {
     if (receiver_ != nullptr) receiver_->may_be_paused(now);
@@ -104,8 +105,8 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   sc_core::sc_event arrival_;
   Alarm armed_{arrival_};  // arrival_, for one instant at a time
   bool deliver_late_ = false;
-  bool late_sender_ = false;  // take_late_sender
-  bool watched_ = true;       // the receiver watches arrivals (always, without late delivery)
+  Picoseconds uncarried_end_ps_ = kForeverPs;  // committed: a frame not handed over yet
+  bool watched_ = true;  // the receiver watches arrivals (always, without late delivery)
   bool carrier_trace_ = false;
   bool carrier_ = false;
   RingQueue<CarrierEdge> carrier_edges_;

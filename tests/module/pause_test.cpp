@@ -276,6 +276,29 @@ TEST(Pause, APauseToAMacThatTransmitsLateStopsItOnTime) {
   EXPECT_EQ(sim.scalar("a.mac", "pause_mac_ctrl_frames_received"), 1);
 }
 
+TEST(Pause, APauseAskedOfAMacThatTransmitsLateAsItsFrameEndsGoesFirst) {
+  // b sends saturated 1518-byte frames to a and transmits late. Asked for a PAUSE exactly as its
+  // frame 0 ends (12,208 ns, an instant the kernel has not run yet), b sends it before its next
+  // data frame, as on time: the PAUSE (64 bytes, 576 ns with the preamble) starts after the gap
+  // at 12,304 ns, ends at 12,880 and reaches a 556 ns later, at 13,436 ns: a may not send until
+  // 13,436 + 100 x 512 = 64,636 ns. (Data frame 1 first would put it at 76,940 ns.)
+  SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 1000,
+      "stations": {"a": {},
+                   "b": {"traffic": [{"pattern": "saturated", "to": "a", "frame_bytes": 1518}]}},
+      "links": [{"between": ["a", "b"], "cable_m": 100}]})");
+  sim.network().deliver_late();
+  EXPECT_TRUE(sim.station("b").mac().transmits_late());
+  sim.run_until(12'208'000);
+  sim.station("b").mac().send_pause(100);
+  sim.run_until(100'000'000);
+  EXPECT_EQ(sim.station("a").mac().pause_until_ps(), 64'636'000);
+  EXPECT_EQ(sim.scalar("b.mac", "pause_mac_ctrl_frames_transmitted"), 1);
+  // Frame 1 starts after the PAUSE, at 12,880 + 96 = 12,976 ns, and the next every 12,304 ns;
+  // frame k (k >= 1) ends at 12,976 + 12,304 (k - 1) + 12,208 ns, before 100 us for k <= 7:
+  // frames 0..7 and the PAUSE (frames_transmitted_ok counts MAC Control frames too).
+  EXPECT_EQ(sim.scalar("b.mac", "frames_transmitted_ok"), 8 + 1);
+}
+
 TEST(Pause, PausedTimeIncludesAPauseStillRunningAtTheEnd) {
   // PAUSE(65535) reaches a at 2076 ns; a holds its frame from 12208 ns to the end at 1 ms.
   SimFixture sim(scenario(100));

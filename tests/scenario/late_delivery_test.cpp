@@ -127,7 +127,9 @@ TEST(LateDelivery, ALateSenderWhoseOwnArrivalsComeOnTime) {
            {"--series", "200us"});
   const auto sent = static_cast<std::int64_t>(
       scalar(dir / "mixed-late/scalars.csv", "a.mac", "frames_transmitted_ok"));
-  EXPECT_EQ(sent, 781);  // 2 ms / ((8 + 300) x 8 + 96 ns), rounded down
+  // Frame k ends at 2,560 k + 2,464 ns ((8 + 300) x 8 bits, then 96 of gap): before 2 ms for
+  // k <= 780.
+  EXPECT_EQ(sent, 781);
   EXPECT_GT(scalar(dir / "mixed-late/scalars.csv", "a.mac", "frames_received_ok"), 50);
   EXPECT_GT(activations(dir / "mixed-now") - activations(dir / "mixed-late"), sent);
 }

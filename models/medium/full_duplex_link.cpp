@@ -94,7 +94,7 @@ void LinkDirection::arm() {
   if (in_flight_.size() > wake_at) first = in_flight_[wake_at].rx_end_ps;
   // A sender that transmits late (Mac::transmit_late) hands over frames after they ended, so
   // the batch's last arrival may have passed already: then at once.
-  if (first < kForeverPs) first = std::max(first, now_ps());
+  if (late_sender_ && first < kForeverPs) first = std::max(first, now_ps());
   armed_.set(first);
 }
 

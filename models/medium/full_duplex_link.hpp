@@ -48,7 +48,10 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   // (Network::settle_late_deliveries). Call once every observer is connected, before the run;
   // returns whether it is on.
   bool deliver_late();
-  bool take_late_sender() override { return deliver_late_; }
+  bool take_late_sender() override {
+    late_sender_ = deliver_late_;
+    return late_sender_;
+  }
   void committed(Picoseconds tx_end_ps) override {
     uncarried_end_ps_ = tx_end_ps;
     due_ps_ = std::min(due_ps_, tx_end_ps + delay_ps_);
@@ -105,6 +108,7 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   sc_core::sc_event arrival_;
   Alarm armed_{arrival_};  // arrival_, for one instant at a time
   bool deliver_late_ = false;
+  bool late_sender_ = false;                   // take_late_sender
   Picoseconds uncarried_end_ps_ = kForeverPs;  // committed: a frame not handed over yet
   bool watched_ = true;  // the receiver watches arrivals (always, without late delivery)
   bool carrier_trace_ = false;

@@ -26,6 +26,17 @@ class Alarm {
     if (at < now) throw std::logic_error("internal error: a wake-up set in the past");
     event_.notify(to_sc_time(at - now));
   }
+  // Wake at `at`, or now if it has passed: for an owner whose work may be handed to it after it
+  // fell due (a port receiving the frames of a late sender: Mac, "Late bursts").
+  void set_or_now(Picoseconds at) {
+    if (at == at_) return;
+    if (at_ != kForeverPs) event_.cancel();
+    at_ = at;
+    if (at == kForeverPs) return;
+    const Picoseconds now = now_ps();
+    if (at < now) at_ = now;
+    event_.notify(to_sc_time(at_ - now));
+  }
   // The notification has fired: nothing is pending.
   void fired() { at_ = kForeverPs; }
   // The pending instant (kForeverPs: none).

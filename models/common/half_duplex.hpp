@@ -59,6 +59,10 @@ class HalfDuplexStation {
   virtual void settled_at_every_stop() {}
   // Brings the station up to `now` before a delivery (its own frame's end first).
   virtual void settle_station(Picoseconds now) = 0;
+  // A station bursting late (HalfDuplexMedium::late_sender): every frame of its burst that has
+  // ended by `now` finished, as of its end, so that the frames due at their receivers by then
+  // are on their way.
+  virtual void catch_up_burst(Picoseconds /*now*/) {}
   // The station's longest gap (interframe gap and its first part): with the ready times the
   // station reports (HalfDuplexMedium::waiting_since), what the medium may forget.
   virtual Picoseconds max_gap_ps() const = 0;
@@ -93,6 +97,22 @@ class HalfDuplexMedium {
   // The channel's use by successful transmissions, in time.
   virtual void account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
                                Picoseconds extension_ps) = 0;
+
+  // Late bursts (Mac: "Late bursts"). True when every station's port delivers late: a sender may
+  // then hand over the frames of a burst after they ended, as long as each is on its way before
+  // any station settles past its end. Asked once, when the run starts.
+  virtual bool delivers_late_everywhere() const { return false; }
+  // The station bursts late and its next frame ends at `due` (kForeverPs: it no longer does).
+  virtual void late_sender(std::size_t /*station*/, Picoseconds /*due*/) {}
+  // Every station calls this first when it settles: the late sender, if any, catches up to `now`
+  // (HalfDuplexStation::catch_up_burst), so that what has arrived by then has been sent.
+  void settle_late_sender(Picoseconds now) {
+    if (late_due_ps_ <= now) catch_up_late_sender(now);
+  }
+
+ protected:
+  virtual void catch_up_late_sender(Picoseconds /*now*/) {}
+  Picoseconds late_due_ps_ = kForeverPs;
 };
 
 }  // namespace gbesim

@@ -49,6 +49,7 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
     });
   }
   mac.add_supplier(this);
+  if (pattern_ == Pattern::saturated) mac.add_queue_keeper(this);
   SC_METHOD(process);
   sensitive << start_;
   dont_initialize();
@@ -84,6 +85,18 @@ bool TrafficSource::may_generate(Picoseconds at) const {
     return false;
   if (at < params_.start_ns * kPsPerNs) return false;
   return params_.stop_ns < 0 || at < params_.stop_ns * kPsPerNs;
+}
+
+bool TrafficSource::keeps_queue_filled(Picoseconds until, std::uint64_t pops) const {
+  // A frame is never shorter than 64 bytes (68 tagged; the MAC takes 4 more for those).
+  constexpr std::int64_t kLongestMinimum = 68;
+  if (own_in_queue_ == 0 || !params_.enabled) return false;
+  if (std::max(params_.frame_bytes.largest(), kLongestMinimum) > mac_.params().max_frame_bytes)
+    return false;
+  if (params_.count > 0 &&
+      frames_generated_.value() + pops > static_cast<std::uint64_t>(params_.count))
+    return false;
+  return params_.stop_ns < 0 || until < params_.stop_ns * kPsPerNs;
 }
 
 bool TrafficSource::emit(std::int64_t bytes) {

@@ -29,7 +29,7 @@ struct SourceConfig {
   MacAddress destination;
 };
 
-class TrafficSource : public sc_core::sc_module, public Settleable {
+class TrafficSource : public sc_core::sc_module, public Settleable, public QueueKeeper {
  public:
   SC_HAS_PROCESS(TrafficSource);
   TrafficSource(sc_core::sc_module_name name, const TrafficParams& params,
@@ -38,6 +38,9 @@ class TrafficSource : public sc_core::sc_module, public Settleable {
   std::uint64_t frames_generated() const { return frames_generated_.value(); }
   // Queues every frame due at or before `now` (the MAC settles its suppliers before deciding).
   void settle(Picoseconds now) override;
+  // Saturated: its one frame is in the queue and every one of the next `pops` that leaves it
+  // before `until` is replaced at once (not stopped, count not reached, sizes the MAC accepts).
+  bool keeps_queue_filled(Picoseconds until, std::uint64_t pops) const override;
 
  private:
   void start_of_simulation() override;

@@ -229,7 +229,15 @@ void Mac::settle_station(Picoseconds now) {
 }
 
 void Mac::settle_others(Picoseconds now) {
-  if (medium_ != nullptr) hd_settle(now);
+  if (medium_ != nullptr) {
+    hd_settle(now);
+    // A late burst's frames arrived by now are on their way (to us, too) before we take them.
+    medium_->settle_late_sender(now);
+  }
+  settle_around(now);
+}
+
+void Mac::settle_around(Picoseconds now) {
   if (incoming_ != nullptr) incoming_->settle_if_due(now);
   if (client_ != nullptr) client_->settle_if_due(now);
   for (Settleable* s : suppliers_) s->settle_if_due(now);
@@ -374,9 +382,15 @@ void Mac::commit(FramePtr frame, Picoseconds now) {
 }
 
 bool Mac::transmit_late() {
-  late_tx_ = !half_duplex_ && port_ != nullptr && !exact_trace_ && !events.connected() &&
-             !state_changed.connected() && !params_.pause_tx_enabled &&
-             (client_ == nullptr || client_->takes_late_transmit()) &&
+  const bool unwatched = !exact_trace_ && !events.connected() && !state_changed.connected() &&
+                         (client_ == nullptr || client_->takes_late_transmit());
+  if (half_duplex_) {
+    // lazy_fill_allowed_: our own port delivers late and settles us at every stop.
+    late_burst_allowed_ = unwatched && lazy_fill_allowed_ && params_.frame_bursting &&
+                          !keepers_.empty() && medium_->delivers_late_everywhere();
+    return late_burst_allowed_;
+  }
+  late_tx_ = unwatched && port_ != nullptr && !params_.pause_tx_enabled &&
              port_->take_late_sender();  // last: the direction commits to it
   return late_tx_;
 }

@@ -97,6 +97,9 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // frames they have due are queued before the MAC decides.
   bool enqueue(FramePtr frame);  // false when dropped (queue full, frame too long)
   void add_supplier(Settleable* supplier) { suppliers_.push_back(supplier); }
+  // A supplier that keeps the queue filled (a saturated source): half duplex asks it whether a
+  // burst can go on late (Mac, "Late bursts").
+  void add_queue_keeper(const QueueKeeper* keeper) { keepers_.push_back(keeper); }
   const TxQueue& tx_queue() const { return queue_; }
   TxQueue& tx_queue() { return queue_; }
   void attach_client(MacClient* client) { client_ = client; }
@@ -144,8 +147,19 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // up on the frame ends by then -- each one finished, the station settled and the next frame
   // decided as of that frame's end (catch_up). A PAUSE on its way to us ends it
   // (may_be_paused). Call once every observer is connected, before the run; returns whether on.
+  // In half duplex, late bursts instead: see bursts_late.
   bool transmit_late();
   bool transmits_late() const { return late_tx_; }
+  // Late bursts (half duplex): with nothing that watches this MAC, a client that takes late
+  // transmit, and every port of the domain delivering late, a burst whose queue a keeper keeps
+  // filled (add_queue_keeper) and that no other signal is known to reach wakes only at the
+  // instant its burst limit could end it (burst start + burstLimit - IFG) rather than at each
+  // frame's end. Every settle of any station of the domain first catches it up
+  // (HalfDuplexMedium::settle_late_sender): each frame that ended by then finished, the station
+  // settled and the next frame started, as of its end. A signal told to arrive (another station
+  // begins) catches it up to that instant and ends it: the rest of the burst is on time.
+  bool bursts_late() const { return late_burst_allowed_; }
+  void catch_up_burst(Picoseconds now) override;
   static constexpr Picoseconds kLateFrames = 64;
   void may_be_paused(Picoseconds now) override;
   // The instant the station is deciding at: the kernel's, or a frame end being caught up on.
@@ -242,6 +256,14 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   void hd_fill_done();
   void hd_drop(std::string_view reason, Counter& counter, Picoseconds now);
   void hd_wake(Picoseconds at);
+  // Late bursts: every frame of the burst that ended by `now` and before late_until_ps_.
+  void hd_catch_up(Picoseconds now);
+  // Whether the burst going on at `now` may go on late: see bursts_late.
+  bool hd_may_go_late(Picoseconds now) const;
+  // Ends a late burst (caught up): what is left of it wakes on time.
+  void hd_burst_on_time();
+  // settle_others without the half-duplex transmit side: arrivals, client, sources, refresh.
+  void settle_around(Picoseconds now);
   Picoseconds hd_wire_bits(std::size_t frame_bytes, bool first_of_transmission) const;
   void drop(FramePtr frame, std::string_view reason);
   void handle_mac_control(const Frame& frame, Picoseconds now);
@@ -264,6 +286,7 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   Settleable* incoming_ = nullptr;         // the link direction or medium port delivering to us
   FullDuplexIncoming* link_in_ = nullptr;  // the same, full duplex only
   std::vector<Settleable*> suppliers_;
+  std::vector<const QueueKeeper*> keepers_;
 
   MacTxState state_ = MacTxState::idle;
   unsigned tx_state_value_ = 0;
@@ -299,6 +322,10 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // instant it reaches us (hd_phase_wake).
   bool lazy_fill_allowed_ = false;
   bool fill_lazy_ = false;
+  bool late_burst_allowed_ = false;  // bursts_late
+  // While the burst goes on late: the instant it may end by its limit (its frames ending before
+  // it continue the burst); 0 otherwise.
+  Picoseconds late_until_ps_ = 0;
   Picoseconds lazy_frame_end_ps_ = 0;  // the end of the frame after a lazy fill
   Picoseconds collision_at_ps_ = kForeverPs;
   Picoseconds jam_end_ps_ = 0;

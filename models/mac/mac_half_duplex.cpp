@@ -10,6 +10,7 @@
 // fill's end without a wake of its own when nothing watches the station (hd_fill_done).
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "models/common/speed_modes.hpp"
 #include "models/mac/mac.hpp"
@@ -34,13 +35,26 @@ Picoseconds Mac::hd_wire_bits(std::size_t frame_bytes, bool first_of_transmissio
 void Mac::hd_wake(Picoseconds at) {
   // An earlier pending wake stays; hd_process re-arms from the state when it comes. `at` is
   // never in the past, but a lazy fill's next frame may start (as of its fill's end) later than
-  // that instant: the delay counts from the present.
+  // that instant, and a late burst's frames later still: the delay counts from the present.
   if (at >= wake_at_ps_) return;
+  const Picoseconds now = now_ps();
+  if (at < now) throw std::logic_error("internal error: a half-duplex wake set in the past");
   wake_at_ps_ = at;
-  hd_wake_.notify(to_sc_time(at - now_ps()));
+  hd_wake_.notify(to_sc_time(at - now));
 }
 
 void Mac::on_signal_arrival(Picoseconds at) {
+  if (late_until_ps_ != 0) {
+    // Another station began: the burst is caught up to this instant and goes on on time, woken
+    // at its phase's end as if it had never been late.
+    hd_catch_up(now_ps());
+    hd_burst_on_time();
+    if (state_ == MacTxState::transmitting) {
+      hd_wake(hd_phase_wake(frame_end_ps_));
+    } else if (state_ == MacTxState::burst_fill) {
+      hd_wake(hd_phase_wake(fill_lazy_ ? lazy_frame_end_ps_ : fill_end_ps_));
+    }
+  }
   const bool sending = state_ == MacTxState::transmitting || state_ == MacTxState::burst_fill;
   if (!sending || at >= collision_at_ps_) return;
   const Picoseconds phase_end = state_ == MacTxState::transmitting ? frame_end_ps_
@@ -53,7 +67,8 @@ void Mac::on_signal_arrival(Picoseconds at) {
 
 Picoseconds Mac::hd_phase_wake(Picoseconds phase_end) const {
   const Picoseconds at = collision_at_ps_;
-  if (at >= phase_end) return phase_end;
+  // A late burst wakes where its limit may end it (a settle catches up the frames before).
+  if (at >= phase_end) return phase_end < late_until_ps_ ? late_until_ps_ : phase_end;
   if (!lazy_fill_allowed_) return at;
   // The jam's end, as hd_collision will find it: from the collision in a fill, from the end of
   // the preamble and SFD (or the collision, if later) in a frame.
@@ -63,6 +78,7 @@ Picoseconds Mac::hd_phase_wake(Picoseconds phase_end) const {
 }
 
 void Mac::hd_settle(Picoseconds now) {
+  if (late_until_ps_ != 0 && !catching_up_) hd_catch_up(now);
   if (state_ == MacTxState::burst_fill && collision_at_ps_ <= now &&
       collision_at_ps_ < fill_end_ps_) {
     hd_collision(collision_at_ps_);
@@ -72,6 +88,48 @@ void Mac::hd_settle(Picoseconds now) {
   if (state_ == MacTxState::transmitting && collision_at_ps_ <= now &&
       collision_at_ps_ < frame_end_ps_)
     hd_collision(collision_at_ps_);
+}
+
+void Mac::catch_up_burst(Picoseconds now) {
+  if (late_until_ps_ != 0 && !catching_up_) hd_catch_up(now);
+}
+
+void Mac::hd_catch_up(Picoseconds now) {
+  // What hd_process does at each of the burst's frame ends, as of that instant (station_now):
+  // the station settled (arrivals, client, sources), the frame finished and delivered, the next
+  // one taken from the queue; its fill's end starts it (hd_fill_done, as a lazy fill does at any
+  // settle). The frame ending at or after late_until_ps_ may end the burst: it gets its wake.
+  catching_up_ = true;
+  while (late_until_ps_ != 0) {
+    if (fill_lazy_ && fill_end_ps_ <= now) {
+      catch_up_ps_ = fill_end_ps_;
+      hd_fill_done();
+      continue;
+    }
+    if (state_ != MacTxState::transmitting || frame_end_ps_ > now ||
+        frame_end_ps_ >= late_until_ps_ || collision_at_ps_ < frame_end_ps_)
+      break;
+    const Picoseconds end = frame_end_ps_;
+    catch_up_ps_ = end;
+    settle_around(end);
+    hd_frame_done(end);
+  }
+  catching_up_ = false;
+}
+
+bool Mac::hd_may_go_late(Picoseconds now) const {
+  const Picoseconds until = burst_start_ps_ + burst_limit_ps_ - ifg_ps_;
+  if (lazy_frame_end_ps_ >= until) return false;  // the next frame may be the burst's last
+  // The frames that can leave the queue before then: each takes a preamble, a byte and a gap.
+  const Picoseconds shortest = (kPreambleSfdBits + 8) * bit_ps_ + ifg_ps_;
+  const auto pops = static_cast<std::uint64_t>((until - now) / shortest) + 1;
+  return std::any_of(keepers_.begin(), keepers_.end(),
+                     [&](const QueueKeeper* k) { return k->keeps_queue_filled(until, pops); });
+}
+
+void Mac::hd_burst_on_time() {
+  late_until_ps_ = 0;
+  medium_->late_sender(station_index_, kForeverPs);
 }
 
 void Mac::on_medium_closed(Picoseconds now) {
@@ -241,12 +299,27 @@ void Mac::hd_frame_done(Picoseconds now) {
     if (fill_lazy_) {
       lazy_frame_end_ps_ =
           fill_end_ps_ + (kPreambleSfdBits + hd_wire_bits(hol_->size(), false)) * bit_ps_;
+      // With no signal known to reach us at all, the burst may go on late (bursts_late).
+      if (late_until_ps_ == 0 && late_burst_allowed_ && collision_at_ps_ == kForeverPs &&
+          hd_may_go_late(now))
+        late_until_ps_ = burst_start_ps_ + burst_limit_ps_ - ifg_ps_;
+      if (late_until_ps_ != 0) {
+        if (lazy_frame_end_ps_ < late_until_ps_) {
+          medium_->late_sender(station_index_, lazy_frame_end_ps_);
+        } else {
+          hd_burst_on_time();  // the next frame may be the last: on time
+        }
+      }
       hd_wake(hd_phase_wake(lazy_frame_end_ps_));
       return;
     }
+    if (late_until_ps_ != 0) hd_burst_on_time();
     hd_wake(hd_phase_wake(fill_end_ps_));
     return;
   }
+  // A late burst goes on while its keeper fills the queue, up to its limit (hd_may_go_late).
+  if (catching_up_) throw std::logic_error("internal error: a late burst ended before its time");
+  if (late_until_ps_ != 0) hd_burst_on_time();
   if (bursting_) {
     events.emit(EventKind::burst_end, now, nullptr, std::string_view{}, burst_frames_);
     bursting_ = false;

@@ -7,12 +7,23 @@
 // (capacity counts frames, whatever their size). PAUSE frames the MAC sends do not pass through it.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "models/common/frame.hpp"
 #include "models/common/hook.hpp"
+#include "models/common/time.hpp"
 
 namespace gbesim {
+
+// A client that puts a frame in the queue at once whenever one of its own leaves it (a saturated
+// source): true if, from now until `until` and for `pops` more frames of its own leaving, it will
+// (its frame is in the queue, it may go on generating, and the MAC accepts its frames).
+class QueueKeeper {
+ public:
+  virtual ~QueueKeeper() = default;
+  virtual bool keeps_queue_filled(Picoseconds until, std::uint64_t pops) const = 0;
+};
 
 class TxQueue {
  public:

@@ -51,7 +51,8 @@ void MediumPort::arm() {
   // arrival_ wakes us at the first arrival, or with late delivery when kLateBatch frames wait.
   const std::size_t wake_at = deliver_late_ ? kLateBatch - 1 : 0;
   const Picoseconds first = pending_.size() > wake_at ? pending_[wake_at].at : kForeverPs;
-  armed_.set(first);
+  // A late sender's frames may arrive here once their instant has passed (late bursts).
+  armed_.set_or_now(first);
 }
 
 void MediumPort::deliver_process() {
@@ -435,6 +436,15 @@ void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds firs
     unjudged_.push({last_bit + d, first_bit + d, station, k, copy.get()});
     ports_[k]->schedule(std::move(copy), station, first_bit + d, last_bit + d);
   }
+}
+
+bool SharedMedium::delivers_late_everywhere() const {
+  return std::all_of(ports_.begin(), ports_.end(),
+                     [](const std::unique_ptr<MediumPort>& p) { return p->delivers_late(); });
+}
+
+void SharedMedium::catch_up_late_sender(Picoseconds now) {
+  stations_[late_station_]->catch_up_burst(now);
 }
 
 void SharedMedium::account_success(Picoseconds preamble_ps, Picoseconds frame_ps,

@@ -56,6 +56,7 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   // medium meanwhile (SharedMedium::judge_until), while the history still holds the signals it
   // depends on. Call before the run; returns whether it is on.
   bool deliver_late();
+  bool delivers_late() const { return deliver_late_; }
   // Fewer than a link's: every station of a domain holds its own copy of each broadcast frame
   // (16 x 1,518 bytes per station at most, while it sends nothing itself).
   static constexpr std::size_t kLateBatch = 16;
@@ -131,9 +132,16 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
                Picoseconds last_bit) override;
   void account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
                        Picoseconds extension_ps) override;
+  bool delivers_late_everywhere() const override;
+  void late_sender(std::size_t station, Picoseconds due) override {
+    late_station_ = station;
+    late_due_ps_ = due;
+  }
   void enable_carrier_trace();
 
  private:
+  void catch_up_late_sender(Picoseconds now) override;
+
   CollisionDomain domain_;
   SimContext& context_;
   const Picoseconds bit_ps_;
@@ -171,6 +179,7 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   };
   std::priority_queue<Unjudged, std::vector<Unjudged>, std::greater<Unjudged>> unjudged_;
   std::vector<Picoseconds> waiting_tree_;
+  std::size_t late_station_ = 0;  // the station bursting late, while late_due_ps_ is set
   // Busy periods from the transmitters' side: union of [start, stop) over all stations.
   int open_ = 0;
   Picoseconds period_start_ = 0;

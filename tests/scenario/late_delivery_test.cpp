@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/common/rng.hpp"
 #include "sim/json_path.hpp"
 #include "tests/support/sim_fixture.hpp"
 
@@ -205,6 +206,15 @@ TEST(LateDelivery, ABurstsNextFrameStartsAtTheFillsEndWithoutAWakeOfItsOwn) {
   // whole bursts (2,790 frames) and a 31st from 1,982,400 whose first frame ends at 1,986,560
   // and 20 more end by 2,000,000 -- the 20th at that very instant, which the run does not
   // reach: 2,810 frames sent, 2,811 started, 31 bursts, 30 x 92 + 20 = 2,780 fills.
+  // Watched, a wakes at each burst's start, at its first frame's end, and at each fill's end
+  // and frame's end after: 2 + 2 x 92 = 186 per burst, 2 + 20 + 19 = 41 in the last. Unwatched
+  // it bursts late too (Mac::bursts_late): the first frame's end finds its source keeping the
+  // queue filled and no other signal coming, so a wakes next where the limit may end the burst,
+  // at 65,536 - 96 = 65,440 from its start (the frames ending before are caught up then), and
+  // at its last frame's end, 65,984: 4 per burst, 2 in the last. b's port, unwatched in both,
+  // wakes at every 16th frame that has arrived: 2,810 / 16 -> 175 times with frames handed over
+  // at their ends; late, once per burst, at 65,440, when the burst's frames come at once (30).
+  // The difference: 30 x (186 - 4) + (41 - 2) + (175 - 30) = 5,644.
   const auto dir = fresh_directory("late-fill");
   const std::string one = R"({"name": "one", "description": "", "duration_ns": 2000000,
       "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": true},
@@ -219,7 +229,7 @@ TEST(LateDelivery, ABurstsNextFrameStartsAtTheFillsEndWithoutAWakeOfItsOwn) {
   EXPECT_EQ(scalar(scalars, "a.mac", "transmission_attempts"), 2811);
   EXPECT_EQ(scalar(scalars, "a.mac", "bursts"), 31);
   EXPECT_EQ(scalar(scalars, "domain0", "transmissions"), 31);
-  EXPECT_EQ(activations(dir / "one-now") - activations(dir / "one-late"), 2780);
+  EXPECT_EQ(activations(dir / "one-now") - activations(dir / "one-late"), 5644);
 
   // The same with the kernel stopping every 10 us (a fill's end often falls between a stop and
   // the next frame's end) and a warm-up: the same results as with every MAC watched.
@@ -228,6 +238,119 @@ TEST(LateDelivery, ABurstsNextFrameStartsAtTheFillsEndWithoutAWakeOfItsOwn) {
                "\"duration_ns\": 2000000, \"warmup_ns\": 100003");
   run_both(dir, "stops", warm, {"--series", "10us"});
   EXPECT_EQ(scalar(dir / "stops-late/scalars.csv", "a.mac", "collisions"), 0);
+}
+
+TEST(LateDelivery, ASignalReachingALateBurstEndsItOnTime) {
+  // a bursts 64-byte frames to b (50 ns away); c, 8 us from both, queues one frame at 5,000 ns
+  // and begins then, before a's signal reaches it (8,000 ns). a went late at its first frame's
+  // end (4,160 ns); c's begin catches it up to 5,000 (the frame ending at 4,832) and the rest of
+  // the burst is on time. By hand: a's frames end at 4,160 + 672 k; c's signal reaches a at
+  // 13,000, 8 ns into the preamble of the frame a starts at 12,992 after the fill following
+  // k = 13: a late collision (not in the burst's first frame), jam from the SFD's end 13,056 for
+  // 32 bits to 13,088, the frame dropped (1000 Mb/s never retries one); 14 frames sent. c meets
+  // a's signal at 8,000 (3,000 ns into its slot: not late) and then defers to a's carrier, which
+  // is on at c until 13,088 + 8,000, past the run's 16,000 ns.
+  const auto dir = fresh_directory("late-burst-signal");
+  run_both(dir, "sig", R"({"name": "sig", "description": "", "duration_ns": 16000,
+      "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": true},
+      "stations": {
+        "a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+        "b": {},
+        "c": {"traffic": [{"pattern": "script", "to": "b",
+                           "script": [{"at_ns": 5000, "bytes": 64}]}]}},
+      "collision_domains": [{"stations": ["a", "b", "c"],
+                             "delay_ns": [[0, 50, 8000], [50, 0, 8000], [8000, 8000, 0]]}]})");
+  const auto scalars = dir / "sig-late/scalars.csv";
+  EXPECT_EQ(scalar(scalars, "a.mac", "frames_transmitted_ok"), 14);
+  EXPECT_EQ(scalar(scalars, "a.mac", "late_collisions"), 1);
+  EXPECT_EQ(scalar(scalars, "a.mac", "frames_aborted_late_collision"), 1);
+  EXPECT_EQ(scalar(scalars, "c.mac", "collisions"), 1);
+  EXPECT_EQ(scalar(scalars, "c.mac", "late_collisions"), 0);
+  EXPECT_EQ(scalar(scalars, "b.mac", "frames_received_ok"), 14);
+  const std::string events = read_text(dir / "sig-now/events.csv");
+  EXPECT_NE(events.find("13000000,a.mac,collision,"), std::string::npos);
+  EXPECT_NE(events.find("13088000,a.mac,drop,"), std::string::npos);
+}
+
+TEST(LateDelivery, ABurstGoesOnLateOnlyWhileItsSourceKeepsTheQueueFilled) {
+  // A saturated source that stops -- after a count of frames, or at a time -- leaves its
+  // station's queue empty in the middle of a burst; that end must come on time, so the burst is
+  // late only if its source is sure to refill the queue up to where the limit may end the burst
+  // (TrafficSource::keeps_queue_filled). A burst is 93 frames (previous test): with a count of
+  // 500, five whole bursts and 35 frames; the source counts frames conservatively (as many as
+  // could leave before that instant at 1 byte each), so only the first two bursts go late. With
+  // a stop at 100,000 ns, the second burst (from 66,080, frames ending at 70,240 + 672 k) pops
+  // its last refilled frame at 99,808, the last frame at 100,480, and ends at 101,152 with its
+  // queue empty: 93 + 47 = 140 frames. Late where it must not be, the run would stop with an
+  // internal error (Mac::hd_frame_done).
+  const auto dir = fresh_directory("late-burst-keeper");
+  const std::string counted = R"({"name": "n", "description": "", "duration_ns": 500000,
+      "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": true},
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64,
+                                      "count": 500}]},
+                   "b": {}},
+      "collision_domains": [{"stations": ["a", "b"], "cable_m": {"a": 10, "b": 10}}]})";
+  run_both(dir, "count", counted);
+  EXPECT_EQ(scalar(dir / "count-late/scalars.csv", "a.mac", "frames_transmitted_ok"), 500);
+  EXPECT_EQ(scalar(dir / "count-late/scalars.csv", "a.mac", "bursts"), 6);
+  std::string stopped = counted;
+  stopped.replace(stopped.find("\"count\": 500"), 12, "\"stop_ns\": 100000");
+  run_both(dir, "stop", stopped);
+  EXPECT_EQ(scalar(dir / "stop-late/scalars.csv", "a.mac", "frames_transmitted_ok"), 140);
+  EXPECT_EQ(scalar(dir / "stop-late/scalars.csv", "a.mac", "bursts"), 2);
+}
+
+TEST(LateDelivery, LateBurstsInRandomDomainsGiveTheSameResults) {
+  // Random domains of 2-10 stations at 1000 Mb/s with bursting, cables up to 1,500 m (signals
+  // reaching bursts well after their first frame: late collisions), saturated sources (some with
+  // counts and stops), Poisson and on-off ones, broadcasts, short queues, a warm-up: late and
+  // watched, with the kernel stopping every 7.777 us and series every 33 us.
+  const auto dir = fresh_directory("late-burst-random");
+  for (std::uint64_t index = 0; index < 8; ++index) {
+    RngStream rng(index, "late-bursts");
+    const std::size_t n = 2 + rng.uniform_below(9);
+    const std::int64_t cables[] = {0, 5, 100, 300, 800, 1500};
+    Json stations = Json::object();
+    Json cable = Json::object();
+    Json names = Json::array();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string name = "s" + std::to_string(i);
+      names.push_back(name);
+      cable[name] = cables[rng.uniform_below(6)];
+      Json traffic = Json::array();
+      const std::uint64_t kind = rng.uniform_below(5);
+      Json t = {{"to", rng.uniform_below(10) == 0 ? std::string("broadcast")
+                                                  : "s" + std::to_string((i + 1) % n)},
+                {"frame_bytes", rng.uniform_below(3) == 0 ? 512 : 64}};
+      if (kind <= 2) {
+        t["pattern"] = "saturated";
+        if (kind == 1) t["count"] = 100 + rng.uniform_below(400);
+        if (kind == 2) t["stop_ns"] = 100000 + rng.uniform_below(600000);
+      } else if (kind == 3) {
+        t["pattern"] = "poisson";
+        t["load_bps"] = 2e8;
+      } else {
+        t["pattern"] = "on_off";
+        t["peak_load_bps"] = 5e8;
+        t["on_ns"] = 20000;
+        t["off_ns"] = 30000;
+      }
+      traffic.push_back(t);
+      stations[name]["traffic"] = traffic;
+      if (rng.uniform_below(4) == 0) stations[name]["mac"] = {{"tx_queue_frames", 2}};
+    }
+    Json doc;
+    doc["name"] = "r" + std::to_string(index);
+    doc["description"] = "";
+    doc["duration_ns"] = 800000;
+    doc["warmup_ns"] = 50000;
+    doc["seed"] = index + 1;
+    doc["mac"] = {{"duplex", "half"}, {"carrier_extension", true}, {"frame_bursting", true}};
+    doc["stations"] = stations;
+    doc["collision_domains"] = Json::array({Json{{"stations", names}, {"cable_m", cable}}});
+    run_both(dir, "r" + std::to_string(index), doc.dump(1),
+             {"--chunk-ns", "7777", "--series", "33us"});
+  }
 }
 
 TEST(LateDelivery, ACollisionIsSettledAtItsJamsEndWithoutAWakeOfItsOwn) {

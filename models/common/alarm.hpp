@@ -29,13 +29,13 @@ class Alarm {
   // Wake at `at`, or now if it has passed: for an owner whose work may be handed to it after it
   // fell due (a port receiving the frames of a late sender: Mac, "Late bursts").
   void set_or_now(Picoseconds at) {
-    if (at == at_) return;
+    const Picoseconds now = at == kForeverPs ? 0 : now_ps();
+    if (at < now) at = now;
+    if (at == at_) return;  // the same instant (a past one: now) is pending already
     if (at_ != kForeverPs) event_.cancel();
     at_ = at;
     if (at == kForeverPs) return;
-    const Picoseconds now = now_ps();
-    if (at < now) at_ = now;
-    event_.notify(to_sc_time(at_ - now));
+    event_.notify(to_sc_time(at - now));
   }
   // The notification has fired: nothing is pending.
   void fired() { at_ = kForeverPs; }

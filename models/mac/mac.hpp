@@ -153,11 +153,12 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // Late bursts (half duplex): with nothing that watches this MAC, a client that takes late
   // transmit, and every port of the domain delivering late, a burst whose queue a keeper keeps
   // filled (add_queue_keeper) and that no other signal is known to reach wakes only at the
-  // instant its burst limit could end it (burst start + burstLimit - IFG) rather than at each
-  // frame's end. Every settle of any station of the domain first catches it up
-  // (HalfDuplexMedium::settle_late_sender): each frame that ended by then finished, the station
-  // settled and the next frame started, as of its end. A signal told to arrive (another station
-  // begins) catches it up to that instant and ends it: the rest of the burst is on time.
+  // instant its burst limit could end it (burst start + burstLimit - IFG, or kLateBurstBits
+  // after its first frame's end if sooner) rather than at each frame's end. Every settle of any
+  // station of the domain first catches it up (HalfDuplexMedium::settle_late_sender): each frame
+  // that ended by then finished, the station settled and the next frame started, as of its end. A
+  // signal told to arrive (another station begins) catches it up to that instant and ends it: the
+  // rest of the burst is on time.
   bool bursts_late() const { return late_burst_allowed_; }
   void catch_up_burst(Picoseconds now) override;
   static constexpr Picoseconds kLateFrames = 64;
@@ -258,8 +259,11 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   void hd_wake(Picoseconds at);
   // Late bursts: every frame of the burst that ended by `now` and before late_until_ps_.
   void hd_catch_up(Picoseconds now);
-  // Whether the burst going on at `now` may go on late: see bursts_late.
-  bool hd_may_go_late(Picoseconds now) const;
+  // Whether the burst going on at `now` may go on late (see bursts_late): until when, or 0.
+  Picoseconds hd_late_until(Picoseconds now) const;
+  // A late burst catches up at most this many bit times of frames at once (the standard's
+  // burstLimit): bounds the frames its receivers hold whatever burst_limit_bits is.
+  static constexpr Picoseconds kLateBurstBits = 65'536;
   // Ends a late burst (caught up): what is left of it wakes on time.
   void hd_burst_on_time();
   // settle_others without the half-duplex transmit side: arrivals, client, sources, refresh.

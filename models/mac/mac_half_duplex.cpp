@@ -117,14 +117,19 @@ void Mac::hd_catch_up(Picoseconds now) {
   catching_up_ = false;
 }
 
-bool Mac::hd_may_go_late(Picoseconds now) const {
-  const Picoseconds until = burst_start_ps_ + burst_limit_ps_ - ifg_ps_;
-  if (lazy_frame_end_ps_ >= until) return false;  // the next frame may be the burst's last
+Picoseconds Mac::hd_late_until(Picoseconds now) const {
+  // Where the limit may end the burst, or kLateBurstBits from now if that is sooner (a burst
+  // limit far above the standard's would otherwise let a late burst hold its frames unbounded).
+  const Picoseconds until =
+      std::min(burst_start_ps_ + burst_limit_ps_ - ifg_ps_, now + kLateBurstBits * bit_ps_);
+  if (lazy_frame_end_ps_ >= until) return 0;  // the next frame may be the burst's last
   // The frames that can leave the queue before then: each takes a preamble, a byte and a gap.
   const Picoseconds shortest = (kPreambleSfdBits + 8) * bit_ps_ + ifg_ps_;
   const auto pops = static_cast<std::uint64_t>((until - now) / shortest) + 1;
-  return std::any_of(keepers_.begin(), keepers_.end(),
-                     [&](const QueueKeeper* k) { return k->keeps_queue_filled(until, pops); });
+  const bool kept = std::any_of(keepers_.begin(), keepers_.end(), [&](const QueueKeeper* k) {
+    return k->keeps_queue_filled(until, pops);
+  });
+  return kept ? until : 0;
 }
 
 void Mac::hd_burst_on_time() {
@@ -300,9 +305,8 @@ void Mac::hd_frame_done(Picoseconds now) {
       lazy_frame_end_ps_ =
           fill_end_ps_ + (kPreambleSfdBits + hd_wire_bits(hol_->size(), false)) * bit_ps_;
       // With no signal known to reach us at all, the burst may go on late (bursts_late).
-      if (late_until_ps_ == 0 && late_burst_allowed_ && collision_at_ps_ == kForeverPs &&
-          hd_may_go_late(now))
-        late_until_ps_ = burst_start_ps_ + burst_limit_ps_ - ifg_ps_;
+      if (late_until_ps_ == 0 && late_burst_allowed_ && collision_at_ps_ == kForeverPs)
+        late_until_ps_ = hd_late_until(now);
       if (late_until_ps_ != 0) {
         if (lazy_frame_end_ps_ < late_until_ps_) {
           medium_->late_sender(station_index_, lazy_frame_end_ps_);
@@ -317,7 +321,7 @@ void Mac::hd_frame_done(Picoseconds now) {
     hd_wake(hd_phase_wake(fill_end_ps_));
     return;
   }
-  // A late burst goes on while its keeper fills the queue, up to its limit (hd_may_go_late).
+  // A late burst goes on while its keeper fills the queue, up to its limit (hd_late_until).
   if (catching_up_) throw std::logic_error("internal error: a late burst ended before its time");
   if (late_until_ps_ != 0) hd_burst_on_time();
   if (bursting_) {

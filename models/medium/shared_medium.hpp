@@ -58,7 +58,8 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   bool deliver_late();
   bool delivers_late() const { return deliver_late_; }
   // Fewer than a link's: every station of a domain holds its own copy of each broadcast frame
-  // (16 x 1,518 bytes per station at most, while it sends nothing itself).
+  // (16 x 1,518 bytes per station at most, while it sends nothing itself, plus the frames of a
+  // late burst handed over at once: at most Mac::kLateBurstBits of them).
   static constexpr std::size_t kLateBatch = 16;
   // Settles the receiving station at `now` (every frame arrived by then is delivered).
   void settle_receiver(Picoseconds now);

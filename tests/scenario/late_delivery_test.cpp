@@ -249,7 +249,10 @@ TEST(LateDelivery, ASignalReachingALateBurstEndsItOnTime) {
   // k = 13: a late collision (not in the burst's first frame), jam from the SFD's end 13,056 for
   // 32 bits to 13,088, the frame dropped (1000 Mb/s never retries one); 14 frames sent. c meets
   // a's signal at 8,000 (3,000 ns into its slot: not late) and then defers to a's carrier, which
-  // is on at c until 13,088 + 8,000, past the run's 16,000 ns.
+  // is on at c until 13,088 + 8,000, past the run's 16,000 ns. Watching c alone (its port then
+  // delivers on time, so a cannot burst late) costs two activations: a wakes at its frame end
+  // at 4,832 (late, it was caught up at c's begin instead) and c where the collision reaches it
+  // at 8,000 (unwatched, c settles it at its jam's end). Without late bursts it would be one.
   const auto dir = fresh_directory("late-burst-signal");
   run_both(dir, "sig", R"({"name": "sig", "description": "", "duration_ns": 16000,
       "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": true},
@@ -259,7 +262,9 @@ TEST(LateDelivery, ASignalReachingALateBurstEndsItOnTime) {
         "c": {"traffic": [{"pattern": "script", "to": "b",
                            "script": [{"at_ns": 5000, "bytes": 64}]}]}},
       "collision_domains": [{"stations": ["a", "b", "c"],
-                             "delay_ns": [[0, 50, 8000], [50, 0, 8000], [8000, 8000, 0]]}]})");
+                             "delay_ns": [[0, 50, 8000], [50, 0, 8000], [8000, 8000, 0]]}]})",
+           {}, "events:stations=c");
+  EXPECT_EQ(activations(dir / "sig-now") - activations(dir / "sig-late"), 2);
   const auto scalars = dir / "sig-late/scalars.csv";
   EXPECT_EQ(scalar(scalars, "a.mac", "frames_transmitted_ok"), 14);
   EXPECT_EQ(scalar(scalars, "a.mac", "late_collisions"), 1);
@@ -267,7 +272,12 @@ TEST(LateDelivery, ASignalReachingALateBurstEndsItOnTime) {
   EXPECT_EQ(scalar(scalars, "c.mac", "collisions"), 1);
   EXPECT_EQ(scalar(scalars, "c.mac", "late_collisions"), 0);
   EXPECT_EQ(scalar(scalars, "b.mac", "frames_received_ok"), 14);
-  const std::string events = read_text(dir / "sig-now/events.csv");
+  // The same collision, seen with every MAC watched (nothing late at all).
+  ASSERT_EQ(run_gbesim({"run", "sig.json", "--out", "sig-all", "--quiet", "--trace", "events"}, dir)
+                .exit_code,
+            0);
+  EXPECT_EQ(read_text(dir / "sig-all/scalars.csv"), read_text(scalars));
+  const std::string events = read_text(dir / "sig-all/events.csv");
   EXPECT_NE(events.find("13000000,a.mac,collision,"), std::string::npos);
   EXPECT_NE(events.find("13088000,a.mac,drop,"), std::string::npos);
 }
@@ -276,13 +286,24 @@ TEST(LateDelivery, ABurstGoesOnLateOnlyWhileItsSourceKeepsTheQueueFilled) {
   // A saturated source that stops -- after a count of frames, or at a time -- leaves its
   // station's queue empty in the middle of a burst; that end must come on time, so the burst is
   // late only if its source is sure to refill the queue up to where the limit may end the burst
-  // (TrafficSource::keeps_queue_filled). A burst is 93 frames (previous test): with a count of
-  // 500, five whole bursts and 35 frames; the source counts frames conservatively (as many as
-  // could leave before that instant at 1 byte each), so only the first two bursts go late. With
-  // a stop at 100,000 ns, the second burst (from 66,080, frames ending at 70,240 + 672 k) pops
-  // its last refilled frame at 99,808, the last frame at 100,480, and ends at 101,152 with its
-  // queue empty: 93 + 47 = 140 frames. Late where it must not be, the run would stop with an
-  // internal error (Mac::hd_frame_done).
+  // (TrafficSource::keeps_queue_filled). A burst is 93 frames (ABurstsNextFrameStartsAtThe
+  // FillsEndWithoutAWakeOfItsOwn): with a count of 500, five whole bursts and 35 frames. By hand:
+  // burst k's frames end at S + 4,160 + 672 m (m = 0..92), its limit may end it from S + 65,440;
+  // after the m-th frame's end 93 (k - 1) + m + 3 frames have been generated, and as many as
+  // 365 - 4 m more could leave by then at 1 byte each (168 ns), so the burst goes late from the
+  // first m with 93 (k - 1) - 3 m <= 132: m0 = 0, 0, 18, 49, 80 for k = 1..5; never in the
+  // sixth, which ends with the queue empty. Activations of the late run, in one kernel run
+  // (where the kernel stops, a settle may hand frames over sooner, which moves b's batches):
+  // the source's start (1); a kicked twice at 0 (the first frame queued, then its refill queued
+  // as a takes it, still idle) (2); a at each burst's frame ends up to m0, at S + 65,440, at its
+  // last frame's end and at the next burst's start: m0 + 4 per burst less the first's start
+  // (3, 4, 22, 53, 84), and 36 in the sixth (start, 35 frames); b's port at every 16th frame
+  // waiting (frames take 543.2 ns to reach it): 1, 1, 2, 4, 5, 3 by burst (the 11 frames
+  // caught up in the fifth leave 14 waiting). 1 + 2 + 202 + 16 = 221. With a stop at 100,000 ns,
+  // the second burst (from 66,080, frames ending at 70,240 + 672 k) pops its last refilled
+  // frame at 99,808, the last frame at 100,480, and ends at 101,152 with its queue empty: 93 +
+  // 47 = 140 frames. Late where it must not be, the run would stop with an internal error
+  // (Mac::hd_frame_done).
   const auto dir = fresh_directory("late-burst-keeper");
   const std::string counted = R"({"name": "n", "description": "", "duration_ns": 500000,
       "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": true},
@@ -290,14 +311,37 @@ TEST(LateDelivery, ABurstGoesOnLateOnlyWhileItsSourceKeepsTheQueueFilled) {
                                       "count": 500}]},
                    "b": {}},
       "collision_domains": [{"stations": ["a", "b"], "cable_m": {"a": 10, "b": 10}}]})";
-  run_both(dir, "count", counted);
+  run_both(dir, "count", counted, {"--chunk-ns", "100000000"});
   EXPECT_EQ(scalar(dir / "count-late/scalars.csv", "a.mac", "frames_transmitted_ok"), 500);
   EXPECT_EQ(scalar(dir / "count-late/scalars.csv", "a.mac", "bursts"), 6);
+  EXPECT_EQ(activations(dir / "count-late"), 221);
   std::string stopped = counted;
   stopped.replace(stopped.find("\"count\": 500"), 12, "\"stop_ns\": 100000");
   run_both(dir, "stop", stopped);
   EXPECT_EQ(scalar(dir / "stop-late/scalars.csv", "a.mac", "frames_transmitted_ok"), 140);
   EXPECT_EQ(scalar(dir / "stop-late/scalars.csv", "a.mac", "bursts"), 2);
+}
+
+TEST(LateDelivery, ALateBurstUnderAHugeBurstLimitCatchesUpABoundedSpan) {
+  // burst_limit_bits far above the standard's: one sender's burst lasts the whole 2 ms run
+  // (2,970 frames, the first ending at 4,160 ns and one every 672 ns). Late, it catches up at
+  // most Mac::kLateBurstBits = 65,536 bit times of frames at once -- 98 of them, then goes on
+  // on time for a frame and late again -- so its receiver's port holds about that many at a
+  // time (with one or two handed over before them, and the source's and the MAC's own frame:
+  // 101 frame objects in all). Without the bound every frame of the burst would wait in that
+  // port until the run's end.
+  const auto dir = fresh_directory("late-burst-huge-limit");
+  run_both(dir, "huge", R"({"name": "huge", "description": "", "duration_ns": 2000000,
+      "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": true,
+              "burst_limit_bits": 1000000000},
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                   "b": {}},
+      "collision_domains": [{"stations": ["a", "b"], "cable_m": {"a": 10, "b": 10}}]})");
+  EXPECT_EQ(scalar(dir / "huge-late/scalars.csv", "a.mac", "frames_transmitted_ok"), 2970);
+  EXPECT_EQ(scalar(dir / "huge-late/scalars.csv", "a.mac", "bursts"), 1);
+  const auto allocated = Json::parse(read_text(dir / "huge-late/run.json"))["frames_allocated"];
+  EXPECT_LE(allocated.get<std::int64_t>(), 128);
+  EXPECT_GE(allocated.get<std::int64_t>(), 98);
 }
 
 TEST(LateDelivery, LateBurstsInRandomDomainsGiveTheSameResults) {

@@ -44,9 +44,10 @@ const ParamTable<MacParams>& mac_param_table() {
                  "1000 Mb/s; off shows why)")
         .boolean("frame_bursting", &MacParams::frame_bursting,
                  "half duplex at 1000 Mb/s: send queued frames in a burst without deferring")
-        .integer("burst_limit_bits", &MacParams::burst_limit_bits, "bit times", 1, 1LL << 40,
+        .integer("burst_limit_bits", &MacParams::burst_limit_bits, "bit times", 1, 1LL << 32,
                  "frame bursting: a frame may start while fewer than this many bit times have "
-                 "passed since the burst began (65 536 per 802.3)")
+                 "passed since the burst began (65 536 per 802.3; at most 2^32, 4.3 s at "
+                 "1000 Mb/s)")
         .integer("attempt_limit", &MacParams::attempt_limit, "attempts", 1, 1024,
                  "half duplex: attempts before a frame is dropped (16 per 802.3)")
         .integer("backoff_limit", &MacParams::backoff_limit, "", 0, 62,

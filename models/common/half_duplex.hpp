@@ -67,6 +67,8 @@ class HalfDuplexStation {
   // station reports (HalfDuplexMedium::waiting_since), what the medium may forget.
   virtual Picoseconds max_gap_ps() const = 0;
   virtual HalfDuplexCounts half_duplex_counts(Picoseconds elapsed) const = 0;
+  // The wake the station asked the medium for (HalfDuplexMedium::wake) has come: now.
+  virtual void wake_up() {}
 };
 
 // The shared medium, as a station sees it. `station` is the index attach() returned.
@@ -97,6 +99,13 @@ class HalfDuplexMedium {
   // The channel's use by successful transmissions, in time.
   virtual void account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
                                Picoseconds extension_ps) = 0;
+
+  // Wakes kept by the medium: on a large domain (SharedMedium::kWakesKeptFrom stations) the
+  // medium keeps every station's wake in one queue behind one SystemC event, and calls
+  // HalfDuplexStation::wake_up at the earliest instant asked for since the station was last
+  // woken (`at` >= now). Fixed when the medium is made; a station asks when it attaches.
+  virtual bool keeps_wakes() const { return false; }
+  virtual void wake(std::size_t /*station*/, Picoseconds /*at*/) {}
 
   // Late bursts (Mac: "Late bursts"). True when every station's port delivers late: a sender may
   // then hand over the frames of a burst after they ended, as long as each is on its way before

@@ -174,6 +174,7 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   void on_signal_arrival(Picoseconds at) override;
   // From the medium: a transmission's end has just become known.
   void on_medium_closed(Picoseconds now) override;
+  void wake_up() override { hd_process(); }
   void settled_at_every_stop() override { lazy_fill_allowed_ = true; }
   // Statistics the collision domain aggregates.
   std::uint64_t frame_octets_transmitted() const { return frame_octets_transmitted_.value(); }
@@ -335,6 +336,7 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   Picoseconds jam_end_ps_ = 0;
   Picoseconds backoff_end_ps_ = 0;
   Picoseconds wake_at_ps_ = kForeverPs;  // pending wake of hd_process
+  bool medium_wakes_ = false;            // kept by the medium (HalfDuplexMedium::keeps_wakes)
   bool bursting_ = false;
   bool first_of_transmission_ = true;  // the current frame opened its transmission
   bool late_ = false;                  // the collision being jammed was late

@@ -21,6 +21,7 @@ void Mac::attach_medium(HalfDuplexMedium* medium, std::size_t index, Settleable*
   incoming_ = port;
   medium_ = medium;
   station_index_ = index;
+  medium_wakes_ = medium->keeps_wakes();
 }
 
 Picoseconds Mac::hd_wire_bits(std::size_t frame_bytes, bool first_of_transmission) const {
@@ -40,6 +41,10 @@ void Mac::hd_wake(Picoseconds at) {
   const Picoseconds now = now_ps();
   if (at < now) throw std::logic_error("internal error: a half-duplex wake set in the past");
   wake_at_ps_ = at;
+  if (medium_wakes_) {
+    medium_->wake(station_index_, at);  // wake_up, then
+    return;
+  }
   hd_wake_.notify(to_sc_time(at - now));
 }
 

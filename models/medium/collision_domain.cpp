@@ -95,7 +95,7 @@ CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
       open_start_(delay_.size(), -1),
       cycle_start_(delay_.size(), kForeverPs),
       cycle_t0_(delay_.size(), 0),
-      at_repeater_(delay_.has_parts() ? delay_.size() : 0, 0) {}
+      at_repeater_(delay_.has_parts() ? delay_.size() : 0) {}
 
 void CollisionDomain::begin(std::size_t station, Picoseconds start) {
   assert(open_start_[station] < 0);
@@ -230,16 +230,19 @@ void CollisionDomain::add_at_repeater(std::size_t station, Picoseconds start) {
   std::size_t at = repeater_signals_.size();
   while (at > 0 && repeater_signals_[at - 1].arrive > x.arrive) --at;
   repeater_signals_.insert(repeater_signals_.begin() + static_cast<std::ptrdiff_t>(at), x);
-  ++at_repeater_[station];
+  at_repeater_[station].push_back(x.arrive);
   merged_to_ = std::min(merged_to_, at);
 }
 
 void CollisionDomain::end_at_repeater(std::size_t station, Picoseconds stop) {
-  std::size_t at = repeater_signals_.size();
-  while (at-- > 0)
-    if (repeater_signals_[at].station == station && repeater_signals_[at].leave == kForeverPs)
-      break;
-  assert(at < repeater_signals_.size());  // begun, so there
+  // The station's open signal is its newest: found by its arrival, among those that arrived
+  // with it (the signals of a collision of hundreds of stations end in no order of arrival).
+  const Picoseconds arrive = at_repeater_[station].back();
+  auto it = std::lower_bound(repeater_signals_.begin(), repeater_signals_.end(), arrive,
+                             [](const RepeaterSignal& x, Picoseconds t) { return x.arrive < t; });
+  while (it->station != station || it->leave != kForeverPs) ++it;
+  assert(it->arrive == arrive);  // begun, so there
+  const std::size_t at = static_cast<std::size_t>(it - repeater_signals_.begin());
   repeater_signals_[at].leave = stop + delay_.part(station);
   merged_to_ = std::min(merged_to_, at);
 }
@@ -300,7 +303,8 @@ bool CollisionDomain::repeater_periods(std::size_t station, Picoseconds from,
   const Picoseconds hi = delay_.rest_max();
   const Picoseconds spread = hi - lo;
   const Picoseconds shift = delay_.part(station);
-  const bool own = at_repeater_[station] > 0;
+  const std::vector<Picoseconds>& mine = at_repeater_[station];
+  const bool own = !mine.empty();
   // The periods that may still be present here at or after `from` (all of them when the
   // question is about the whole history). A period left out ended here before `from`, and so
   // did the station's own signals in it if 2 part + hi >= 0, as it is for every delay made of
@@ -342,14 +346,57 @@ bool CollisionDomain::repeater_periods(std::size_t station, Picoseconds from,
     seen.push_back({first_here, last_here, false});
   };
   bool resort = false;
+  // The station's own signals not yet passed: those that arrived before a period began are in
+  // none from it on.
+  auto mine_next = mine.begin();
   for (auto q = p0; q != periods.end(); ++q) {
     const RepeaterSignal* members = repeater_signals_.data() + q->members;
     const RepeaterSignal* members_end = repeater_signals_.data() + q->members_end;
-    if (!own || std::none_of(members, members_end,
-                             [station](const RepeaterSignal& x) { return x.station == station; })) {
+    while (mine_next != mine.end() && *mine_next < q->start) ++mine_next;
+    auto mine_past = mine_next;
+    while (mine_past != mine.end() && *mine_past <= q->end) ++mine_past;
+    if (mine_past == mine_next) {
       add(members, members_end, q->start, q->end);
       continue;
     }
+    if (spread == 0 && mine_past - mine_next == 1) {
+      // One own signal, and every rest the same: the others merged without it, found from the
+      // merge with it. The ones before it are one piece, ending where the period had got to
+      // just before it; past it, leaving it out can part the rest only while it alone held
+      // the end: once the others reach its leaving, they join from there on as they did with
+      // it, to the period's end.
+      resort = true;
+      const RepeaterSignal* mine_x =
+          std::lower_bound(members, members_end, *mine_next,
+                           [](const RepeaterSignal& x, Picoseconds t) { return x.arrive < t; });
+      while (mine_x->station != station) ++mine_x;  // among those that arrived with it
+      mine_next = mine_past;
+      seen.push_back({mine_x->arrive - shift,
+                      mine_x->leave == kForeverPs ? kForeverPs : mine_x->leave - shift, true});
+      bool piece = mine_x != members;
+      Picoseconds start = piece ? members->arrive : 0;
+      Picoseconds end = piece ? (mine_x - 1)->run_end : 0;
+      auto close_piece = [&] {
+        seen.push_back(
+            {start + shift + lo, end == kForeverPs ? kForeverPs : end + shift + lo, false});
+      };
+      const RepeaterSignal* x = mine_x + 1;
+      for (; x != members_end; ++x) {
+        if (piece && end >= mine_x->leave) break;
+        if (piece && x->arrive <= end) {
+          end = std::max(end, x->leave);
+          continue;
+        }
+        if (piece) close_piece();
+        piece = true;
+        start = x->arrive;
+        end = x->leave;
+      }
+      if (x != members_end) end = q->end;
+      if (piece) close_piece();
+      continue;
+    }
+    mine_next = mine_past;
     // A period holding the station's own signal: the others' merged again without it, each
     // piece one interval here as long as every signal in it joins it whatever the rests (none
     // is brief: the period is sure), and its own where it sent them; pieces that come close
@@ -510,7 +557,9 @@ void CollisionDomain::prune(Picoseconds horizon) {
   for (std::size_t m = 0; m < repeater_signals_.size(); ++m) {
     const RepeaterSignal& x = repeater_signals_[m];
     if (x.leave != kForeverPs && x.leave - delay_.part(x.station) + max_delay_ < horizon) {
-      --at_repeater_[x.station];
+      std::vector<Picoseconds>& mine = at_repeater_[x.station];
+      assert(!mine.empty() && mine.front() == x.arrive);  // its oldest
+      mine.erase(mine.begin());
       merged_to_ = std::min(merged_to_, kept);
     } else {
       repeater_signals_[kept++] = x;

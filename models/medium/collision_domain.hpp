@@ -243,7 +243,10 @@ class CollisionDomain {
   mutable std::vector<RepeaterSignal> repeater_signals_;
   mutable std::vector<RepeaterPeriod> repeater_periods_;
   mutable std::size_t merged_to_ = 0;
-  std::vector<std::uint32_t> at_repeater_;  // each station's signals among them
+  // Each station's signals among them, as their arrivals there, oldest first (a station's
+  // transmissions follow one another, and prune forgets the oldest first). A period holds one of
+  // them exactly when it arrived from the period's start to its end.
+  std::vector<std::vector<Picoseconds>> at_repeater_;
   mutable std::uint64_t from_repeater_ = 0;
   mutable std::uint64_t merged_here_ = 0;
 };

@@ -2,9 +2,30 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iterator>
+#include <string_view>
 
 namespace gbesim {
+
+namespace {
+
+// GBESIM_MEDIUM_WAKES=stations / =medium: every domain's stations keep their own wakes / the
+// medium keeps them, whatever its size (SharedMedium::kWakesKeptFrom); for the differential
+// tests, which compare the two.
+enum class WakesKept { by_size, by_stations, by_medium };
+WakesKept wakes_kept() {
+  static const WakesKept kept = [] {
+    const char* v = std::getenv("GBESIM_MEDIUM_WAKES");
+    if (v == nullptr) return WakesKept::by_size;
+    if (std::string_view(v) == "stations") return WakesKept::by_stations;
+    if (std::string_view(v) == "medium") return WakesKept::by_medium;
+    return WakesKept::by_size;
+  }();
+  return kept;
+}
+
+}  // namespace
 
 MediumPort::MediumPort(sc_core::sc_module_name name, SharedMedium& medium, std::size_t index,
                        SimContext& context)
@@ -107,6 +128,15 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
                     "carrier extension and the extension filling gaps inside bursts") {
   while (leaves_ < domain_.size()) leaves_ *= 2;
   waiting_tree_.assign(2 * leaves_, kForeverPs);
+  const WakesKept kept = wakes_kept();
+  keeps_wakes_ = kept == WakesKept::by_medium ||
+                 (kept == WakesKept::by_size && domain_.size() >= kWakesKeptFrom);
+  if (keeps_wakes_) {
+    wakes_ = WakeHeap(domain_.size());
+    SC_METHOD(wake_process);
+    sensitive << wake_event_;
+    dont_initialize();
+  }
   for (std::size_t i = 0; i < domain_.size(); ++i) {
     const std::string port = "to_" + station_names[i];
     ports_.push_back(std::make_unique<MediumPort>(port.c_str(), *this, i, context));
@@ -367,6 +397,17 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
     ends_since_prune_ = 0;
     domain_.prune(std::min(now, waiting_tree_[1]) - max_gap_ps_);
   }
+}
+
+void SharedMedium::wake_process() {
+  wake_alarm_.fired();
+  const Picoseconds now = now_ps();
+  // A station woken may ask for another wake now (its own, or another's): taken in this loop,
+  // as the kernel would a delta cycle later.
+  waking_ = true;
+  while (!wakes_.empty() && wakes_.top_at() <= now) stations_[wakes_.pop()]->wake_up();
+  waking_ = false;
+  if (!wakes_.empty()) wake_alarm_.set(wakes_.top_at());
 }
 
 void SharedMedium::waiting_since(std::size_t station, Picoseconds ready) {

@@ -31,6 +31,7 @@
 #include "models/common/settle.hpp"
 #include "models/common/sim_context.hpp"
 #include "models/common/stats.hpp"
+#include "models/common/wake_heap.hpp"
 #include "models/medium/collision_domain.hpp"
 
 namespace gbesim {
@@ -97,6 +98,14 @@ class MediumPort : public sc_core::sc_module, public Settleable {
 
 class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
  public:
+  SC_HAS_PROCESS(SharedMedium);
+  // From this many stations on, the medium keeps the stations' wakes (keeps_wakes): one
+  // SystemC event and process for them all, instead of one each. Measured (docs/medium.md): the
+  // kernel's per-activation work -- its timed queue, the event's trigger, the process switch,
+  // each a cache miss on objects of its own -- outweighs the queue's below it. The environment
+  // variable GBESIM_MEDIUM_WAKES=stations or =medium makes every domain do one or the other
+  // (the differential tests run both).
+  static constexpr std::size_t kWakesKeptFrom = 32;
   // delay_ps[i][k]: one-way delay from station i to station k, in attach order.
   SharedMedium(sc_core::sc_module_name name, std::vector<std::vector<Picoseconds>> delay_ps,
                const std::vector<std::string>& station_names, std::int64_t rate_mbps,
@@ -139,9 +148,16 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
     late_due_ps_ = due;
   }
   void enable_carrier_trace();
+  bool keeps_wakes() const override { return keeps_wakes_; }
+  void wake(std::size_t station, Picoseconds at) override {
+    wakes_.lower(station, at);
+    if (!waking_ && at < wake_alarm_.at()) wake_alarm_.set(at);
+  }
 
  private:
   void catch_up_late_sender(Picoseconds now) override;
+  // Wakes every station whose wake is due, in station order, then re-arms for the next.
+  void wake_process();
 
   CollisionDomain domain_;
   SimContext& context_;
@@ -186,6 +202,12 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   Picoseconds period_start_ = 0;
   Picoseconds period_end_ = 0;
   std::uint64_t busy_closed_ps_ = 0;
+  // The stations' wakes, when the medium keeps them.
+  bool keeps_wakes_ = false;
+  WakeHeap wakes_;
+  sc_core::sc_event wake_event_;
+  Alarm wake_alarm_{wake_event_};
+  bool waking_ = false;  // in wake_process: it re-arms when done
 
   StatGroup stats_;
   Counter transmissions_;

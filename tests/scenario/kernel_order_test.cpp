@@ -24,6 +24,7 @@ using gbesim::testing::fresh_directory;
 using gbesim::testing::read_text;
 using gbesim::testing::run_gbesim;
 using gbesim::testing::source_dir;
+using gbesim::testing::write_text;
 
 // "" if equal, else the first line that differs in each.
 std::string first_difference(const std::string& a, const std::string& b) {
@@ -135,6 +136,81 @@ TEST(KernelOrder, EthernetNetworksGiveTheSameResultsWhicheverProcessRunsFirst) {
                               {"--point", "150", "--set", "duration_ns=2000000"});
   expect_same_either_schedule("server", "scenarios/server-fe-vs-gbe.json",
                               {"--point", "5", "--set", "duration_ns=3000000"});
+}
+
+// The stations of a domain keep their own wakes (one SystemC event each) or the medium keeps
+// them all in one queue (from SharedMedium::kWakesKeptFrom stations on, or when
+// GBESIM_MEDIUM_WAKES says so): the medium wakes the stations of one instant in station order,
+// and a wake asked for at the present instant in the same pass, where the kernel would wake
+// them in its own order, a delta cycle later. No result may differ, events included.
+void expect_same_either_keeper(const std::string& name, const std::filesystem::path& scenario,
+                               const std::vector<std::string>& options) {
+  const auto dir = fresh_directory("medium-wakes-" + name);
+  auto args = [&](const std::string& out) {
+    std::vector<std::string> a = {"run", scenario.string(), "--quiet", "--out", out};
+    a.insert(a.end(), options.begin(), options.end());
+    return a;
+  };
+  const auto own = run_gbesim(args("stations"), dir, "GBESIM_MEDIUM_WAKES=stations");
+  ASSERT_EQ(own.exit_code, 0) << own.output;
+  const auto kept = run_gbesim(args("medium"), dir, "GBESIM_MEDIUM_WAKES=medium");
+  ASSERT_EQ(kept.exit_code, 0) << kept.output;
+  for (const char* file : {"scalars.csv", "flows.csv", "series.csv", "events.csv"}) {
+    const auto a = dir / "stations" / file;
+    const auto b = dir / "medium" / file;
+    ASSERT_EQ(std::filesystem::exists(a), std::filesystem::exists(b)) << name << " " << file;
+    if (std::filesystem::exists(a)) {
+      EXPECT_EQ(first_difference(read_text(a), read_text(b)), "") << name << " " << file;
+    }
+  }
+}
+
+TEST(KernelOrder, HalfDuplexStationsWokenByTheMediumGiveTheSameResultsAsByTheirOwnEvents) {
+  // 32 stations at 1000 Mb/s (64 B, extension and bursting; 20 ms) and at 100 Mb/s (1518 B;
+  // 200 ms), runs 87 and 70 of the sweep.
+  for (const char* point : {"87", "70"}) {
+    SCOPED_TRACE(point);
+    expect_same_either_keeper(
+        std::string("contention-") + point, source_dir() / "scenarios/halfduplex-contention.json",
+        {"--point", point, "--series", "1ms", "--trace", "events:from=1ms,to=1100us"});
+  }
+  // Late collisions on 130 m cables at 1000 Mb/s with a 512-bit slot (run 979), and carrier
+  // extension's waste.
+  expect_same_either_keeper("diameter", source_dir() / "scenarios/diameter-vs-slot-time.json",
+                            {"--point", "979"});
+  expect_same_either_keeper("extension", source_dir() / "scenarios/carrier-extension-waste.json",
+                            {"--point", "150", "--set", "duration_ns=2000000"});
+  // 40 stations on cables of 0 to 150 m, every kind of source, broadcasts, queues of one to
+  // four frames, a warm-up; the kernel stopped every 7.777 us and sampled every 33 us.
+  const auto dir = fresh_directory("medium-wakes-mixed-scenario");
+  std::string stations;
+  std::string names;
+  std::string cables;
+  for (int i = 0; i < 40; ++i) {
+    const std::string s = "s" + std::to_string(i);
+    const std::string to = i % 9 == 4 ? "broadcast" : "s" + std::to_string((i * 7 + 3) % 40);
+    const char* pattern[] = {"\"saturated\"", "\"poisson\", \"load\": 0.04",
+                             "\"on_off\", \"peak_load_bps\": 3e8, \"on_ns\": 20000, "
+                             "\"off_ns\": 30000"};
+    stations += (i ? ",\n" : "") + std::string("    \"") + s +
+                "\": {\"mac\": {\"tx_queue_frames\": " + std::to_string(1 + i % 4) +
+                "}, \"traffic\": [{\"pattern\": " + pattern[i % 3] + ", \"to\": \"" + to +
+                "\", \"frame_bytes\": " + std::to_string(i % 5 == 0 ? 1518 : 64 + 37 * i) +
+                (i % 3 == 0 && i % 2 == 0 ? ", \"count\": 300" : "") + "}]}";
+    names += (i ? ", \"" : "\"") + s + "\"";
+    cables += (i ? ", \"" : "\"") + s + "\": " + std::to_string((i * 37) % 151);
+  }
+  write_text(dir / "mixed.json",
+             "{\n  \"name\": \"mixed\", \"description\": \"40 stations, every kind of source\",\n"
+             "  \"duration_ns\": 2000000, \"warmup_ns\": 300000,\n"
+             "  \"rate_mbps\": 1000,\n"
+             "  \"mac\": {\"duplex\": \"half\", \"carrier_extension\": true, "
+             "\"frame_bursting\": true},\n"
+             "  \"stations\": {\n" +
+                 stations + "\n  },\n  \"collision_domains\": [{\"stations\": [" + names +
+                 "], \"cable_m\": {" + cables + "}}]\n}\n");
+  expect_same_either_keeper("mixed", dir / "mixed.json",
+                            {"--series", "33us", "--chunk-ns", "7777"});
 }
 
 }  // namespace

@@ -338,6 +338,43 @@ TEST(CollisionDomain, ABriefSignalNearTheStartOfARepeatersPeriodIsSeenApart) {
   EXPECT_EQ(c.periods_merged_here(), 2u);  // the repeater's period is unsure: merged here
 }
 
+TEST(CollisionDomain, AStationsOwnSignalBridgingTwoOthersAtTheRepeaterLeavesThemApartThere) {
+  // Parts 100 ps each, no rest: every pair 200 ps apart. At the repeater station 0's signal
+  // [100, 1100), station 2's own [1100, 1300) and station 1's [1250, 2250) make one period; at
+  // station 2 the others' come 100 ps later and its own 100 ps sooner: station 0's [200, 1200)
+  // holding its own [1000, 1200), then station 1's [1350, 2350) after a 150 ps gap -- two
+  // periods, found from the repeater's (the others merged without the one own signal).
+  const std::vector<std::vector<Picoseconds>> delays = {
+      {0, 200, 200}, {200, 0, 200}, {200, 200, 0}};
+  CollisionDomain c(delays);
+  c.begin(0, 0);
+  c.end(0, 1000);
+  c.begin(2, 1000);
+  c.begin(1, 1150);
+  c.end(2, 1200);
+  c.end(1, 2150);
+  const std::vector<CollisionDomain::BusyPeriod> seen = c.busy_periods(2, -kForeverPs);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].start, 200);
+  EXPECT_EQ(seen[0].end, 1200);
+  EXPECT_TRUE(seen[0].own);
+  EXPECT_EQ(seen[1].start, 1350);
+  EXPECT_EQ(seen[1].end, 2350);
+  EXPECT_FALSE(seen[1].own);
+  EXPECT_EQ(c.periods_from_repeater(), 1u);
+  EXPECT_EQ(c.periods_merged_here(), 0u);
+  // Station 0 (its own signal first in the repeater's period): its own [0, 1000), then station
+  // 2's [1200, 1400) and station 1's [1350, 2350) as one period.
+  const std::vector<CollisionDomain::BusyPeriod> at0 = c.busy_periods(0, -kForeverPs);
+  ASSERT_EQ(at0.size(), 2u);
+  EXPECT_EQ(at0[0].start, 0);
+  EXPECT_EQ(at0[0].end, 1000);
+  EXPECT_TRUE(at0[0].own);
+  EXPECT_EQ(at0[1].start, 1200);
+  EXPECT_EQ(at0[1].end, 2350);
+  EXPECT_FALSE(at0[1].own);
+}
+
 }  // namespace
 }  // namespace gbesim
 

@@ -32,7 +32,7 @@ namespace {
 struct Sample {
   double real_time_factor = 0;
   double cpu_ns_per_frame = 0;       // the simulation's CPU time per frame delivered
-  double activations_per_frame = 0;  // SystemC process activations per frame delivered
+  double activations_per_frame = 0;  // model process activations per frame delivered
   double peak_rss_mib = 0;
   double frames_allocated = 0;
 };
@@ -381,7 +381,8 @@ int run_bench(const BenchOptions& options) {
   fmt::print(
       "x real = simulated time / wall time; CPU ns/frame = the simulation's CPU time (not "
       "start-up)\n"
-      "per frame received; act/fr = SystemC process activations per frame; CPU ns/act = CPU per\n"
+      "per frame received; act/fr = model process activations per frame (a half-duplex station\n"
+      "woken by its medium's queue counts one, as by its own SystemC event); CPU ns/act = CPU per\n"
       "activation (where the protocol's own work per frame grows, as in half duplex with many\n"
       "stations, this is the simulator's cost of each thing that happens); frames = frame objects\n"
       "ever allocated (recycled through a pool); in (k) frames count the stations' and the switch\n"

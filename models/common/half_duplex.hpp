@@ -67,8 +67,9 @@ class HalfDuplexStation {
   // station reports (HalfDuplexMedium::waiting_since), what the medium may forget.
   virtual Picoseconds max_gap_ps() const = 0;
   virtual HalfDuplexCounts half_duplex_counts(Picoseconds elapsed) const = 0;
-  // The wake the station asked the medium for (HalfDuplexMedium::wake) has come: now.
-  virtual void wake_up() {}
+  // The wake the station last asked the medium for (HalfDuplexMedium::wake), for `at`, has
+  // come: now.
+  virtual void wake_up(Picoseconds /*at*/) {}
 };
 
 // The shared medium, as a station sees it. `station` is the index attach() returned.
@@ -102,8 +103,8 @@ class HalfDuplexMedium {
 
   // Wakes kept by the medium: on a large domain (SharedMedium::kWakesKeptFrom stations) the
   // medium keeps every station's wake in one queue behind one SystemC event, and calls
-  // HalfDuplexStation::wake_up at the earliest instant asked for since the station was last
-  // woken (`at` >= now). Fixed when the medium is made; a station asks when it attaches.
+  // HalfDuplexStation::wake_up at the instant the station last asked for (`at` >= now; a new
+  // one replaces any pending). Fixed when the medium is made; a station asks when it attaches.
   virtual bool keeps_wakes() const { return false; }
   virtual void wake(std::size_t /*station*/, Picoseconds /*at*/) {}
 

@@ -1,9 +1,9 @@
 #pragma once
 // The pending wakes of a set of members (stations of a collision domain, by index): each member
-// has at most one, the earliest asked for since it was last woken, and they come out earliest
-// first, members of the same instant in index order. A binary heap that knows where each member
-// sits, so that bringing a wake forward costs a walk up, and nothing cancelled is left behind
-// (SystemC's timed notifications leave a cancelled entry in its queue until its time).
+// has at most one, the instant it last asked for, and they come out earliest first, members of
+// the same instant in index order. A binary heap that knows where each member sits, so that
+// moving a wake costs a walk up or down, and nothing cancelled is left behind (SystemC's timed
+// notifications leave a cancelled entry in its queue until its time).
 
 #include <cstddef>
 #include <cstdint>
@@ -25,15 +25,19 @@ class WakeHeap {
   // The member's pending wake, or kForeverPs.
   Picoseconds at(std::size_t member) const { return at_[member]; }
 
-  // Wake `member` at `at`, unless a wake no later is pending for it.
-  void lower(std::size_t member, Picoseconds at) {
-    if (at >= at_[member]) return;
+  // Wake `member` at `at`, in place of any wake pending for it.
+  void set(std::size_t member, Picoseconds at) {
+    const Picoseconds was = at_[member];
     at_[member] = at;
     if (slot_[member] == kNone) {
       slot_[member] = heap_.size();
       heap_.push_back(static_cast<std::uint32_t>(member));
+      up(slot_[member]);
+    } else if (at < was) {
+      up(slot_[member]);
+    } else if (at > was) {
+      down(slot_[member]);
     }
-    up(slot_[member]);
   }
 
   // Takes the earliest wake off (not empty()); returns its member.

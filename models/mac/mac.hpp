@@ -174,7 +174,12 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   void on_signal_arrival(Picoseconds at) override;
   // From the medium: a transmission's end has just become known.
   void on_medium_closed(Picoseconds now) override;
-  void wake_up() override { hd_process(); }
+  // The wake asked of the medium (medium_wakes_) has come -- unless this instant's run, for a
+  // kick that came first, took it already and asked for none or a later one: as with the
+  // kernel, whose timed wake and kick at one instant are one run.
+  void wake_up(Picoseconds at) override {
+    if (at == wake_at_ps_) hd_process();
+  }
   void settled_at_every_stop() override { lazy_fill_allowed_ = true; }
   // Statistics the collision domain aggregates.
   std::uint64_t frame_octets_transmitted() const { return frame_octets_transmitted_.value(); }

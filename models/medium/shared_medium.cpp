@@ -403,11 +403,20 @@ void SharedMedium::wake_process() {
   wake_alarm_.fired();
   const Picoseconds now = now_ps();
   // A station woken may ask for another wake now (its own, or another's): taken in this loop,
-  // as the kernel would a delta cycle later.
-  waking_ = true;
-  while (!wakes_.empty() && wakes_.top_at() <= now) stations_[wakes_.pop()]->wake_up();
-  waking_ = false;
-  if (!wakes_.empty()) wake_alarm_.set(wakes_.top_at());
+  // as the kernel would a delta cycle later. Re-armed for the next when done, even if a station
+  // stops the run with an error.
+  struct Pass {
+    SharedMedium& medium;
+    explicit Pass(SharedMedium& m) : medium(m) { medium.waking_ = true; }
+    ~Pass() {
+      medium.waking_ = false;
+      if (!medium.wakes_.empty()) medium.wake_alarm_.set(medium.wakes_.top_at());
+    }
+  } pass(*this);
+  while (!wakes_.empty() && wakes_.top_at() <= now) {
+    const Picoseconds at = wakes_.top_at();
+    stations_[wakes_.pop()]->wake_up(at);
+  }
 }
 
 void SharedMedium::waiting_since(std::size_t station, Picoseconds ready) {

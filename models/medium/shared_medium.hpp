@@ -150,7 +150,7 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   void enable_carrier_trace();
   bool keeps_wakes() const override { return keeps_wakes_; }
   void wake(std::size_t station, Picoseconds at) override {
-    wakes_.lower(station, at);
+    wakes_.set(station, at);
     if (!waking_ && at < wake_alarm_.at()) wake_alarm_.set(at);
   }
 

@@ -1,6 +1,6 @@
 // The medium's queue of its stations' wakes (models/common/wake_heap.hpp): a member's wake is
-// the earliest asked for since it was last woken, and wakes come out earliest first, members of
-// one instant in index order. Against a std::set of (instant, member) over long random runs.
+// the instant it last asked for, and wakes come out earliest first, members of one instant in
+// index order. Against a std::set of (instant, member) over long random runs.
 
 #include "models/common/wake_heap.hpp"
 
@@ -15,20 +15,20 @@ namespace {
 
 TEST(WakeHeap, AHandMadeOrder) {
   WakeHeap heap(4);
-  heap.lower(2, 500);
-  heap.lower(0, 700);
-  heap.lower(3, 500);
-  heap.lower(0, 900);  // later than its pending 700: ignored
-  heap.lower(1, 800);
-  heap.lower(1, 300);  // brought forward
+  heap.set(2, 500);
+  heap.set(0, 700);
+  heap.set(3, 500);
+  heap.set(0, 900);  // put off: in place of its 700
+  heap.set(1, 800);
+  heap.set(1, 300);  // brought forward
   ASSERT_EQ(heap.size(), 4u);
-  EXPECT_EQ(heap.at(0), 700);
+  EXPECT_EQ(heap.at(0), 900);
   EXPECT_EQ(heap.top_at(), 300);
   EXPECT_EQ(heap.pop(), 1u);
   EXPECT_EQ(heap.pop(), 2u);  // 500, the lower index first
   EXPECT_EQ(heap.pop(), 3u);
   EXPECT_EQ(heap.at(3), kForeverPs);
-  heap.lower(3, 650);  // woken, it may ask again
+  heap.set(3, 650);  // woken, it may ask again
   EXPECT_EQ(heap.pop(), 3u);
   EXPECT_EQ(heap.pop(), 0u);
   EXPECT_TRUE(heap.empty());
@@ -43,15 +43,14 @@ TEST(WakeHeap, MatchesAnOrderedSetOverRandomRuns) {
     Picoseconds now = 0;
     for (int step = 0; step < 50'000; ++step) {
       if (rng() % 3 != 0 || reference.empty()) {
-        // Ask for a wake from now on, often at an instant others have too.
+        // Ask for a wake from now on, often at an instant others have too, sooner or later
+        // than the one pending.
         const std::size_t m = rng() % members;
         const Picoseconds at = now + static_cast<Picoseconds>(rng() % 8) * 4'096;
-        heap.lower(m, at);
-        if (at < pending[m]) {
-          reference.erase({pending[m], m});
-          pending[m] = at;
-          reference.insert({at, m});
-        }
+        heap.set(m, at);
+        reference.erase({pending[m], m});
+        pending[m] = at;
+        reference.insert({at, m});
       } else {
         const auto first = *reference.begin();
         ASSERT_EQ(heap.top_at(), first.first) << members << " " << step;

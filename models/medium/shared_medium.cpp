@@ -404,13 +404,13 @@ void SharedMedium::wake_process() {
   const Picoseconds now = now_ps();
   // A station woken may ask for another wake now (its own, or another's): taken in this loop,
   // as the kernel would a delta cycle later. Re-armed for the next when done, even if a station
-  // stops the run with an error.
+  // stops the run with an error (then without throwing again: set_or_now).
   struct Pass {
     SharedMedium& medium;
     explicit Pass(SharedMedium& m) : medium(m) { medium.waking_ = true; }
     ~Pass() {
       medium.waking_ = false;
-      if (!medium.wakes_.empty()) medium.wake_alarm_.set(medium.wakes_.top_at());
+      if (!medium.wakes_.empty()) medium.wake_alarm_.set_or_now(medium.wakes_.top_at());
     }
   } pass(*this);
   while (!wakes_.empty() && wakes_.top_at() <= now) {

@@ -234,15 +234,22 @@ void CollisionDomain::add_at_repeater(std::size_t station, Picoseconds start) {
   merged_to_ = std::min(merged_to_, at);
 }
 
+const CollisionDomain::RepeaterSignal* CollisionDomain::first_arriving(const RepeaterSignal* first,
+                                                                       const RepeaterSignal* last,
+                                                                       Picoseconds arrive) {
+  return std::lower_bound(first, last, arrive,
+                          [](const RepeaterSignal& x, Picoseconds t) { return x.arrive < t; });
+}
+
 void CollisionDomain::end_at_repeater(std::size_t station, Picoseconds stop) {
   // The station's open signal is its newest: found by its arrival, among those that arrived
   // with it (the signals of a collision of hundreds of stations end in no order of arrival).
   const Picoseconds arrive = at_repeater_[station].back();
-  auto it = std::lower_bound(repeater_signals_.begin(), repeater_signals_.end(), arrive,
-                             [](const RepeaterSignal& x, Picoseconds t) { return x.arrive < t; });
+  const RepeaterSignal* const signals = repeater_signals_.data();
+  const RepeaterSignal* it = first_arriving(signals, signals + repeater_signals_.size(), arrive);
   while (it->station != station || it->leave != kForeverPs) ++it;
   assert(it->arrive == arrive);  // begun, so there
-  const std::size_t at = static_cast<std::size_t>(it - repeater_signals_.begin());
+  const auto at = static_cast<std::size_t>(it - signals);
   repeater_signals_[at].leave = stop + delay_.part(station);
   merged_to_ = std::min(merged_to_, at);
 }
@@ -366,9 +373,7 @@ bool CollisionDomain::repeater_periods(std::size_t station, Picoseconds from,
       // the end: once the others reach its leaving, they join from there on as they did with
       // it, to the period's end.
       resort = true;
-      const RepeaterSignal* mine_x =
-          std::lower_bound(members, members_end, *mine_next,
-                           [](const RepeaterSignal& x, Picoseconds t) { return x.arrive < t; });
+      const RepeaterSignal* mine_x = first_arriving(members, members_end, *mine_next);
       while (mine_x->station != station) ++mine_x;  // among those that arrived with it
       mine_next = mine_past;
       seen.push_back({mine_x->arrive - shift,

@@ -240,6 +240,9 @@ class CollisionDomain {
     std::uint32_t members, members_end;  // its signals, in repeater_signals_
     bool unsure;
   };
+  // The first of [first, last) (signals in arrival order) that arrived at `arrive` or later.
+  static const RepeaterSignal* first_arriving(const RepeaterSignal* first,
+                                              const RepeaterSignal* last, Picoseconds arrive);
   mutable std::vector<RepeaterSignal> repeater_signals_;
   mutable std::vector<RepeaterPeriod> repeater_periods_;
   mutable std::size_t merged_to_ = 0;

@@ -100,9 +100,10 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
  public:
   SC_HAS_PROCESS(SharedMedium);
   // From this many stations on, the medium keeps the stations' wakes (keeps_wakes): one
-  // SystemC event and process for them all, instead of one each. Measured (docs/medium.md): the
-  // kernel's per-activation work -- its timed queue, the event's trigger, the process switch,
-  // each a cache miss on objects of its own -- outweighs the queue's below it. The environment
+  // SystemC event and process for them all, instead of one each. Measured (docs/medium.md): from
+  // here on the kernel's work per activation -- its timed queue, the event's trigger, the
+  // process switch, each a cache miss on an object of its own -- costs more than the medium's
+  // queue; below, about the same, and the medium's pass is one call more. The environment
   // variable GBESIM_MEDIUM_WAKES=stations or =medium makes every domain do one or the other
   // (the differential tests run both).
   static constexpr std::size_t kWakesKeptFrom = 32;

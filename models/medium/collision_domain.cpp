@@ -95,7 +95,36 @@ CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
       open_start_(delay_.size(), -1),
       cycle_start_(delay_.size(), kForeverPs),
       cycle_t0_(delay_.size(), 0),
-      at_repeater_(delay_.has_parts() ? delay_.size() : 0) {}
+      waiting_ready_(delay_.size(), kForeverPs),
+      at_repeater_(delay_.has_parts() ? delay_.size() : 0) {
+  needs_ = MinTree(delay_.size(), kForeverPs);
+}
+
+void CollisionDomain::waiting_since(std::size_t station, Picoseconds ready) {
+  waiting_ready_[station] = ready;
+  update_needs(station);
+}
+
+void CollisionDomain::remember(std::size_t station, Picoseconds start, Picoseconds t0) const {
+  const bool changed = cycle_start_[station] != start || cycle_t0_[station] != t0;
+  cycle_start_[station] = start;
+  cycle_t0_[station] = t0;
+  if (changed) update_needs(station);
+}
+
+void CollisionDomain::update_needs(std::size_t station) const {
+  // Deferring: waiting for a frame whose ready time it has asked about.
+  const Picoseconds ready = waiting_ready_[station];
+  const bool deferring =
+      ready != kForeverPs && cycle_start_[station] != kForeverPs && cycle_t0_[station] >= ready;
+  needs_.set(station, deferring ? cycle_start_[station] : kForeverPs);
+}
+
+Picoseconds CollisionDomain::prune_for_deference(Picoseconds wanted) {
+  const Picoseconds horizon = std::min(wanted, needs_.least());
+  prune(horizon);
+  return horizon;
+}
 
 void CollisionDomain::begin(std::size_t station, Picoseconds start) {
   assert(open_start_[station] < 0);
@@ -456,10 +485,14 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
     const auto it =
         std::lower_bound(periods_.begin(), periods_.end(), cached,
                          [](const BusyPeriod& q, Picoseconds start) { return q.start < start; });
-    if (it != periods_.end() && it->start == cached) {
-      p = static_cast<std::size_t>(it - periods_.begin());
-      found = true;
+    // No carrier from there up to t0 (a signal arriving at t0 itself is not sensed): deferring
+    // is off, and stays so.
+    if (it == periods_.end() || it->start >= t0) {
+      remember(station, t0, t0);
+      return t0;
     }
+    p = static_cast<std::size_t>(it - periods_.begin());
+    found = true;
   }
   // A small window first (the last busy period or two), then the whole kept history.
   for (Picoseconds window = 2 * ifg_ps + max_delay_; !found; window = kForeverPs) {
@@ -484,13 +517,19 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
     if (t0 - ifg_ps >= from) {
       const auto after = std::find_if(periods.begin(), periods.end(),
                                       [t0](const BusyPeriod& q) { return q.start >= t0; });
-      if (after == periods.begin() || std::prev(after)->end <= t0 - ifg_ps) return t0;
+      if (after == periods.begin() || std::prev(after)->end <= t0 - ifg_ps) {
+        remember(station, t0, t0);
+        return t0;
+      }
     }
     if (whole) break;
   }
   const std::vector<BusyPeriod>& periods = periods_;
   // A signal arriving at t0 itself is not sensed by a decision at t0.
-  if (p == periods.size() || periods[p].start >= t0) return t0;
+  if (p == periods.size() || periods[p].start >= t0) {
+    remember(station, t0, t0);
+    return t0;
+  }
   // The cycle the walk is in, remembered for the station's next question whatever the answer.
   std::size_t cycle = p;
   std::optional<Picoseconds> answer;
@@ -515,11 +554,12 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
       cycle = p;
       continue;
     }
-    answer = t0;
-    break;
+    // No carrier from the gap's end up to t0: deferring is off at t0, and the next question
+    // starts from there.
+    remember(station, t0, t0);
+    return t0;
   }
-  cycle_start_[station] = periods[cycle].start;
-  cycle_t0_[station] = t0;
+  remember(station, periods[cycle].start, t0);
   return answer;
 }
 

@@ -18,6 +18,7 @@
 #include <optional>
 #include <vector>
 
+#include "models/common/min_tree.hpp"
 #include "models/common/ring_queue.hpp"
 #include "models/common/time.hpp"
 
@@ -159,10 +160,19 @@ class CollisionDomain {
   std::uint64_t periods_from_repeater() const { return from_repeater_; }
   std::uint64_t periods_merged_here() const { return merged_here_; }
 
-  // Forgets transmissions whose signal had left every station before `horizon`: callers pass
-  // the earliest instant any deference still has to look back to (the oldest waiting frame's
-  // ready time) less the gap.
+  // Forgets transmissions whose signal had left every station before `horizon`.
   void prune(Picoseconds horizon);
+  // The ready time of the frame the station waits to send (kForeverPs: none), as it reports
+  // it (HalfDuplexMedium::waiting_since): once it has asked about that frame, it is deferring,
+  // and what its next answer needs is kept (prune_for_deference).
+  void waiting_since(std::size_t station, Picoseconds ready);
+  // Prunes to `wanted` (the earliest instant anything else still looks back to), but never past
+  // what a deferring station's next answer needs: the history from the cycle its walk starts
+  // at (deference_release), which may be many gaps before its frame became ready. Returns the
+  // horizon pruned to.
+  Picoseconds prune_for_deference(Picoseconds wanted);
+  // The earliest instant some station's next deference answer may need the history from.
+  Picoseconds needed_from() const { return needs_.least(); }
 
  private:
   struct Entry {
@@ -215,10 +225,21 @@ class CollisionDomain {
   std::vector<Entry> open_;              // transmissions not yet ended, in begin order
   std::vector<std::size_t> sending_;     // their stations, in station order
   std::vector<Picoseconds> open_start_;  // each station's open transmission's start, or -1
-  // Each station's latest Deference cycle followed, by the start of its busy period, and the t0
-  // it was followed for (kForeverPs: none yet); prune's latest horizon.
+  // Each station's latest Deference cycle followed, and the t0 it was followed for
+  // (kForeverPs: none yet): an instant from which a walk that takes the first busy period
+  // starting there as a new cycle gives the station's answers for any t0 from cycle_t0_ on --
+  // the start of the busy period of a cycle the walk passed through, or an instant at which
+  // the station was not deferring and sensed no carrier. prune's latest horizon.
   mutable std::vector<Picoseconds> cycle_start_;
   mutable std::vector<Picoseconds> cycle_t0_;
+  // Records a station's walk: from `start`, for t0 on.
+  void remember(std::size_t station, Picoseconds start, Picoseconds t0) const;
+  void update_needs(std::size_t station) const;
+  // Each station's waiting frame's ready time (waiting_since), and the cycle starts of the
+  // deferring stations (kForeverPs for the others): what prune_for_deference keeps, known
+  // without looking at every station.
+  std::vector<Picoseconds> waiting_ready_;
+  mutable MinTree needs_;
   Picoseconds pruned_to_ = -kForeverPs;
   mutable std::vector<Interval> scratch_;
   mutable std::vector<BusyPeriod> periods_;

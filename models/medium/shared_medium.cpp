@@ -25,6 +25,19 @@ WakesKept wakes_kept() {
   return kept;
 }
 
+// GBESIM_PRUNE_EVERY=N: the history is pruned every N ends instead of every 16 (0: never); for
+// the tests that show the answers do not depend on when it is pruned.
+std::uint64_t prune_every() {
+  static const std::uint64_t every = [] {
+    const char* v = std::getenv("GBESIM_PRUNE_EVERY");
+    if (v == nullptr || *v == '\0') return std::uint64_t{16};
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    return *end == '\0' ? static_cast<std::uint64_t>(n) : std::uint64_t{16};
+  }();
+  return every;
+}
+
 }  // namespace
 
 MediumPort::MediumPort(sc_core::sc_module_name name, SharedMedium& medium, std::size_t index,
@@ -126,8 +139,7 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
       frame_ps_(stats_, "frame_time", "ps", "DA..FCS bits of successful frames"),
       extension_ps_(stats_, "extension_time", "ps",
                     "carrier extension and the extension filling gaps inside bursts") {
-  while (leaves_ < domain_.size()) leaves_ *= 2;
-  waiting_tree_.assign(2 * leaves_, kForeverPs);
+  waiting_ = MinTree(domain_.size(), kForeverPs);
   const WakesKept kept = wakes_kept();
   keeps_wakes_ = kept == WakesKept::by_medium ||
                  (kept == WakesKept::by_size && domain_.size() >= kWakesKeptFrom);
@@ -388,15 +400,23 @@ void SharedMedium::end(std::size_t station, Picoseconds now) {
   // Each station told pushed itself (staying, or asking again) as its turn came, in order.
   waiting_in_order_ = static_cast<std::size_t>(
       std::is_sorted_until(waiting_list_.begin(), waiting_list_.end()) - waiting_list_.begin());
-  // Forget what can no longer matter to anyone's deference: signals gone before the oldest
-  // instant a waiting frame (or a frame queued from now on) looks back to, less a gap, every 16
-  // ends. The oldest ready time is kept as the stations report it, so this looks at no
-  // station. (Pruning at every end would save time with a thousand stations, but the cut then
-  // falls where it changes a rare answer: the bit-stepped differential test catches it.)
-  if (++ends_since_prune_ >= 16) {
+  if (prune_every() != 0 && ++ends_since_prune_ >= prune_every()) {
     ends_since_prune_ = 0;
-    domain_.prune(std::min(now, waiting_tree_[1]) - max_gap_ps_);
+    prune_history(now);
   }
+}
+
+void SharedMedium::prune_history(Picoseconds now) {
+  // Forget what can no longer matter to anyone: signals gone before the oldest instant a
+  // waiting frame (or a frame queued from now on) looks back to for collision detection, less
+  // a gap, and before the first bit of every frame still arriving somewhere (judged at its last
+  // bit) -- and never what a station's next deference answer needs (the cycle its walk starts
+  // from, for a deferring station; CollisionDomain::prune_for_deference). The oldest ready time
+  // and the deferring stations' cycles are kept as the stations report them, so this looks at
+  // no station.
+  Picoseconds wanted = std::min(now, waiting_.least()) - max_gap_ps_;
+  for (const Unjudged& u : unjudged_) wanted = std::min(wanted, u.from);
+  domain_.prune_for_deference(wanted);
 }
 
 void SharedMedium::wake_process() {
@@ -420,24 +440,20 @@ void SharedMedium::wake_process() {
 }
 
 void SharedMedium::waiting_since(std::size_t station, Picoseconds ready) {
-  std::size_t i = leaves_ + station;
-  waiting_tree_[i] = ready;
-  // Up to the first node whose minimum stays: the ones above it stay too.
-  for (i /= 2; i > 0; i /= 2) {
-    const Picoseconds least = std::min(waiting_tree_[2 * i], waiting_tree_[2 * i + 1]);
-    if (waiting_tree_[i] == least) break;
-    waiting_tree_[i] = least;
-  }
+  domain_.waiting_since(station, ready);
+  waiting_.set(station, ready);
 }
 
 void SharedMedium::judge_until(Picoseconds now) {
   // Whether a frame arrived intact depends on the signals present at its receiver while it
   // arrived, all of which had begun by its last bit: the answer is the same at any instant from
-  // then on, as long as the history still holds them -- it does until the next prune, which
-  // comes after this at every end. Frames are judged in the order they arrive.
-  while (!unjudged_.empty() && unjudged_.top().at <= now) {
-    const Unjudged u = unjudged_.top();
-    unjudged_.pop();
+  // then on, and the history holds them until then (a prune keeps everything from the first
+  // bit of every frame not yet judged: prune_history). Frames are judged in the order they
+  // arrive.
+  while (!unjudged_.empty() && unjudged_.front().at <= now) {
+    std::pop_heap(unjudged_.begin(), unjudged_.end(), std::greater<Unjudged>());
+    const Unjudged u = unjudged_.back();
+    unjudged_.pop_back();
     // Something else was on the wire there during the frame: what arrives is damaged. The
     // receiver finds out the way hardware does, from the FCS.
     if (!domain_.clear_reception(u.sender, u.receiver, u.from, u.at)) {
@@ -483,7 +499,8 @@ void SharedMedium::deliver(std::size_t station, FramePtr frame, Picoseconds firs
       copy = context_.frames.copy(*frame);
     }
     const Picoseconds d = domain_.delay(station, k);
-    unjudged_.push({last_bit + d, first_bit + d, station, k, copy.get()});
+    unjudged_.push_back({last_bit + d, first_bit + d, station, k, copy.get()});
+    std::push_heap(unjudged_.begin(), unjudged_.end(), std::greater<Unjudged>());
     ports_[k]->schedule(std::move(copy), station, first_bit + d, last_bit + d);
   }
 }

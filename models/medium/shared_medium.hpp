@@ -17,8 +17,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
-#include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,6 +28,7 @@
 #include "models/common/alarm.hpp"
 #include "models/common/frame.hpp"
 #include "models/common/half_duplex.hpp"
+#include "models/common/min_tree.hpp"
 #include "models/common/settle.hpp"
 #include "models/common/sim_context.hpp"
 #include "models/common/stats.hpp"
@@ -157,6 +158,8 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
 
  private:
   void catch_up_late_sender(Picoseconds now) override;
+  // Forgets the history nobody can look back to any more (at every 16th end).
+  void prune_history(Picoseconds now);
   // Wakes every station whose wake is due, in station order, then re-arms for the next.
   void wake_process();
 
@@ -183,9 +186,9 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   bool carrier_trace_ = false;
   std::uint64_t ends_since_prune_ = 0;
   Picoseconds max_gap_ps_ = 0;  // the longest gap (and its first part) of any station
-  // The earliest ready time of a waiting frame: a min-tree over the stations' (leaves from
-  // index leaves_), so that it is known at any end without looking at every station.
-  std::size_t leaves_ = 1;
+  // The earliest ready time of a waiting frame, kept over the stations' as they report them,
+  // so that it is known at any end without looking at every station.
+  MinTree waiting_;
   // Frames on their way to a port, not yet judged intact or damaged, earliest arrival first.
   struct Unjudged {
     Picoseconds at;    // last bit (or extension) at the receiver
@@ -195,9 +198,8 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
     Frame* frame;  // owned by the receiver's port until delivered, which judges it first
     bool operator>(const Unjudged& o) const { return at > o.at; }
   };
-  std::priority_queue<Unjudged, std::vector<Unjudged>, std::greater<Unjudged>> unjudged_;
-  std::vector<Picoseconds> waiting_tree_;
-  std::size_t late_station_ = 0;  // the station bursting late, while late_due_ps_ is set
+  std::vector<Unjudged> unjudged_;  // a heap (std::greater): earliest `at` at the front
+  std::size_t late_station_ = 0;    // the station bursting late, while late_due_ps_ is set
   // Busy periods from the transmitters' side: union of [start, stop) over all stations.
   int open_ = 0;
   Picoseconds period_start_ = 0;

@@ -315,6 +315,127 @@ TEST(CollisionDomain, EveryAnswerMatchesAReferenceThatLooksAtTheWholeHistory) {
   EXPECT_GT(merged_here, 0u);
 }
 
+// A station's Deference cycle can begin more than a gap before its frame became ready, and
+// what it began with still matters. Station 0 sends [0, 100); station 1's signal [50, 1000)
+// keeps the carrier up at station 0 until 1005, so the busy period [0, 1005) holds station 0's
+// own transmission: its gap is the whole 96 with carrier ignored, and station 0, waiting since
+// 500, goes at 1101 although station 1's next signal arrives at 1045. Pruned to the ready time
+// less the gap and its first part (340), as the medium did before the thirty-third session,
+// the history loses station 0's own signal (gone everywhere by 105): the period left is
+// [55, 1005) without it, the signal at 1045 restarts the gap, and the answer is 1205 + 96.
+// prune_for_deference keeps a deferring station's cycle, and lets it go once the station no
+// longer waits.
+TEST(CollisionDomain, PruningKeepsTheCycleADeferringStationsWalkStartsFrom) {
+  auto history = [] {
+    CollisionDomain c = pair(5);
+    c.begin(0, 0);
+    c.begin(1, 50);
+    c.end(0, 100);
+    c.end(1, 1000);
+    c.begin(1, 1040);
+    c.end(1, 1200);
+    return c;
+  };
+  const Picoseconds wanted = 500 - kIfg - kPart1;
+  {
+    CollisionDomain c = history();
+    c.prune(wanted);  // what the rule before did
+    EXPECT_EQ(release(c, 0, 500), 1301);
+  }
+  {
+    CollisionDomain c = history();
+    c.waiting_since(0, 500);
+    EXPECT_EQ(c.needed_from(), kForeverPs);  // not asked yet: not deferring
+    EXPECT_EQ(release(c, 0, 500), 1101);
+    EXPECT_EQ(c.needed_from(), 0);  // its cycle began with its own transmission
+    EXPECT_EQ(c.prune_for_deference(wanted), 0);
+    EXPECT_EQ(release(c, 0, 500), 1101);
+    c.waiting_since(0, kForeverPs);  // its frame went
+    EXPECT_EQ(c.needed_from(), kForeverPs);
+    EXPECT_EQ(c.prune_for_deference(wanted), wanted);
+  }
+  {
+    // Released at once (no carrier for a full gap before 1400): the walk goes on from there,
+    // needing nothing before it.
+    CollisionDomain c = history();
+    c.waiting_since(0, 1400);
+    EXPECT_EQ(release(c, 0, 1400), 1400);
+    EXPECT_EQ(c.needed_from(), 1400);
+    EXPECT_EQ(c.prune_for_deference(1400 - kIfg - kPart1), 1400 - kIfg - kPart1);
+    EXPECT_EQ(release(c, 0, 1450), 1450);
+  }
+}
+
+// Pruned at every step with prune_for_deference, for the questions the MACs ask (each station
+// about its waiting frame's ready time, never earlier than its last), every answer is the one
+// the whole history gives. Every transmission lasts at least a gap, as a MAC's does (preamble
+// and jam): a walk that starts from a busy period in the wrong state is back in step by that
+// period's end (docs/medium.md). A station is deferring once it has asked about its frame;
+// one in backoff (ready later than now) is not, and the history kept for it is the rule's.
+TEST(CollisionDomain, PrunedAtEveryStepEveryAnswerIsTheWholeHistorys) {
+  RngStream rng(11, "collision-domain-prune");
+  int compared = 0;
+  int kept_longer = 0;  // prunes held back by a deferring station's cycle
+  for (int trial = 0; trial < 80; ++trial) {
+    const bool sum_form = trial % 2 == 1;
+    const std::size_t n = (sum_form ? 3 : 2) + rng.uniform_below(6);
+    std::vector<std::vector<Picoseconds>> delay(n, std::vector<Picoseconds>(n, 0));
+    std::vector<Picoseconds> part(n);
+    for (Picoseconds& p : part) p = rng.uniform_range(40, 150);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        delay[i][j] = delay[j][i] = sum_form ? part[i] + part[j] + rng.uniform_range(-5, 5)
+                                             : rng.uniform_range(0, trial % 3 == 0 ? 20 : 300);
+    CollisionDomain c(delay);
+    std::vector<Sent> all;
+    std::vector<Picoseconds> ready(n, kForeverPs);  // each station's waiting frame, if any
+    Picoseconds now = 0;
+    for (int step = 0; step < 400; ++step) {
+      now += rng.uniform_range(0, step % 50 < 40 ? 60 : 400);
+      const std::size_t s = rng.uniform_below(n);
+      if (!c.transmitting(s)) {
+        c.begin(s, now);
+        all.push_back({s, now, kForeverPs});
+      } else if (now - c.current_start(s) >= kIfg &&
+                 (rng.uniform_below(3) != 0 || now - c.current_start(s) > 2000)) {
+        c.end(s, now);
+        for (Sent& t : all)
+          if (t.station == s && t.stop == kForeverPs) t.stop = now;
+      }
+      // A station gets a frame (ready now, or after a backoff), or its frame goes.
+      const std::size_t k = rng.uniform_below(n);
+      if (ready[k] == kForeverPs) {
+        ready[k] = now + (rng.uniform_below(3) == 0 ? rng.uniform_range(0, 500) : 0);
+      } else if (rng.uniform_below(4) == 0) {
+        ready[k] = kForeverPs;
+      }
+      c.waiting_since(k, ready[k]);
+      // Each station with a frame ready by now asks about it.
+      for (std::size_t q = 0; q < n; ++q) {
+        if (ready[q] > now) continue;
+        ASSERT_EQ(release(c, q, ready[q]), reference_release(all, delay, q, ready[q]))
+            << "trial " << trial << " step " << step << " station " << q << " t0 " << ready[q];
+        Picoseconds first = kForeverPs;
+        for (const Sent& t : all) {
+          if (t.station == q) continue;
+          const Picoseconds d = delay[t.station][q];
+          if (t.stop != kForeverPs && t.stop + d <= ready[q]) continue;
+          first = std::min(first, std::max(t.start + d, ready[q]));
+        }
+        ASSERT_EQ(c.first_signal_from(q, ready[q]), first) << "trial " << trial;
+        ++compared;
+      }
+      const Picoseconds oldest = std::min(now, *std::min_element(ready.begin(), ready.end()));
+      const Picoseconds wanted = oldest - kIfg - kPart1;
+      const Picoseconds horizon = c.prune_for_deference(wanted);
+      ASSERT_LE(horizon, wanted);
+      if (horizon < wanted) ++kept_longer;
+    }
+  }
+  EXPECT_GT(compared, 20000);
+  EXPECT_GT(kept_longer, 1000);
+}
+
 TEST(CollisionDomain, ABriefSignalNearTheStartOfARepeatersPeriodIsSeenApart) {
   // Parts 100 ps each; station 3 hears station 0 40 ps later and station 1 40 ps sooner than
   // the parts say. At the repeater station 1's 2 ps signal comes 1 ps after station 0's long

@@ -66,6 +66,11 @@ class HalfDuplexStation {
   // The station's longest gap (interframe gap and its first part): with the ready times the
   // station reports (HalfDuplexMedium::waiting_since), what the medium may forget.
   virtual Picoseconds max_gap_ps() const = 0;
+  // The station's interframe gap, and the shortest signal it sends (a collided attempt's
+  // preamble and SFD, then the jam): what the medium may forget is proven enough only when
+  // every signal lasts at least every station's gap (docs/medium.md).
+  virtual Picoseconds ifg_ps() const = 0;
+  virtual Picoseconds shortest_signal_ps() const = 0;
   virtual HalfDuplexCounts half_duplex_counts(Picoseconds elapsed) const = 0;
   // The wake the station last asked the medium for (HalfDuplexMedium::wake), for `at`, has
   // come: now.

@@ -35,6 +35,7 @@
 #include "models/common/hook.hpp"
 #include "models/common/settle.hpp"
 #include "models/common/sim_context.hpp"
+#include "models/common/speed_modes.hpp"
 #include "models/common/stats.hpp"
 #include "models/mac/frame_checks.hpp"
 #include "models/mac/mac_params.hpp"
@@ -197,6 +198,8 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   std::uint64_t frames_in_bursts() const { return frames_in_bursts_.value(); }
   Picoseconds slot_time_ps() const { return slot_ps_; }
   Picoseconds max_gap_ps() const override { return ifg_ps_ + ifg_part1_ps_; }
+  Picoseconds ifg_ps() const override { return ifg_ps_; }
+  Picoseconds shortest_signal_ps() const override { return kPreambleSfdBits * bit_ps_ + jam_ps_; }
   HalfDuplexCounts half_duplex_counts(Picoseconds elapsed) const override;
   const MacAddress& station_address() const override { return config_.address; }
   bool promiscuous() const override { return params_.promiscuous; }

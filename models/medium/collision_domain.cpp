@@ -95,35 +95,57 @@ CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
       open_start_(delay_.size(), -1),
       cycle_start_(delay_.size(), kForeverPs),
       cycle_t0_(delay_.size(), 0),
-      waiting_ready_(delay_.size(), kForeverPs),
-      at_repeater_(delay_.has_parts() ? delay_.size() : 0) {
-  needs_ = MinTree(delay_.size(), kForeverPs);
-}
-
-void CollisionDomain::waiting_since(std::size_t station, Picoseconds ready) {
-  waiting_ready_[station] = ready;
-  update_needs(station);
-}
+      at_repeater_(delay_.has_parts() ? delay_.size() : 0) {}
 
 void CollisionDomain::remember(std::size_t station, Picoseconds start, Picoseconds t0) const {
-  const bool changed = cycle_start_[station] != start || cycle_t0_[station] != t0;
   cycle_start_[station] = start;
   cycle_t0_[station] = t0;
-  if (changed) update_needs(station);
-}
-
-void CollisionDomain::update_needs(std::size_t station) const {
-  // Deferring: waiting for a frame whose ready time it has asked about.
-  const Picoseconds ready = waiting_ready_[station];
-  const bool deferring =
-      ready != kForeverPs && cycle_start_[station] != kForeverPs && cycle_t0_[station] >= ready;
-  needs_.set(station, deferring ? cycle_start_[station] : kForeverPs);
 }
 
 Picoseconds CollisionDomain::prune_for_deference(Picoseconds wanted) {
-  const Picoseconds horizon = std::min(wanted, needs_.least());
+  // What a walk from a busy period it did not follow needs is proven only where every signal
+  // lasts at least a gap (docs/medium.md): otherwise nothing is forgotten.
+  if (!prunable_) return -kForeverPs;
+  Picoseconds horizon = wanted;
+  // A transmission goes only once the busy period it made at its own station is over before
+  // the horizon: a period still going on there must keep its own flag (what gap follows it).
+  for (std::size_t j = 0; j < ended_.size() && ended_[j].stop + max_delay_ < horizon; ++j) {
+    if (!own_period_over(ended_[j], horizon)) {
+      horizon = ended_[j].stop + max_delay_;
+      break;
+    }
+  }
   prune(horizon);
   return horizon;
+}
+
+bool CollisionDomain::own_period_over(const Entry& e, Picoseconds horizon) const {
+  const std::size_t k = e.station;
+  if (!delay_.has_parts()) {
+    // The period at k holding the transmission's end, from the signals there.
+    periods_from(k, e.stop);
+    const auto it = std::find_if(periods_.begin(), periods_.end(), [&](const BusyPeriod& q) {
+      return q.start <= e.stop && q.end >= e.stop;
+    });
+    return it != periods_.end() && it->end < horizon;
+  }
+  // With the sum form, from the repeater's period holding it: the others' signals in it have
+  // left k by its end + part(k) + the largest rest; those of an earlier period only come
+  // sooner, and a later one's come more than the spread after it ends (where it is sure), so
+  // the period at k is over by then (the station's own later signals carry their own flag).
+  if (merged_to_ < repeater_signals_.size()) merge_at_repeater();
+  const RepeaterSignal* const signals = repeater_signals_.data();
+  const RepeaterSignal* x =
+      first_arriving(signals, signals + repeater_signals_.size(), e.start + delay_.part(k));
+  while (x->station != k) ++x;  // among those that arrived with it
+  const auto m = static_cast<std::uint32_t>(x - signals);
+  const auto q =
+      std::upper_bound(repeater_periods_.begin(), repeater_periods_.end(), m,
+                       [](std::uint32_t i, const RepeaterPeriod& r) { return i < r.members; }) -
+      1;
+  if (q->unsure || q->end == kForeverPs) return false;
+  if (q + 1 != repeater_periods_.end() && (q + 1)->unsure) return false;
+  return std::max(e.stop, q->end + delay_.part(k) + delay_.rest_max()) < horizon;
 }
 
 void CollisionDomain::begin(std::size_t station, Picoseconds start) {

@@ -18,7 +18,6 @@
 #include <optional>
 #include <vector>
 
-#include "models/common/min_tree.hpp"
 #include "models/common/ring_queue.hpp"
 #include "models/common/time.hpp"
 
@@ -162,17 +161,18 @@ class CollisionDomain {
 
   // Forgets transmissions whose signal had left every station before `horizon`.
   void prune(Picoseconds horizon);
-  // The ready time of the frame the station waits to send (kForeverPs: none), as it reports
-  // it (HalfDuplexMedium::waiting_since): once it has asked about that frame, it is deferring,
-  // and what its next answer needs is kept (prune_for_deference).
-  void waiting_since(std::size_t station, Picoseconds ready);
-  // Prunes to `wanted` (the earliest instant anything else still looks back to), but never past
-  // what a deferring station's next answer needs: the history from the cycle its walk starts
-  // at (deference_release), which may be many gaps before its frame became ready. Returns the
-  // horizon pruned to.
+  // Prunes to `wanted` (the earliest instant anything else still looks back to: a waiting
+  // frame's ready time less the longest gap and its first part, a frame not yet judged), but
+  // never past a station's own transmission before the busy period it made at that station is
+  // over there (what gap follows the period depends on it), and not at all unless
+  // set_shortest_signal has said every signal lasts at least every gap. Returns the horizon
+  // pruned to. docs/medium.md says why that is all any answer needs.
   Picoseconds prune_for_deference(Picoseconds wanted);
-  // The earliest instant some station's next deference answer may need the history from.
-  Picoseconds needed_from() const { return needs_.least(); }
+  // The shortest signal any station sends (a preamble and a jam) and the longest interframe
+  // gap of any: pruning is on when the first is at least the second.
+  void set_shortest_signal(Picoseconds shortest_ps, Picoseconds longest_ifg_ps) {
+    prunable_ = shortest_ps >= longest_ifg_ps;
+  }
 
  private:
   struct Entry {
@@ -232,14 +232,11 @@ class CollisionDomain {
   // the station was not deferring and sensed no carrier. prune's latest horizon.
   mutable std::vector<Picoseconds> cycle_start_;
   mutable std::vector<Picoseconds> cycle_t0_;
+  // Whether the busy period `e` made at its own station is over before `horizon` there.
+  bool own_period_over(const Entry& e, Picoseconds horizon) const;
+  bool prunable_ = true;
   // Records a station's walk: from `start`, for t0 on.
   void remember(std::size_t station, Picoseconds start, Picoseconds t0) const;
-  void update_needs(std::size_t station) const;
-  // Each station's waiting frame's ready time (waiting_since), and the cycle starts of the
-  // deferring stations (kForeverPs for the others): what prune_for_deference keeps, known
-  // without looking at every station.
-  std::vector<Picoseconds> waiting_ready_;
-  mutable MinTree needs_;
   Picoseconds pruned_to_ = -kForeverPs;
   mutable std::vector<Interval> scratch_;
   mutable std::vector<BusyPeriod> periods_;

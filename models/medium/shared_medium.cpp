@@ -321,6 +321,9 @@ std::size_t SharedMedium::attach(HalfDuplexStation& station) {
   address_keys_.push_back(address_key(station.station_address().octets.data()));
   promiscuous_.push_back(station.promiscuous());
   max_gap_ps_ = std::max(max_gap_ps_, station.max_gap_ps());
+  longest_ifg_ps_ = std::max(longest_ifg_ps_, station.ifg_ps());
+  shortest_signal_ps_ = std::min(shortest_signal_ps_, station.shortest_signal_ps());
+  domain_.set_shortest_signal(shortest_signal_ps_, longest_ifg_ps_);
   by_address_[address_keys_.back()].push_back(address_keys_.size() - 1);
   if (station.promiscuous()) promiscuous_list_.push_back(address_keys_.size() - 1);
   ports_[index]->attach(&station);
@@ -440,7 +443,6 @@ void SharedMedium::wake_process() {
 }
 
 void SharedMedium::waiting_since(std::size_t station, Picoseconds ready) {
-  domain_.waiting_since(station, ready);
   waiting_.set(station, ready);
 }
 

@@ -186,6 +186,8 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   bool carrier_trace_ = false;
   std::uint64_t ends_since_prune_ = 0;
   Picoseconds max_gap_ps_ = 0;  // the longest gap (and its first part) of any station
+  Picoseconds longest_ifg_ps_ = 0;
+  Picoseconds shortest_signal_ps_ = kForeverPs;
   // The earliest ready time of a waiting frame, kept over the stations' as they report them,
   // so that it is known at any end without looking at every station.
   MinTree waiting_;

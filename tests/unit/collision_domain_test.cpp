@@ -323,19 +323,20 @@ TEST(CollisionDomain, EveryAnswerMatchesAReferenceThatLooksAtTheWholeHistory) {
 // less the gap and its first part (340), as the medium did before the thirty-third session,
 // the history loses station 0's own signal (gone everywhere by 105): the period left is
 // [55, 1005) without it, the signal at 1045 restarts the gap, and the answer is 1205 + 96.
-// prune_for_deference keeps a deferring station's cycle, and lets it go once the station no
-// longer waits.
-TEST(CollisionDomain, PruningKeepsTheCycleADeferringStationsWalkStartsFrom) {
-  auto history = [] {
-    CollisionDomain c = pair(5);
-    c.begin(0, 0);
-    c.begin(1, 50);
-    c.end(0, 100);
-    c.end(1, 1000);
-    c.begin(1, 1040);
-    c.end(1, 1200);
-    return c;
-  };
+// prune_for_deference keeps the signal until that period is over at station 0.
+// Station 0 sends [0, 100), station 1 [50, 1000) and [1040, 1200), 5 ps apart.
+CollisionDomain own_period_history(CollisionDomain c) {
+  c.begin(0, 0);
+  c.begin(1, 50);
+  c.end(0, 100);
+  c.end(1, 1000);
+  c.begin(1, 1040);
+  c.end(1, 1200);
+  return c;
+}
+
+TEST(CollisionDomain, PruningKeepsTheBusyPeriodAStationsOwnTransmissionBegan) {
+  auto history = [] { return own_period_history(pair(5)); };
   const Picoseconds wanted = 500 - kIfg - kPart1;
   {
     CollisionDomain c = history();
@@ -344,25 +345,52 @@ TEST(CollisionDomain, PruningKeepsTheCycleADeferringStationsWalkStartsFrom) {
   }
   {
     CollisionDomain c = history();
-    c.waiting_since(0, 500);
-    EXPECT_EQ(c.needed_from(), kForeverPs);  // not asked yet: not deferring
     EXPECT_EQ(release(c, 0, 500), 1101);
-    EXPECT_EQ(c.needed_from(), 0);  // its cycle began with its own transmission
-    EXPECT_EQ(c.prune_for_deference(wanted), 0);
+    EXPECT_EQ(c.prune_for_deference(wanted), 100 + 5);  // stops at station 0's transmission
     EXPECT_EQ(release(c, 0, 500), 1101);
-    c.waiting_since(0, kForeverPs);  // its frame went
-    EXPECT_EQ(c.needed_from(), kForeverPs);
-    EXPECT_EQ(c.prune_for_deference(wanted), wanted);
   }
   {
-    // Released at once (no carrier for a full gap before 1400): the walk goes on from there,
-    // needing nothing before it.
+    // Released at once at 1400 (no carrier for a full gap before): every period is over by
+    // 1240, so everything goes, and the walk goes on from 1400 needing nothing before it.
     CollisionDomain c = history();
-    c.waiting_since(0, 1400);
     EXPECT_EQ(release(c, 0, 1400), 1400);
-    EXPECT_EQ(c.needed_from(), 1400);
     EXPECT_EQ(c.prune_for_deference(1400 - kIfg - kPart1), 1400 - kIfg - kPart1);
     EXPECT_EQ(release(c, 0, 1450), 1450);
+  }
+}
+
+// The same history, station 0 now in backoff until 1050 (not deferring: it asks only after
+// the prune): its own transmission's busy period at it, [0, 1005), is kept until it is over
+// there, with both forms of the delays (a pair's matrix; three stations on a repeater).
+// Pruned as the rule before did, station 0's answer is 1,301 again instead of 1,101. Once the
+// period is over it goes; and with a gap longer than the shortest signal nothing goes at all.
+TEST(CollisionDomain, AStationsOwnBusyPeriodIsKeptUntilItIsOverThere) {
+  for (const bool sum_form : {false, true}) {
+    SCOPED_TRACE(sum_form ? "sum form" : "matrix");
+    auto history = [&] {
+      return own_period_history(sum_form ? CollisionDomain({{0, 5, 5}, {5, 0, 5}, {5, 5, 0}})
+                                         : pair(5));
+    };
+    {
+      CollisionDomain c = history();
+      c.prune(850);
+      EXPECT_EQ(release(c, 0, 1050), 1301);
+    }
+    {
+      CollisionDomain c = history();
+      EXPECT_EQ(c.prune_for_deference(850), 100 + 5);  // stops at station 0's transmission
+      EXPECT_EQ(release(c, 0, 1050), 1101);
+    }
+    {
+      CollisionDomain c = history();
+      EXPECT_EQ(c.prune_for_deference(1150), 1150);  // over at 1005 (at station 1 at 1000)
+      EXPECT_EQ(c.prune_for_deference(1300), 1300);  // station 1's last, alone, over at 1200
+    }
+    {
+      CollisionDomain c = history();
+      c.set_shortest_signal(kIfg, kIfg + 1);
+      EXPECT_EQ(c.prune_for_deference(850), -kForeverPs);
+    }
   }
 }
 
@@ -370,12 +398,12 @@ TEST(CollisionDomain, PruningKeepsTheCycleADeferringStationsWalkStartsFrom) {
 // about its waiting frame's ready time, never earlier than its last), every answer is the one
 // the whole history gives. Every transmission lasts at least a gap, as a MAC's does (preamble
 // and jam): a walk that starts from a busy period in the wrong state is back in step by that
-// period's end (docs/medium.md). A station is deferring once it has asked about its frame;
-// one in backoff (ready later than now) is not, and the history kept for it is the rule's.
+// period's end (docs/medium.md), and a station's own transmission is kept until the busy period
+// it made at the station is over.
 TEST(CollisionDomain, PrunedAtEveryStepEveryAnswerIsTheWholeHistorys) {
   RngStream rng(11, "collision-domain-prune");
   int compared = 0;
-  int kept_longer = 0;  // prunes held back by a deferring station's cycle
+  int kept_longer = 0;  // prunes held back by a station's own busy period
   for (int trial = 0; trial < 80; ++trial) {
     const bool sum_form = trial % 2 == 1;
     const std::size_t n = (sum_form ? 3 : 2) + rng.uniform_below(6);
@@ -409,7 +437,6 @@ TEST(CollisionDomain, PrunedAtEveryStepEveryAnswerIsTheWholeHistorys) {
       } else if (rng.uniform_below(4) == 0) {
         ready[k] = kForeverPs;
       }
-      c.waiting_since(k, ready[k]);
       // Each station with a frame ready by now asks about it.
       for (std::size_t q = 0; q < n; ++q) {
         if (ready[q] > now) continue;

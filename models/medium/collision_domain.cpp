@@ -95,7 +95,16 @@ CollisionDomain::CollisionDomain(std::vector<std::vector<Picoseconds>> delay_ps)
       open_start_(delay_.size(), -1),
       cycle_start_(delay_.size(), kForeverPs),
       cycle_t0_(delay_.size(), 0),
-      at_repeater_(delay_.has_parts() ? delay_.size() : 0) {}
+      at_repeater_(delay_.has_parts() ? delay_.size() : 0) {
+  // The repeater's periods bound every station's where the delays are cable lengths: no part
+  // negative, and a station's own signal never later than the others' shift would put it.
+  repeater_bounds_ = delay_.has_parts();
+  for (std::size_t k = 0; repeater_bounds_ && k < delay_.size(); ++k) {
+    const Picoseconds p = delay_.part(k);
+    if (p < 0 || p + delay_.rest_min() < 0) repeater_bounds_ = false;
+    max_part_ = std::max(max_part_, p);
+  }
+}
 
 void CollisionDomain::remember(std::size_t station, Picoseconds start, Picoseconds t0) const {
   cycle_start_[station] = start;
@@ -107,10 +116,11 @@ Picoseconds CollisionDomain::prune_for_deference(Picoseconds wanted) {
   // lasts at least a gap (docs/medium.md): otherwise nothing is forgotten.
   if (!prunable_) return -kForeverPs;
   Picoseconds horizon = wanted;
-  // A transmission goes only once the busy period it made at its own station is over before
-  // the horizon: a period still going on there must keep its own flag (what gap follows it).
+  // A transmission goes only once every busy period it is in, at any station, is over before
+  // the horizon: a period still going on must keep its own flag (what gap follows it) and the
+  // signals that join it to the station's own.
   for (std::size_t j = 0; j < ended_.size() && ended_[j].stop + max_delay_ < horizon; ++j) {
-    if (!own_period_over(ended_[j], horizon)) {
+    if (!periods_over(j, horizon)) {
       horizon = ended_[j].stop + max_delay_;
       break;
     }
@@ -119,25 +129,43 @@ Picoseconds CollisionDomain::prune_for_deference(Picoseconds wanted) {
   return horizon;
 }
 
-bool CollisionDomain::own_period_over(const Entry& e, Picoseconds horizon) const {
-  const std::size_t k = e.station;
-  if (!delay_.has_parts()) {
-    // The period at k holding the transmission's end, from the signals there.
-    periods_from(k, e.stop);
-    const auto it = std::find_if(periods_.begin(), periods_.end(), [&](const BusyPeriod& q) {
-      return q.start <= e.stop && q.end >= e.stop;
-    });
-    return it != periods_.end() && it->end < horizon;
+bool CollisionDomain::periods_over(std::size_t j, Picoseconds horizon) const {
+  const Entry& e = ended_[j];
+  if (!repeater_bounds_) {
+    // Over everywhere if the medium fell quiet everywhere before the horizon: each signal is
+    // somewhere only within [start, stop + the largest delay), so the periods holding this one
+    // are over by the end of the union of those around it (found in one pass in end order: a
+    // signal passed over because it began after the union so far ends no later than the one
+    // that later reaches it).
+    Picoseconds quiet = e.stop + max_delay_;
+    for (std::size_t i = j + 1; i < ended_.size() && quiet < horizon; ++i)
+      if (ended_[i].start <= quiet) quiet = std::max(quiet, ended_[i].stop + max_delay_);
+    for (const Entry& o : open_)
+      if (o.start <= quiet) quiet = kForeverPs;
+    if (quiet < horizon) return true;
+    // Otherwise at every station, the busy period the signal is in there, from the kept signals
+    // (each forgotten one went only once its own periods were over: none carried one on).
+    for (std::size_t k = 0; k < size(); ++k) {
+      const Picoseconds at = e.stop + (k == e.station ? 0 : delay_(e.station, k));
+      periods_from(k, at);
+      const auto it = std::find_if(periods_.begin(), periods_.end(), [&](const BusyPeriod& q) {
+        return q.start <= at && q.end >= at;
+      });
+      if (it != periods_.end() && it->end >= horizon) return false;
+    }
+    return true;
   }
-  // With the sum form, from the repeater's period holding it: the others' signals in it have
-  // left k by its end + part(k) + the largest rest; those of an earlier period only come
-  // sooner, and a later one's come more than the spread after it ends (where it is sure), so
-  // the period at k is over by then (the station's own later signals carry their own flag).
+  // With the sum form from cable lengths, from the repeater's period holding it: its signals
+  // have left every station k by its end + part(k) + the largest rest; an earlier period's
+  // signals only come sooner (a station's own signal reaches it 2 part(k) + a rest before the
+  // others' from the repeater would: sooner too), and a later one's come more than the spread
+  // after it ends (where it is sure): every period at every station that holds one of them is
+  // over by then, but where a station's own later signal joins it (that signal is kept).
   if (merged_to_ < repeater_signals_.size()) merge_at_repeater();
   const RepeaterSignal* const signals = repeater_signals_.data();
   const RepeaterSignal* x =
-      first_arriving(signals, signals + repeater_signals_.size(), e.start + delay_.part(k));
-  while (x->station != k) ++x;  // among those that arrived with it
+      first_arriving(signals, signals + repeater_signals_.size(), e.start + delay_.part(e.station));
+  while (x->station != e.station) ++x;  // among those that arrived with it
   const auto m = static_cast<std::uint32_t>(x - signals);
   const auto q =
       std::upper_bound(repeater_periods_.begin(), repeater_periods_.end(), m,
@@ -145,7 +173,7 @@ bool CollisionDomain::own_period_over(const Entry& e, Picoseconds horizon) const
       1;
   if (q->unsure || q->end == kForeverPs) return false;
   if (q + 1 != repeater_periods_.end() && (q + 1)->unsure) return false;
-  return std::max(e.stop, q->end + delay_.part(k) + delay_.rest_max()) < horizon;
+  return q->end + max_part_ + delay_.rest_max() < horizon;
 }
 
 void CollisionDomain::begin(std::size_t station, Picoseconds start) {

@@ -163,8 +163,9 @@ class CollisionDomain {
   void prune(Picoseconds horizon);
   // Prunes to `wanted` (the earliest instant anything else still looks back to: a waiting
   // frame's ready time less the longest gap and its first part, a frame not yet judged), but
-  // never past a station's own transmission before the busy period it made at that station is
-  // over there (what gap follows the period depends on it), and not at all unless
+  // never past a transmission before every busy period it is in is over, at every station
+  // (what gap follows a period depends on whether the station's own transmission is in it,
+  // and on the signals that join them), and not at all unless
   // set_shortest_signal has said every signal lasts at least every gap. Returns the horizon
   // pruned to. docs/medium.md says why that is all any answer needs.
   Picoseconds prune_for_deference(Picoseconds wanted);
@@ -232,8 +233,11 @@ class CollisionDomain {
   // the station was not deferring and sensed no carrier. prune's latest horizon.
   mutable std::vector<Picoseconds> cycle_start_;
   mutable std::vector<Picoseconds> cycle_t0_;
-  // Whether the busy period `e` made at its own station is over before `horizon` there.
-  bool own_period_over(const Entry& e, Picoseconds horizon) const;
+  // Whether every busy period the transmission ended_[j] is in, at any station, is over
+  // before `horizon`.
+  bool periods_over(std::size_t j, Picoseconds horizon) const;
+  bool repeater_bounds_ = false;  // periods_over may read the repeater's periods
+  Picoseconds max_part_ = 0;
   bool prunable_ = true;
   // Records a station's walk: from `start`, for t0 on.
   void remember(std::size_t station, Picoseconds start, Picoseconds t0) const;

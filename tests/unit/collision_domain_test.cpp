@@ -394,16 +394,41 @@ TEST(CollisionDomain, AStationsOwnBusyPeriodIsKeptUntilItIsOverThere) {
   }
 }
 
+// A signal that joins a station's own busy period to a later one is kept as long as that
+// period goes on. Station 0 sends [1000, 1100); station 2's [700, 1000) reaches it over
+// [1000, 1300) and station 1's [1290, 2000) over [1295, 2005): one busy period [1000, 2005)
+// holding station 0's own signal, so station 0, asking about 2050, goes at 2101 although station
+// 1's [2040, 2200) arrives at 2045. Station 2's signal ends first and has left every station by
+// 1301; forgotten, it would leave [1000, 1100) and [1295, 2005) apart, the latter without the
+// own flag, and the answer would be 2205 + 96. (Delays not of the sum form: station 2 hears
+// station 0 301 ps after it sends, station 0 hears station 2 after 300.)
+TEST(CollisionDomain, ASignalJoiningAStationsOwnBusyPeriodToTheNextIsKept) {
+  CollisionDomain c({{0, 5, 301}, {5, 0, 300}, {300, 300, 0}});
+  c.begin(2, 700);
+  c.end(2, 1000);
+  c.begin(0, 1000);
+  c.end(0, 1100);
+  c.begin(1, 1290);
+  c.end(1, 2000);
+  c.begin(1, 2040);
+  c.end(1, 2200);
+  EXPECT_EQ(c.prune_for_deference(1350), 1000 + 301);  // not even station 2's: at 0 until 2005
+  EXPECT_EQ(c.prune_for_deference(1900), 1000 + 301);
+  EXPECT_EQ(release(c, 0, 2050), 2101);
+  c.prune(1350);  // what pruning by each signal's sender alone would forget
+  EXPECT_EQ(release(c, 0, 2050), 2301);
+}
+
 // Pruned at every step with prune_for_deference, for the questions the MACs ask (each station
 // about its waiting frame's ready time, never earlier than its last), every answer is the one
 // the whole history gives. Every transmission lasts at least a gap, as a MAC's does (preamble
 // and jam): a walk that starts from a busy period in the wrong state is back in step by that
-// period's end (docs/medium.md), and a station's own transmission is kept until the busy period
-// it made at the station is over.
+// period's end (docs/medium.md), and every transmission is kept until each busy period it is
+// in is over.
 TEST(CollisionDomain, PrunedAtEveryStepEveryAnswerIsTheWholeHistorys) {
   RngStream rng(11, "collision-domain-prune");
   int compared = 0;
-  int kept_longer = 0;  // prunes held back by a station's own busy period
+  int kept_longer = 0;  // prunes held back by a busy period not yet over
   for (int trial = 0; trial < 80; ++trial) {
     const bool sum_form = trial % 2 == 1;
     const std::size_t n = (sum_form ? 3 : 2) + rng.uniform_below(6);

@@ -199,6 +199,7 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   Picoseconds slot_time_ps() const { return slot_ps_; }
   Picoseconds max_gap_ps() const override { return ifg_ps_ + ifg_part1_ps_; }
   Picoseconds ifg_ps() const override { return ifg_ps_; }
+  // A frame of 4 bytes or more (every source's, host's and NIC's is 64 or more).
   Picoseconds shortest_signal_ps() const override { return kPreambleSfdBits * bit_ps_ + jam_ps_; }
   HalfDuplexCounts half_duplex_counts(Picoseconds elapsed) const override;
   const MacAddress& station_address() const override { return config_.address; }

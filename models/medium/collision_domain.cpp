@@ -131,6 +131,16 @@ Picoseconds CollisionDomain::prune_for_deference(Picoseconds wanted) {
 
 bool CollisionDomain::periods_over(std::size_t j, Picoseconds horizon) const {
   const Entry& e = ended_[j];
+  // The counts of how answers found their periods are about answers: left as they were.
+  struct Keep {
+    std::uint64_t& a;
+    std::uint64_t& b;
+    const std::uint64_t a0, b0;
+    ~Keep() {
+      a = a0;
+      b = b0;
+    }
+  } keep{from_repeater_, merged_here_, from_repeater_, merged_here_};
   if (!repeater_bounds_) {
     // Over everywhere if the medium fell quiet everywhere before the horizon: each signal is
     // somewhere only within [start, stop + the largest delay), so the periods holding this one
@@ -144,7 +154,7 @@ bool CollisionDomain::periods_over(std::size_t j, Picoseconds horizon) const {
       if (o.start <= quiet) quiet = kForeverPs;
     if (quiet < horizon) return true;
     // Otherwise at every station, the busy period the signal is in there, from the kept signals
-    // (each forgotten one went only once its own periods were over: none carried one on).
+    // (each forgotten one went only once its periods were over before that prune's horizon).
     for (std::size_t k = 0; k < size(); ++k) {
       const Picoseconds at = e.stop + (k == e.station ? 0 : delay_(e.station, k));
       periods_from(k, at);

@@ -123,7 +123,9 @@ class CollisionDomain {
   // `ifg_ps`; after one that did not include our own transmission, carrier in its first
   // `part1_ps` restarts the gap and carrier in the rest is ignored. nullopt while the answer
   // depends on a transmission whose end is not known yet. Valid with what is known now; a caller
-  // re-asks at the instant returned (later arrivals can only push it back).
+  // re-asks at the instant returned (later arrivals can only push it back). t0 is no later than
+  // the present: every signal arriving before it has begun (the walk remembers where it got
+  // to, and starts there next time).
   std::optional<Picoseconds> deference_release(std::size_t station, Picoseconds t0,
                                                Picoseconds ifg_ps, Picoseconds part1_ps) const;
 
@@ -230,7 +232,7 @@ class CollisionDomain {
   // (kForeverPs: none yet): an instant from which a walk that takes the first busy period
   // starting there as a new cycle gives the station's answers for any t0 from cycle_t0_ on --
   // the start of the busy period of a cycle the walk passed through, or an instant at which
-  // the station was not deferring and sensed no carrier. prune's latest horizon.
+  // the station was not deferring and sensed no carrier.
   mutable std::vector<Picoseconds> cycle_start_;
   mutable std::vector<Picoseconds> cycle_t0_;
   // Whether every busy period the transmission ended_[j] is in, at any station, is over
@@ -241,7 +243,7 @@ class CollisionDomain {
   bool prunable_ = true;
   // Records a station's walk: from `start`, for t0 on.
   void remember(std::size_t station, Picoseconds start, Picoseconds t0) const;
-  Picoseconds pruned_to_ = -kForeverPs;
+  Picoseconds pruned_to_ = -kForeverPs;  // prune's latest horizon
   mutable std::vector<Interval> scratch_;
   mutable std::vector<BusyPeriod> periods_;
   // Merges signals in arrival order into periods_.

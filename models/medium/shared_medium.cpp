@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <string_view>
 
@@ -30,10 +31,10 @@ WakesKept wakes_kept() {
 std::uint64_t prune_every() {
   static const std::uint64_t every = [] {
     const char* v = std::getenv("GBESIM_PRUNE_EVERY");
-    if (v == nullptr || *v == '\0') return std::uint64_t{16};
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    return *end == '\0' ? static_cast<std::uint64_t>(n) : std::uint64_t{16};
+    // Digits only; anything else means the default.
+    if (v == nullptr || *v == '\0' || std::strspn(v, "0123456789") != std::strlen(v))
+      return std::uint64_t{16};
+    return static_cast<std::uint64_t>(std::strtoull(v, nullptr, 10));
   }();
   return every;
 }
@@ -414,9 +415,8 @@ void SharedMedium::prune_history(Picoseconds now) {
   // waiting frame (or a frame queued from now on) looks back to for collision detection, less
   // a gap, and before the first bit of every frame still arriving somewhere (judged at its last
   // bit) -- and never what a station's next deference answer needs (the cycle its walk starts
-  // from, for a deferring station; CollisionDomain::prune_for_deference). The oldest ready time
-  // and the deferring stations' cycles are kept as the stations report them, so this looks at
-  // no station.
+  // from; CollisionDomain::prune_for_deference). The oldest ready time is kept as the stations
+  // report it, so this looks at no station.
   Picoseconds wanted = std::min(now, waiting_.least()) - max_gap_ps_;
   for (const Unjudged& u : unjudged_) wanted = std::min(wanted, u.from);
   domain_.prune_for_deference(wanted);

@@ -137,8 +137,8 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   }
   void waiting_since(std::size_t station, Picoseconds ready) override;
   // Finds every frame whose last bit reached its receiver by `now` intact or damaged (a damaged
-  // one gets a bad FCS), once: at the first end of a transmission from then on (before the
-  // history is pruned) or when its port delivers it, whichever comes first.
+  // one gets a bad FCS), once: at the first end of a transmission from then on or when its port
+  // delivers it, whichever comes first (the history keeps what it needs until then).
   void judge_until(Picoseconds now);
   void deliver(std::size_t station, FramePtr frame, Picoseconds first_bit,
                Picoseconds last_bit) override;
@@ -158,7 +158,7 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
 
  private:
   void catch_up_late_sender(Picoseconds now) override;
-  // Forgets the history nobody can look back to any more (at every 16th end).
+  // Forgets the history nobody can look back to any more (every 16th end; GBESIM_PRUNE_EVERY).
   void prune_history(Picoseconds now);
   // Wakes every station whose wake is due, in station order, then re-arms for the next.
   void wake_process();

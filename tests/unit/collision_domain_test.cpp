@@ -480,7 +480,6 @@ TEST(CollisionDomain, PrunedAtEveryStepEveryAnswerIsTheWholeHistorys) {
       const Picoseconds oldest = std::min(now, *std::min_element(ready.begin(), ready.end()));
       const Picoseconds wanted = oldest - kIfg - kPart1;
       const Picoseconds horizon = c.prune_for_deference(wanted);
-      ASSERT_LE(horizon, wanted);
       if (horizon < wanted) ++kept_longer;
     }
   }

@@ -188,6 +188,7 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     stations_.push_back(std::make_unique<Station>(
         s.name.c_str(), s, static_cast<std::uint32_t>(stations_.size() + 1), s.rate_mbps, sources,
         served.count(s.name) ? nullptr : end_for(s.name), served.count(s.name) > 0, context));
+    station_by_name_.emplace(stations_.back()->basename(), stations_.back().get());
   }
 
   // Each unicast traffic source's frames are followed at the receiving station's sink (flows to
@@ -330,9 +331,8 @@ SharedMedium* Network::medium_of(const std::string& station, std::size_t* index)
 }
 
 Station* Network::find_station(const std::string& name) const {
-  for (const auto& s : stations_)
-    if (s->basename() == name) return s.get();
-  return nullptr;
+  const auto it = station_by_name_.find(name);
+  return it == station_by_name_.end() ? nullptr : it->second;
 }
 
 Switch* Network::find_switch(const std::string& name) const {

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -143,6 +144,8 @@ class Network {
 
  private:
   std::vector<std::unique_ptr<Station>> stations_;
+  // By name: a thousand stations' flows find their receivers without a search each.
+  std::unordered_map<std::string, Station*> station_by_name_;
   std::vector<std::unique_ptr<FullDuplexLink>> links_;
   std::vector<std::unique_ptr<SharedMedium>> media_;
   std::vector<std::unique_ptr<Host>> hosts_;

@@ -393,30 +393,37 @@ int run_bench(const BenchOptions& options) {
                highest);
   }
   pin.reset();  // the sweep case runs two at a time
-  // Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time.
+  // Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time; and the same for
+  // a run of 1,024 half-duplex stations (building the installation, its results written).
   if (wanted("s")) {
-    const auto tiny = tmp / "startup.json";
-    Json doc = Json::parse(bench_scenario_json(64, 1));
-    doc["duration_ns"] = 1000;
-    write_file_atomically(tiny, doc.dump(2) + "\n");
-    std::vector<double> wall;
-    for (int i = 0; i < std::max(options.runs, 9); ++i) {
-      progress.update(fmt::format("gbesim bench: start-up, run {}", i + 1), true);
-      rusage usage{};
-      const auto start = std::chrono::steady_clock::now();
-      if (run_child(options.self,
-                    {"run", tiny.string(), "--quiet", "--out", (tmp / "startup-out").string()},
-                    usage) != 0)
-        throw std::runtime_error("benchmark run failed: the start-up case");
-      wall.push_back(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    progress.finish();
-    fmt::print(
-        "(s) start-up: the smallest gbesim run (2 stations, 1 us), spawn to exit: {:.1f} ms "
-        "wall (median of {})\n",
-        1e3 * median(wall), wall.size());
-    std::fflush(stdout);
+    auto start_up = [&](const std::string& what, const std::string& scenario_json, int runs) {
+      const auto scenario = tmp / "startup.json";
+      Json doc = Json::parse(scenario_json);
+      doc["duration_ns"] = 1000;
+      write_file_atomically(scenario, doc.dump() + "\n");
+      std::vector<double> wall, rss;
+      for (int i = 0; i < runs; ++i) {
+        progress.update(fmt::format("gbesim bench: start-up, {}, run {}", what, i + 1), true);
+        rusage usage{};
+        const auto start = std::chrono::steady_clock::now();
+        if (run_child(
+                options.self,
+                {"run", scenario.string(), "--quiet", "--out", (tmp / "startup-out").string()},
+                usage) != 0)
+          throw std::runtime_error("benchmark run failed: the start-up case");
+        wall.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        rss.push_back(static_cast<double>(usage.ru_maxrss) / 1024.0);
+      }
+      progress.finish();
+      fmt::print(
+          "(s) start-up: {}, spawn to exit: {:.1f} ms wall, peak {:.1f} MiB (median of {})\n", what,
+          1e3 * median(wall), median(rss), wall.size());
+      std::fflush(stdout);
+    };
+    start_up("the smallest gbesim run (2 stations, 1 us)", bench_scenario_json(64, 1),
+             std::max(options.runs, 9));
+    start_up("1,024 half-duplex stations, 1 us", bench_half_duplex_json(1024, 1), options.runs);
   }
   // A sweep of small runs, start to end (its runs, the periodic and the final aggregation,
   // results.sqlite and the answers), at -j 2.

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
+#include <iterator>
 #include <limits>
 #include <unordered_map>
 
@@ -624,8 +625,14 @@ std::string flows_csv(const std::vector<Scalar>& scalars) {
 
 std::string scalars_csv(const std::vector<Scalar>& scalars) {
   std::string out = "component,name,unit,value\n";
+  // Room for every row, its value at up to 24 characters: the text is not copied to grow (a
+  // thousand stations write 75,000 rows).
+  std::size_t room = out.size();
+  for (const auto& s : scalars) room += s.component.size() + s.name.size() + s.unit.size() + 28;
+  out.reserve(room);
   for (const auto& s : scalars)
-    out += fmt::format("{},{},{},{}\n", s.component, s.name, s.unit, format_scalar_value(s));
+    fmt::format_to(std::back_inserter(out), "{},{},{},{}\n", s.component, s.name, s.unit,
+                   format_scalar_value(s));
   return out;
 }
 

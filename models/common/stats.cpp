@@ -13,13 +13,14 @@ StatGroup::StatGroup(StatRegistry& registry, std::string component)
 StatGroup::Entry& StatGroup::add(std::string_view name, std::string_view unit,
                                  std::string_view description, Kind kind, Formula f) {
   Entry& e = entries_.emplace_back();
-  e.name = registry_.intern(name);
-  e.unit = registry_.intern(unit);
-  e.description = registry_.intern(description);
+  e.texts = registry_.texts(name, unit, description);
   e.kind = kind;
-  if (kind != Kind::counter && kind != Kind::histogram) {
+  if (kind == Kind::ratio) {
+    e.formulas = static_cast<std::uint32_t>(ratios_.size());
+    ratios_.push_back({std::move(f), {}, {}});
+  } else if (kind != Kind::counter && kind != Kind::histogram) {
     e.formulas = static_cast<std::uint32_t>(formulas_.size());
-    formulas_.push_back({std::move(f), {}, {}});
+    formulas_.push_back(std::move(f));
   }
   return e;
 }
@@ -47,8 +48,8 @@ const char* StatGroup::kind_name(Kind kind) {
 void StatGroup::ratio(std::string_view name, std::string_view unit, std::string_view description,
                       Formula numerator, Formula denominator, Combine combine) {
   Entry& e = add(name, unit, description, Kind::ratio, std::move(numerator));
-  formulas_[e.formulas].denominator = std::move(denominator);
-  formulas_[e.formulas].combine = std::move(combine);
+  ratios_[e.formulas].denominator = std::move(denominator);
+  ratios_[e.formulas].combine = std::move(combine);
 }
 
 void StatGroup::restart(const StatContext& at) {
@@ -62,15 +63,17 @@ void StatGroup::restart(const StatContext& at) {
         e.histogram->clear();
         break;
       case Kind::total:
-        e.base = formulas(e).value(at);
+        e.base = formula(e)(at);
         break;
       case Kind::rate:
-        e.base = formulas(e).value(at) * static_cast<double>(at.elapsed_ps);
+        e.base = formula(e)(at) * static_cast<double>(at.elapsed_ps);
         break;
-      case Kind::ratio:
-        e.base = formulas(e).value(at);
-        e.base_denominator = formulas(e).denominator(at);
+      case Kind::ratio: {
+        Ratio& r = ratios_[e.formulas];
+        e.base = r.numerator(at);
+        r.base_denominator = r.denominator(at);
         break;
+      }
       case Kind::level:
       case Kind::summary:
         break;
@@ -81,15 +84,15 @@ void StatGroup::restart(const StatContext& at) {
 
 void StatGroup::collect_rates(const StatContext& context, std::vector<double>& out) const {
   for (const auto& e : entries_)
-    if (e.reported && e.kind == Kind::rate) out.push_back(formulas(e).value(context));
+    if (e.reported && e.kind == Kind::rate) out.push_back(formula(e)(context));
 }
 
 std::vector<StatGroup::Description> StatGroup::rate_descriptions() const {
   std::vector<Description> out;
   for (const auto& e : entries_)
     if (e.reported && e.kind == Kind::rate)
-      out.push_back({std::string(e.name), std::string(e.unit), std::string(e.description),
-                     kind_name(e.kind)});
+      out.push_back({std::string(e.texts->name), std::string(e.texts->unit),
+                     std::string(e.texts->description), kind_name(e.kind)});
   return out;
 }
 
@@ -99,9 +102,10 @@ void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) co
   span.elapsed_ps = context.elapsed_ps - restarted_ps_;
   for (const auto& e : entries_) {
     if (!e.reported) continue;
+    const StatTexts& t = *e.texts;
     switch (e.kind) {
       case Kind::counter:
-        out.push_back({component_, std::string(e.name), std::string(e.unit),
+        out.push_back({component_, std::string(t.name), std::string(t.unit),
                        static_cast<double>(*e.counter - e.base_counter), true});
         break;
       case Kind::histogram: {
@@ -110,43 +114,44 @@ void StatGroup::collect(const StatContext& context, std::vector<Scalar>& out) co
         const bool empty = h.count() == 0;
         const double ps_per_ns = 1000.0;
         auto ns = [&](double ps) { return empty ? std::nan("") : ps / ps_per_ns; };
-        out.push_back({component_, std::string(e.name) + "_count", "samples",
+        out.push_back({component_, std::string(t.name) + "_count", "samples",
                        static_cast<double>(h.count()), true});
-        out.push_back({component_, std::string(e.name) + "_mean", "ns", ns(h.mean()), false});
-        out.push_back({component_, std::string(e.name) + "_min", "ns",
+        out.push_back({component_, std::string(t.name) + "_mean", "ns", ns(h.mean()), false});
+        out.push_back({component_, std::string(t.name) + "_min", "ns",
                        ns(static_cast<double>(h.min())), false});
-        out.push_back({component_, std::string(e.name) + "_p50", "ns",
+        out.push_back({component_, std::string(t.name) + "_p50", "ns",
                        ns(static_cast<double>(h.quantile(0.5))), false});
-        out.push_back({component_, std::string(e.name) + "_p99", "ns",
+        out.push_back({component_, std::string(t.name) + "_p99", "ns",
                        ns(static_cast<double>(h.quantile(0.99))), false});
-        out.push_back({component_, std::string(e.name) + "_max", "ns",
+        out.push_back({component_, std::string(t.name) + "_max", "ns",
                        ns(static_cast<double>(h.max())), false});
         break;
       }
       case Kind::total:
-        out.push_back({component_, std::string(e.name), std::string(e.unit),
-                       formulas(e).value(context) - e.base, false});
+        out.push_back({component_, std::string(t.name), std::string(t.unit),
+                       formula(e)(context) - e.base, false});
         break;
       case Kind::rate: {
-        double value = formulas(e).value(context);
+        double value = formula(e)(context);
         // What accumulated since the restart, over the time since (as series.csv's intervals).
         if (restarted_ps_ > 0)
           value = (value * static_cast<double>(context.elapsed_ps) - e.base) /
                   static_cast<double>(span.elapsed_ps);
-        out.push_back({component_, std::string(e.name), std::string(e.unit), value, false});
+        out.push_back({component_, std::string(t.name), std::string(t.unit), value, false});
         break;
       }
-      case Kind::ratio:
-        out.push_back(
-            {component_, std::string(e.name), std::string(e.unit),
-             formulas(e).combine(formulas(e).value(context) - e.base,
-                                 formulas(e).denominator(context) - e.base_denominator, span),
-             false});
+      case Kind::ratio: {
+        const Ratio& r = ratios_[e.formulas];
+        out.push_back({component_, std::string(t.name), std::string(t.unit),
+                       r.combine(r.numerator(context) - e.base,
+                                 r.denominator(context) - r.base_denominator, span),
+                       false});
         break;
+      }
       case Kind::level:
       case Kind::summary:
-        out.push_back({component_, std::string(e.name), std::string(e.unit),
-                       formulas(e).value(context), false});
+        out.push_back(
+            {component_, std::string(t.name), std::string(t.unit), formula(e)(context), false});
         break;
     }
   }
@@ -165,17 +170,18 @@ std::vector<StatGroup::Description> StatGroup::describe() const {
   for (const auto& e : entries_) {
     if (!e.reported) continue;
     const std::string kind = kind_name(e.kind);
+    const StatTexts& t = *e.texts;
     if (e.histogram == nullptr) {
-      out.push_back({std::string(e.name), std::string(e.unit), std::string(e.description), kind});
+      out.push_back({std::string(t.name), std::string(t.unit), std::string(t.description), kind});
       continue;
     }
-    const std::string what(e.description);
-    out.push_back({std::string(e.name) + "_count", "samples", what + ": samples", kind});
-    out.push_back({std::string(e.name) + "_mean", "ns", what + ": mean", kind});
-    out.push_back({std::string(e.name) + "_min", "ns", what + ": minimum", kind});
-    out.push_back({std::string(e.name) + "_p50", "ns", what + ": median", kind});
-    out.push_back({std::string(e.name) + "_p99", "ns", what + ": 99th percentile", kind});
-    out.push_back({std::string(e.name) + "_max", "ns", what + ": maximum", kind});
+    const std::string what(t.description);
+    out.push_back({std::string(t.name) + "_count", "samples", what + ": samples", kind});
+    out.push_back({std::string(t.name) + "_mean", "ns", what + ": mean", kind});
+    out.push_back({std::string(t.name) + "_min", "ns", what + ": minimum", kind});
+    out.push_back({std::string(t.name) + "_p50", "ns", what + ": median", kind});
+    out.push_back({std::string(t.name) + "_p99", "ns", what + ": 99th percentile", kind});
+    out.push_back({std::string(t.name) + "_max", "ns", what + ": maximum", kind});
   }
   return out;
 }
@@ -200,6 +206,18 @@ std::string_view StatRegistry::intern(std::string_view text) {
   const std::string_view kept = texts_.emplace_back(text);
   known_.insert(kept);
   return kept;
+}
+
+const StatTexts* StatRegistry::texts(std::string_view name, std::string_view unit,
+                                     std::string_view description) {
+  const StatTexts kept{intern(name), intern(unit), intern(description)};
+  // Interned, equal texts are the same characters: the triple is found by where they are.
+  const TextsKey key{kept.name.data(), kept.unit.data(), kept.description.data()};
+  const auto it = triple_of_.find(key);
+  if (it != triple_of_.end()) return it->second;
+  const StatTexts* triple = &triples_.emplace_back(kept);
+  triple_of_.emplace(key, triple);
+  return triple;
 }
 
 std::vector<Scalar> StatRegistry::collect(const StatContext& context, std::size_t room) const {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -36,6 +37,12 @@ struct Scalar {
 };
 
 class StatRegistry;
+
+// A statistic's name, unit and description: kept once per registry (a thousand stations
+// declare the same few hundred), each entry points at its three.
+struct StatTexts {
+  std::string_view name, unit, description;
+};
 
 class StatGroup {
  public:
@@ -110,34 +117,36 @@ class StatGroup {
   friend class Distribution;
   enum class Kind : std::uint8_t { counter, histogram, total, rate, ratio, level, summary };
   static const char* kind_name(Kind kind);
-  // Names, units and descriptions are kept once per registry (a thousand stations declare the
-  // same few hundred texts): an entry holds views of them. Most entries are counters: the
-  // formulas of the others are kept beside them (96 bytes an entry, not 192).
+  // Most entries are counters: the formulas of the others are kept beside them, a ratio's two
+  // apart (48 bytes an entry; 192 when each held its texts and three formulas).
   struct Entry {
-    std::string_view name, unit, description;
+    const StatTexts* texts = nullptr;
     const std::uint64_t* counter = nullptr;
     Histogram* histogram = nullptr;
-    // What had accumulated at the restart (a rate: its value x the elapsed picoseconds).
+    // What had accumulated at the restart (a rate: its value x the elapsed picoseconds; a
+    // ratio: its numerator).
     double base = 0;
-    double base_denominator = 0;
     std::uint64_t base_counter = 0;
-    std::uint32_t formulas = 0;  // index in formulas_ (kinds other than counter and histogram)
+    // Index in formulas_ (a total, rate, level or summary) or ratios_ (a ratio).
+    std::uint32_t formulas = 0;
     Kind kind = Kind::level;
     bool reported = true;
   };
-  static_assert(sizeof(Entry) <= 96, "an entry per statistic, a hundred per station");
-  struct Formulas {
-    Formula value;
-    Formula denominator;  // a ratio's
-    Combine combine;      // a ratio's
+  static_assert(sizeof(Entry) <= 48, "an entry per statistic, a hundred per station");
+  struct Ratio {
+    Formula numerator;
+    Formula denominator;
+    Combine combine;
+    double base_denominator = 0;  // the denominator at the restart
   };
   Entry& add(std::string_view name, std::string_view unit, std::string_view description, Kind kind,
              Formula f = {});
-  const Formulas& formulas(const Entry& e) const { return formulas_[e.formulas]; }
+  const Formula& formula(const Entry& e) const { return formulas_[e.formulas]; }
   StatRegistry& registry_;
   std::string component_;
   std::vector<Entry> entries_;
-  std::vector<Formulas> formulas_;
+  std::vector<Formula> formulas_;
+  std::vector<Ratio> ratios_;
   std::vector<std::function<void(Picoseconds)>> restart_hooks_;
   Picoseconds restarted_ps_ = 0;  // 0: never restarted
 };
@@ -191,11 +200,30 @@ class StatRegistry {
   const std::vector<StatGroup*>& groups() const { return groups_; }
   // The registry's one copy of `text`, alive as long as the registry.
   std::string_view intern(std::string_view text);
+  // The registry's one copy of these three texts.
+  const StatTexts* texts(std::string_view name, std::string_view unit,
+                         std::string_view description);
 
  private:
+  struct TextsKey {
+    const char* name;
+    const char* unit;
+    const char* description;
+    bool operator==(const TextsKey& o) const {
+      return name == o.name && unit == o.unit && description == o.description;
+    }
+  };
+  struct TextsKeyHash {
+    std::size_t operator()(const TextsKey& k) const {
+      const std::hash<const void*> h;
+      return h(k.name) ^ (h(k.unit) * 31) ^ (h(k.description) * 1009);
+    }
+  };
   std::vector<StatGroup*> groups_;
   std::deque<std::string> texts_;  // a deque: growing it moves no string
   std::unordered_set<std::string_view> known_;
+  std::deque<StatTexts> triples_;                                           // nor any triple
+  std::unordered_map<TextsKey, const StatTexts*, TextsKeyHash> triple_of_;  // by interned texts
 };
 
 }  // namespace gbesim

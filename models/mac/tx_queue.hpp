@@ -6,6 +6,7 @@
 // Does not model: priority classes or several queues (one FIFO, no 802.1p), or a limit in bytes
 // (capacity counts frames, whatever their size). PAUSE frames the MAC sends do not pass through it.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -27,16 +28,20 @@ class QueueKeeper {
 
 class TxQueue {
  public:
-  explicit TxQueue(std::size_t capacity) : slots_(capacity) {}
+  explicit TxQueue(std::size_t capacity)
+      : capacity_(capacity), slots_(std::min(capacity, kFirstSlots)) {}
 
   bool empty() const { return size_ == 0; }
-  bool full() const { return size_ == slots_.size(); }
+  bool full() const { return size_ == capacity_; }
   std::size_t size() const { return size_; }
-  std::size_t capacity() const { return slots_.size(); }
+  std::size_t capacity() const { return capacity_; }
+  // Slots allocated so far (for tests).
+  std::size_t slots() const { return slots_.size(); }
 
-  // Caller checks full() first. (head_ + size_ < 2 x capacity: a subtraction wraps it, where a
+  // Caller checks full() first. (head_ + size_ < 2 x slots: a subtraction wraps it, where a
   // remainder would be an integer division on every frame.)
   void push(FramePtr frame) {
+    if (size_ == slots_.size()) grow();
     std::size_t tail = head_ + size_;
     if (tail >= slots_.size()) tail -= slots_.size();
     slots_[tail] = std::move(frame);
@@ -54,6 +59,22 @@ class TxQueue {
   Hook<const Frame&> dequeued;
 
  private:
+  // Slots are allocated as the queue first holds that many frames, doubling up to the capacity:
+  // a saturated source keeps one or two queued, and a thousand MACs need not hold 4 MiB of
+  // empty 256-frame rings. The frames move over in order, the oldest first.
+  static constexpr std::size_t kFirstSlots = 4;
+  void grow() {
+    std::vector<FramePtr> more(std::min(capacity_, 2 * slots_.size()));
+    for (std::size_t i = 0; i < size_; ++i) {
+      std::size_t at = head_ + i;
+      if (at >= slots_.size()) at -= slots_.size();
+      more[i] = std::move(slots_[at]);
+    }
+    slots_.swap(more);
+    head_ = 0;
+  }
+
+  std::size_t capacity_;
   std::vector<FramePtr> slots_;
   std::size_t head_ = 0;
   std::size_t size_ = 0;

@@ -1582,7 +1582,10 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   EXPECT_NE(r.output.find("CPU ns/act"), std::string::npos);
   EXPECT_NE(r.output.find("(b) FD, 64-byte frames"), std::string::npos);
   EXPECT_NE(r.output.find("(c2) HD, 2 stations"), std::string::npos);
-  EXPECT_NE(r.output.find("(s) start-up"), std::string::npos);
+  EXPECT_NE(r.output.find("(s) start-up: the smallest gbesim run"), std::string::npos);
+  EXPECT_NE(r.output.find("(s) start-up: 1,024 half-duplex stations, 1 us, spawn to exit: "),
+            std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("(w) gbesim sweep sweep.json -j 2, start to end: "), std::string::npos)
       << r.output;
   // Case w where there is no such sweep: said, not an error.

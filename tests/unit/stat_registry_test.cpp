@@ -53,6 +53,62 @@ TEST(StatRegistry, TextsAreKeptOnceAndOutliveWhatTheyWereMadeFrom) {
   EXPECT_EQ(described[0].kind, "at end");
 }
 
+// A statistic's three texts are one triple per registry, found again from copies of them.
+TEST(StatRegistry, EachTripleOfTextsIsKeptOnce) {
+  StatRegistry registry;
+  const StatTexts* t = registry.texts("frames_seen", "frames", "frames seen");
+  EXPECT_EQ(t, registry.texts(std::string("frames_") + "seen", std::string("frames"),
+                              std::string("frames ") + "seen"));
+  EXPECT_NE(t, registry.texts("frames_seen", "bytes", "frames seen"));
+  EXPECT_NE(t, registry.texts("frames_seen", "frames", "frames kept"));
+  EXPECT_EQ(t->name, "frames_seen");
+  EXPECT_EQ(t->unit, "frames");
+  EXPECT_EQ(t->description, "frames seen");
+}
+
+// After a restart a ratio combines what its numerator and denominator accumulated since, a rate
+// and a total cover the time since, a level is as it is: each group keeps its own bases.
+TEST(StatRegistry, AfterARestartEachKindCoversTheTimeSince) {
+  StatRegistry registry;
+  double numerator = 0;
+  double denominator = 0;
+  double bits = 0;
+  auto declare = [&](StatGroup& g) {
+    g.ratio(
+        "mean", "bytes", "bytes per frame", [&](const StatContext&) { return numerator; },
+        [&](const StatContext&) { return denominator; },
+        [](double n, double d, const StatContext&) { return n / d; });
+    g.rate("throughput", "bit/s", "bits per second",
+           [&](const StatContext& c) { return bits * c.per_second(); });
+    g.total("bits", "bits", "bits sent", [&](const StatContext&) { return bits; });
+    g.level("queued", "frames", "frames queued", [](const StatContext&) { return 7.0; });
+  };
+  StatGroup a(registry, "a");
+  StatGroup b(registry, "b");
+  declare(a);
+  declare(b);
+  numerator = 1000;  // 10 frames of 100 bytes
+  denominator = 10;
+  bits = 4000;
+  StatContext at;
+  at.elapsed_ps = 1'000'000;  // 1 us
+  a.restart(at);              // b is not restarted
+  numerator += 3000;          // then 10 frames of 300 bytes
+  denominator += 10;
+  bits += 16000;
+  at.elapsed_ps = 3'000'000;
+  const auto rows = registry.collect(at);
+  ASSERT_EQ(rows.size(), 8u);
+  EXPECT_DOUBLE_EQ(rows[0].value, 300.0);  // a: since the restart
+  EXPECT_DOUBLE_EQ(rows[1].value, 8.0e9);  // 16,000 bits in 2 us
+  EXPECT_DOUBLE_EQ(rows[2].value, 16000.0);
+  EXPECT_DOUBLE_EQ(rows[3].value, 7.0);
+  EXPECT_DOUBLE_EQ(rows[4].value, 200.0);  // b: the whole run
+  EXPECT_DOUBLE_EQ(rows[5].value, 20000.0 / 3e-6);
+  EXPECT_DOUBLE_EQ(rows[6].value, 20000.0);
+  EXPECT_DOUBLE_EQ(rows[7].value, 7.0);
+}
+
 TEST(StatRegistry, ADistributionIsSixRows) {
   StatRegistry registry;
   StatGroup g(registry, "g");

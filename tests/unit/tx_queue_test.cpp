@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <random>
 
@@ -36,6 +37,46 @@ TEST(TxQueue, KeepsFifoOrderAcrossEveryWrapOfTheRing) {
       ASSERT_EQ(queue.size(), reference.size());
       ASSERT_EQ(queue.full(), reference.size() == capacity);
       ASSERT_EQ(queue.empty(), reference.empty());
+    }
+  }
+}
+
+// The ring's slots are allocated as the queue first holds that many (four, then doubling up to
+// the capacity), its frames moved over in order wherever the ring had wrapped to.
+TEST(TxQueue, GrowsItsRingAsItFillsKeepingTheOrder) {
+  FramePool pool;
+  for (const std::size_t capacity : {1u, 3u, 4u, 5u, 9u, 256u}) {
+    for (std::size_t offset = 0; offset < 4; ++offset) {
+      TxQueue queue(capacity);
+      EXPECT_EQ(queue.slots(), std::min<std::size_t>(capacity, 4));
+      std::deque<std::uint64_t> reference;
+      std::uint64_t next_id = 1;
+      auto push = [&] {
+        FramePtr f = pool.acquire();
+        f->id = next_id;
+        queue.push(std::move(f));
+        reference.push_back(next_id++);
+      };
+      auto pop = [&] {
+        const FramePtr f = queue.pop();
+        ASSERT_EQ(f->id, reference.front()) << capacity << " " << offset;
+        reference.pop_front();
+      };
+      // Wrap the first ring by `offset` places, then fill the queue to its capacity.
+      for (std::size_t i = 0; i < offset && !queue.full(); ++i) {
+        push();
+        pop();
+      }
+      std::size_t most = 0;
+      while (!queue.full()) {
+        push();
+        most = std::max(most, queue.slots());
+      }
+      EXPECT_EQ(queue.size(), capacity);
+      EXPECT_EQ(queue.slots(), capacity);  // 4, 8, ... and the capacity at last
+      EXPECT_LE(most, capacity);
+      while (!queue.empty()) pop();
+      EXPECT_TRUE(reference.empty());
     }
   }
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace gbesim {
 
@@ -175,6 +177,10 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     const auto it = ends.at_host.find(host);
     return it == ends.at_host.end() ? std::vector<AppEnd>{} : it->second;
   };
+  // The stations' configurations by name (the first of a name, as ScenarioConfig::find_station):
+  // a thousand flows find their destinations without a search each.
+  std::unordered_map<std::string_view, const StationConfig*> configured;
+  for (const auto& s : config.stations) configured.emplace(s.name, &s);
   std::uint32_t flow = 1;
   for (const auto& s : config.stations) {
     std::vector<SourceConfig> sources;
@@ -182,7 +188,7 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
       SourceConfig source;
       source.flow = flow++;
       source.destination =
-          t.to == "broadcast" ? MacAddress::broadcast() : config.find_station(t.to)->address;
+          t.to == "broadcast" ? MacAddress::broadcast() : configured.at(t.to)->address;
       sources.push_back(source);
     }
     stations_.push_back(std::make_unique<Station>(

@@ -393,8 +393,9 @@ int run_bench(const BenchOptions& options) {
                highest);
   }
   pin.reset();  // the sweep case runs two at a time
-  // Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time; and the same for
-  // a run of 1,024 half-duplex stations (building the installation, its results written).
+  // Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time and peak RSS; and
+  // the same for a run of 1,024 half-duplex stations (building the installation, its results
+  // written).
   if (wanted("s")) {
     auto start_up = [&](const std::string& what, const std::string& scenario_json, int runs) {
       const auto scenario = tmp / "startup.json";

@@ -117,8 +117,9 @@ class StatGroup {
   friend class Distribution;
   enum class Kind : std::uint8_t { counter, histogram, total, rate, ratio, level, summary };
   static const char* kind_name(Kind kind);
-  // Most entries are counters: the formulas of the others are kept beside them, a ratio's two
-  // apart (48 bytes an entry; 192 when each held its texts and three formulas).
+  // Most entries are counters: the formula of a total, rate, level or summary is kept beside the
+  // entries, a ratio's two formulas, their combination and its denominator at the restart apart
+  // (48 bytes an entry, 96 before the texts became one triple).
   struct Entry {
     const StatTexts* texts = nullptr;
     const std::uint64_t* counter = nullptr;
@@ -192,6 +193,10 @@ class Distribution {
 
 class StatRegistry {
  public:
+  StatRegistry() = default;
+  // Its groups, entries and texts point into it.
+  StatRegistry(const StatRegistry&) = delete;
+  StatRegistry& operator=(const StatRegistry&) = delete;
   void add(StatGroup* group) { groups_.push_back(group); }
   // Every group's scalars, with room for `room` more that the caller appends.
   std::vector<Scalar> collect(const StatContext& context, std::size_t room = 0) const;

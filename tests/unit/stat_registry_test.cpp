@@ -59,6 +59,7 @@ TEST(StatRegistry, EachTripleOfTextsIsKeptOnce) {
   const StatTexts* t = registry.texts("frames_seen", "frames", "frames seen");
   EXPECT_EQ(t, registry.texts(std::string("frames_") + "seen", std::string("frames"),
                               std::string("frames ") + "seen"));
+  EXPECT_NE(t, registry.texts("frames_kept", "frames", "frames seen"));
   EXPECT_NE(t, registry.texts("frames_seen", "bytes", "frames seen"));
   EXPECT_NE(t, registry.texts("frames_seen", "frames", "frames kept"));
   EXPECT_EQ(t->name, "frames_seen");
@@ -67,46 +68,62 @@ TEST(StatRegistry, EachTripleOfTextsIsKeptOnce) {
 }
 
 // After a restart a ratio combines what its numerator and denominator accumulated since, a rate
-// and a total cover the time since, a level is as it is: each group keeps its own bases.
+// and a total cover the time since, a level is as it is: each group keeps its own bases. (A total
+// is declared first and two ratios apart, so that a ratio read from the other formulas' list, or
+// one's bases read as another's, gives a wrong row.)
 TEST(StatRegistry, AfterARestartEachKindCoversTheTimeSince) {
   StatRegistry registry;
   double numerator = 0;
   double denominator = 0;
+  double frames = 0;
   double bits = 0;
   auto declare = [&](StatGroup& g) {
+    g.total("bits", "bits", "bits sent", [&](const StatContext&) { return bits; });
     g.ratio(
         "mean", "bytes", "bytes per frame", [&](const StatContext&) { return numerator; },
         [&](const StatContext&) { return denominator; },
         [](double n, double d, const StatContext&) { return n / d; });
     g.rate("throughput", "bit/s", "bits per second",
            [&](const StatContext& c) { return bits * c.per_second(); });
-    g.total("bits", "bits", "bits sent", [&](const StatContext&) { return bits; });
+    g.ratio(
+        "bits_per_frame", "bits", "bits per frame sent", [&](const StatContext&) { return bits; },
+        [&](const StatContext&) { return frames; },
+        [](double n, double d, const StatContext&) { return n / d; });
     g.level("queued", "frames", "frames queued", [](const StatContext&) { return 7.0; });
   };
   StatGroup a(registry, "a");
   StatGroup b(registry, "b");
   declare(a);
   declare(b);
-  numerator = 1000;  // 10 frames of 100 bytes
+  numerator = 1000;  // 10 frames of 100 bytes, 5 frames sent
   denominator = 10;
+  frames = 5;
   bits = 4000;
   StatContext at;
   at.elapsed_ps = 1'000'000;  // 1 us
   a.restart(at);              // b is not restarted
-  numerator += 3000;          // then 10 frames of 300 bytes
+  numerator += 3000;          // then 10 frames of 300 bytes, 20 frames sent
   denominator += 10;
+  frames += 20;
   bits += 16000;
   at.elapsed_ps = 3'000'000;
   const auto rows = registry.collect(at);
-  ASSERT_EQ(rows.size(), 8u);
-  EXPECT_DOUBLE_EQ(rows[0].value, 300.0);  // a: since the restart
-  EXPECT_DOUBLE_EQ(rows[1].value, 8.0e9);  // 16,000 bits in 2 us
-  EXPECT_DOUBLE_EQ(rows[2].value, 16000.0);
-  EXPECT_DOUBLE_EQ(rows[3].value, 7.0);
-  EXPECT_DOUBLE_EQ(rows[4].value, 200.0);  // b: the whole run
-  EXPECT_DOUBLE_EQ(rows[5].value, 20000.0 / 3e-6);
-  EXPECT_DOUBLE_EQ(rows[6].value, 20000.0);
-  EXPECT_DOUBLE_EQ(rows[7].value, 7.0);
+  ASSERT_EQ(rows.size(), 10u);
+  // a: since the restart
+  EXPECT_DOUBLE_EQ(rows[0].value, 16000.0);
+  EXPECT_DOUBLE_EQ(rows[1].value, 300.0);
+  EXPECT_DOUBLE_EQ(rows[2].value, 8.0e9);  // 16,000 bits in 2 us
+  EXPECT_DOUBLE_EQ(rows[3].value, 800.0);  // 16,000 bits, 20 frames
+  EXPECT_DOUBLE_EQ(rows[4].value, 7.0);
+  // b: the whole run
+  EXPECT_DOUBLE_EQ(rows[5].value, 20000.0);
+  EXPECT_DOUBLE_EQ(rows[6].value, 200.0);
+  EXPECT_DOUBLE_EQ(rows[7].value, 20000.0 / 3e-6);
+  EXPECT_DOUBLE_EQ(rows[8].value, 800.0);  // 20,000 bits, 25 frames
+  EXPECT_DOUBLE_EQ(rows[9].value, 7.0);
+  EXPECT_EQ(rows[3].name, "bits_per_frame");
+  EXPECT_EQ(a.describe()[3].description, "bits per frame sent");
+  EXPECT_EQ(a.describe()[3].kind, "ratio");
 }
 
 TEST(StatRegistry, ADistributionIsSixRows) {

@@ -4,6 +4,7 @@
 #include "ui/standard_charts.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -11,6 +12,8 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <string>
+#include <system_error>
 
 #include <QCoreApplication>
 #include <QGraphicsSimpleTextItem>
@@ -33,8 +36,23 @@
 namespace gbesim::ui {
 namespace {
 
+// This process's scratch directory, removed when it exits: ctest runs each test in a process of
+// its own, two at a time, and two that shared a directory (every chart test makes the same
+// result directories) could find it gone under them.
+const std::filesystem::path& scratch() {
+  static const struct Scratch {
+    std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("gbesim-ui-" + std::to_string(::getpid()));
+    ~Scratch() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } scratch;
+  return scratch.dir;
+}
+
 std::filesystem::path fresh(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("gbesim-ui-" + name);
+  const auto dir = scratch() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

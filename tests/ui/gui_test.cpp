@@ -3,6 +3,7 @@
 // interrupted run; a scenario with an error shows it as the CLI words it.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <QApplication>
 #include <QComboBox>
@@ -20,6 +21,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -36,7 +39,9 @@ const char* kScenario = R"({"name": "gui", "description": "two stations",
 
 struct Gui {
   explicit Gui(const std::string& name, const std::string& scenario = kScenario) {
-    dir = std::filesystem::temp_directory_path() / ("gbesim-gui-" + name);
+    // Of this process (ctest runs tests two at a time, each in a process of its own).
+    dir = std::filesystem::temp_directory_path() /
+          ("gbesim-gui-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "s.json") << scenario;
@@ -44,6 +49,13 @@ struct Gui {
                                           QString::fromStdString((dir / "results").string()));
     EXPECT_TRUE(window->open_scenario(QString::fromStdString((dir / "s.json").string())));
   }
+  ~Gui() {
+    window.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+  Gui(const Gui&) = delete;
+  Gui& operator=(const Gui&) = delete;
   void set(const QString& path, const QString& text) {
     auto* line = window->findChild<QLineEdit*>("param:" + path);
     ASSERT_NE(line, nullptr) << path.toStdString();

@@ -1,10 +1,12 @@
 #include "sim/scenario_loader.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <tuple>
 
 #include "sim/diagnostics.hpp"
@@ -437,7 +439,8 @@ TEST(Loader, EveryBuiltInNicProfileLoadsWithASourcePerField) {
 }
 
 TEST(Loader, AUserNicProfileIsCheckedLikeAScenario) {
-  const auto dir = std::filesystem::temp_directory_path() / "gbesim-profile-test";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("gbesim-profile-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   {
     std::ofstream(dir / "mine.json") << R"({"name": "mine", "nic": {

@@ -54,9 +54,11 @@ void diameter(const Results& r, std::vector<Answer>& out) {
   a.question = "How long may each station's cable be?";
   a.lines = diameter_summary(rows);
   a.method =
-      "Legal: the longest cable per station for which every pair's path delay value stays within "
-      "the slot time (the topology report's answer: station and repeater delays plus the cable's "
-      "propagation, both ways, against the budget; the PHY's segment limit may be shorter). "
+      "Legal: the longest length the swept cables may have, all at that length and the others "
+      "as they are, for which every pair's path delay value stays within the slot time (station "
+      "and repeater delays plus the cables' propagation, both ways, against the budget; the "
+      "PHY's segment limit may be shorter); a plant that breaks a repeater rule (count, class, "
+      "5-4-3) is illegal whatever its cables, and is said to be first. "
       "Simulated: the first swept length at which a frame is lost to a late collision or to a "
       "collision its sender never saw (the receiver's FCS error); past it such losses grow with "
       "the length. The swept step bounds how close the two can come.";

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 namespace gbesim {
 namespace {
 
@@ -24,22 +26,58 @@ std::string where_text(const std::vector<std::pair<std::string, std::string>>& w
 }
 
 std::string legal_text(const DiameterAnswer& a) {
-  if (!a.legal_pdv_m) return "legal length not known (no topology report)";
+  std::string s;
+  if (!a.illegal.empty())
+    s = (a.illegal_points == a.points
+             ? std::string("illegal at every point: ")
+             : fmt::format("illegal at {} of {} points: ", a.illegal_points, a.points)) +
+        a.illegal + "; ";
+  if (!a.legal_pdv_m) return s + "legal length not known (no topology report)";
   const std::string slot = a.budget_bt ? fmt::format(" at slot {:g} BT", *a.budget_bt) : "";
   if (*a.legal_pdv_m <= 0)
-    return "no cable is legal" + slot + ": the stations' and repeaters' delays alone exceed it";
-  std::string s =
-      "legal up to " + metres(*a.legal_pdv_m) + " per cable" + slot + " by the path delay";
+    return s + "no cable is legal" + slot + ": the stations' and repeaters' delays alone exceed it";
+  s += (a.illegal.empty() ? "legal up to " : "by the path delay alone up to ") +
+       metres(*a.legal_pdv_m) + " " + a.swept + slot +
+       (a.illegal.empty() ? " by the path delay" : "");
   if (a.legal_m && *a.legal_m < *a.legal_pdv_m - 1e-9)
     s += " (" + metres(*a.legal_m) + " with the PHY's segment limit)";
   return s;
 }
 
+// "a - b: 3 Class II repeaters between two stations; at most 2": the first repeater rule a
+// run's record says its plant breaks, or "".
+std::string rule_breach(const nlohmann::json& record) {
+  if (!record.is_object() || !record.contains("repeater_rule_breaches")) return "";
+  const auto& list = record["repeater_rule_breaches"];
+  if (!list.is_array() || list.empty() || !list[0].is_object()) return "";
+  const auto& first = list[0];
+  std::string text =
+      first.contains("rule") && first["rule"].is_string() ? first["rule"].get<std::string>() : "";
+  if (first.contains("between") && first["between"].is_array() && first["between"].size() == 2 &&
+      first["between"][0].is_string() && first["between"][1].is_string())
+    text += " (" + first["between"][0].get<std::string>() + " - " +
+            first["between"][1].get<std::string>() + ")";
+  return text;
+}
+
+bool is_cable_length_path(const std::string& p) {
+  static const std::string head = "topology.cables[", tail = "].length_m";
+  if (p.size() > head.size() + tail.size() && p.rfind(head, 0) == 0 &&
+      p.compare(p.size() - tail.size(), tail.size(), tail) == 0)
+    return true;
+  return p.rfind("collision_domains", 0) == 0 && p.find("cable_m") != std::string::npos;
+}
+
 }  // namespace
 
 bool is_diameter_axis(const std::string& a) {
-  return a == "topology.cables[*].length_m" ||
-         (a.rfind("collision_domains", 0) == 0 && a.find("cable_m") != std::string::npos);
+  // A linked axis is named by its paths, ", " between them.
+  for (std::size_t from = 0; from <= a.size();) {
+    const std::size_t to = std::min(a.find(", ", from), a.size());
+    if (is_cable_length_path(a.substr(from, to - from))) return true;
+    from = to + 2;
+  }
+  return false;
 }
 
 int diameter_axis(const Results& r) {
@@ -74,19 +112,32 @@ std::vector<DiameterAnswer> diameter_answers(const Results& r) {
       if (i != length_axis) a.where.emplace_back(r.axes[i], key[k++]);
     a.point = by_length.front().second;
     a.longest_swept_m = by_length.back().first;
+    a.points = by_length.size();
+    // The legal length of the geometry the sweep varies, when the runs computed it; else the
+    // station cables' (every station cable at one length, the others as they are).
+    const bool swept = std::any_of(by_length.begin(), by_length.end(), [&](const auto& lp) {
+      return r.value(lp.second, "topology.domain0", "max_swept_cable_pdv").has_value();
+    });
+    const std::string pdv_name = swept ? "max_swept_cable_pdv" : "max_station_cable_pdv";
+    const std::string limit_name = swept ? "max_swept_cable" : "max_station_cable";
+    const std::string& axis_name = r.axes[length_axis];
+    a.swept = !swept || axis_name.find("[*]") != std::string::npos ||
+                      axis_name.rfind("collision_domains", 0) == 0
+                  ? "per cable"
+                  : "of " + axis_name.substr(0, axis_name.find(".length_m"));
     for (const auto& [len, p] : by_length) {
       if (!a.legal_pdv_m)
-        if (const auto v = r.value(p, "topology.domain0", "max_station_cable_pdv"))
-          a.legal_pdv_m = v->mean;
+        if (const auto v = r.value(p, "topology.domain0", pdv_name)) a.legal_pdv_m = v->mean;
       if (!a.legal_m)
-        if (const auto v = r.value(p, "topology.domain0", "max_station_cable")) a.legal_m = v->mean;
-      // Results from before the station-cable answer: the longest legal path, halved (the same
-      // for a symmetric star).
-      if (!a.legal_pdv_m)
-        if (const auto v = r.value(p, "topology.domain0", "max_legal_path_cable"))
-          a.legal_pdv_m = v->mean / 2;
+        if (const auto v = r.value(p, "topology.domain0", limit_name)) a.legal_m = v->mean;
       if (!a.budget_bt)
         if (const auto v = r.value(p, "topology.domain0", "budget")) a.budget_bt = v->mean;
+      if (const auto v = r.value(p, "topology.domain0", "repeater_rule_breaches");
+          v && v->mean > 0) {
+        ++a.illegal_points;
+        if (a.illegal.empty()) a.illegal = rule_breach(r.record(p));
+        if (a.illegal.empty()) a.illegal = "the plant breaks a repeater rule (topology.txt)";
+      }
     }
     for (const auto& [len, p] : by_length) {
       const auto late = r.value(p, "domain0", "late_collisions_per_1000_frames");
@@ -124,7 +175,9 @@ std::vector<std::string> diameter_summary(const std::vector<DiameterAnswer>& ans
   for (const auto& a : answers) {
     auto same = std::find_if(sets.begin(), sets.end(), [&a](const auto& set) {
       const DiameterAnswer& b = *set.front();
-      return a.legal_pdv_m == b.legal_pdv_m && a.budget_bt == b.budget_bt && a.legal_m == b.legal_m;
+      return a.legal_pdv_m == b.legal_pdv_m && a.budget_bt == b.budget_bt &&
+             a.legal_m == b.legal_m && a.illegal == b.illegal &&
+             (a.illegal_points == a.points) == (b.illegal_points == b.points) && a.swept == b.swept;
     });
     if (same == sets.end())
       sets.push_back({&a});

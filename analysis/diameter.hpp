@@ -1,18 +1,22 @@
 #pragma once
 // The answer of a diameter sweep (a results directory with a cable-length axis:
-// topology.cables[*].length_m, or a collision domain's cable_m): per combination of the other
-// axes, the longest legal cable per station beside the simulated first failing length.
+// topology.cables[...].length_m, or a collision domain's cable_m): per combination of the other
+// axes, the longest legal cable beside the simulated first failing length.
 //
-// Legal: the topology report's longest station cable the path delay allows
-// (topology.domain0.max_station_cable_pdv) and the same with the PHY's segment limit
-// (max_station_cable). Failing: a frame lost to a collision its sender did not handle -- a late
-// collision (domain0.late_collisions_per_1000_frames > 0), or a collision that reached a
-// receiver only after the sender had stopped (domain0.unnoticed_collision_losses > 0: the sender
-// counts the frame as sent, the receiver sees an FCS error). Past the edge the second kind
-// takes over where the first falls back to 0, so both count. The swept step bounds how close the
-// simulated edge can come to the legal length.
+// Legal: for the geometry the sweep varies -- the cables its axis sets, all at one length, the
+// others as they are (topology.domain0.max_swept_cable_pdv, and max_swept_cable with their PHY's
+// segment limit, computed by the run from the plant) -- else the topology report's longest
+// station cable (max_station_cable_pdv / max_station_cable). A plant that breaks a repeater rule
+// (count, class, 5-4-3: topology.domain0.repeater_rule_breaches and run.json's
+// repeater_rule_breaches) is illegal whatever its cables; the answer says so first. Failing: a
+// frame lost to a collision its sender did not handle -- a late collision
+// (domain0.late_collisions_per_1000_frames > 0), or a collision that reached a receiver only
+// after the sender had stopped (domain0.unnoticed_collision_losses > 0: the sender counts the
+// frame as sent, the receiver sees an FCS error). Past the edge the second kind takes over where
+// the first falls back to 0, so both count. The swept step bounds how close the simulated edge
+// can come to the legal length.
 // Does not model: replications' spread of the first failure (a point fails when any of its
-// replications' mean is above 0), or plants whose station cables are not all swept together.
+// replications' mean is above 0).
 
 #include <optional>
 #include <string>
@@ -33,9 +37,14 @@ struct DiameterAnswer {
   std::optional<double> last_clean_m;     // the longest swept length before the first failure
   std::optional<double> first_failing_m;  // none: nothing failed up to longest_swept_m
   std::string failure;                    // what failed there, in words
+  std::string swept;    // what the legal length is of: "per cable", "of topology.cables[0]"
+  std::string illegal;  // a repeater rule the plant breaks, in words; empty when none
+  std::size_t illegal_points = 0;  // the group's points that break it
+  std::size_t points = 0;          // the group's points
 };
 
-// Whether a swept path is a cable-length axis; the cable-length axis of a results directory, or -1.
+// Whether a swept axis varies cable lengths (one of its paths is topology.cables[i or *].length_m
+// or a collision domain's cable_m); the cable-length axis of a results directory, or -1.
 bool is_diameter_axis(const std::string& axis);
 int diameter_axis(const Results& results);
 std::vector<DiameterAnswer> diameter_answers(const Results& results);

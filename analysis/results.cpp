@@ -1,8 +1,10 @@
 #include "analysis/results.hpp"
 
+#include "analysis/result_files.hpp"
 #include "analysis/sweep_summary.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,14 +18,48 @@ namespace gbesim {
 
 namespace {
 
-nlohmann::json read_json(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error(file.string() + ": cannot be read");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(file.string() + ": not valid JSON (" + e.what() + ")");
-  }
+[[noreturn]] void fail(const std::filesystem::path& file, const std::string& what) {
+  throw ResultsError(file.string() + ": " + what);
+}
+
+nlohmann::json read_record(const std::filesystem::path& file) {
+  return read_record_file(file);
+}
+
+// A member of a record of the expected type, or `fallback` when absent.
+std::string text_member(const nlohmann::json& record, const std::filesystem::path& file,
+                        const std::string& key, const std::string& fallback = "") {
+  if (!record.contains(key)) return fallback;
+  if (!record[key].is_string())
+    fail(file, key + ": expected a string, got " + std::string(record[key].type_name()));
+  return record[key].get<std::string>();
+}
+
+std::int64_t integer_member(const nlohmann::json& record, const std::filesystem::path& file,
+                            const std::string& key, std::int64_t fallback, std::int64_t min,
+                            std::int64_t max) {
+  if (!record.contains(key)) return fallback;
+  const auto& v = record[key];
+  if (!v.is_number_integer() || v.get<std::int64_t>() < min || v.get<std::int64_t>() > max)
+    fail(file, key + ": expected an integer in " + std::to_string(min) + " .. " +
+                   std::to_string(max) + ", got " + v.dump());
+  return v.get<std::int64_t>();
+}
+
+// A run's record must say it finished: a running one has not (or was killed).
+void require_finished(const nlohmann::json& record, const std::filesystem::path& file) {
+  const std::string status = text_member(record, file, "status", "complete");
+  if (status == "complete" || status == "interrupted") return;
+  if (status == "running")
+    fail(file, "says the run is still running (or was killed before its end): no results yet");
+  fail(file, "status: expected \"complete\" or \"interrupted\", got \"" + status + "\"");
+}
+
+bool has_control_byte(const std::string& line) {
+  return std::any_of(line.begin(), line.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\t' && c != '\r') || u == 0x7f;
+  });
 }
 
 }  // namespace
@@ -61,15 +97,89 @@ double CsvTable::number(std::size_t row, const std::string& name) const {
 }
 
 CsvTable read_csv_file(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error(file + ": cannot be read");
+  return parse_csv(read_result_file(file), file);
+}
+
+CsvTable parse_csv(const std::string& text, const std::string& file) {
   CsvTable t;
-  std::string line;
-  if (!std::getline(in, line)) throw std::runtime_error(file + ": empty (expected a header row)");
-  t.columns = split_csv_line(line);
-  while (std::getline(in, line))
-    if (!line.empty()) t.rows.push_back(split_csv_line(line));
+  std::size_t line_number = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(at, end - at);
+    at = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (has_control_byte(line))
+      fail(file, "line " + std::to_string(line_number) +
+                     ": holds a control byte: not a CSV file gbesim wrote");
+    if (line_number == 1) {
+      t.columns = split_csv_line(line);
+      continue;
+    }
+    if (line.empty()) continue;
+    auto fields = split_csv_line(line);
+    if (fields.size() != t.columns.size())
+      fail(file, "line " + std::to_string(line_number) + ": " + std::to_string(fields.size()) +
+                     " fields; the header has " + std::to_string(t.columns.size()));
+    t.rows.push_back(std::move(fields));
+  }
+  if (line_number == 0 || t.columns.empty() || (t.columns.size() == 1 && t.columns[0].empty()))
+    fail(file, "empty (expected a header row)");
   return t;
+}
+
+bool is_number_field(const std::string& text) {
+  if (text.empty() || text == "inf" || text == "-inf") return true;
+  std::size_t i = text[0] == '-' ? 1 : 0;
+  const std::size_t digits_from = i;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  if (i == digits_from) return false;
+  if (i < text.size() && text[i] == '.') {
+    const std::size_t from = ++i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == from) return false;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    const std::size_t from = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == from) return false;
+  }
+  if (i != text.size()) return false;
+  const auto v = parse_number(text);
+  return v && std::isfinite(*v);
+}
+
+CsvTable parse_csv_as(const std::string& text, const std::string& file,
+                      const std::vector<std::string>& columns,
+                      const std::vector<std::string>& numeric) {
+  CsvTable t = parse_csv(text, file);
+  if (t.columns != columns) {
+    std::string expected;
+    for (const auto& c : columns) expected += (expected.empty() ? "" : ",") + c;
+    fail(file, "line 1: expected the header " + expected);
+  }
+  std::vector<std::size_t> checked;
+  for (const auto& name : numeric) checked.push_back(static_cast<std::size_t>(t.column(name)));
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    for (const std::size_t c : checked)
+      if (!is_number_field(t.rows[r][c]))
+        fail(file, "line " + std::to_string(r + 2) + ": " + t.columns[c] + " \"" +
+                       t.rows[r][c].substr(0, 40) +
+                       "\" is not a number (gbesim writes a number, inf, -inf or nothing)");
+  return t;
+}
+
+CsvTable parse_scalars_csv(const std::string& text, const std::string& file) {
+  return parse_csv_as(text, file, {"component", "name", "unit", "value"}, {"value"});
+}
+
+CsvTable parse_series_csv(const std::string& text, const std::string& file) {
+  return parse_csv_as(text, file, {"time_s", "component", "name", "unit", "value"},
+                      {"time_s", "value"});
 }
 
 std::optional<Statistic> Results::value(std::size_t point, const std::string& component,
@@ -120,97 +230,169 @@ std::vector<std::string> Results::values_of(const std::string& ax) const {
   return out;
 }
 
-const nlohmann::json& Results::config(std::size_t point) const {
-  const auto cached = configs_.find(point);
-  if (cached != configs_.end()) return cached->second;
-  nlohmann::json& out = configs_[point];
+const nlohmann::json& Results::record(std::size_t point) const {
+  const auto cached = records_.find(point);
+  if (cached != records_.end()) return cached->second;
+  nlohmann::json& out = records_[point];
   if (kind == ResultsKind::run) {
-    out = provenance.value("config", nlohmann::json());
+    out = provenance;
   } else if (kind == ResultsKind::sweep) {
-    const auto replications = std::max(1, provenance.value("replications", 1));
-    std::ifstream in(std::filesystem::path(dir) / "runs" /
-                     std::to_string(point * static_cast<std::size_t>(replications)) / "run.json");
-    if (in) {
-      try {
-        out = nlohmann::json::parse(in).value("config", nlohmann::json());
-      } catch (const std::exception&) {
-        out = nullptr;
-      }
-    }
+    const auto replications =
+        static_cast<std::size_t>(std::max(1, provenance.value("replications", 1)));
+    // A run's record is read like any other: a damaged one gives none, never a wrong one or a
+    // blocked read.
+    out = read_record_or_null(std::filesystem::path(dir) / "runs" /
+                              std::to_string(point * replications) / "run.json");
   }
   return out;
 }
 
+const nlohmann::json& Results::config(std::size_t point) const {
+  const auto cached = configs_.find(point);
+  if (cached != configs_.end()) return cached->second;
+  nlohmann::json& out = configs_[point];
+  const auto& r = record(point);
+  if (r.is_object() && r.contains("config") && r["config"].is_object()) out = r["config"];
+  return out;
+}
+
+namespace {
+
+void load_sweep(Results& r, const std::filesystem::path& dir) {
+  const auto record_file = dir / "sweep.json";
+  r.kind = ResultsKind::sweep;
+  r.provenance = read_record(record_file);
+  r.name = text_member(r.provenance, record_file, "name");
+  const auto replications =
+      integer_member(r.provenance, record_file, "replications", 1, 1, 1'000'000);
+  r.provenance["replications"] = replications;
+  std::size_t point_limit = std::numeric_limits<std::size_t>::max();
+  if (r.provenance.contains("points")) {
+    if (!r.provenance["points"].is_array())
+      fail(record_file,
+           "points: expected an array, got " + std::string(r.provenance["points"].type_name()));
+    point_limit = r.provenance["points"].size();
+  }
+  const auto summary_file = dir / "summary.csv";
+  const auto summary = parse_csv(read_recorded_file(dir, "summary.csv", r.provenance, "sweep.json"),
+                                 summary_file.string());
+  // point, <axes...>, component, name, unit, n, mean, ci95_half_width[, status]
+  const int comp = summary.column("component");
+  const std::vector<std::string> tail = {"component", "name", "unit",
+                                         "n",         "mean", "ci95_half_width"};
+  const bool tail_ok = comp >= 1 &&
+                       static_cast<std::size_t>(comp) + tail.size() <= summary.columns.size() &&
+                       std::equal(tail.begin(), tail.end(), summary.columns.begin() + comp);
+  if (summary.column("point") != 0 || !tail_ok)
+    fail(summary_file,
+         "line 1: expected columns point, <axes>, component, name, unit, n, mean, "
+         "ci95_half_width");
+  if (point_limit == std::numeric_limits<std::size_t>::max())
+    point_limit = summary.rows.size();  // written by hand: at most a point a row
+  r.axes.assign(summary.columns.begin() + 1, summary.columns.begin() + comp);
+  for (std::size_t i = 0; i < summary.rows.size(); ++i) {
+    const auto& row = summary.rows[i];
+    const std::string line = "line " + std::to_string(i + 2) + ": ";
+    const auto point_number = parse_number(row[0]);
+    if (row[0].empty() || row[0].find_first_not_of("0123456789") != std::string::npos ||
+        !point_number || *point_number >= static_cast<double>(point_limit))
+      fail(summary_file, line + "point \"" + row[0].substr(0, 20) + "\": expected 0 .. " +
+                             std::to_string(point_limit == 0 ? 0 : point_limit - 1));
+    const auto n = row[static_cast<std::size_t>(comp) + 3];
+    if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 9)
+      fail(summary_file, line + "n \"" + n.substr(0, 20) + "\" is not a count");
+    for (const std::size_t c :
+         {static_cast<std::size_t>(comp) + 4, static_cast<std::size_t>(comp) + 5})
+      if (!is_number_field(row[c]))
+        fail(summary_file, line + summary.columns[c] + " \"" + row[c].substr(0, 40) +
+                               "\" is not a number (gbesim writes a number, inf, -inf or nothing)");
+    const auto point = static_cast<std::size_t>(*point_number);
+    if (point >= r.points.size()) r.points.resize(point + 1);
+    if (r.points[point].empty())
+      r.points[point].assign(row.begin() + 1, row.begin() + comp);
+    else if (!std::equal(r.points[point].begin(), r.points[point].end(), row.begin() + 1))
+      fail(summary_file,
+           line + "point " + row[0] + " has other swept values than on an earlier line");
+    Statistic s;
+    s.mean = summary.number(i, "mean");
+    s.ci95 = summary.number(i, "ci95_half_width");
+    if (std::isnan(s.ci95)) s.ci95 = 0;
+    s.n = std::stoi(n);
+    s.unit = row[static_cast<std::size_t>(comp) + 2];
+    r.set(point, row[static_cast<std::size_t>(comp)], row[static_cast<std::size_t>(comp) + 1], s);
+  }
+  // A point with no complete run (an interrupted sweep) has no rows: empty values, which no
+  // chart takes for a number.
+  for (auto& p : r.points)
+    if (p.empty()) p.assign(r.axes.size(), "");
+  // The description, from the first run's record when there is one.
+  const auto first = dir / "runs" / "0" / "run.json";
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(first, ec)))
+    r.description = text_member(read_record(first), first, "description");
+}
+
+void load_run(Results& r, const std::filesystem::path& dir) {
+  const auto record_file = dir / "run.json";
+  r.kind = ResultsKind::run;
+  r.provenance = read_record(record_file);
+  require_finished(r.provenance, record_file);
+  r.name = text_member(r.provenance, record_file, "name");
+  r.description = text_member(r.provenance, record_file, "description");
+  if (r.provenance.contains("config") && !r.provenance["config"].is_object())
+    fail(record_file,
+         "config: expected an object, got " + std::string(r.provenance["config"].type_name()));
+  r.points.resize(1);
+  // A time series (docs/results.md), when the run recorded one.
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(dir / "series.csv", ec)))
+    r.tables["series"] =
+        parse_series_csv(read_recorded_file(dir, "series.csv", r.provenance, "run.json"),
+                         (dir / "series.csv").string());
+  const auto scalars =
+      parse_scalars_csv(read_recorded_file(dir, "scalars.csv", r.provenance, "run.json"),
+                        (dir / "scalars.csv").string());
+  for (std::size_t i = 0; i < scalars.rows.size(); ++i) {
+    Statistic s;
+    s.mean = scalars.number(i, "value");
+    s.n = 1;
+    s.unit = scalars.at(i, "unit");
+    r.set(0, scalars.at(i, "component"), scalars.at(i, "name"), s);
+  }
+}
+
+void load_phy(Results& r, const std::filesystem::path& dir) {
+  r.kind = ResultsKind::phy;
+  r.provenance = read_record(dir / "phy.json");
+  r.name = "phy";
+  std::error_code ec;
+  for (const char* stem : {"awgn", "coding_gain", "cable", "reach", "eye"}) {
+    const std::string name = std::string(stem) + ".csv";
+    if (std::filesystem::exists(std::filesystem::symlink_status(dir / name, ec)))
+      r.tables[stem] =
+          parse_csv(read_recorded_file(dir, name, r.provenance, "phy.json"), (dir / name).string());
+  }
+}
+
+}  // namespace
+
 Results load_results(const std::string& dir_text) {
   namespace fs = std::filesystem;
   const fs::path dir(dir_text);
-  if (!fs::is_directory(dir)) throw std::runtime_error(dir_text + ": no such results directory");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw ResultsError(dir_text + ": no such results directory");
   Results r;
   r.dir = dir_text;
-  if (fs::exists(dir / "sweep.json")) {
-    r.kind = ResultsKind::sweep;
-    r.provenance = read_json(dir / "sweep.json");
-    r.name = r.provenance.value("name", "");
-    const auto summary = read_csv_file((dir / "summary.csv").string());
-    // point, <axes...>, component, name, unit, n, mean, ci95_half_width
-    const int comp = summary.column("component");
-    if (summary.column("point") != 0 || comp < 1 || summary.column("mean") < 0)
-      throw std::runtime_error((dir / "summary.csv").string() +
-                               ": expected columns point, <axes>, component, name, unit, n, mean, "
-                               "ci95_half_width");
-    r.axes.assign(summary.columns.begin() + 1, summary.columns.begin() + comp);
-    for (std::size_t i = 0; i < summary.rows.size(); ++i) {
-      if (summary.rows[i].size() != summary.columns.size())
-        throw std::runtime_error((dir / "summary.csv").string() + ": row " + std::to_string(i + 2) +
-                                 " has " + std::to_string(summary.rows[i].size()) +
-                                 " fields, not " + std::to_string(summary.columns.size()));
-      const auto point = static_cast<std::size_t>(std::stoul(summary.rows[i][0]));
-      if (point >= r.points.size()) r.points.resize(point + 1);
-      if (r.points[point].empty())
-        r.points[point].assign(summary.rows[i].begin() + 1, summary.rows[i].begin() + comp);
-      Statistic s;
-      s.mean = summary.number(i, "mean");
-      s.ci95 = summary.number(i, "ci95_half_width");
-      if (std::isnan(s.ci95)) s.ci95 = 0;
-      s.n = static_cast<int>(summary.number(i, "n"));
-      s.unit = summary.at(i, "unit");
-      r.set(point, summary.at(i, "component"), summary.at(i, "name"), s);
-    }
-    // A point with no complete run (an interrupted sweep) has no rows: empty values, which no
-    // chart takes for a number.
-    for (auto& p : r.points)
-      if (p.empty()) p.assign(r.axes.size(), "");
-    // The description, from the first run's record when there is one.
-    const fs::path first = dir / "runs" / "0" / "run.json";
-    if (fs::exists(first)) r.description = read_json(first).value("description", "");
-  } else if (fs::exists(dir / "run.json")) {
-    r.kind = ResultsKind::run;
-    r.provenance = read_json(dir / "run.json");
-    r.name = r.provenance.value("name", "");
-    r.description = r.provenance.value("description", "");
-    r.points.resize(1);
-    // A time series (docs/results.md), when the run recorded one.
-    if (fs::exists(dir / "series.csv"))
-      r.tables["series"] = read_csv_file((dir / "series.csv").string());
-    const auto scalars = read_csv_file((dir / "scalars.csv").string());
-    for (std::size_t i = 0; i < scalars.rows.size(); ++i) {
-      Statistic s;
-      s.mean = scalars.number(i, "value");
-      s.n = 1;
-      s.unit = scalars.at(i, "unit");
-      r.set(0, scalars.at(i, "component"), scalars.at(i, "name"), s);
-    }
-  } else if (fs::exists(dir / "phy.json")) {
-    r.kind = ResultsKind::phy;
-    r.provenance = read_json(dir / "phy.json");
-    r.name = "phy";
-    for (const char* stem : {"awgn", "coding_gain", "cable", "reach", "eye"})
-      if (fs::exists(dir / (std::string(stem) + ".csv")))
-        r.tables[stem] = read_csv_file((dir / (std::string(stem) + ".csv")).string());
-  } else {
-    throw std::runtime_error(dir_text +
-                             ": not a results directory (no run.json, sweep.json or phy.json)");
-  }
+  auto present = [&](const char* name) { return fs::exists(fs::symlink_status(dir / name, ec)); };
+  if (present("sweep.json"))
+    load_sweep(r, dir);
+  else if (present("run.json"))
+    load_run(r, dir);
+  else if (present("phy.json"))
+    load_phy(r, dir);
+  else
+    throw ResultsError(dir_text +
+                       ": not a results directory (no run.json, sweep.json or phy.json)");
   return r;
 }
 

@@ -61,6 +61,8 @@ class Results {
   // replication's); null when not recorded (results written by hand, a PHY directory). Each
   // point's file is read once.
   const nlohmann::json& config(std::size_t point) const;
+  // The whole run.json of that run (null when there is none or it cannot be read).
+  const nlohmann::json& record(std::size_t point) const;
 
   // Every component that has a value at some point.
   std::vector<std::string> components() const;
@@ -75,15 +77,31 @@ class Results {
   std::map<std::tuple<std::size_t, std::string, std::string>, Statistic> stats_;
   mutable std::set<std::pair<std::string, std::string>> asked_;
   mutable std::map<std::size_t, nlohmann::json> configs_;
+  mutable std::map<std::size_t, nlohmann::json> records_;
 };
 
 CsvTable read_csv_file(const std::string& file);
+// CSV text read as untrusted input: a header, then rows of as many fields as it has, no NUL or
+// other control byte (binary data). Throws ResultsError "FILE: line N: ...".
+CsvTable parse_csv(const std::string& text, const std::string& file);
+// Whether a field holds what gbesim writes for a number: nothing (no value), inf, -inf or a
+// finite decimal number ("nan", hexadecimal and "1e999" are not).
+bool is_number_field(const std::string& text);
+// A table whose header must be `columns` and whose `numeric` columns hold number fields.
+CsvTable parse_csv_as(const std::string& text, const std::string& file,
+                      const std::vector<std::string>& columns,
+                      const std::vector<std::string>& numeric);
+// scalars.csv (component,name,unit,value) and series.csv (time_s,component,name,unit,value).
+CsvTable parse_scalars_csv(const std::string& text, const std::string& file);
+CsvTable parse_series_csv(const std::string& text, const std::string& file);
 // An axis by its last path segment: "hosts.h.nic.profile" -> "profile"; of a linked axis
 // ("a.frame_bytes, b.frame_bytes") the first path's.
 std::string axis_short_name(const std::string& axis);
 // The whole text as a number, or nullopt ("" or "64/1518 7:3" are not numbers).
 std::optional<double> parse_number(const std::string& text);
-// Throws std::runtime_error naming the directory and what is missing.
+// Reads a results directory as untrusted input (analysis/result_files): only regular files,
+// checked against the sizes and CRC-32s its record lists, every CSV and JSON member validated.
+// Throws ResultsError naming the file (and line or key) and what was wrong.
 Results load_results(const std::string& dir);
 
 }  // namespace gbesim

@@ -1,5 +1,7 @@
 #include "sim/atomic_file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -8,6 +10,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "sim/diagnostics.hpp"
+
 namespace gbesim {
 namespace {
 
@@ -15,6 +19,16 @@ namespace {
 // holding its own copy of a path, so that a signal handler can walk it without allocating.
 constexpr int kSlots = 4096;
 std::atomic<char*> g_paths[kSlots];
+
+// Why a path cannot be created, in a user's words, after the system's.
+std::string path_hint(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto parent = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::exists(parent, ec)) return " (" + parent.string() + " does not exist)";
+  if (!std::filesystem::is_directory(parent, ec))
+    return " (" + parent.string() + " is not a directory)";
+  return "";
+}
 
 }  // namespace
 
@@ -38,6 +52,20 @@ void remove_registered_temporaries() noexcept {
     if (const char* path = g_paths[i].load()) ::unlink(path);
 }
 
+void refuse_unless_replaceable(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return;  // nothing there (or the open will say why)
+  if (S_ISREG(st.st_mode)) return;
+  const char* kind = S_ISDIR(st.st_mode)                          ? "a directory"
+                     : S_ISLNK(st.st_mode)                        ? "a symbolic link"
+                     : S_ISFIFO(st.st_mode)                       ? "a FIFO"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                  : "not a regular file";
+  throw ScenarioError(
+      {{path.string(), "",
+        std::string("is ") + kind + "; gbesim replaces only regular files: give a file's path"}});
+}
+
 std::optional<long> temporary_owner(const std::string& file_name) {
   // SystemC's VCD writer appends ".vcd" to the name it is given.
   std::string name = file_name;
@@ -58,14 +86,23 @@ std::filesystem::path temporary_name(const std::filesystem::path& final_path) {
 
 AtomicFile::AtomicFile(std::filesystem::path final_path)
     : final_(std::move(final_path)), temp_(temporary_name(final_)) {
+  refuse_unless_replaceable(final_);
   // Registered before it exists: a signal in between finds nothing to remove, never a file it
   // does not know of.
   slot_ = register_temporary(temp_.string());
-  file_ = std::fopen(temp_.c_str(), "wb");
+  // A new file of our own: whatever holds the temporary's name (a link planted there, a
+  // leftover of a process with our pid) goes first, and the open refuses to follow a link or
+  // to open a file that reappeared in between.
+  ::unlink(temp_.c_str());
+  const int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  file_ = fd >= 0 ? ::fdopen(fd, "wb") : nullptr;
   if (file_ == nullptr) {
     const int error = errno;
+    if (fd >= 0) ::close(fd);
     unregister_temporary(slot_);
-    throw std::runtime_error("cannot write " + temp_.string() + ": " + std::strerror(error));
+    throw ScenarioError(
+        {{final_.string(), "",
+          std::string("cannot be written: ") + std::strerror(error) + path_hint(final_)}});
   }
   static constexpr std::size_t kBuffer = 1 << 20;
   std::setvbuf(file_, nullptr, _IOFBF, kBuffer);
@@ -95,7 +132,16 @@ void AtomicFile::commit() {
     throw std::runtime_error("cannot write " + final_.string() + ": " + std::strerror(errno));
   }
   std::error_code ec;
+  try {
+    refuse_unless_replaceable(final_);  // again: it may have changed while we wrote
+  } catch (...) {
+    std::filesystem::remove(temp_, ec);
+    unregister_temporary(slot_);
+    slot_ = -1;
+    throw;
+  }
   std::filesystem::rename(temp_, final_, ec);
+  if (ec) std::filesystem::remove(temp_, ec);
   unregister_temporary(slot_);
   slot_ = -1;
   if (ec) throw std::runtime_error("cannot rename to " + final_.string() + ": " + ec.message());

@@ -1,6 +1,9 @@
 #pragma once
 // Result files are written under a temporary name and renamed into place when complete, so a
-// crash never leaves a file that looks finished.
+// crash never leaves a file that looks finished. The temporary is a new file (never a link
+// followed or a file opened that was there), and the rename replaces only a regular file: an
+// output path naming a device, a FIFO, a directory or a symbolic link is refused, as is a path
+// that cannot be created -- ScenarioErrors naming the path (exit code 2).
 
 #include <cstdio>
 #include <filesystem>
@@ -31,6 +34,8 @@ class AtomicFile {
   int slot_ = -1;  // in the registry of open temporaries
 };
 
+// Throws ScenarioError unless `path` names nothing yet or a regular file (not through a link).
+void refuse_unless_replaceable(const std::filesystem::path& path);
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
 // A sibling name for a temporary file: ".<name>.tmp-<pid>".
 std::filesystem::path temporary_name(const std::filesystem::path& final_path);

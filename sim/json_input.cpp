@@ -234,6 +234,18 @@ class Builder {
 }  // namespace
 
 JsonParse parse_json_text(const std::string& text) {
+  // The parser takes a NUL byte for the end of the text, so a document followed by one and
+  // anything at all would read as the document alone. JSON has no raw NUL anywhere (in a string
+  // it is \u0000): the text is refused at the first one.
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    JsonParse refused;
+    refused.syntax_error = true;
+    refused.errors.push_back({"", "",
+                              "a NUL byte at " + Positions(text).at(nul) +
+                                  ": not JSON text (a document ends at its closing brace, with "
+                                  "only whitespace after it)"});
+    return refused;
+  }
   const char* furthest = text.data();
   Builder builder(text, &furthest);
   CountingIterator first(text.data(), &furthest);

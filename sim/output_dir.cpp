@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <set>
 
 #include <fmt/core.h>
 
@@ -58,10 +59,14 @@ std::string holder_of(int fd) {
 OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& holder)
     : dir_(std::move(dir)) {
   std::error_code ec;
+  if (std::filesystem::equivalent(dir_, "/", ec))
+    fail(dir_, "the root directory cannot hold results; give a directory of their own");
   std::filesystem::create_directories(dir_, ec);
   if (ec || !std::filesystem::is_directory(dir_))
     fail(dir_, "cannot create the directory" + (ec ? ": " + ec.message() : std::string()));
   bool writable = false;
+  struct stat mark {};
+  was_marked_ = ::lstat((dir_ / kLockName).c_str(), &mark) == 0;
   lock_fd_ = open_lock(dir_, &writable);
   if (lock_fd_ < 0)
     fail(dir_, "cannot use " + std::string(kLockName) + " here: " + std::strerror(errno));
@@ -108,6 +113,53 @@ void OutputDirectory::remove_or_fail(const std::string& name) const {
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return;
   std::filesystem::remove(file, ec);
   if (ec) fail(dir_, "cannot remove the old " + name + ": " + ec.message());
+}
+
+namespace {
+
+// The plain names of `names` (a record is input like any other: no paths, no "." or "..").
+std::set<std::string> plain_names(const std::vector<std::string>& names) {
+  std::set<std::string> out;
+  for (const auto& name : names)
+    if (!name.empty() && name.find('/') == std::string::npos && name != "." && name != "..")
+      out.insert(name);
+  return out;
+}
+
+}  // namespace
+
+void OutputDirectory::refuse_foreign(const std::vector<std::string>& will_write,
+                                     const std::vector<std::string>& own) const {
+  const std::set<std::string> owned = was_marked_ ? plain_names(own) : std::set<std::string>{};
+  std::vector<std::string> foreign;
+  std::error_code ec;
+  for (const auto& name : will_write)
+    if (!owned.count(name) &&
+        std::filesystem::exists(std::filesystem::symlink_status(dir_ / name, ec)))
+      foreign.push_back(name);
+  if (foreign.empty()) return;
+  // The mark this process put on a directory that is not gbesim's goes with the refusal.
+  if (!was_marked_) ::unlink((dir_ / kLockName).c_str());
+  std::string list;
+  for (std::size_t i = 0; i < foreign.size() && i < 10; ++i)
+    list += (list.empty() ? "" : ", ") + printable(foreign[i]);
+  if (foreign.size() > 10) list += fmt::format(" and {} more", foreign.size() - 10);
+  fail(dir_,
+       "holds " + list + ", which gbesim did not write here" +
+           (was_marked_ ? std::string(" (the record of the last run here does not list it)")
+                        : " (the directory has no gbesim mark, " + std::string(kLockName) + ")") +
+           ": nothing was changed; move it away or give another --out");
+}
+
+void OutputDirectory::remove_own(const std::vector<std::string>& own) const {
+  if (!was_marked_) return;
+  std::error_code ec;
+  for (const auto& name : plain_names(own)) {
+    const auto status = std::filesystem::symlink_status(dir_ / name, ec);
+    if (!std::filesystem::exists(status) || std::filesystem::is_directory(status)) continue;
+    std::filesystem::remove(dir_ / name, ec);
+    if (ec) fail(dir_, "cannot remove the old " + printable(name) + ": " + ec.message());
+  }
 }
 
 std::optional<std::string> wait_until_unlocked(const std::filesystem::path& dir) {

@@ -4,11 +4,17 @@
 // created in it before anything is simulated, and removes the temporary files that a killed
 // process left behind (while we hold the lock, no other process may be writing them). The lock is
 // a flock(2) on DIR/.gbesim.lock: the kernel releases it when the holder ends, however it ends.
-// Problems are ScenarioErrors (exit code 2), naming the directory.
+//
+// The lock file is also gbesim's mark on the directory. Files in a directory without it are the
+// user's: gbesim writes there only where no file has a name it is about to write (claim()), and
+// removes nothing. In a marked directory it replaces or removes only the files of its own names
+// that it was told are its own (what the last run's run.json lists). The root directory is
+// refused. Problems are ScenarioErrors (exit code 2), naming the directory.
 
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gbesim {
 
@@ -21,6 +27,17 @@ class OutputDirectory {
   ~OutputDirectory();
 
   const std::filesystem::path& path() const { return dir_; }
+  // Whether gbesim had used the directory before this process opened it (it held the mark).
+  bool was_marked() const { return was_marked_; }
+  // Refuses to write over what is not gbesim's: `will_write` are the plain names this process
+  // will write; `own`, names an earlier gbesim wrote here (its record's list, or the fixed names
+  // of the command), count only in a marked directory. A ScenarioError names every file of
+  // `will_write` that exists and is not of `own`.
+  void refuse_foreign(const std::vector<std::string>& will_write,
+                      const std::vector<std::string>& own) const;
+  // Removes the files of `own` that exist (in a marked directory only): what an earlier run wrote
+  // and this one may not write again must not be left beside new results.
+  void remove_own(const std::vector<std::string>& own) const;
   // Removes DIR/name if it exists; a ScenarioError if it exists and cannot be removed (a stale
   // run.json must never survive beside new results).
   void remove_or_fail(const std::string& name) const;
@@ -28,6 +45,7 @@ class OutputDirectory {
  private:
   std::filesystem::path dir_;
   int lock_fd_ = -1;
+  bool was_marked_ = false;
 };
 
 // Blocks until no process holds DIR's lock (an earlier sweep's run that is still stopping), or

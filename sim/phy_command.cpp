@@ -1,5 +1,7 @@
 #include "sim/phy_command.hpp"
 
+#include "analysis/result_files.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -378,6 +380,7 @@ int run_pmd(const PhyOptions& o) {
   std::vector<double> lengths = o.lengths_m;
   const OutputDirectory out(o.out_dir, fmt::format("gbesim phy (pid {})", ::getpid()));
   const std::filesystem::path& dir = out.path();
+  out.refuse_foreign({"pmd.csv", "pmd.txt"}, {"pmd.csv", "pmd.txt"});
   std::string csv =
       "pmd,fibre,length_m,power_budget_db,insertion_loss_db,link_penalties_db,margin_db,"
       "operating_range_m,within_power,within_range,pass\n";
@@ -461,6 +464,10 @@ int run_phy(const PhyOptions& options) {
   // Checked and locked before the (long) link-level computation, not after.
   const OutputDirectory out(o.out_dir, fmt::format("gbesim phy (pid {})", ::getpid()));
   const std::filesystem::path& dir = out.path();
+  const std::vector<std::string> files = {"awgn.csv",  "coding_gain.csv", "cable.csv",
+                                          "reach.csv", "eye.csv",         "phy.json"};
+  out.refuse_foreign(files, files);
+  out.remove_own(files);  // a table this run does not make again must not stay beside it
   Json summary;
   summary["seed"] = o.seed;
   summary["channel"] = o.channel;
@@ -470,6 +477,7 @@ int run_phy(const PhyOptions& options) {
   if (o.channel != "awgn") run_cable(o, summary);
   progress.finish();
   progress_line = nullptr;
+  summary["files"] = checks_of_files(dir, files);
   write_file_atomically(dir / "phy.json", dump_json(summary, 2) + "\n");
   if (!o.quiet)
     fmt::print("results: {}/ ({}phy.json)\n", dir.string(),

@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "analysis/results.hpp"
+#include "sim/atomic_file.hpp"
 #include "sim/output_dir.hpp"
 #include "ui/render.hpp"
 #include "ui/standard_charts.hpp"
@@ -33,10 +34,17 @@ int run_plot(const PlotOptions& o) {
     std::cerr << "error: " << o.results_dir << ": no standard chart applies to these results\n";
     return 2;
   }
+  // The charts' files replace only what an earlier plot here wrote.
+  std::vector<std::string> names;
+  for (const auto& c : charts)
+    for (const char* ext : {".png", ".svg"}) names.push_back(c.name + ext);
+  charts_dir.refuse_foreign(names, names);
   for (const auto& c : charts) {
-    const auto stem = (out / c.name).string();
-    ui::save_chart(c.chart, QString::fromStdString(stem), c.annotate);
-    if (!o.quiet) fmt::print("{}.png, {}.svg\n", stem, stem);
+    const auto files = ui::chart_files(c.chart, c.annotate);
+    const auto stem = out / c.name;
+    write_file_atomically(stem.string() + ".png", files.png.toStdString());
+    write_file_atomically(stem.string() + ".svg", files.svg.toStdString());
+    if (!o.quiet) fmt::print("{}.png, {}.svg\n", stem.string(), stem.string());
   }
   if (!o.quiet) fmt::print("{} charts in {}/\n", charts.size(), out.string());
   return 0;

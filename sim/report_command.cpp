@@ -13,9 +13,11 @@
 #include "analysis/answers.hpp"
 #include "analysis/comparisons.hpp"
 #include "analysis/diameter.hpp"
+#include "analysis/result_files.hpp"
 #include "analysis/results.hpp"
 #include "analysis/side_by_side.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/diagnostics.hpp"
 #include "ui/render.hpp"
 #include "ui/standard_charts.hpp"
 
@@ -59,14 +61,17 @@ std::string point_label(const Results& r, std::size_t p) {
   return s.empty() ? "the run" : s;
 }
 
-nlohmann::json read_json_or_null(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) return nullptr;
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+// A member of a record as text, whatever its type ("?" when absent): records are input, and a
+// wrong type must not stop the report.
+std::string member_text(const nlohmann::json& record, const std::string& key) {
+  if (!record.is_object() || !record.contains(key)) return "?";
+  const auto& v = record[key];
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+double member_number(const nlohmann::json& record, const std::string& key) {
+  if (!record.is_object() || !record.contains(key) || !record[key].is_number()) return 0;
+  return record[key].get<double>();
 }
 
 void provenance(const Results& r, std::ostringstream& h) {
@@ -76,36 +81,42 @@ void provenance(const Results& r, std::ostringstream& h) {
     h << "<tr><th>" << html_escape(k) << "</th><td>" << html_escape(v) << "</td></tr>";
   };
   row("results", r.dir);
+  const auto& p = r.provenance;
   if (r.kind == ResultsKind::run) {
-    const auto& p = r.provenance;
-    row("version", p.value("version", "?"));
-    row("seed", std::to_string(p.value("seed", 0)));
-    row("status", p.value("status", "?"));
-    row("wall time", number(p.value("wall_seconds", 0.0)) + " s");
-    row("started", p.value("started_at", "?"));
+    row("version", member_text(p, "version"));
+    row("seed", member_text(p, "seed"));
+    row("status", member_text(p, "status"));
+    row("wall time", number(member_number(p, "wall_seconds")) + " s");
+    row("started", member_text(p, "started_at"));
   } else if (r.kind == ResultsKind::sweep) {
-    const auto& p = r.provenance;
-    const auto first = read_json_or_null(fs::path(r.dir) / "runs" / "0" / "run.json");
-    row("version", first.is_object() ? first.value("version", "?") : "?");
-    row("runs", std::to_string(p.value("runs", 0)) + " (" + std::to_string(r.points.size()) +
-                    " points x " + std::to_string(p.value("replications", 1)) + " replications)");
+    // Every run's record, as many as the points and replications the summary holds.
+    const auto replications = static_cast<std::size_t>(p.value("replications", 1));
+    const std::size_t runs = r.points.size() * replications;
+    const auto first = read_record_or_null(fs::path(r.dir) / "runs" / "0" / "run.json");
+    row("version", member_text(first, "version"));
+    row("runs", std::to_string(runs) + " (" + std::to_string(r.points.size()) + " points x " +
+                    std::to_string(replications) + " replications)");
+    row("status", member_text(p, "status"));
     double wall = 0;
     int complete = 0;
     std::int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (int i = 0; i < p.value("runs", 0); ++i) {
-      const auto run = read_json_or_null(fs::path(r.dir) / "runs" / std::to_string(i) / "run.json");
+    for (std::size_t i = 0; i < runs; ++i) {
+      const auto run =
+          read_record_or_null(fs::path(r.dir) / "runs" / std::to_string(i) / "run.json");
       if (!run.is_object()) continue;
-      wall += run.value("wall_seconds", 0.0);
-      complete += run.value("status", "") == "complete";
-      lo = std::min<std::int64_t>(lo, run.value("seed", 0));
-      hi = std::max<std::int64_t>(hi, run.value("seed", 0));
+      wall += member_number(run, "wall_seconds");
+      complete += member_text(run, "status") == "complete";
+      if (run.contains("seed") && run["seed"].is_number_integer()) {
+        lo = std::min<std::int64_t>(lo, run["seed"].get<std::int64_t>());
+        hi = std::max<std::int64_t>(hi, run["seed"].get<std::int64_t>());
+      }
     }
     row("complete", std::to_string(complete));
     row("seeds", lo <= hi ? std::to_string(lo) + " .. " + std::to_string(hi) : "?");
     row("wall time, all runs", number(wall) + " s");
   } else {
-    row("seed", std::to_string(r.provenance.value("seed", 0)));
-    if (r.provenance.contains("receiver")) row("receiver", r.provenance["receiver"].dump());
+    row("seed", member_text(p, "seed"));
+    if (p.contains("receiver")) row("receiver", p["receiver"].dump());
   }
   h << "</table>\n";
 }
@@ -247,7 +258,8 @@ void parameters(const Results& r, std::ostringstream& h) {
   if (r.kind == ResultsKind::run && r.provenance.contains("config"))
     config = r.provenance["config"];
   if (r.kind == ResultsKind::sweep) {
-    const auto first = read_json_or_null(std::filesystem::path(r.dir) / "runs" / "0" / "run.json");
+    const auto first =
+        read_record_or_null(std::filesystem::path(r.dir) / "runs" / "0" / "run.json");
     if (first.is_object() && first.contains("config")) config = first["config"];
   }
   if (config.is_null()) return;
@@ -256,9 +268,37 @@ void parameters(const Results& r, std::ostringstream& h) {
     << html_escape(config.dump(2)) << "</pre></details>\n";
 }
 
+// The report's path, checked before anything is drawn: a file in a directory that exists or
+// can be made, and nothing but a regular file replaced (a device, a FIFO, a directory or a link
+// at that path is refused). ScenarioErrors name the path (exit code 2).
+std::filesystem::path report_path(const ReportOptions& o) {
+  const std::filesystem::path out =
+      o.out_file.empty() ? std::filesystem::path(o.results_dirs.front()) / "report.html"
+                         : std::filesystem::path(o.out_file);
+  std::error_code ec;
+  if (std::filesystem::is_directory(std::filesystem::symlink_status(out, ec)))
+    throw ScenarioError({{out.string(), "",
+                          "is a directory; -o takes the report's file name, e.g. " +
+                              (out / "report.html").string()}});
+  refuse_unless_replaceable(out);
+  if (out.has_parent_path()) {
+    const auto parent = out.parent_path();
+    std::error_code made;
+    std::filesystem::create_directories(parent, made);
+    if (made || !std::filesystem::is_directory(parent, ec))
+      throw ScenarioError(
+          {{out.string(), "",
+            "cannot be written: " + parent.string() +
+                (std::filesystem::exists(parent, ec) ? " is not a directory"
+                                                     : " cannot be made: " + made.message())}});
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_report(const ReportOptions& o) {
+  const std::filesystem::path out = report_path(o);
   std::vector<Results> all;
   for (const auto& dir : o.results_dirs) {
     try {
@@ -297,10 +337,6 @@ int run_report(const ReportOptions& o) {
     parameters(r, h);
   }
   h << "</body></html>\n";
-  const std::filesystem::path out =
-      o.out_file.empty() ? std::filesystem::path(o.results_dirs.front()) / "report.html"
-                         : std::filesystem::path(o.out_file);
-  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
   write_file_atomically(out, h.str());
   if (!o.quiet)
     fmt::print("report: {} ({} results, {} charts)\n", out.string(), all.size(), charts_total);

@@ -1,5 +1,7 @@
 #include "sim/results_sqlite.hpp"
 
+#include "sim/atomic_file.hpp"
+
 #include <sqlite3.h>
 
 #include <cmath>
@@ -191,8 +193,12 @@ void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) 
 
 void write_results_sqlite(const std::filesystem::path& dir, const SweepTables& tables) {
   const auto file = dir / "results.sqlite";
-  const auto temporary = dir / "results.sqlite.tmp";
+  refuse_unless_replaceable(file);
+  // Named and registered as every temporary is: a process stopped at once removes it, and one
+  // killed leaves a name the next gbesim here recognises and removes.
+  const auto temporary = temporary_name(file);
   std::filesystem::remove(temporary);
+  const int slot = register_temporary(temporary.string());
   try {
     {
       Database db(temporary);
@@ -200,12 +206,15 @@ void write_results_sqlite(const std::filesystem::path& dir, const SweepTables& t
       fill(db, dir, tables);
       db.exec("COMMIT;");
     }
+    refuse_unless_replaceable(file);
     std::filesystem::rename(temporary, file);
   } catch (...) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
+    unregister_temporary(slot);
     throw;
   }
+  unregister_temporary(slot);
 }
 
 }  // namespace gbesim

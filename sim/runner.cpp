@@ -12,11 +12,16 @@
 #include <ctime>
 #include <iterator>
 #include <limits>
+#include <optional>
+#include <set>
 #include <unordered_map>
 
+#include "analysis/result_files.hpp"
 #include "analysis/sweep_summary.hpp"
 #include "gbesim_version.hpp"
 #include "models/common/time.hpp"
+#include "models/topology/cabling.hpp"
+#include "models/topology/segment_rules.hpp"
 #include "scenarios/network.hpp"
 #include "sim/analytic_scalars.hpp"
 #include "sim/atomic_file.hpp"
@@ -360,28 +365,31 @@ std::vector<std::string> output_files(const RunOptions& options, const Network& 
   return files;
 }
 
-// What an earlier run in this directory wrote: the files its run.json lists, the fixed names of
-// every kind of output, and pcaps named after this run's stations. run.json goes first: it marks
-// a directory complete, and must not survive beside new files.
-void remove_previous_outputs(const OutputDirectory& out, const Network& network) {
-  std::vector<std::string> names;
-  if (const auto old = read_json_record(out.path() / "run.json", {"outputs"})) {
-    if (old->is_object() && old->contains("outputs") && (*old)["outputs"].is_array())
-      for (const auto& f : (*old)["outputs"])
-        if (f.is_string()) names.push_back(f.get<std::string>());
-  }
-  std::error_code ec;
-  out.remove_or_fail("run.json");
-  for (const char* f : {"scalars.csv", "flows.csv", "series.csv", "events.csv", "trace.vcd",
-                        "topology.txt", "topology_pairs.csv", "topology.dot"})
-    names.emplace_back(f);
-  for (const auto& s : network.stations()) names.push_back(std::string(s->basename()) + ".pcap");
-  for (const auto& name : names) {
-    // Only plain file names inside the directory: run.json is input like any other.
-    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
-      continue;
-    std::filesystem::remove(out.path() / name, ec);
-  }
+// Makes room for this run's files: in a directory gbesim marked, what the last run's run.json
+// lists is removed (its pcaps of stations this run no longer has too); a file this run would
+// write that no record lists is refused, never overwritten (OutputDirectory). Then run.json says
+// `running` and lists what this run will write, so that a run killed before its end leaves a
+// record naming its files for the next run here to remove.
+void prepare_outputs(const OutputDirectory& out, const LoadedScenario& scenario,
+                     std::vector<std::string> will_write) {
+  std::vector<std::string> own = {"run.json"};
+  if (out.was_marked())
+    if (const auto old = read_json_record(out.path() / "run.json", {"outputs"}))
+      if (old->is_object() && old->contains("outputs") && (*old)["outputs"].is_array())
+        for (const auto& f : (*old)["outputs"])
+          if (f.is_string()) own.push_back(f.get<std::string>());
+  will_write.push_back("flows.csv");  // written when the run has flows
+  will_write.push_back("run.json");
+  out.refuse_foreign(will_write, own);
+  out.remove_own(own);
+  will_write.pop_back();
+  Json record;
+  record["name"] = scenario.config.run.name;
+  record["status"] = "running";
+  record["version"] = kVersion;
+  record["pid"] = ::getpid();
+  record["outputs"] = will_write;
+  write_file_atomically(out.path() / "run.json", dump_json(record, 2) + "\n");
 }
 
 // A run started by a sweep ends with the sweep: SIGTERM when the parent dies (it then stops
@@ -636,6 +644,58 @@ std::string scalars_csv(const std::vector<Scalar>& scalars) {
   return out;
 }
 
+namespace {
+
+// The cables a sweep point sets to one length, from its topology.cables[i].length_m and
+// topology.cables[*].length_m assignments; empty when there are none, or when they set
+// different lengths (then no single length answers for them).
+std::vector<std::size_t> swept_cables(const std::vector<std::pair<std::string, Json>>& point,
+                                      std::size_t cable_count) {
+  static const std::string kHead = "topology.cables[", kTail = "].length_m";
+  std::set<std::size_t> cables;
+  std::optional<Json> length;
+  for (const auto& [path, value] : point) {
+    if (path.size() <= kHead.size() + kTail.size() || path.rfind(kHead, 0) != 0 ||
+        path.compare(path.size() - kTail.size(), kTail.size(), kTail) != 0)
+      continue;
+    if (length && *length != value) return {};
+    length = value;
+    const std::string index = path.substr(kHead.size(), path.size() - kHead.size() - kTail.size());
+    if (index == "*") {
+      for (std::size_t c = 0; c < cable_count; ++c) cables.insert(c);
+    } else if (index.find_first_not_of("0123456789") == std::string::npos && index.size() < 10) {
+      cables.insert(static_cast<std::size_t>(std::stoul(index)));
+    }
+  }
+  return {cables.begin(), cables.end()};
+}
+
+// For a sweep point that varies cable lengths: the longest legal length of the cables it varies
+// in domain `i` (models/topology longest_legal_length), by the path delay and with their PHY's
+// segment limit.
+std::vector<Scalar> swept_cable_scalars(const LoadedTopology& t, std::size_t i,
+                                        const std::vector<std::pair<std::string, Json>>& point) {
+  const DomainReport& dom = t.report.domains[i];
+  std::vector<std::size_t> swept;
+  for (const std::size_t c : swept_cables(point, t.plant.cables.size()))
+    if (std::find(dom.cables.begin(), dom.cables.end(), c) != dom.cables.end()) swept.push_back(c);
+  if (swept.empty()) return {};
+  const auto legal = longest_legal_length(t.plant, swept, i);
+  if (!legal) return {};
+  double limit = *legal;
+  for (const std::size_t c : swept) {
+    const Cable& cable = t.plant.cables[c];
+    if (const SegmentRule* rule = segment_rule(dom.rate_mbps, cable.medium, cable.pmd))
+      limit = std::min(limit, rule->max_m);
+  }
+  const std::string component = "topology.domain" + std::to_string(i);
+  return {{component, "max_swept_cable_pdv", "m", *legal, false},
+          {component, "max_swept_cable", "m", limit, false},
+          {component, "swept_cables", "cables", static_cast<double>(swept.size()), true}};
+}
+
+}  // namespace
+
 int run_simulation(const RunOptions& options) {
   install_stop_handlers();
   if (options.parent_pid) end_with_parent(*options.parent_pid);
@@ -680,8 +740,12 @@ int run_simulation(const RunOptions& options) {
   }
   const std::vector<std::string> warnings =
       segment_warnings(scenario.config, plant ? &plant->report : nullptr);
+  const std::vector<std::string> rule_warnings =
+      plant ? plant_rule_warnings(plant->report) : std::vector<std::string>{};
   const std::vector<std::string> source_warnings = traffic_warnings(scenario.config);
   if (!options.quiet) {
+    // An illegal plant first: the run goes on (that is how to see past the edge), said.
+    for (const auto& w : rule_warnings) fmt::print(stderr, "warning: {}: {}\n", scenario.file, w);
     for (const auto& w : scenario.overridden_sets)
       fmt::print(stderr, "warning: {}: {}\n", scenario.file, w);
     for (const auto& w : warnings) fmt::print(stderr, "warning: {}: {}\n", scenario.file, w);
@@ -695,7 +759,9 @@ int run_simulation(const RunOptions& options) {
   std::unique_ptr<OrderPerturbation> perturbation;
   if (OrderPerturbation::wanted()) perturbation = std::make_unique<OrderPerturbation>("perturb");
   Network network(scenario.config, context);
-  remove_previous_outputs(out, network);
+  prepare_outputs(out, scenario,
+                  output_files(options, network, !scenario.config.topology_json.empty(),
+                               scenario.config.run.series_interval_ns > 0));
 
   std::unique_ptr<EventsCsvWriter> events;
   std::unique_ptr<PcapRecorder> pcaps;
@@ -787,6 +853,12 @@ int run_simulation(const RunOptions& options) {
       }
       scalars.push_back({component, "segment_violations", "cables",
                          static_cast<double>(dom.segment_violations.size()), true});
+      std::size_t breaches = 0;
+      for (const auto& p : dom.pairs) breaches += p.rule_problem.empty() ? 0 : 1;
+      scalars.push_back(
+          {component, "repeater_rule_breaches", "paths", static_cast<double>(breaches), true});
+      for (auto& s : swept_cable_scalars(t, i, scenario.point_values))
+        scalars.push_back(std::move(s));
     }
   }
 
@@ -847,11 +919,24 @@ int run_simulation(const RunOptions& options) {
     run["series_interval_ps"] = scenario.config.run.series_interval_ns * kPsPerNs;
     run["series_intervals"] = series->intervals();
   }
+  run["files"] = checks_of_files(dir, run["outputs"].get<std::vector<std::string>>());
   run["scenario"] = scenario.written;
   run["config"] = scenario.resolved;
   run["derived"] = scenario.derived;
-  Json all_warnings = warnings;
+  Json all_warnings = rule_warnings;
+  for (const auto& w : warnings) all_warnings.push_back(w);
   for (const auto& w : source_warnings) all_warnings.push_back(w);
+  // The repeater rules the plant breaks, for readers of results (the diameter answer).
+  Json breaches = Json::array();
+  if (plant)
+    for (std::size_t i = 0; i < plant->report.domains.size(); ++i) {
+      std::set<std::string> said;
+      for (const auto& p : plant->report.domains[i].pairs)
+        if (!p.rule_problem.empty() && said.insert(p.rule_problem).second)
+          breaches.push_back(
+              {{"domain", i}, {"between", {p.from, p.to}}, {"rule", p.rule_problem}});
+    }
+  run["repeater_rule_breaches"] = std::move(breaches);
   run["warnings"] = std::move(all_warnings);
   write_file_atomically(dir / "run.json", dump_json(run, 2) + "\n");
 

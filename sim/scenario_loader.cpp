@@ -144,44 +144,33 @@ LoadedScenario load_point(const Prepared& prepared, const std::string& file,
   return out;
 }
 
-// Every step of every axis on its own, applied to the base scenario: what `gbesim run` checks
-// of a sweep it does not run (a bad path or value is found without loading every point).
+// Every step of every axis in one point of the sweep that has it: what `gbesim run` checks of a
+// sweep it does not run (a bad path or value is found without loading every point). Points, not
+// steps applied to the base: a step may be valid only beside other axes' steps, and a
+// combination the sweep's "exclude" drops is never a point.
 void check_axis_steps(const Prepared& prepared, const std::string& file) {
+  const SweepPlan& plan = prepared.plan;
+  std::vector<std::vector<bool>> seen;
+  for (const auto& axis : plan.axes) seen.emplace_back(axis.steps(), false);
+  std::vector<std::size_t> points;  // the first point with each step not yet seen
+  for (std::size_t k = 0; k < plan.point_count(); ++k) {
+    const auto steps = plan.steps_of_point(k);
+    bool adds = false;
+    for (std::size_t a = 0; a < steps.size(); ++a)
+      if (!seen[a][steps[a]]) adds = seen[a][steps[a]] = true;
+    if (adds) points.push_back(k);
+  }
   std::vector<Diagnostic> all;
   std::size_t more = 0;
-  for (const SweepAxis& axis : prepared.plan.axes) {
-    std::set<std::pair<std::string, std::string>> said;  // one mistake once per axis
-    for (std::size_t i = 0; i < axis.steps() && all.size() < kMaxShownErrors; ++i) {
-      std::vector<std::pair<std::string, Json>> sets;
-      if (axis.variant()) {
-        sets = axis.sets[i];
-      } else {
-        for (std::size_t k = 0; k < axis.paths.size(); ++k)
-          sets.emplace_back(axis.paths[k], axis.values[i][k]);
-      }
-      Diagnostics d(file);
-      Json doc = prepared.doc;
-      for (const auto& [path, value] : sets) {
-        try {
-          set_json_path(doc, path, value);
-        } catch (const std::invalid_argument& e) {
-          d.error("sweep[\"" + axis.name + "\"]", e.what());
-        }
-      }
-      if (d.empty()) read_config(doc, d);
-      if (d.empty()) continue;
-      try {
-        d.throw_if_any();
-      } catch (const ScenarioError& e) {
-        const std::string prefix = "sweep axis \"" + axis.name + "\", value " + std::to_string(i) +
-                                   " (" + point_label(sets) + "): ";
-        for (Diagnostic item : e.diagnostics()) {
-          if (!said.emplace(item.path, item.message).second) continue;
-          item.message = prefix + item.message;
-          all.push_back(item);
-        }
-        more += e.more();
-      }
+  std::set<std::pair<std::string, std::string>> said;  // one mistake once
+  for (const std::size_t k : points) {
+    if (all.size() >= kMaxShownErrors) break;
+    try {
+      load_point(prepared, file, k * static_cast<std::size_t>(plan.replications));
+    } catch (const ScenarioError& e) {
+      for (const Diagnostic& item : e.diagnostics())
+        if (said.emplace(item.path, item.message).second) all.push_back(item);
+      more += e.more();
     }
   }
   if (!all.empty()) throw ScenarioError(all, more);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -230,6 +231,30 @@ std::vector<std::string> segment_warnings(const ScenarioConfig& c, const Topolog
     for (const auto& dom : report->domains)
       for (const auto& v : dom.segment_violations)
         out.push_back("topology." + v.where + ": " + v.message);
+  return out;
+}
+
+std::vector<std::string> plant_rule_warnings(const TopologyReport& report) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < report.domains.size(); ++i) {
+    const DomainReport& dom = report.domains[i];
+    const std::string where =
+        fmt::format("topology: collision domain {} ({} Mb/s)", i, dom.rate_mbps);
+    std::set<std::string> said;
+    for (const PathReport& p : dom.pairs)
+      if (!p.rule_problem.empty() && said.insert(p.rule_problem).second)
+        out.push_back(fmt::format("{} breaks a repeater rule of 802.3: {} - {}: {}", where, p.from,
+                                  p.to, p.rule_problem));
+    if (dom.worst) {
+      const PathReport& w = dom.pairs[*dom.worst];
+      if (w.pdv_known && w.pdv_bt > dom.budget_bt)
+        out.push_back(fmt::format(
+            "{}: the path delay value of {} - {} is {:.2f} bit times, over the {:g} BT budget "
+            "by {:.2f}: collisions can come after the slot (late) or reach a receiver after its "
+            "sender stopped (frames lost unseen)",
+            where, w.from, w.to, w.pdv_bt, dom.budget_bt, w.pdv_bt - dom.budget_bt));
+    }
+  }
   return out;
 }
 

@@ -38,6 +38,10 @@ Json derived_json(const ScenarioConfig& config);
 struct TopologyReport;
 std::vector<std::string> segment_warnings(const ScenarioConfig& config,
                                           const TopologyReport* report);
+// Every other rule of 802.3 a topology block's plant breaks, each with its figure: a repeater
+// rule (count, class, 5-4-3) once per kind of breach, and a worst path delay over the slot
+// time. A run still runs with them; it says them first and records them.
+std::vector<std::string> plant_rule_warnings(const TopologyReport& report);
 
 // The mean rate a source offers, DA..FCS bits per second: poisson its load_bps, on_off its peak
 // rate over its on share; 0 for saturated and script sources (not rate-driven).

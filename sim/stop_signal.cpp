@@ -4,13 +4,49 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <string>
 
 #include "sim/atomic_file.hpp"
 
 namespace gbesim {
 namespace {
+
+// The record to leave on a hard stop; the handler reads it in place (c_str() and size() of
+// strings built beforehand allocate nothing).
+struct HardStopRecord {
+  std::string path;
+  std::string temporary;
+  std::string text;
+};
+std::atomic<HardStopRecord*> g_record{nullptr};
+
+void write_hard_stop_record() {
+  const HardStopRecord* r = g_record.load();
+  if (r == nullptr) return;
+  const int fd =
+      ::open(r->temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return;
+  const char* at = r->text.c_str();
+  std::size_t left = r->text.size();
+  bool written = true;
+  while (left > 0) {
+    const ssize_t n = ::write(fd, at, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      written = false;
+      break;
+    }
+    at += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  written = ::fsync(fd) == 0 && written;
+  ::close(fd);
+  if (!written || ::rename(r->temporary.c_str(), r->path.c_str()) != 0)
+    ::unlink(r->temporary.c_str());
+}
 
 volatile std::sig_atomic_t g_stop = 0;
 volatile std::sig_atomic_t g_clean_stop = 0;
@@ -37,6 +73,7 @@ void on_signal(int) {
   }
   // Only async-signal-safe calls from here on.
   remove_registered_temporaries();
+  write_hard_stop_record();
   static const char message[] = "gbesim: stopped\n";
   [[maybe_unused]] const auto n = ::write(STDERR_FILENO, message, sizeof message - 1);
   ::_exit(130);
@@ -66,7 +103,15 @@ void watch_children() {
   ::sigaction(SIGCHLD, &action, nullptr);
 }
 
+void set_record_for_hard_stop(const std::filesystem::path& path, const std::string& text) {
+  HardStopRecord* next = nullptr;
+  if (!path.empty()) next = new HardStopRecord{path.string(), temporary_name(path).string(), text};
+  // The handler runs on this thread: it sees the old record or the new one, never one freed.
+  delete g_record.exchange(next);
+}
+
 void forget_inherited_stop_state() {
+  set_record_for_hard_stop({}, "");
   for (int& fd : g_wake) {
     if (fd >= 0) ::close(fd);
     fd = -1;

@@ -4,6 +4,9 @@
 // Before that point (loading, elaborating) there is nothing to save, and after a first request a
 // second signal means "now": the process removes its temporary files and exits with 130 at once.
 
+#include <filesystem>
+#include <string>
+
 namespace gbesim {
 
 // Installs the handlers (and unblocks these signals, which a sweep blocks in the runs it starts
@@ -19,6 +22,10 @@ void watch_children();
 // In a child forked to run one of a sweep's runs: forget the sweep's wake pipe and stop state
 // (the run installs its own handlers).
 void forget_inherited_stop_state();
+// The record a process leaves when a second signal ends it at once (a sweep's sweep.json saying
+// `interrupted`): `text` is written beside `path` and renamed over it, with async-signal-safe
+// calls only. Replaces the one set before; an empty path sets none.
+void set_record_for_hard_stop(const std::filesystem::path& path, const std::string& text);
 void wait_for_wake();
 
 }  // namespace gbesim

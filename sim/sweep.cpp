@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "analysis/answers.hpp"
+#include "analysis/result_files.hpp"
 #include "analysis/results.hpp"
 #include "analysis/sweep_summary.hpp"
 #include "gbesim_version.hpp"
@@ -46,9 +47,10 @@ std::filesystem::path run_dir(const std::filesystem::path& dir, std::size_t run)
 }
 
 // What a run's directory holds: complete (the configuration expected now, made by this
-// version), running (a process holds its lock), stale (complete, but for another configuration
-// or by another version), interrupted, failed (it left a log but no record), or missing; `why`
-// says what changed, or the failed run's error line.
+// version, every file as its record says it was written), running (a process holds its lock),
+// stale (complete, but for another configuration or by another version), damaged (its record
+// or files are not what the run wrote: changed, truncated, replaced), interrupted, failed (it
+// left a log but no record), or missing; `why` says what changed, or the failed run's error line.
 struct RunState {
   std::string status;
   std::string why;
@@ -71,6 +73,32 @@ std::string error_line(const std::filesystem::path& log) {
   return shown.empty() ? "its log is empty" : shown;
 }
 
+// Empties a run's directory before the run is made again: the sweep made it, and what is in it
+// is an earlier attempt's (files, links, FIFOs a damaged run left); only the lock file stays.
+void clear_run_directory(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().filename() == ".gbesim.lock") continue;
+    const auto status = entry.symlink_status(ec);
+    if (std::filesystem::is_directory(status)) continue;
+    std::filesystem::remove(entry.path(), ec);
+  }
+}
+
+// A run's scalars.csv, read as untrusted input (analysis/results: header, four fields a row, a
+// number, inf, -inf or nothing in each value). Throws ResultsError naming the file and line.
+std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
+  std::vector<RunScalar> out;
+  const CsvTable table = parse_scalars_csv(read_result_file(file), file.string());
+  out.reserve(table.rows.size());
+  for (const auto& f : table.rows) {
+    RunScalar s{f[0], f[1], f[2], 0.0, f[3]};
+    s.value = parse_number(f[3]).value_or(std::nan(""));  // empty: no value
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 // A resolved configuration, as its compact JSON text's length and hash: what a sweep keeps of
 // each run's expected configuration (a few bytes instead of the document, which for 1,920 runs
 // was 40 MiB -- memory every run forked from the sweep would count as its own). Two texts differ
@@ -87,6 +115,32 @@ struct ConfigDigest {
   bool operator==(const ConfigDigest& o) const { return length == o.length && hash == o.hash; }
 };
 
+// Why a complete run's files are not what its run.json recorded when it finished, or nullopt:
+// every file the record lists (scalars.csv at least) must be a regular file of the size and
+// CRC-32 recorded, and scalars.csv must read as one.
+std::optional<std::string> damage_of(const std::filesystem::path& dir, const Json& run) {
+  const Json files = run.value("files", Json());
+  if (!files.is_object() || !files.contains("scalars.csv"))
+    return std::string("run.json lists no check of scalars.csv");
+  for (const auto& [name, entry] : files.items()) {
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+      return "run.json lists a file outside the run's directory: " + printable(name);
+    try {
+      if (const auto problem =
+              file_check_problem(name, check_of_file(dir / name), files, "run.json"))
+        return problem;
+    } catch (const ResultsError& e) {
+      return printable(e.what());
+    }
+  }
+  try {
+    read_scalars(dir / "scalars.csv");
+  } catch (const ResultsError& e) {
+    return printable(e.what());
+  }
+  return std::nullopt;
+}
+
 RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expected_config) {
   if (lock_held(dir)) return {"running", ""};
   const auto run = read_json_record(dir / "run.json");
@@ -94,14 +148,20 @@ RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expecte
   if (status == "complete") {
     if (!run->contains("config") || !(ConfigDigest((*run)["config"]) == expected_config))
       return {"stale", "the configuration changed"};
-    const std::string version = run->value("version", std::string("?"));
+    const Json version = run->value("version", Json());
     if (version != kVersion)
-      return {"stale", fmt::format("made by gbesim {} (this is {})", version, kVersion)};
-    if (!std::filesystem::is_regular_file(dir / "scalars.csv"))
-      return {"missing", "scalars.csv is missing"};
+      return {"stale", fmt::format("made by gbesim {} (this is {})",
+                                   version.is_string() ? printable(version.get<std::string>())
+                                                       : std::string("?"),
+                                   kVersion)};
+    if (const auto problem = damage_of(dir, *run)) return {"damaged", *problem};
     return {"complete", ""};
   }
   if (status == "interrupted") return {"interrupted", "it was stopped before its end"};
+  std::error_code ec;
+  if (!run && std::filesystem::exists(std::filesystem::symlink_status(dir / "run.json", ec)))
+    return {"damaged", "run.json is not a record gbesim can read"};
+  if (run && !status.is_string()) return {"damaged", "run.json has no status"};
   if (std::filesystem::exists(dir / "log.txt")) return {"failed", error_line(dir / "log.txt")};
   return {"missing", ""};
 }
@@ -115,21 +175,6 @@ std::string run_ranges(const std::vector<std::size_t>& runs) {
     out += (out.empty() ? "" : ", ") +
            (j == i ? std::to_string(runs[i]) : fmt::format("{}-{}", runs[i], runs[j]));
     i = j + 1;
-  }
-  return out;
-}
-
-std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
-  std::vector<RunScalar> out;
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    const auto f = split_csv_line(line);
-    if (f.size() != 4) continue;
-    RunScalar s{f[0], f[1], f[2], 0.0, f[3]};
-    s.value = parse_number(f[3]).value_or(std::nan(""));  // empty: no value
-    out.push_back(std::move(s));
   }
   return out;
 }
@@ -225,7 +270,7 @@ void print_list(const SweepPlan& plan) {
 // and why (the missing ones as ranges). Exit 0 when all are complete, 1 otherwise.
 int print_status(const SweepPlan& plan, const std::filesystem::path& dir, const std::string& name,
                  const std::function<RunState(std::size_t)>& state_of, bool as_json) {
-  const std::vector<std::string> order = {"complete",    "running", "stale",
+  const std::vector<std::string> order = {"complete",    "running", "stale",  "damaged",
                                           "interrupted", "failed",  "missing"};
   std::map<std::string, std::vector<std::size_t>> by_status;
   std::vector<std::pair<std::size_t, RunState>> listed;
@@ -316,6 +361,7 @@ int write_slurm(const SweepOptions& options, const SweepPlan& plan, const std::s
   }
   const OutputDirectory out(sweep_dir, fmt::format("gbesim sweep {} --slurm (pid {})",
                                                    printable(options.scenario_file), ::getpid()));
+  out.refuse_foreign({"slurm"}, {"slurm"});
   const std::filesystem::path slurm = sweep_dir / "slurm";
   std::error_code ec;
   std::filesystem::create_directories(slurm, ec);
@@ -423,6 +469,48 @@ Shard parse_shard(const std::string& text, std::size_t runs, const std::string& 
   return {index, count, shard_block(runs, index, count)};
 }
 
+// "--set a=1 --set b=2", or "no --set".
+std::string sets_text(const std::vector<std::string>& sets) {
+  std::string out;
+  for (const auto& set : sets)
+    out += (out.empty() ? "" : " ") + std::string("--set ") + shell_word(set);
+  return out.empty() ? "no --set" : out;
+}
+
+// Why `--aggregate` must leave DIR as it is, or nullopt: the sweep recorded there (sweep.json)
+// was run with other --set options, or none of its runs was made with this configuration (every
+// row would be stale, and good files would be replaced by empty ones).
+std::optional<std::string> aggregation_refusal(
+    const SweepOptions& options, const SweepPlan& plan, const std::filesystem::path& dir,
+    const std::function<RunState(std::size_t)>& state_of) {
+  std::string command = "gbesim sweep " + shell_word(options.scenario_file) + " --aggregate";
+  if (options.out_dir) command += " --out " + shell_word(options.out_dir->string());
+  if (const auto record = read_json_record(dir / "sweep.json", {"sets"});
+      record && record->is_object() && record->contains("sets") && (*record)["sets"].is_array()) {
+    std::vector<std::string> recorded;
+    for (const auto& set : (*record)["sets"])
+      if (set.is_string()) recorded.push_back(set.get<std::string>());
+    if (recorded != options.sets) {
+      std::string same = command;
+      for (const auto& set : recorded) same += " --set " + shell_word(set);
+      return "this sweep was run with " + sets_text(recorded) + " (sweep.json), not " +
+             sets_text(options.sets) + ": nothing was changed; aggregate it with the same: " + same;
+    }
+  }
+  std::size_t complete = 0, stale = 0;
+  for (std::size_t k = 0; k < plan.run_count(); ++k) {
+    const RunState st = state_of(k);
+    complete += st.status == "complete";
+    stale += st.status == "stale";
+  }
+  if (complete == 0 && stale > 0)
+    return fmt::format(
+        "none of the {} runs here was made with this configuration ({} are stale: the scenario "
+        "changed, or its --set); nothing was changed (gbesim sweep {} --status says why)",
+        plan.run_count(), stale, shell_word(options.scenario_file));
+  return std::nullopt;
+}
+
 }  // namespace
 
 int run_sweep(const SweepOptions& options) {
@@ -490,11 +578,20 @@ int run_sweep(const SweepOptions& options) {
             : sweep_dir,
       holder);
   const std::filesystem::path& dir = sweep_dir;
+  if (!shard) {
+    // A directory that is not gbesim's keeps what is in it: nothing of these names is replaced.
+    // (runs/ holds directories of runs, each guarded as its own: a cluster's array tasks write
+    // them before any sweep here.)
+    const std::vector<std::string> sweep_files = {"sweep.json", "points.csv", "summary.csv",
+                                                  "results.sqlite", "answers.txt"};
+    out.refuse_foreign(sweep_files, sweep_files);
+  }
   std::filesystem::create_directories(dir / "runs", ec);
   if (ec)
     throw ScenarioError({{dir.string(), "", "cannot create the runs directory: " + ec.message()}});
 
   // The plan, for people and for tools; its status follows the sweep.
+  const pid_t sweep_pid = ::getpid();
   Json description;
   description["scenario_file"] = options.scenario_file;
   description["name"] = name;
@@ -508,11 +605,33 @@ int run_sweep(const SweepOptions& options) {
     points.push_back(values);
   }
   description["points"] = points;
+  description["files"] = Json::object();
+  // sweep.json with the sizes and CRC-32s of the sweep-wide files as last written (readers check
+  // them); and the record a second signal leaves if it ends this process at once.
   auto write_description = [&](const std::string& status, std::size_t complete) {
     if (shard) return;  // the sweep-wide files are --aggregate's
     description["status"] = status;
     description["runs_complete"] = complete;
     write_file_atomically(dir / "sweep.json", dump_json(description, 2) + "\n");
+    // Only the sweep's own process leaves a record when stopped at once (not a child forked to
+    // aggregate), and only while the sweep runs.
+    if (::getpid() != sweep_pid) return;
+    if (status != "running") {
+      set_record_for_hard_stop({}, "");
+      return;
+    }
+    Json stopped = description;
+    stopped["status"] = "interrupted";
+    stopped.erase("files");
+    stopped["note"] =
+        "stopped at once by a second signal: points.csv and summary.csv are from the last "
+        "aggregation, not checked; gbesim sweep " +
+        options.scenario_file + " --aggregate brings them up to date";
+    set_record_for_hard_stop(dir / "sweep.json", dump_json(stopped, 2) + "\n");
+  };
+  auto write_recorded = [&](const std::string& file, const std::string& text) {
+    write_file_atomically(dir / file, text);
+    description["files"][file] = file_check_json(check_of_text(text));
   };
 
   std::set<std::size_t> failed;
@@ -542,16 +661,19 @@ int run_sweep(const SweepOptions& options) {
       r.swept_values = plan.point_labels(r.point);
       r.status = run_status(k);
       if (r.status == "complete") {
-        r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
-        ++complete;
-      } else {
-        not_complete.push_back(k);
+        try {
+          r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
+          ++complete;
+        } catch (const ResultsError&) {
+          r.status = "damaged";  // changed since its state was read
+        }
       }
+      if (r.status != "complete") not_complete.push_back(k);
       records.push_back(std::move(r));
     }
-    write_file_atomically(dir / "points.csv", points_csv(plan.columns(), records));
+    write_recorded("points.csv", points_csv(plan.columns(), records));
     summary = summary_rows(records, plan.replications);
-    write_file_atomically(dir / "summary.csv", summary_csv(plan.columns(), summary));
+    write_recorded("summary.csv", summary_csv(plan.columns(), summary));
   };
   // A sweep states its answers (analysis/answers: diameter, carrier extension, PCI ceilings),
   // the questions and answers on stdout, with how they were found and every combination in
@@ -570,6 +692,7 @@ int run_sweep(const SweepOptions& options) {
     tables.runs = std::move(records);
     tables.summary = std::move(summary);
     write_results_sqlite(dir, tables);
+    description["files"]["results.sqlite"] = file_check_json(check_of_file(dir / "results.sqlite"));
   };
   auto write_answers = [&]() -> std::string {
     if (complete == 0) return "";
@@ -584,15 +707,18 @@ int run_sweep(const SweepOptions& options) {
       for (const auto& line : a.details) full += "  " + line + "\n";
       full += "\n";
     }
-    write_file_atomically(dir / "answers.txt", full);
+    write_recorded("answers.txt", full);
     return brief;
   };
   if (options.aggregate_only) {
+    if (const auto refusal = aggregation_refusal(options, plan, dir, state_of))
+      throw ScenarioError({{dir.string(), "", *refusal}});
     aggregate();
     write_sqlite();
     const bool all = complete == plan.run_count();
     write_description(all ? "complete" : "incomplete", complete);
     const std::string said = write_answers();
+    write_description(all ? "complete" : "incomplete", complete);
     if (!options.quiet) fmt::print("{}", said);
     if (!options.quiet)
       fmt::print(
@@ -677,6 +803,9 @@ int run_sweep(const SweepOptions& options) {
     if (::getppid() == sweep) {
       try {
         aggregate();
+        // The record of what it wrote, while the sweep is still there to own it (a sweep stopped
+        // at once leaves its own record, which this must not replace).
+        if (::getppid() == sweep) write_description("running", complete);
         code = 0;
       } catch (const std::exception& e) {
         fmt::print(stderr, "warning: sweep {}: aggregating while running: {}\n", name,
@@ -735,6 +864,7 @@ int run_sweep(const SweepOptions& options) {
       if (const auto holder = wait_until_unlocked(run_dir(dir, k)); holder && !options.quiet)
         fmt::print(stderr, "run {}: waited for {} to stop\n", k, printable(*holder));
       if (stop_requested()) break;
+      clear_run_directory(run_dir(dir, k));
       running[start_run(options, k, run_dir(dir, k))] = k;
     }
     if (stop_requested() && !forwarded) continue;  // pass the stop on before waiting
@@ -794,6 +924,10 @@ int run_sweep(const SweepOptions& options) {
                     complete);
 
   const std::string said = write_answers();
+  write_description(all_complete       ? "complete"
+                    : stop_requested() ? "interrupted"
+                                       : "incomplete",
+                    complete);
   if (!options.quiet) {
     fmt::print(
         "sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, results.sqlite, "

@@ -276,6 +276,10 @@ std::vector<std::pair<std::string, Json>> SweepPlan::point(std::size_t k) const 
   return out;
 }
 
+std::vector<std::size_t> SweepPlan::steps_of_point(std::size_t k) const {
+  return step_indices(*this, k);
+}
+
 std::vector<std::string> SweepPlan::columns() const {
   std::vector<std::string> out;
   for (const auto& a : axes) {

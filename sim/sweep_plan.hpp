@@ -45,6 +45,8 @@ struct SweepPlan {
   // axis; and point k's entries (values as text, or the variant's label).
   std::vector<std::string> columns() const;
   std::vector<std::string> point_labels(std::size_t k) const;
+  // Point k's step on each axis.
+  std::vector<std::size_t> steps_of_point(std::size_t k) const;
   std::size_t point_of_run(std::size_t run) const { return run / replications; }
   std::int64_t replication_of_run(std::size_t run) const {
     return static_cast<std::int64_t>(run % replications);

@@ -154,6 +154,8 @@ int run_topology(const TopologyOptions& options) {
                                 : std::filesystem::path(options.out_dir),
                             fmt::format("gbesim topology (pid {})", ::getpid()));
   const std::filesystem::path& dir = out.path();
+  const std::vector<std::string> files = {"topology.txt", "topology_pairs.csv", "topology.dot"};
+  out.refuse_foreign(files, files);
   try {
     write_file_atomically(dir / "topology.txt", text);
     write_file_atomically(dir / "topology_pairs.csv", topology_pairs_csv(topology.report));

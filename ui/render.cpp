@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QPainter>
 #include <QPixmap>
+#include <QSaveFile>
 #include <QtCharts/QChartView>
 #include <QtSvg/QSvgGenerator>
 #include <cstdio>
@@ -14,10 +15,11 @@ namespace gbesim::ui {
 
 namespace {
 
-void replace(const QString& tmp, const QString& final_name) {
-  QFile::remove(final_name);
-  if (!QFile::rename(tmp, final_name))
-    throw std::runtime_error("cannot write " + final_name.toStdString());
+void write_file(const QString& name, const QByteArray& bytes) {
+  QSaveFile file(name);
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+    throw std::runtime_error("cannot write " + name.toStdString() + ": " +
+                             file.errorString().toStdString());
 }
 
 }  // namespace
@@ -65,19 +67,17 @@ QByteArray chart_png(QChart* chart, const std::function<void(QChart*)>& annotate
   return bytes;
 }
 
-void save_chart(QChart* chart, const QString& stem, const std::function<void(QChart*)>& annotate,
-                QSize size) {
+ChartFiles chart_files(QChart* chart, const std::function<void(QChart*)>& annotate, QSize size) {
   LaidOut l(chart, annotate, size);
   QChartView& view = l.view();
-  const QPixmap pixmap = view.grab();
-  const QString png = stem + ".png";
-  if (!pixmap.save(png + ".tmp", "PNG"))
-    throw std::runtime_error("cannot write " + png.toStdString());
-  replace(png + ".tmp", png);
-
-  const QString svg = stem + ".svg";
+  ChartFiles out;
+  QBuffer png(&out.png);
+  png.open(QIODevice::WriteOnly);
+  view.grab().save(&png, "PNG");
+  QBuffer svg(&out.svg);
+  svg.open(QIODevice::WriteOnly);
   QSvgGenerator generator;
-  generator.setFileName(svg + ".tmp");
+  generator.setOutputDevice(&svg);
   generator.setSize(size);
   generator.setViewBox(QRect(QPoint(0, 0), size));
   generator.setTitle(chart->title());
@@ -86,7 +86,14 @@ void save_chart(QChart* chart, const QString& stem, const std::function<void(QCh
     painter.setRenderHint(QPainter::Antialiasing);
     view.render(&painter);
   }
-  replace(svg + ".tmp", svg);
+  return out;
+}
+
+void save_chart(QChart* chart, const QString& stem, const std::function<void(QChart*)>& annotate,
+                QSize size) {
+  const ChartFiles files = chart_files(chart, annotate, size);
+  write_file(stem + ".png", files.png);
+  write_file(stem + ".svg", files.svg);
 }
 
 }  // namespace gbesim::ui

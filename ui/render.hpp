@@ -1,6 +1,7 @@
 #pragma once
 // Charts to files, offscreen: PNG (a QChartView grabbed at the house size) and SVG
-// (QSvgGenerator). Written atomically: to a temporary name, then renamed.
+// (QSvgGenerator), drawn in memory and written atomically (QSaveFile: a temporary, then a
+// rename), or handed to the caller to write.
 
 #include <QApplication>
 #include <QByteArray>
@@ -32,6 +33,13 @@ class OffscreenApplication {
 // failure.
 void save_chart(QChart* chart, const QString& stem,
                 const std::function<void(QChart*)>& annotate = {}, QSize size = kChartSize);
+// Both drawings in memory; takes ownership of the chart.
+struct ChartFiles {
+  QByteArray png;
+  QByteArray svg;
+};
+ChartFiles chart_files(QChart* chart, const std::function<void(QChart*)>& annotate = {},
+                       QSize size = kChartSize);
 // The same drawing in memory, for embedding (the report): PNG bytes.
 QByteArray chart_png(QChart* chart, const std::function<void(QChart*)>& annotate = {},
                      QSize size = kChartSize);

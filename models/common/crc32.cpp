@@ -275,12 +275,16 @@ std::uint32_t crc32_portable(const std::uint8_t* data, std::size_t length) {
   return ~update_tables(0xFFFFFFFFU, data, length);
 }
 
-std::uint32_t crc32(const std::uint8_t* data, std::size_t length) {
+std::uint32_t crc32_extend(std::uint32_t crc, const std::uint8_t* data, std::size_t length) {
 #if defined(__x86_64__)
-  if (length >= 256 && kHaveVpclmul) return ~update_vpclmul(0xFFFFFFFFU, data, length);
-  if (length >= 16 && kHavePclmul) return ~update_pclmul(0xFFFFFFFFU, data, length);
+  if (length >= 256 && kHaveVpclmul) return ~update_vpclmul(~crc, data, length);
+  if (length >= 16 && kHavePclmul) return ~update_pclmul(~crc, data, length);
 #endif
-  return crc32_portable(data, length);
+  return ~update_tables(~crc, data, length);
+}
+
+std::uint32_t crc32(const std::uint8_t* data, std::size_t length) {
+  return crc32_extend(0, data, length);
 }
 
 void write_fcs(std::uint8_t* data, std::size_t length) {

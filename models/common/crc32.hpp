@@ -12,6 +12,9 @@ namespace gbesim {
 inline constexpr std::uint32_t kCrc32Residue = 0x2144DF1C;
 
 std::uint32_t crc32(const std::uint8_t* data, std::size_t length);
+// The CRC-32 of a message continued by more bytes: crc32_extend(crc32(a), b) == crc32(a + b),
+// and crc32_extend(0, d) == crc32(d). For checksums of files read piece by piece.
+std::uint32_t crc32_extend(std::uint32_t crc, const std::uint8_t* data, std::size_t length);
 // The same, table-driven only (no carry-less multiply): the reference for tests and the path on
 // processors without PCLMULQDQ.
 std::uint32_t crc32_portable(const std::uint8_t* data, std::size_t length);

@@ -695,6 +695,45 @@ class DomainPaths {
 
 }  // namespace
 
+std::optional<double> longest_legal_length(const CablingPlant& plant,
+                                           const std::vector<std::size_t>& cables,
+                                           std::size_t domain) {
+  // Far past any cable a plant can have: the varied cables' delays dominate every path they
+  // are on.
+  constexpr double kFar = 1e7;
+  constexpr int kMostSteps = 1000;  // each step leaves a path for good: a bound, never reached
+  std::vector<char> varied(plant.cables.size(), 0);
+  for (const std::size_t c : cables)
+    if (c < plant.cables.size()) varied[c] = 1;
+  CablingPlant at = plant;
+  double length = kFar;
+  for (int step = 0; step < kMostSteps; ++step) {
+    for (std::size_t c = 0; c < at.cables.size(); ++c)
+      if (varied[c]) at.cables[c].length_m = length;
+    const TopologyReport report = analyse_topology(at);
+    if (domain >= report.domains.size()) return std::nullopt;
+    const DomainReport& dom = report.domains[domain];
+    if (!dom.worst) return std::nullopt;
+    const PathReport& worst = dom.pairs[*dom.worst];
+    if (!worst.pdv_known) return std::nullopt;
+    // A millionth of a bit time: the rounding of sums of delays, not a figure of the plant.
+    constexpr double kToleranceBt = 1e-6;
+    if (worst.pdv_bt <= dom.budget_bt + kToleranceBt)
+      return step == 0 ? std::nullopt : std::optional(length);
+    double per_m = 0;
+    for (const std::size_t c : worst.cables)
+      if (varied[c])
+        per_m += at.table.medium(at.cables[c].medium, dom.rate_mbps)->round_trip_bt_per_m;
+    if (per_m <= 0) return 0.0;  // over the budget whatever the varied cables' length
+    const double fixed = worst.pdv_bt - per_m * length;
+    const double crossing = (dom.budget_bt - fixed) / per_m;
+    if (crossing <= 0) return 0.0;
+    if (step > 0 && std::abs(crossing - length) <= 1e-9 * length) return crossing;
+    length = crossing;
+  }
+  return length;
+}
+
 TopologyReport analyse_topology(const CablingPlant& plant, PairScope scope) {
   TopologyReport report;
   auto problem = [&report](std::string where, std::string message) {

@@ -128,6 +128,18 @@ struct TopologyReport {
 TopologyReport analyse_topology(const CablingPlant& plant,
                                 PairScope scope = PairScope::worst_per_station);
 
+// The answer to "how long may these cables be?" for a set of cables varied together (a sweep's
+// cable-length axis): the longest length L such that, with every cable of `cables` at L and the
+// others as they are, every pair of domain `domain` stays within the budget. Exact: PDV is a
+// maximum of lines in L (each path's delays plus its varied cables' round-trip BT per metre
+// times L), so starting far above the edge, the worst path's own crossing of the budget is a
+// bound that the worst path there improves, until the worst path crosses at its own bound.
+// 0 when no length is legal (the other delays alone exceed the budget); nullopt when none of
+// the cables is on a path of the domain, or a delay there is not known.
+std::optional<double> longest_legal_length(const CablingPlant& plant,
+                                           const std::vector<std::size_t>& cables,
+                                           std::size_t domain);
+
 // Graphviz DOT of the plant: one cluster per collision domain, each cable labelled with its length
 // and medium, the worst path of every domain drawn thick and red (green when it passes).
 std::string topology_dot(const CablingPlant& plant, const TopologyReport& report);

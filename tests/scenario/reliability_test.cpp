@@ -141,14 +141,20 @@ TEST(Reliability, AnUnwritableDirectoryFailsBeforeSimulatingAndKeepsTheOldRecord
   std::filesystem::permissions(dir / "out", std::filesystem::perms::all);
 }
 
-TEST(Reliability, AnOldRecordThatCannotBeRemovedIsAnErrorBeforeSimulating) {
+TEST(Reliability, AnOldRecordThatCannotBeReplacedIsAnErrorBeforeSimulating) {
   const auto dir = fresh_directory("stuck-record");
   write_text(dir / "s.json", kTwoStations);
-  std::filesystem::create_directories(dir / "out/run.json/x");  // not removable by remove()
+  // A directory gbesim used (its mark) whose record is a directory: not removable by remove().
+  std::filesystem::create_directories(dir / "out/run.json/x");
+  write_text(dir / "out/.gbesim.lock", "");
   const auto r = run_gbesim({"run", "s.json", "--out", "out"}, dir);
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("error: out: cannot remove the old run.json"), std::string::npos)
+  EXPECT_NE(r.output.find("error: out/run.json: is a directory; gbesim replaces only regular "
+                          "files"),
+            std::string::npos)
       << r.output;
+  EXPECT_EQ(r.output.find("simulated"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "out/run.json/x"));
 }
 
 TEST(Reliability, APreviousScenariosPcapsDoNotStayBesideANewRun) {

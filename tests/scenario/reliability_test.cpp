@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include "sim/json_path.hpp"
 #include "tests/support/sim_fixture.hpp"
@@ -331,6 +333,61 @@ TEST(Reliability, ValuesWithoutAValueAreEmptyAndInfinitiesAreWrittenAsSuch) {
   EXPECT_NE(read_text(dir / "far/scalars.csv").find("\nanalysis.link0,phy_snr_db,dB,-inf\n"),
             std::string::npos);
   EXPECT_NE(far.output.find("SNR -inf dB"), std::string::npos) << far.output;
+}
+
+// The options a command's --help lists with a numeric type (CLI11's FLOAT, INT, UINT).
+std::vector<std::string> numeric_options(const std::string& command) {
+  const auto help = run_gbesim({command, "--help"});
+  std::vector<std::string> out;
+  std::istringstream lines(help.output);
+  for (std::string line; std::getline(lines, line);) {
+    const auto dashes = line.find("--");
+    if (dashes == std::string::npos || line.find_first_not_of(' ') + 4 < dashes) continue;
+    const auto space = line.find(' ', dashes);
+    if (space == std::string::npos) continue;
+    const std::string type =
+        line.substr(space + 1, line.find_first_of(": ", space + 1) - space - 1);
+    if (type == "FLOAT" || type == "INT" || type == "UINT")
+      out.push_back(line.substr(dashes, space - dashes));
+  }
+  return out;
+}
+
+TEST(Reliability, EveryNumericOptionOfEveryCommandRefusesNaNAndInfinities) {
+  // CLI11 reads nan and inf as numbers and its Range lets NaN through: `gbesim phy --lengths nan`
+  // would give an SNR of inf and a BER of 0, `--tx-min-dbm nan` NaN power budgets.
+  const auto dir = fresh_directory("nonfinite-options");
+  const std::vector<std::pair<std::string, std::vector<std::string>>> commands = {
+      {"run", {"s.json"}}, {"sweep", {"s.json"}}, {"topology", {"t.json"}},
+      {"phy", {}},         {"bench", {}},         {"params", {}},
+      {"stats", {}},       {"plot", {"results"}}, {"report", {"results"}}};
+  std::size_t checked = 0;
+  for (const auto& [command, positional] : commands) {
+    std::vector<std::string> options = numeric_options(command);
+    // Hidden options too (not in --help).
+    if (command == "run") options.insert(options.end(), {"--chunk-ns", "--parent-pid"});
+    if (command == "sweep") options.push_back("--aggregate-every-ms");
+    for (const auto& option : options) {
+      for (const char* value : {"nan", "inf", "-inf", "1e999", "-NaN", "infinity"}) {
+        std::vector<std::string> args = {command};
+        args.insert(args.end(), positional.begin(), positional.end());
+        args.push_back(option + "=" + value);
+        const auto r = run_gbesim(args, dir);
+        EXPECT_EQ(r.exit_code, 2) << command << " " << option << "=" << value << ": " << r.output;
+        EXPECT_NE(r.output.find(": expected a finite number, got " + std::string(value)),
+                  std::string::npos)
+            << command << " " << option << "=" << value << ": " << r.output;
+        ++checked;
+      }
+    }
+  }
+  // phy alone has 14 (lengths, the receiver's, the 1000BASE-X ones, ...).
+  const auto phy = numeric_options("phy");
+  for (const char* o : {"--lengths", "--eye-length", "--sigma", "--noise-dbm-per-hz",
+                        "--connection-loss-db", "--tx-min-dbm", "--mc-symbols", "--seed"})
+    EXPECT_NE(std::find(phy.begin(), phy.end(), o), phy.end()) << o;
+  EXPECT_GE(checked, 6u * 24);  // 24 numeric options when this was written
+  EXPECT_FALSE(std::filesystem::exists(dir / "results"));
 }
 
 }  // namespace

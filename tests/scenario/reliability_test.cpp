@@ -390,5 +390,38 @@ TEST(Reliability, EveryNumericOptionOfEveryCommandRefusesNaNAndInfinities) {
   EXPECT_FALSE(std::filesystem::exists(dir / "results"));
 }
 
+TEST(Reliability, PhyOptionsOfTheOtherModeAreErrorsNotIgnored) {
+  const auto dir = fresh_directory("phy-modes");
+  // Only the 1000BASE-X check (--pmd) reads these; without it they would be silently ignored.
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--fibre", "smf-9"},
+                                               {"--connection-loss-db", "2"},
+                                               {"--tx-min-dbm", "-9.5"}}) {
+    std::vector<std::string> all = {"phy", "--channel", "awgn", "--symbols", "1000"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = run_gbesim(all, dir);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(args[0] + " requires --pmd"), std::string::npos) << r.output;
+  }
+  // Only the 1000BASE-T link reads these.
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--cable", "cat5"},
+                                               {"--sigma", "0.2"},
+                                               {"--echo-taps", "10"},
+                                               {"--seed", "3"},
+                                               {"--scenario", "s.json"},
+                                               {"--channel", "awgn"}}) {
+    std::vector<std::string> all = {"phy", "--pmd", "1000base-sx"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = run_gbesim(all, dir);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--pmd excludes " + args[0]), std::string::npos) << r.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "results"));
+  const auto pmd =
+      run_gbesim({"phy", "--pmd", "1000base-sx", "--fibre", "mmf-50-500", "--tx-min-dbm", "-9.5",
+                  "--connection-loss-db", "2", "--lengths", "500", "--quiet", "--out", "pmd"},
+                 dir);
+  EXPECT_EQ(pmd.exit_code, 0) << pmd.output;
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -292,9 +292,10 @@ int cli(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"a", "b", "b'", "c", "c2", "c8", "c32", "c128", "c512", "c1024",
                              "e", "f", "k",  "s", "w",  "g",  "h",   "p",    "i",    "j"}));
-  bench_cmd->add_option("--sweep-scenario", bench.sweep_scenario,
-                        "the sweep case (w) times: gbesim sweep FILE -j 2 (default "
-                        "scenarios/carrier-extension-waste.json, from the project's directory)");
+  auto* sweep_scenario_opt = bench_cmd->add_option(
+      "--sweep-scenario", bench.sweep_scenario,
+      "the sweep case (w) times: gbesim sweep FILE -j 2 (default "
+      "scenarios/carrier-extension-waste.json, from the project's directory)");
 
   if (const auto code = parse_command_line(app, argc, argv)) return *code;
 
@@ -346,6 +347,7 @@ int cli(int argc, char** argv) {
     }
     if (bench_cmd->parsed()) {
       bench.self = self_path(argv[0]);
+      bench.sweep_scenario_given = sweep_scenario_opt->count() > 0;
       return run_bench(bench);
     }
   } catch (const std::exception&) {

@@ -423,5 +423,21 @@ TEST(Reliability, PhyOptionsOfTheOtherModeAreErrorsNotIgnored) {
   EXPECT_EQ(pmd.exit_code, 0) << pmd.output;
 }
 
+TEST(Reliability, ABenchSweepScenarioThatCannotBeReadIsAnErrorBeforeAnyCase) {
+  const auto dir = fresh_directory("bench-sweep");
+  write_text(dir / "sweep.json", kSlowSweep);
+  // A file the user names is never skipped (as the project's default is when it is not found).
+  const auto missing = run_gbesim({"bench", "--cases", "w", "--sweep-scenario", "swep.json"}, dir);
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("error: swep.json: no such file; did you mean sweep.json?"),
+            std::string::npos)
+      << missing.output;
+  write_text(dir / "bad.json", R"({"name": "bad", "description": "", "stations": {}})");
+  const auto bad = run_gbesim({"bench", "--cases", "a", "--sweep-scenario", "bad.json"}, dir);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("error: bad.json: stations: "), std::string::npos) << bad.output;
+  for (const auto& r : {missing, bad}) EXPECT_EQ(r.output.find("baseline"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -21,6 +21,7 @@
 #include "sim/phy_command.hpp"
 #include "sim/runner.hpp"
 #include "sim/series.hpp"
+#include "sim/slurm_options.hpp"
 #include "sim/stats_command.hpp"
 #include "sim/sweep.hpp"
 #include "sim/topology_command.hpp"
@@ -41,6 +42,13 @@ const CLI::Validator kDecimal(
       return "expected a non-negative decimal integer, got " + gbesim::printable(text);
     },
     "DECIMAL");
+
+// The #SBATCH values, held to sbatch's grammar (sim/slurm_options) before a script is written.
+const CLI::Validator kSlurmTime(
+    [](std::string& text) { return gbesim::slurm_time_problem(text).value_or(""); }, "TIME");
+const CLI::Validator kSlurmPartition(
+    [](std::string& text) { return gbesim::slurm_partition_problem(text).value_or(""); },
+    "PARTITION");
 
 int cli(int argc, char** argv) {
   using namespace gbesim;
@@ -135,10 +143,15 @@ int cli(int argc, char** argv) {
       ->check(kDecimal)
       ->check(CLI::Range(1, 100000))
       ->needs(slurm_flag);
-  sweep_cmd->add_option("--partition", sweep.slurm_partition, "--slurm: the partition")
+  sweep_cmd
+      ->add_option("--partition", sweep.slurm_partition,
+                   "--slurm: the partition (or several, comma-separated)")
+      ->check(kSlurmPartition)
       ->needs(slurm_flag);
   sweep_cmd
-      ->add_option("--time", sweep.slurm_time, "--slurm: each task's time limit (e.g. 1:00:00)")
+      ->add_option("--time", sweep.slurm_time,
+                   "--slurm: each task's time limit, in sbatch's forms (e.g. 90, 1:00:00, 2-12)")
+      ->check(kSlurmTime)
       ->needs(slurm_flag);
   sweep_cmd
       ->add_option("--cpus-per-task", sweep.slurm_cpus_per_task,

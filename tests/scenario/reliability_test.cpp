@@ -439,5 +439,31 @@ TEST(Reliability, ABenchSweepScenarioThatCannotBeReadIsAnErrorBeforeAnyCase) {
   for (const auto& r : {missing, bad}) EXPECT_EQ(r.output.find("baseline"), std::string::npos);
 }
 
+TEST(Reliability, SlurmOptionsOutsideSbatchsGrammarWriteNoScript) {
+  const auto dir = fresh_directory("slurm-options");
+  write_text(dir / "s.json", kSlowSweep);
+  // A newline would add an #SBATCH line of its own to the batch script.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--time", "1:00:00\n#SBATCH --mem=1"},
+        {"--time", "x;y"},
+        {"--time", "1:2:3:4"},
+        {"--partition", "batch\n#SBATCH --mem=1"},
+        {"--partition", "a b"}}) {
+    std::vector<std::string> all = {"sweep", "s.json", "--slurm", "--out", "out"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = run_gbesim(all, dir);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(args[0] + ": expected "), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "out")) << args[1];
+  }
+  const auto ok = run_gbesim(
+      {"sweep", "s.json", "--slurm", "--out", "out", "--time", "2-12", "--partition", "short,long"},
+      dir);
+  ASSERT_EQ(ok.exit_code, 0) << ok.output;
+  const std::string script = read_text(dir / "out/slurm/shards.sbatch");
+  EXPECT_NE(script.find("\n#SBATCH --time=2-12\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("\n#SBATCH --partition=short,long\n"), std::string::npos) << script;
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -465,5 +465,25 @@ TEST(Reliability, SlurmOptionsOutsideSbatchsGrammarWriteNoScript) {
   EXPECT_NE(script.find("\n#SBATCH --partition=short,long\n"), std::string::npos) << script;
 }
 
+TEST(Reliability, AStationNameTooLongForAFileIsRefusedWhenTheScenarioLoads) {
+  // Refused with its path before anything is simulated, not when its pcap is written at the
+  // end ("File name too long").
+  const auto dir = fresh_directory("long-station");
+  const std::string name(300, 'x');
+  std::string text = kTwoStations;
+  for (auto at = text.find("\"a\""); at != std::string::npos; at = text.find("\"a\"", at + 1))
+    text.replace(at, 3, "\"" + name + "\"");
+  write_text(dir / "s.json", text);
+  const auto r = run_gbesim({"run", "s.json", "--trace", "pcap", "--out", "out"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: s.json: stations." + name +
+                          ": a station's name names its capture file (<station>.pcap): at most "
+                          "100 characters, got 300"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("simulated"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
 }  // namespace
 }  // namespace gbesim

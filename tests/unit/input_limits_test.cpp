@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "sim/diagnostics.hpp"
+#include "sim/file_names.hpp"
 #include "sim/json_input.hpp"
 #include "sim/output_dir.hpp"
 #include "sim/scenario_loader.hpp"
@@ -189,6 +190,31 @@ TEST(InputLimits, AStationTakesABoundedNumberOfTrafficSources) {
   text.replace(at, text.find("]", at) - at + 1, "[" + sources + "]");
   EXPECT_CONTAINS(error_of(text),
                   "stations.a.traffic: has 257 traffic sources; a station takes at most 256");
+}
+
+TEST(InputLimits, AStationNameThatCannotNameItsCaptureFileIsAnErrorWithItsPath) {
+  // A station's name names its pcap (<station>.pcap): a device name, or a name longer than a
+  // file system takes, is refused with its path when the scenario loads, not when a run writes
+  // its capture at the end.
+  auto with_station = [](const std::string& name) {
+    std::string text = kValid;
+    for (auto at = text.find("\"a\""); at != std::string::npos; at = text.find("\"a\"", at + 1))
+      text.replace(at, 3, "\"" + name + "\"");
+    return text;
+  };
+  EXPECT_CONTAINS(error_of(with_station("CON")),
+                  "error: bad.json: stations.CON: \"CON\" names the station's capture file "
+                  "CON.pcap, and is a device name on Windows; choose another name");
+  for (const char* name : {"nul", "Com1", "LPT9", "aux"})
+    EXPECT_CONTAINS(error_of(with_station(name)), std::string("stations.") + name + ": ");
+  const std::string longest(kMaxFileNameChars, 'x');
+  EXPECT_EQ(error_of(with_station(longest)), "");
+  EXPECT_CONTAINS(error_of(with_station(longest + "x")),
+                  "error: bad.json: stations." + longest +
+                      "x: a station's name names its capture file (<station>.pcap): at most 100 "
+                      "characters, got 101");
+  EXPECT_EQ(error_of(with_station("COM10")), "");
+  EXPECT_EQ(error_of(with_station("console")), "");
 }
 
 }  // namespace

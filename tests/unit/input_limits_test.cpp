@@ -217,5 +217,41 @@ TEST(InputLimits, AStationNameThatCannotNameItsCaptureFileIsAnErrorWithItsPath) 
   EXPECT_EQ(error_of(with_station("console")), "");
 }
 
+TEST(InputLimits, AMissingProfileFileIsAnErrorOfTheKeyThatNamedIt) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("gbesim-profile-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "mynic.json") << "{}\n"; }
+  std::string text = kValid;
+  text.pop_back();
+  const std::string scenario = (dir / "s.json").string();
+  auto error_with = [&](const std::string& profile) {
+    try {
+      load_scenario_text(
+          text + R"(, "hosts": {"h": {"nic": {"station": "a", "profile": ")" + profile + "\"}}}}",
+          scenario);
+      return std::string();
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+  };
+  // The error names the scenario and the key, not only the file that was looked for.
+  EXPECT_CONTAINS(error_with("myni.json"),
+                  "error: " + scenario + ": hosts.h.nic.profile: no such NIC profile file " +
+                      "\"myni.json\" (resolved as " + (dir / "myni.json").string() +
+                      "); did you mean \"mynic.json\"?");
+  EXPECT_CONTAINS(error_with("../elsewhere/x.json"),
+                  "error: " + scenario + ": hosts.h.nic.profile: no such NIC profile file " +
+                      "\"../elsewhere/x.json\" (resolved as " +
+                      (dir.parent_path() / "elsewhere/x.json").string() + ")");
+  std::filesystem::create_directories(dir / "d.json");
+  EXPECT_CONTAINS(error_with("d.json"), "error: " + scenario +
+                                            ": hosts.h.nic.profile: NIC profile file \"d.json\" " +
+                                            "(resolved as " + (dir / "d.json").string() +
+                                            "): is a directory; expected a JSON file");
+  EXPECT_EQ(error_with("mynic.json"), "");
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gbesim

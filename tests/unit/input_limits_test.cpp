@@ -15,6 +15,7 @@
 #include "sim/output_dir.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/topology_loader.hpp"
+#include "sim/topology_schema.hpp"
 
 namespace gbesim {
 namespace {
@@ -251,6 +252,61 @@ TEST(InputLimits, AMissingProfileFileIsAnErrorOfTheKeyThatNamedIt) {
                                             "): is a directory; expected a JSON file");
   EXPECT_EQ(error_with("mynic.json"), "");
   std::filesystem::remove_all(dir);
+}
+
+// A topology block of `dtes` stations and `repeaters` repeaters (no cables: only the size is
+// judged here).
+std::string topology_nodes(int dtes, int repeaters) {
+  std::string nodes;
+  for (int i = 0; i < dtes; ++i)
+    nodes +=
+        std::string(nodes.empty() ? "" : ",") + "\"s" + std::to_string(i) + R"(": {"kind": "dte"})";
+  for (int i = 0; i < repeaters; ++i)
+    nodes += std::string(nodes.empty() ? "" : ",") + "\"r" + std::to_string(i) +
+             R"(": {"kind": "repeater", "class": "class_ii"})";
+  return "{" + nodes + "}";
+}
+
+TEST(InputLimits, AScenariosTopologyTakesAsManyNodesAndStationsAsARunSimulates) {
+  auto scenario = [](int dtes, int repeaters) {
+    std::string text = kValid;
+    text.pop_back();
+    return text + R"(, "topology": {"nodes": )" + topology_nodes(dtes, repeaters) +
+           R"(, "cables": []}})";
+  };
+  const std::string refused = "a scenario's topology takes at most";
+  // At the limits: other errors (the nodes have no cables), none about the size.
+  const std::string at_limits = error_of(scenario(1024, 3072));
+  EXPECT_NE(at_limits, "");
+  EXPECT_EQ(at_limits.find(refused), std::string::npos) << at_limits.substr(0, 400);
+  EXPECT_CONTAINS(error_of(scenario(1024, 3073)),
+                  "error: bad.json: topology.nodes: has 4097 nodes; a scenario's topology takes "
+                  "at most 4096 (a run simulates every station and keeps the delay of every "
+                  "pair; gbesim topology checks plants of up to 200000 nodes)");
+  EXPECT_CONTAINS(error_of(scenario(1025, 0)),
+                  "error: bad.json: topology.nodes: has 1025 stations (kind dte); a scenario's "
+                  "topology takes at most 1024");
+}
+
+TEST(InputLimits, ATopologyFileTakesABoundedNumberOfNodes) {
+  auto size_errors = [](int repeaters) {
+    Diagnostics d("t.json");
+    TopologyDocument t;
+    // Parsed as gbesim reads files (the JSON library's own parse is quadratic in keys).
+    const JsonParse doc = parse_json_text(R"({"name": "t", "nodes": )" +
+                                          topology_nodes(0, repeaters) + R"(, "cables": []})");
+    read_topology_document(doc.value, "", t, d);
+    try {
+      d.throw_if_any();
+      return std::string();
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_EQ(size_errors(static_cast<int>(kMaxPlantNodes)), "");
+  EXPECT_EQ(size_errors(static_cast<int>(kMaxPlantNodes) + 1),
+            "error: t.json: nodes: has 200001 nodes; a plant takes at most 200000 (its analysis "
+            "takes seconds and about 0.5 GB at that size)");
 }
 
 }  // namespace

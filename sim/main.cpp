@@ -196,7 +196,7 @@ int cli(int argc, char** argv) {
   topology_cmd->add_flag("--quiet", topology.quiet, "write the files, print nothing");
   topology_cmd->add_flag("--every-pair", topology.every_pair,
                          "list every pair of stations in topology_pairs.csv, not each station's "
-                         "worst (at most 10^7 pairs)");
+                         "worst (refused, with its size, beyond 2 GB)");
 
   PlotOptions plot;
   ReportOptions report;

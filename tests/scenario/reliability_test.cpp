@@ -485,5 +485,76 @@ TEST(Reliability, AStationNameTooLongForAFileIsRefusedWhenTheScenarioLoads) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out"));
 }
 
+// A command line run with its address space capped, so that a regression that tries to build
+// tens of GB fails at once instead of taking the machine's memory (not under sanitizers, whose
+// shadow memory needs a huge address space).
+CommandResult run_gbesim_capped(const std::vector<std::string>& args,
+                                const std::filesystem::path& cwd) {
+  std::string line = "cd " + cwd.string() + " && ";
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  line += "ulimit -v 8388608 && ";  // 8 GiB
+#endif
+  line += GBESIM_BINARY;
+  for (const auto& a : args) line += " " + a;
+  return run_command(line);
+}
+
+// 1,024 stations on a chain of 3,071 repeaters: a plant within the limits (4,095 nodes) whose
+// every pair's paths hold 538,441,728 names.
+Json chain_plant() {
+  Json nodes = Json::object();
+  Json cables = Json::array();
+  for (int r = 0; r < 3071; ++r) {
+    nodes["r" + std::to_string(r)] = {{"kind", "repeater"}, {"class", "ten"}};
+    if (r > 0)
+      cables.push_back({{"between", {"r" + std::to_string(r - 1), "r" + std::to_string(r)}},
+                        {"medium", "cat3"},
+                        {"length_m", 1}});
+  }
+  for (int s = 0; s < 1024; ++s) {
+    nodes["s" + std::to_string(s)] = {{"kind", "dte"}};
+    cables.push_back({{"between", {"r" + std::to_string(3 * s), "s" + std::to_string(s)}},
+                      {"medium", "cat3"},
+                      {"length_m", 1}});
+  }
+  return {{"nodes", nodes}, {"cables", cables}};
+}
+
+TEST(Reliability, ListingEveryPairOfAHugePlantIsRefusedAtOnceWithItsSize) {
+  // Built, the paths of every pair would take tens of GB.
+  const auto dir = fresh_directory("every-pair");
+  Json plant = chain_plant();
+  plant["name"] = "chain";
+  plant["rate_mbps"] = 10;
+  write_text(dir / "chain.json", plant.dump());
+  const auto r = run_gbesim_capped({"topology", "chain.json", "--every-pair", "--out", "out"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: chain.json: --every-pair would list 523776 pairs with 538441728 "
+                          "names along their paths, about "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(" GB in memory and in topology_pairs.csv (at most 2.0 GB); without it "
+                          "each station's worst pair is listed ("),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+  // Without --every-pair the same plant is analysed (and fails the 5-4-3 rule).
+  const auto worst = run_gbesim_capped({"topology", "chain.json", "--out", "out", "--quiet"}, dir);
+  EXPECT_EQ(worst.exit_code, 1) << worst.output;
+
+  // A scenario simulating the plant needs every pair's delay: refused the same way.
+  Json scenario = {{"name", "chain"}, {"description", ""}, {"rate_mbps", 10}};
+  for (int s = 0; s < 1024; ++s) scenario["stations"]["s" + std::to_string(s)] = Json::object();
+  scenario["topology"] = chain_plant();
+  write_text(dir / "s.json", scenario.dump());
+  const auto run = run_gbesim_capped({"run", "s.json", "--out", "run"}, dir);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("error: s.json: topology: a run needs the path of every pair of "
+                            "stations: about "),
+            std::string::npos)
+      << run.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "run"));
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -10,7 +10,7 @@
 
 namespace gbesim {
 
-// Also the limit of a results directory's name (sim/output_dir, results_name_problem).
+// The same limit as a results directory's name (sim/output_dir's results_name_problem).
 inline constexpr std::size_t kMaxFileNameChars = 100;
 
 // Whether `name` is a name Windows reserves for a device (CON, PRN, AUX, NUL, COM1 .. COM9,

@@ -23,6 +23,7 @@
 #include "sim/diagnostics.hpp"
 #include "sim/json_path.hpp"
 #include "sim/progress.hpp"
+#include "sim/scenario_loader.hpp"
 
 extern char** environ;
 
@@ -283,6 +284,10 @@ std::string bench_topology_json(int hubs, int stations_per_hub, bool switched) {
 }
 
 int run_bench(const BenchOptions& options) {
+  // A sweep scenario the user named is checked as gbesim sweep will read it, before any case
+  // runs: a typo is exit code 2 naming the file (with a did-you-mean), not a case skipped or a
+  // run failed minutes later.
+  if (options.sweep_scenario_given) load_sweep_plan(options.sweep_scenario);
   char pattern[] = "/tmp/gbesim-bench-XXXXXX";
   if (::mkdtemp(pattern) == nullptr)
     throw std::runtime_error("cannot create a temporary directory");

@@ -15,6 +15,9 @@ struct BenchOptions {
                                    // f, k, s, w, g, h, i, j); empty: all
   // Case (w): the sweep whose wall time is measured, `gbesim sweep FILE -j 2` start to end.
   std::string sweep_scenario = "scenarios/carrier-extension-waste.json";
+  // Whether the user named it (--sweep-scenario): then it must load, or the bench does not
+  // start; the project's default, not found, only skips the case.
+  bool sweep_scenario_given = false;
 };
 
 int run_bench(const BenchOptions& options);

@@ -261,6 +261,20 @@ Json parse_document(const std::string& text, Diagnostics& d) {
   return std::move(p.value);
 }
 
+std::optional<std::string> json_file_beside(const std::string& file) {
+  namespace fs = std::filesystem;
+  const fs::path p(file);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  std::vector<std::string> names;
+  if (fs::is_directory(dir, ec)) {
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".json") names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return did_you_mean(p.filename().string(), names);
+}
+
 std::string read_json_file(const std::string& file) {
   namespace fs = std::filesystem;
   auto fail = [&](const std::string& message) {
@@ -272,18 +286,10 @@ std::string read_json_file(const std::string& file) {
   if (::stat(file.c_str(), &st) != 0) {
     if (errno != ENOENT && errno != ENOTDIR)
       fail(std::string("cannot read: ") + std::strerror(errno));
-    std::string hint;
     const fs::path p(file);
-    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    std::error_code ec;
-    std::vector<std::string> names;
-    if (fs::is_directory(dir, ec)) {
-      for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (entry.path().extension() == ".json") names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    if (auto s = did_you_mean(p.filename().string(), names))
-      hint = "; did you mean " + (p.has_parent_path() ? (dir / *s).string() : *s) + "?";
+    std::string hint;
+    if (const auto s = json_file_beside(file))
+      hint = "; did you mean " + (p.has_parent_path() ? (p.parent_path() / *s).string() : *s) + "?";
     fail("no such file" + hint);
   }
   // A FIFO would block for ever and a device may never end: only regular files are read. The

@@ -37,8 +37,12 @@ struct JsonParse {
 JsonParse parse_json_text(const std::string& text);
 // Parses a file's JSON text; errors go to `d` (and the result is null).
 Json parse_document(const std::string& text, Diagnostics& d);
-// The file's contents; throws ScenarioError naming the file when it cannot be read.
+// The file's contents; throws ScenarioError naming the file when it cannot be read (a missing
+// file with a did-you-mean, json_file_beside).
 std::string read_json_file(const std::string& file);
+// For a missing `file`: the name of the .json file in its directory it was probably meant to be
+// (a plausible typo), or nullopt.
+std::optional<std::string> json_file_beside(const std::string& file);
 // A record gbesim wrote earlier (run.json), or nullopt if it is missing, not a regular file, or
 // not valid JSON: records are read, never trusted. With `only`, just those top-level members are
 // kept (the rest is checked but not built: a run.json echoes a scenario of any size).

@@ -21,6 +21,7 @@
 #include "sim/phy_command.hpp"
 #include "sim/runner.hpp"
 #include "sim/series.hpp"
+#include "sim/slurm_options.hpp"
 #include "sim/stats_command.hpp"
 #include "sim/sweep.hpp"
 #include "sim/topology_command.hpp"
@@ -41,6 +42,13 @@ const CLI::Validator kDecimal(
       return "expected a non-negative decimal integer, got " + gbesim::printable(text);
     },
     "DECIMAL");
+
+// The #SBATCH values, held to sbatch's grammar (sim/slurm_options) before a script is written.
+const CLI::Validator kSlurmTime(
+    [](std::string& text) { return gbesim::slurm_time_problem(text).value_or(""); }, "TIME");
+const CLI::Validator kSlurmPartition(
+    [](std::string& text) { return gbesim::slurm_partition_problem(text).value_or(""); },
+    "PARTITION");
 
 int cli(int argc, char** argv) {
   using namespace gbesim;
@@ -135,10 +143,15 @@ int cli(int argc, char** argv) {
       ->check(kDecimal)
       ->check(CLI::Range(1, 100000))
       ->needs(slurm_flag);
-  sweep_cmd->add_option("--partition", sweep.slurm_partition, "--slurm: the partition")
+  sweep_cmd
+      ->add_option("--partition", sweep.slurm_partition,
+                   "--slurm: the partition (or several, comma-separated)")
+      ->check(kSlurmPartition)
       ->needs(slurm_flag);
   sweep_cmd
-      ->add_option("--time", sweep.slurm_time, "--slurm: each task's time limit (e.g. 1:00:00)")
+      ->add_option("--time", sweep.slurm_time,
+                   "--slurm: each task's time limit, in sbatch's forms (e.g. 90, 1:00:00, 2-12)")
+      ->check(kSlurmTime)
       ->needs(slurm_flag);
   sweep_cmd
       ->add_option("--cpus-per-task", sweep.slurm_cpus_per_task,
@@ -183,7 +196,7 @@ int cli(int argc, char** argv) {
   topology_cmd->add_flag("--quiet", topology.quiet, "write the files, print nothing");
   topology_cmd->add_flag("--every-pair", topology.every_pair,
                          "list every pair of stations in topology_pairs.csv, not each station's "
-                         "worst (at most 10^7 pairs)");
+                         "worst (refused, with its size, beyond 2 GB)");
 
   PlotOptions plot;
   ReportOptions report;
@@ -195,23 +208,35 @@ int cli(int argc, char** argv) {
       "phy", "1000BASE-T link level: SNR, margin and BER vs cable length; AWGN error rates");
   auto* phy_out =
       phy_cmd->add_option("--out", phy.out_dir, "output directory (default results/phy)");
-  phy_cmd->add_option("--scenario", phy.scenario_file,
-                      "take the sweep from this scenario's \"link_level\" block");
-  phy_cmd->add_option("--channel", phy.channel, "awgn, cable or both (default)")
-      ->check(CLI::IsMember({"awgn", "cable", "both"}));
-  phy_cmd->add_option("--cable", phy.cables, "cable categories (default cat5,cat5e,cat6)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"cat5", "cat5e", "cat6"}));
+  auto* phy_pmd =
+      phy_cmd
+          ->add_option("--pmd", phy.pmds,
+                       "1000BASE-X link check instead: 1000base-sx, 1000base-lx or 1000base-cx "
+                       "(power budget, margin per length, reach per fibre; --lengths in metres)")
+          ->delimiter(',');
+  // What only the 1000BASE-T link reads: given with --pmd, it would be silently ignored.
+  std::vector<CLI::Option*> twisted_pair_only;
+  twisted_pair_only.push_back(phy_cmd->add_option(
+      "--scenario", phy.scenario_file, "take the sweep from this scenario's \"link_level\" block"));
+  twisted_pair_only.push_back(
+      phy_cmd->add_option("--channel", phy.channel, "awgn, cable or both (default)")
+          ->check(CLI::IsMember({"awgn", "cable", "both"})));
+  twisted_pair_only.push_back(
+      phy_cmd->add_option("--cable", phy.cables, "cable categories (default cat5,cat5e,cat6)")
+          ->delimiter(',')
+          ->check(CLI::IsMember({"cat5", "cat5e", "cat6"})));
   phy_cmd->add_option("--lengths", phy.lengths_m, "cable lengths in metres (default 0,10,...,200)")
       ->delimiter(',')
       ->check(CLI::Range(0.0, 1000.0));
-  phy_cmd
-      ->add_option("--mc-symbols", phy.mc_symbols,
-                   "Monte Carlo 4D symbols per cable point (0: none; default 20000)")
-      ->check(kDecimal)
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{100'000'000}));
-  phy_cmd->add_option("--eye-length", phy.eye_length_m, "cable length of the eye diagrams (m)")
-      ->check(CLI::Range(0.0, 1000.0));
+  twisted_pair_only.push_back(
+      phy_cmd
+          ->add_option("--mc-symbols", phy.mc_symbols,
+                       "Monte Carlo 4D symbols per cable point (0: none; default 20000)")
+          ->check(kDecimal)
+          ->check(CLI::Range(std::int64_t{0}, std::int64_t{100'000'000})));
+  twisted_pair_only.push_back(
+      phy_cmd->add_option("--eye-length", phy.eye_length_m, "cable length of the eye diagrams (m)")
+          ->check(CLI::Range(0.0, 1000.0)));
   // The receiver's flags come from its parameter table: --echo-taps, --adc-bits, ...
   std::vector<std::pair<std::string, CLI::Option*>> receiver_flags;
   for (const auto& e : phy::phy_receiver_param_table().entries()) {
@@ -235,31 +260,37 @@ int cli(int argc, char** argv) {
                    ->check(CLI::Range(e.info.min, e.info.max));
     }
     receiver_flags.emplace_back(e.info.key, option);
+    twisted_pair_only.push_back(option);
   }
-  phy_cmd->add_option("--sigma", phy.sigmas, "noise standard deviations per dimension")
-      ->delimiter(',')
-      ->check(CLI::Range(0.01, 10.0));
-  phy_cmd->add_option("--symbols", phy.symbols, "4D symbols per noise level")
-      ->check(kDecimal)
-      ->check(CLI::Range(1000, 100'000'000));
-  phy_cmd->add_option("--seed", phy.seed, "seed")->check(kDecimal)->check(CLI::Range(0, 1 << 30));
+  twisted_pair_only.push_back(
+      phy_cmd->add_option("--sigma", phy.sigmas, "noise standard deviations per dimension")
+          ->delimiter(',')
+          ->check(CLI::Range(0.01, 10.0)));
+  twisted_pair_only.push_back(
+      phy_cmd->add_option("--symbols", phy.symbols, "4D symbols per noise level")
+          ->check(kDecimal)
+          ->check(CLI::Range(1000, 100'000'000)));
+  twisted_pair_only.push_back(phy_cmd->add_option("--seed", phy.seed, "seed")
+                                  ->check(kDecimal)
+                                  ->check(CLI::Range(0, 1 << 30)));
+  for (CLI::Option* option : twisted_pair_only) option->excludes(phy_pmd);
   phy_cmd->add_flag("--quiet", phy.quiet, "write the files, print nothing");
-  phy_cmd
-      ->add_option("--pmd", phy.pmds,
-                   "1000BASE-X link check instead: 1000base-sx, 1000base-lx or 1000base-cx "
-                   "(power budget, margin per length, reach per fibre; --lengths in metres)")
-      ->delimiter(',');
+  // What only the 1000BASE-X check reads.
   phy_cmd
       ->add_option("--fibre", phy.fibres,
                    "fibre types for --pmd (default: every one the PMD runs on): "
                    "mmf-62.5-160, mmf-62.5-200, mmf-50-400, mmf-50-500, smf-9, stp-150")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->needs(phy_pmd);
   phy_cmd
       ->add_option("--connection-loss-db", phy.connection_loss_db,
                    "connections and splices for --pmd (default the standard's 1.5 dB)")
-      ->check(CLI::Range(0.0, 50.0));
-  phy_cmd->add_option("--tx-min-dbm", phy.tx_min_dbm,
-                      "a transceiver's minimum launch power for --pmd (default the standard's)");
+      ->check(CLI::Range(0.0, 50.0))
+      ->needs(phy_pmd);
+  phy_cmd
+      ->add_option("--tx-min-dbm", phy.tx_min_dbm,
+                   "a transceiver's minimum launch power for --pmd (default the standard's)")
+      ->needs(phy_pmd);
   auto* bench_cmd = app.add_subcommand("bench", "measure simulation speed and memory");
   bench_cmd->add_option("--runs", bench.runs, "runs per case; the median is reported")
       ->check(kDecimal)
@@ -274,9 +305,10 @@ int cli(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"a", "b", "b'", "c", "c2", "c8", "c32", "c128", "c512", "c1024",
                              "e", "f", "k",  "s", "w",  "g",  "h",   "p",    "i",    "j"}));
-  bench_cmd->add_option("--sweep-scenario", bench.sweep_scenario,
-                        "the sweep case (w) times: gbesim sweep FILE -j 2 (default "
-                        "scenarios/carrier-extension-waste.json, from the project's directory)");
+  auto* sweep_scenario_opt = bench_cmd->add_option(
+      "--sweep-scenario", bench.sweep_scenario,
+      "the sweep case (w) times: gbesim sweep FILE -j 2 (default "
+      "scenarios/carrier-extension-waste.json, from the project's directory)");
 
   if (const auto code = parse_command_line(app, argc, argv)) return *code;
 
@@ -328,6 +360,7 @@ int cli(int argc, char** argv) {
     }
     if (bench_cmd->parsed()) {
       bench.self = self_path(argv[0]);
+      bench.sweep_scenario_given = sweep_scenario_opt->count() > 0;
       return run_bench(bench);
     }
   } catch (const std::exception&) {

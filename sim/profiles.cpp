@@ -50,13 +50,27 @@ void apply(const ProfileKind& kind, const Json& ref, const std::string& at, Diag
   std::string text;
   const bool is_file = r.size() > 5 && r.compare(r.size() - 5, 5, ".json") == 0;
   if (is_file) {
-    std::filesystem::path p(r);
-    if (p.is_relative()) p = std::filesystem::path(d.file()).parent_path() / p;
+    namespace fs = std::filesystem;
+    fs::path p(r);
+    if (p.is_relative()) p = fs::path(d.file()).parent_path() / p;
     file = p.string();
+    // A file that cannot be read is an error of the key that named it (the scenario's file and
+    // JSON path), saying where the name led.
+    std::error_code ec;
+    const std::string named = kind.what + " profile file \"" + r + "\" (resolved as " +
+                              fs::absolute(p, ec).lexically_normal().string() + ")";
+    if (fs::status(p, ec).type() == fs::file_type::not_found) {
+      const auto beside = json_file_beside(file);
+      d.error(at, "no such " + named +
+                      (beside ? "; did you mean \"" +
+                                    (fs::path(r).parent_path() / *beside).string() + "\"?"
+                              : ""));
+      return;
+    }
     try {
       text = read_json_file(file);
     } catch (const ScenarioError& e) {
-      for (const auto& item : e.diagnostics()) d.error_in(item.file, item.path, item.message);
+      for (const auto& item : e.diagnostics()) d.error(at, named + ": " + item.message);
       return;
     }
   } else {

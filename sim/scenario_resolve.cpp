@@ -30,8 +30,20 @@ void resolve_topology(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
   std::vector<std::string> station_names;
   for (const auto& s : c.stations) station_names.push_back(s.name);
   const double bit_ns = 1000.0 / static_cast<double>(c.run.rate_mbps);
-  // A run needs every pair's delay (the loader's report lists each station's worst only).
+  // A run needs every pair's delay (the loader's report lists each station's worst only), found
+  // through a listing whose size the loader's report knows before it is built.
+  double every_pair_bytes = 0;
+  for (const DomainReport& dom : t.report.domains) every_pair_bytes += dom.every_pair.bytes;
+  if (every_pair_bytes > kMaxPairListingBytes) {
+    d.error("topology",
+            fmt::format("a run needs the path of every pair of stations: about {:.1f} GB for this "
+                        "plant (at most {:.1f} GB): its paths cross more repeaters than any "
+                        "repeater rule allows",
+                        every_pair_bytes / 1e9, kMaxPairListingBytes / 1e9));
+    return;
+  }
   const TopologyReport every = analyse_topology(t.plant, PairScope::every_pair);
+  for (const auto& p : every.problems) d.error("topology", p.message);
   for (std::size_t i = 0; i < every.domains.size(); ++i) {
     const DomainReport& dom = every.domains[i];
     const std::string origin = "topology domain " + std::to_string(i);

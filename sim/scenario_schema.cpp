@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/common/speed_modes.hpp"
+#include "sim/file_names.hpp"
 #include "sim/host_schema.hpp"
 #include "sim/output_dir.hpp"
 #include "sim/profiles.hpp"
@@ -48,6 +49,7 @@ const Object<StationConfig>& station_object() {
         .field("traffic", &StationConfig::traffic, traffic_list().node())
         .check([](const Json&, const std::string& path, StationConfig& st, Reader& r) {
           if (st.name == "broadcast") r.d.error(path, "\"broadcast\" is reserved as a destination");
+          if (const auto problem = station_file_name_problem(st.name)) r.d.error(path, *problem);
         });
     return s;
   }();

@@ -131,21 +131,42 @@ std::string topology_pairs_csv(const TopologyReport& report) {
   return out;
 }
 
+namespace {
+
+// Every pair's listing, refused before it is built when it would take more than an analysis may
+// (kMaxPairListingBytes): its size is known from the default report.
+void check_every_pair_listing(const LoadedTopology& topology, const std::string& file) {
+  PairListing every;
+  PairListing worst;
+  for (const auto& dom : topology.report.domains) {
+    every.pairs += dom.every_pair.pairs;
+    every.path_nodes += dom.every_pair.path_nodes;
+    every.bytes += dom.every_pair.bytes;
+    worst.pairs += dom.listed.pairs;
+    worst.bytes += dom.listed.bytes;
+  }
+  if (every.bytes <= kMaxPairListingBytes) return;
+  throw ScenarioError({{file, "",
+                        fmt::format("--every-pair would list {:.0f} pairs with {:.0f} names along "
+                                    "their paths, about {:.1f} GB in memory and in "
+                                    "topology_pairs.csv (at most {:.1f} GB); without it each "
+                                    "station's worst pair is listed ({:.0f} pairs, {:.1f} MB)",
+                                    every.pairs, every.path_nodes, every.bytes / 1e9,
+                                    kMaxPairListingBytes / 1e9, worst.pairs, worst.bytes / 1e6)}});
+}
+
+}  // namespace
+
 int run_topology(const TopologyOptions& options) {
   LoadedTopology topology = load_topology(options.file);
   if (options.every_pair) {
-    double pairs = 0;
-    for (const auto& dom : topology.report.domains)
-      pairs += 0.5 * static_cast<double>(dom.stations.size()) *
-               static_cast<double>(dom.stations.size() - 1);
-    constexpr double most = 1e7;
-    if (pairs > most)
-      throw ScenarioError({{options.file, "",
-                            fmt::format("--every-pair would list {:.0f} pairs (at most {:.0f}); "
-                                        "without it each station's worst pair is listed",
-                                        pairs, most)}});
+    check_every_pair_listing(topology, options.file);
     topology.report = analyse_topology(topology.plant, PairScope::every_pair);
     topology.scope = PairScope::every_pair;
+    std::vector<Diagnostic> problems;
+    for (const auto& p : topology.report.problems)
+      problems.push_back({options.file, "", p.message});
+    if (!problems.empty()) throw ScenarioError(std::move(problems));
   }
   const std::string text = topology_report_text(topology);
   // Exit code 1 means "the plant fails": any problem writing the files is 2, like bad input.

@@ -1,5 +1,7 @@
 #include "sim/topology_loader.hpp"
 
+#include <algorithm>
+
 #include "sim/diagnostics.hpp"
 #include "sim/json_input.hpp"
 #include "sim/topology_schema.hpp"
@@ -7,14 +9,34 @@
 namespace gbesim {
 namespace {
 
+// A simulated plant's size, before it is analysed.
+void check_simulated_size(const CablingPlant& plant, const std::string& path, Diagnostics& d) {
+  const std::string at = child_path(path, "nodes");
+  const std::string why =
+      " (a run simulates every station and keeps the delay of every pair; gbesim topology checks "
+      "plants of up to " +
+      std::to_string(kMaxPlantNodes) + " nodes)";
+  if (plant.nodes.size() > kMaxScenarioPlantNodes)
+    d.error(at, "has " + std::to_string(plant.nodes.size()) +
+                    " nodes; a scenario's topology takes at most " +
+                    std::to_string(kMaxScenarioPlantNodes) + why);
+  const auto stations = std::count_if(plant.nodes.begin(), plant.nodes.end(),
+                                      [](const CablingNode& n) { return n.kind == NodeKind::dte; });
+  if (static_cast<std::size_t>(stations) > kMaxScenarioPlantStations)
+    d.error(at, "has " + std::to_string(stations) +
+                    " stations (kind dte); a scenario's topology takes at most " +
+                    std::to_string(kMaxScenarioPlantStations) + why);
+}
+
 LoadedTopology read(const Json& doc, const std::string& file, const std::string& path,
                     std::int64_t default_rate, Diagnostics& d,
-                    const std::map<std::string, MediumParams>* media) {
+                    const std::map<std::string, MediumParams>* media, bool simulated) {
   LoadedTopology out;
   out.file = file;
   TopologyDocument t;
   t.plant.rate_mbps = default_rate;
   read_topology_document(doc, path, t, d, media);
+  if (simulated) check_simulated_size(t.plant, path, d);
   if (path.empty() && doc.is_object() && !doc.contains("name"))
     d.error("", "missing \"name\": the topology's name");
   out.resolved = topology_schema().write(t);
@@ -38,14 +60,14 @@ LoadedTopology read_topology_block(const Json& block, const std::string& file,
                                    const std::string& path, std::int64_t default_rate,
                                    Diagnostics& d,
                                    const std::map<std::string, MediumParams>* media) {
-  return read(block, file, path, default_rate, d, media);
+  return read(block, file, path, default_rate, d, media, true);
 }
 
 LoadedTopology load_topology_text(const std::string& text, const std::string& file) {
   Diagnostics d(file);
   const Json doc = parse_document(text, d);
   d.throw_if_any();
-  LoadedTopology out = read(doc, file, "", 100, d, nullptr);
+  LoadedTopology out = read(doc, file, "", 100, d, nullptr, false);
   d.throw_if_any();
   return out;
 }

@@ -6,6 +6,7 @@
 // together (ScenarioError); structural problems the analysis finds (loops, speeds that cannot
 // meet) are reported the same way.
 
+#include <cstddef>
 #include <map>
 #include <string>
 
@@ -13,6 +14,13 @@
 #include "sim/json_path.hpp"
 
 namespace gbesim {
+
+// A scenario's topology block is simulated: a run needs the delay of every pair of its stations
+// (kept as a matrix per domain) and simulates every station, so the block takes far smaller plants
+// than `gbesim topology` (kMaxPlantNodes): as many stations as one simulated collision domain of
+// `gbesim bench` (1,024), and repeaters between them.
+inline constexpr std::size_t kMaxScenarioPlantNodes = 4096;
+inline constexpr std::size_t kMaxScenarioPlantStations = 1024;
 
 struct LoadedTopology {
   std::string file;
@@ -28,7 +36,8 @@ LoadedTopology load_topology(const std::string& file);
 LoadedTopology load_topology_text(const std::string& text, const std::string& file);
 // The same from a block already parsed (a scenario's "topology"): errors go to `d` under `path`;
 // `default_rate` is the speed of domains nothing in the block fixes; `media`, the scenario's
-// media table, which the block's own "media" may change further.
+// media table, which the block's own "media" may change further. At most
+// kMaxScenarioPlantNodes nodes and kMaxScenarioPlantStations stations (dte).
 class Diagnostics;
 LoadedTopology read_topology_block(const Json& block, const std::string& file,
                                    const std::string& path, std::int64_t default_rate,

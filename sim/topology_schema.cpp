@@ -19,10 +19,6 @@ const std::vector<std::string> kClasses = {"class_i", "class_ii", "class_ii_t4",
 const std::vector<std::string> kPhys = {"tx", "t4"};
 const std::vector<std::string> kRates = {"10", "100", "1000"};
 
-// The analysis is linear in stations (models/topology/cabling): a plant is limited to a size it
-// handles in seconds and well under a GB (docs/topology.md gives the measured figures).
-constexpr std::size_t kMaxNodes = 1'000'000;
-
 std::string join(const std::vector<std::string>& words) {
   return schema::key_list(words);
 }
@@ -274,9 +270,10 @@ const schema::Object<TopologyDocument>& topology_schema() {
             schema::error_expected(r, path, nodes.expected, v);
             return;
           }
-          if (v.is_object() && v.size() > kMaxNodes) {
+          if (v.is_object() && v.size() > kMaxPlantNodes) {
             r.d.error(path, "has " + std::to_string(v.size()) + " nodes; a plant takes at most " +
-                                std::to_string(kMaxNodes));
+                                std::to_string(kMaxPlantNodes) +
+                                " (its analysis takes seconds and about 0.5 GB at that size)");
             return;
           }
           nodes.read(v, path, t.plant.nodes, r);

@@ -92,6 +92,23 @@ enum class PairScope {
   every_pair,         // every pair of stations (quadratic: for plants a run simulates)
 };
 
+// What a listing of pairs (DomainReport::pairs) holds, known before it is built: each pair's
+// path is kept in memory as names and cable indices, and written as text (topology_pairs.csv).
+// Every pair of a domain is quadratic in its stations and each path as long as the repeaters it
+// crosses: 1,024 stations on a chain of 3,071 repeaters make 523,776 paths of about 1,000 names.
+struct PairListing {
+  double pairs = 0;
+  double path_nodes = 0;  // names over all paths, both stations included
+  double bytes = 0;       // in memory and as CSV text, estimated
+};
+
+// The most a listing of pairs may take, over all domains of one analysis: every pair of a domain
+// of about 2,000 stations (2,000,000 pairs of short paths), far more than anyone reads as a table,
+// and little enough to build in memory on any machine gbesim runs on. An analysis that would list
+// more lists nothing and reports a problem with its estimate; a plant's own worst pairs stay
+// within it unless its paths cross more repeaters than any repeater rule allows.
+inline constexpr double kMaxPairListingBytes = 2e9;
+
 struct DomainReport {
   std::int64_t rate_mbps = 100;
   double budget_bt = 0;
@@ -99,6 +116,8 @@ struct DomainReport {
   std::vector<std::string> repeaters;  // repeaters and converters
   std::vector<std::size_t> cables;
   std::vector<PathReport> pairs;     // as the analysis's PairScope says; the earlier station first
+  PairListing listed;                // what `pairs` holds
+  PairListing every_pair;            // what listing every pair would hold (whatever the scope)
   std::optional<std::size_t> worst;  // index into pairs: the domain's worst pair
   double margin_bt = 0;              // budget - worst PDV
   double margin_m = 0;               // the same in metres of the worst path's main medium
@@ -125,6 +144,8 @@ struct TopologyReport {
   bool pass() const;
 };
 
+// Lists the pairs `scope` asks for in each domain; a domain whose listing would take the analysis
+// beyond kMaxPairListingBytes lists nothing and is left out, with a problem giving the estimate.
 TopologyReport analyse_topology(const CablingPlant& plant,
                                 PairScope scope = PairScope::worst_per_station);
 

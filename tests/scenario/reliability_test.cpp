@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include "sim/json_path.hpp"
 #include "tests/support/sim_fixture.hpp"
@@ -337,6 +339,227 @@ TEST(Reliability, ValuesWithoutAValueAreEmptyAndInfinitiesAreWrittenAsSuch) {
   EXPECT_NE(read_text(dir / "far/scalars.csv").find("\nanalysis.link0,phy_snr_db,dB,-inf\n"),
             std::string::npos);
   EXPECT_NE(far.output.find("SNR -inf dB"), std::string::npos) << far.output;
+}
+
+// The options a command's --help lists with a numeric type (CLI11's FLOAT, INT, UINT).
+std::vector<std::string> numeric_options(const std::string& command) {
+  const auto help = run_gbesim({command, "--help"});
+  std::vector<std::string> out;
+  std::istringstream lines(help.output);
+  for (std::string line; std::getline(lines, line);) {
+    const auto dashes = line.find("--");
+    if (dashes == std::string::npos || line.find_first_not_of(' ') + 4 < dashes) continue;
+    const auto space = line.find(' ', dashes);
+    if (space == std::string::npos) continue;
+    const std::string type =
+        line.substr(space + 1, line.find_first_of(": ", space + 1) - space - 1);
+    if (type == "FLOAT" || type == "INT" || type == "UINT")
+      out.push_back(line.substr(dashes, space - dashes));
+  }
+  return out;
+}
+
+TEST(Reliability, EveryNumericOptionOfEveryCommandRefusesNaNAndInfinities) {
+  // CLI11 reads nan and inf as numbers and its Range lets NaN through: `gbesim phy --lengths nan`
+  // would give an SNR of inf and a BER of 0, `--tx-min-dbm nan` NaN power budgets.
+  const auto dir = fresh_directory("nonfinite-options");
+  const std::vector<std::pair<std::string, std::vector<std::string>>> commands = {
+      {"run", {"s.json"}}, {"sweep", {"s.json"}}, {"topology", {"t.json"}},
+      {"phy", {}},         {"bench", {}},         {"params", {}},
+      {"stats", {}},       {"plot", {"results"}}, {"report", {"results"}}};
+  std::size_t checked = 0;
+  for (const auto& [command, positional] : commands) {
+    std::vector<std::string> options = numeric_options(command);
+    // Hidden options too (not in --help).
+    if (command == "run") options.insert(options.end(), {"--chunk-ns", "--parent-pid"});
+    if (command == "sweep") options.push_back("--aggregate-every-ms");
+    for (const auto& option : options) {
+      for (const char* value : {"nan", "inf", "-inf", "1e999", "-NaN", "infinity"}) {
+        std::vector<std::string> args = {command};
+        args.insert(args.end(), positional.begin(), positional.end());
+        args.push_back(option + "=" + value);
+        const auto r = run_gbesim(args, dir);
+        EXPECT_EQ(r.exit_code, 2) << command << " " << option << "=" << value << ": " << r.output;
+        EXPECT_NE(r.output.find(": expected a finite number, got " + std::string(value)),
+                  std::string::npos)
+            << command << " " << option << "=" << value << ": " << r.output;
+        ++checked;
+      }
+    }
+  }
+  // phy alone has 14 (lengths, the receiver's, the 1000BASE-X ones, ...).
+  const auto phy = numeric_options("phy");
+  for (const char* o : {"--lengths", "--eye-length", "--sigma", "--noise-dbm-per-hz",
+                        "--connection-loss-db", "--tx-min-dbm", "--mc-symbols", "--seed"})
+    EXPECT_NE(std::find(phy.begin(), phy.end(), o), phy.end()) << o;
+  EXPECT_GE(checked, 6u * 24);  // 24 numeric options when this was written
+  EXPECT_FALSE(std::filesystem::exists(dir / "results"));
+}
+
+TEST(Reliability, PhyOptionsOfTheOtherModeAreErrorsNotIgnored) {
+  const auto dir = fresh_directory("phy-modes");
+  // Only the 1000BASE-X check (--pmd) reads these; without it they would be silently ignored.
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--fibre", "smf-9"},
+                                               {"--connection-loss-db", "2"},
+                                               {"--tx-min-dbm", "-9.5"}}) {
+    std::vector<std::string> all = {"phy", "--channel", "awgn", "--symbols", "1000"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = run_gbesim(all, dir);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(args[0] + " requires --pmd"), std::string::npos) << r.output;
+  }
+  // Only the 1000BASE-T link reads these.
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--cable", "cat5"},
+                                               {"--sigma", "0.2"},
+                                               {"--echo-taps", "10"},
+                                               {"--seed", "3"},
+                                               {"--scenario", "s.json"},
+                                               {"--channel", "awgn"}}) {
+    std::vector<std::string> all = {"phy", "--pmd", "1000base-sx"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = run_gbesim(all, dir);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--pmd excludes " + args[0]), std::string::npos) << r.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "results"));
+  const auto pmd =
+      run_gbesim({"phy", "--pmd", "1000base-sx", "--fibre", "mmf-50-500", "--tx-min-dbm", "-9.5",
+                  "--connection-loss-db", "2", "--lengths", "500", "--quiet", "--out", "pmd"},
+                 dir);
+  EXPECT_EQ(pmd.exit_code, 0) << pmd.output;
+}
+
+TEST(Reliability, ABenchSweepScenarioThatCannotBeReadIsAnErrorBeforeAnyCase) {
+  const auto dir = fresh_directory("bench-sweep");
+  write_text(dir / "sweep.json", kSlowSweep);
+  // A file the user names is never skipped (as the project's default is when it is not found).
+  const auto missing = run_gbesim({"bench", "--cases", "w", "--sweep-scenario", "swep.json"}, dir);
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("error: swep.json: no such file; did you mean sweep.json?"),
+            std::string::npos)
+      << missing.output;
+  write_text(dir / "bad.json", R"({"name": "bad", "description": "", "stations": {}})");
+  const auto bad = run_gbesim({"bench", "--cases", "a", "--sweep-scenario", "bad.json"}, dir);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("error: bad.json: stations: "), std::string::npos) << bad.output;
+  for (const auto& r : {missing, bad}) EXPECT_EQ(r.output.find("baseline"), std::string::npos);
+}
+
+TEST(Reliability, SlurmOptionsOutsideSbatchsGrammarWriteNoScript) {
+  const auto dir = fresh_directory("slurm-options");
+  write_text(dir / "s.json", kSlowSweep);
+  // A newline would add an #SBATCH line of its own to the batch script.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--time", "1:00:00\n#SBATCH --mem=1"},
+        {"--time", "x;y"},
+        {"--time", "1:2:3:4"},
+        {"--partition", "batch\n#SBATCH --mem=1"},
+        {"--partition", "a b"}}) {
+    std::vector<std::string> all = {"sweep", "s.json", "--slurm", "--out", "out"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = run_gbesim(all, dir);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(args[0] + ": expected "), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "out")) << args[1];
+  }
+  const auto ok = run_gbesim(
+      {"sweep", "s.json", "--slurm", "--out", "out", "--time", "2-12", "--partition", "short,long"},
+      dir);
+  ASSERT_EQ(ok.exit_code, 0) << ok.output;
+  const std::string script = read_text(dir / "out/slurm/shards.sbatch");
+  EXPECT_NE(script.find("\n#SBATCH --time=2-12\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("\n#SBATCH --partition=short,long\n"), std::string::npos) << script;
+}
+
+TEST(Reliability, AStationNameTooLongForAFileIsRefusedWhenTheScenarioLoads) {
+  // Refused with its path before anything is simulated, not when its pcap is written at the
+  // end ("File name too long").
+  const auto dir = fresh_directory("long-station");
+  const std::string name(300, 'x');
+  std::string text = kTwoStations;
+  for (auto at = text.find("\"a\""); at != std::string::npos; at = text.find("\"a\"", at + 1))
+    text.replace(at, 3, "\"" + name + "\"");
+  write_text(dir / "s.json", text);
+  const auto r = run_gbesim({"run", "s.json", "--trace", "pcap", "--out", "out"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: s.json: stations." + name +
+                          ": a station's name names its capture file (<station>.pcap): at most "
+                          "100 characters, got 300"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("simulated"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+// A command line run with its address space capped, so that a regression that tries to build
+// tens of GB fails at once instead of taking the machine's memory (not under sanitizers, whose
+// shadow memory needs a huge address space).
+CommandResult run_gbesim_capped(const std::vector<std::string>& args,
+                                const std::filesystem::path& cwd) {
+  std::string line = "cd " + cwd.string() + " && ";
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  line += "ulimit -v 8388608 && ";  // 8 GiB
+#endif
+  line += GBESIM_BINARY;
+  for (const auto& a : args) line += " " + a;
+  return run_command(line);
+}
+
+// 1,024 stations on a chain of 3,071 repeaters: a plant within the limits (4,095 nodes) whose
+// every pair's paths hold 538,441,728 names.
+Json chain_plant() {
+  Json nodes = Json::object();
+  Json cables = Json::array();
+  for (int r = 0; r < 3071; ++r) {
+    nodes["r" + std::to_string(r)] = {{"kind", "repeater"}, {"class", "ten"}};
+    if (r > 0)
+      cables.push_back({{"between", {"r" + std::to_string(r - 1), "r" + std::to_string(r)}},
+                        {"medium", "cat3"},
+                        {"length_m", 1}});
+  }
+  for (int s = 0; s < 1024; ++s) {
+    nodes["s" + std::to_string(s)] = {{"kind", "dte"}};
+    cables.push_back({{"between", {"r" + std::to_string(3 * s), "s" + std::to_string(s)}},
+                      {"medium", "cat3"},
+                      {"length_m", 1}});
+  }
+  return {{"nodes", nodes}, {"cables", cables}};
+}
+
+TEST(Reliability, ListingEveryPairOfAHugePlantIsRefusedAtOnceWithItsSize) {
+  // Built, the paths of every pair would take tens of GB.
+  const auto dir = fresh_directory("every-pair");
+  Json plant = chain_plant();
+  plant["name"] = "chain";
+  plant["rate_mbps"] = 10;
+  write_text(dir / "chain.json", plant.dump());
+  const auto r = run_gbesim_capped({"topology", "chain.json", "--every-pair", "--out", "out"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: chain.json: --every-pair would list 523776 pairs with 538441728 "
+                          "names along their paths, about "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(" GB in memory and in topology_pairs.csv (at most 2.0 GB); without it "
+                          "each station's worst pair is listed ("),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+  // Without --every-pair the same plant is analysed (and fails the 5-4-3 rule).
+  const auto worst = run_gbesim_capped({"topology", "chain.json", "--out", "out", "--quiet"}, dir);
+  EXPECT_EQ(worst.exit_code, 1) << worst.output;
+
+  // A scenario simulating the plant needs every pair's delay: refused the same way.
+  Json scenario = {{"name", "chain"}, {"description", ""}, {"rate_mbps", 10}};
+  for (int s = 0; s < 1024; ++s) scenario["stations"]["s" + std::to_string(s)] = Json::object();
+  scenario["topology"] = chain_plant();
+  write_text(dir / "s.json", scenario.dump());
+  const auto run = run_gbesim_capped({"run", "s.json", "--out", "run"}, dir);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("error: s.json: topology: a run needs the path of every pair of "
+                            "stations: about "),
+            std::string::npos)
+      << run.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "run"));
 }
 
 }  // namespace

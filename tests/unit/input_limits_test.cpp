@@ -10,10 +10,12 @@
 #include <fstream>
 
 #include "sim/diagnostics.hpp"
+#include "sim/file_names.hpp"
 #include "sim/json_input.hpp"
 #include "sim/output_dir.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/topology_loader.hpp"
+#include "sim/topology_schema.hpp"
 
 namespace gbesim {
 namespace {
@@ -189,6 +191,122 @@ TEST(InputLimits, AStationTakesABoundedNumberOfTrafficSources) {
   text.replace(at, text.find("]", at) - at + 1, "[" + sources + "]");
   EXPECT_CONTAINS(error_of(text),
                   "stations.a.traffic: has 257 traffic sources; a station takes at most 256");
+}
+
+TEST(InputLimits, AStationNameThatCannotNameItsCaptureFileIsAnErrorWithItsPath) {
+  // A station's name names its pcap (<station>.pcap): a device name, or a name longer than a
+  // file system takes, is refused with its path when the scenario loads, not when a run writes
+  // its capture at the end.
+  auto with_station = [](const std::string& name) {
+    std::string text = kValid;
+    for (auto at = text.find("\"a\""); at != std::string::npos; at = text.find("\"a\"", at + 1))
+      text.replace(at, 3, "\"" + name + "\"");
+    return text;
+  };
+  EXPECT_CONTAINS(error_of(with_station("CON")),
+                  "error: bad.json: stations.CON: \"CON\" names the station's capture file "
+                  "CON.pcap, and is a device name on Windows; choose another name");
+  for (const char* name : {"nul", "Com1", "LPT9", "aux"})
+    EXPECT_CONTAINS(error_of(with_station(name)), std::string("stations.") + name + ": ");
+  const std::string longest(kMaxFileNameChars, 'x');
+  EXPECT_EQ(error_of(with_station(longest)), "");
+  EXPECT_CONTAINS(error_of(with_station(longest + "x")),
+                  "error: bad.json: stations." + longest +
+                      "x: a station's name names its capture file (<station>.pcap): at most 100 "
+                      "characters, got 101");
+  EXPECT_EQ(error_of(with_station("COM10")), "");
+  EXPECT_EQ(error_of(with_station("console")), "");
+}
+
+TEST(InputLimits, AMissingProfileFileIsAnErrorOfTheKeyThatNamedIt) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("gbesim-profile-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "mynic.json") << "{}\n"; }
+  std::string text = kValid;
+  text.pop_back();
+  const std::string scenario = (dir / "s.json").string();
+  auto error_with = [&](const std::string& profile) {
+    try {
+      load_scenario_text(
+          text + R"(, "hosts": {"h": {"nic": {"station": "a", "profile": ")" + profile + "\"}}}}",
+          scenario);
+      return std::string();
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+  };
+  // The error names the scenario and the key, not only the file that was looked for.
+  EXPECT_CONTAINS(error_with("myni.json"),
+                  "error: " + scenario + ": hosts.h.nic.profile: no such NIC profile file " +
+                      "\"myni.json\" (resolved as " + (dir / "myni.json").string() +
+                      "); did you mean \"mynic.json\"?");
+  EXPECT_CONTAINS(error_with("../elsewhere/x.json"),
+                  "error: " + scenario + ": hosts.h.nic.profile: no such NIC profile file " +
+                      "\"../elsewhere/x.json\" (resolved as " +
+                      (dir.parent_path() / "elsewhere/x.json").string() + ")");
+  std::filesystem::create_directories(dir / "d.json");
+  EXPECT_CONTAINS(error_with("d.json"), "error: " + scenario +
+                                            ": hosts.h.nic.profile: NIC profile file \"d.json\" " +
+                                            "(resolved as " + (dir / "d.json").string() +
+                                            "): is a directory; expected a JSON file");
+  EXPECT_EQ(error_with("mynic.json"), "");
+  std::filesystem::remove_all(dir);
+}
+
+// A topology block of `dtes` stations and `repeaters` repeaters (no cables: only the size is
+// judged here).
+std::string topology_nodes(int dtes, int repeaters) {
+  std::string nodes;
+  for (int i = 0; i < dtes; ++i)
+    nodes +=
+        std::string(nodes.empty() ? "" : ",") + "\"s" + std::to_string(i) + R"(": {"kind": "dte"})";
+  for (int i = 0; i < repeaters; ++i)
+    nodes += std::string(nodes.empty() ? "" : ",") + "\"r" + std::to_string(i) +
+             R"(": {"kind": "repeater", "class": "class_ii"})";
+  return "{" + nodes + "}";
+}
+
+TEST(InputLimits, AScenariosTopologyTakesAsManyNodesAndStationsAsARunSimulates) {
+  auto scenario = [](int dtes, int repeaters) {
+    std::string text = kValid;
+    text.pop_back();
+    return text + R"(, "topology": {"nodes": )" + topology_nodes(dtes, repeaters) +
+           R"(, "cables": []}})";
+  };
+  const std::string refused = "a scenario's topology takes at most";
+  // At the limits: other errors (the nodes have no cables), none about the size.
+  const std::string at_limits = error_of(scenario(1024, 3072));
+  EXPECT_NE(at_limits, "");
+  EXPECT_EQ(at_limits.find(refused), std::string::npos) << at_limits.substr(0, 400);
+  EXPECT_CONTAINS(error_of(scenario(1024, 3073)),
+                  "error: bad.json: topology.nodes: has 4097 nodes; a scenario's topology takes "
+                  "at most 4096 (a run simulates every station and keeps the delay of every "
+                  "pair; gbesim topology checks plants of up to 200000 nodes)");
+  EXPECT_CONTAINS(error_of(scenario(1025, 0)),
+                  "error: bad.json: topology.nodes: has 1025 stations (kind dte); a scenario's "
+                  "topology takes at most 1024");
+}
+
+TEST(InputLimits, ATopologyFileTakesABoundedNumberOfNodes) {
+  auto size_errors = [](int repeaters) {
+    Diagnostics d("t.json");
+    TopologyDocument t;
+    // Parsed as gbesim reads files (the JSON library's own parse is quadratic in keys).
+    const JsonParse doc = parse_json_text(R"({"name": "t", "nodes": )" +
+                                          topology_nodes(0, repeaters) + R"(, "cables": []})");
+    read_topology_document(doc.value, "", t, d);
+    try {
+      d.throw_if_any();
+      return std::string();
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_EQ(size_errors(static_cast<int>(kMaxPlantNodes)), "");
+  EXPECT_EQ(size_errors(static_cast<int>(kMaxPlantNodes) + 1),
+            "error: t.json: nodes: has 200001 nodes; a plant takes at most 200000 (its analysis "
+            "takes seconds and about 0.5 GB at that size)");
 }
 
 }  // namespace

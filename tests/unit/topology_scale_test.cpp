@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
 #include <random>
 
@@ -149,6 +150,84 @@ TEST(TopologyScale, TheDefaultReportAgreesWithEveryPairOnRandomPlants) {
   EXPECT_GT(compared, 500);
   EXPECT_GT(rule_failures, 50);
   EXPECT_GT(station_answers, 200);
+}
+
+// What a listing holds is known before it is built (and refused beyond kMaxPairListingBytes):
+// on the random plants, the estimate's pairs and path names are exactly those of the listing
+// then built, for each station's worst pairs and for every pair.
+TEST(TopologyScale, TheSizeOfAListingIsKnownExactlyBeforeItIsBuilt) {
+  std::mt19937_64 rng(20261206);
+  auto names_in = [](const DomainReport& dom) {
+    double names = 0;
+    for (const PathReport& p : dom.pairs) names += static_cast<double>(p.path.size());
+    return names;
+  };
+  int compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const CablingPlant plant =
+        random_plant(rng, std::array<std::int64_t, 3>{10, 100, 1000}[trial % 3]);
+    const TopologyReport fast = analyse_topology(plant);
+    const TopologyReport every = analyse_topology(plant, PairScope::every_pair);
+    ASSERT_EQ(fast.domains.size(), every.domains.size());
+    for (std::size_t d = 0; d < fast.domains.size(); ++d) {
+      SCOPED_TRACE("trial " + std::to_string(trial) + " domain " + std::to_string(d));
+      const DomainReport& f = fast.domains[d];
+      const DomainReport& e = every.domains[d];
+      EXPECT_EQ(f.listed.pairs, static_cast<double>(f.pairs.size()));
+      EXPECT_EQ(f.listed.path_nodes, names_in(f));
+      EXPECT_EQ(e.listed.pairs, static_cast<double>(e.pairs.size()));
+      EXPECT_EQ(e.listed.path_nodes, names_in(e));
+      // The default report knows what every pair would take.
+      EXPECT_EQ(f.every_pair.pairs, e.listed.pairs);
+      EXPECT_EQ(f.every_pair.path_nodes, e.listed.path_nodes);
+      EXPECT_EQ(f.every_pair.bytes, e.listed.bytes);
+      compared += e.pairs.size() > f.pairs.size() ? 1 : 0;
+    }
+  }
+  EXPECT_GT(compared, 100);  // plants where every pair is more than each station's worst
+}
+
+// 1,024 stations on a chain of 3,071 repeaters (4,095 nodes, within the limits of a scenario's
+// topology): station i on repeater 3i. Every pair's path names its two stations and the repeaters
+// from 3i to 3k: 3 + 3 (k - i) names; over all pairs 3 P + 3 n (n^2 - 1) / 6 with n = 1,024 and
+// P = n (n - 1) / 2 = 523,776: 538,441,728 names, tens of GB. The analysis refuses at once, with
+// the estimate.
+TEST(TopologyScale, AListingBeyondTheBoundIsRefusedBeforeItIsBuilt) {
+  constexpr int n = 1024;
+  constexpr int repeaters = 3 * n - 1;
+  CablingPlant plant;
+  plant.name = "chain";
+  plant.rate_mbps = 10;
+  for (int r = 0; r < repeaters; ++r) {
+    plant.nodes.push_back({"r" + std::to_string(r), NodeKind::repeater, "ten", 0, std::nullopt});
+    if (r > 0)
+      plant.cables.push_back({"r" + std::to_string(r - 1), "r" + std::to_string(r), "cat3", 1, ""});
+  }
+  for (int i = 0; i < n; ++i) {
+    plant.nodes.push_back({"s" + std::to_string(i), NodeKind::dte, "", 0, std::nullopt});
+    plant.cables.push_back({"r" + std::to_string(3 * i), "s" + std::to_string(i), "cat3", 1, ""});
+  }
+  const TopologyReport fast = analyse_topology(plant);
+  ASSERT_EQ(fast.problems.size(), 0u);
+  ASSERT_EQ(fast.domains.size(), 1u);
+  EXPECT_EQ(fast.domains[0].every_pair.pairs, 523'776);
+  EXPECT_EQ(fast.domains[0].every_pair.path_nodes, 538'441'728);
+  EXPECT_GT(fast.domains[0].every_pair.bytes, 10 * kMaxPairListingBytes);
+  // Each station's worst pair (its partner at the far end) stays small.
+  EXPECT_LT(fast.domains[0].listed.bytes, kMaxPairListingBytes / 10);
+
+  const TopologyReport every = analyse_topology(plant, PairScope::every_pair);
+  EXPECT_TRUE(every.domains.empty());
+  ASSERT_EQ(every.problems.size(), 1u);
+  EXPECT_NE(every.problems[0].message.find(
+                "collision domain 0: listing every pair of its stations would take about "),
+            std::string::npos)
+      << every.problems[0].message;
+  EXPECT_NE(every.problems[0].message.find(
+                " GB (523776 pairs, 538441728 names along their paths); an analysis lists at "
+                "most 2.0 GB (each station's worst pair is listed without asking for every pair)"),
+            std::string::npos)
+      << every.problems[0].message;
 }
 
 }  // namespace

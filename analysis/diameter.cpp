@@ -60,6 +60,22 @@ std::string rule_breach(const nlohmann::json& record) {
   return text;
 }
 
+// Domain 0's legal length of the cables a sweep point varies, by the path delay and with their
+// segment limit, from its run's record; nullopt when it has none.
+std::optional<std::pair<double, double>> swept_limit(const nlohmann::json& record) {
+  if (!record.is_object() || !record.contains("swept_cable_limits") ||
+      !record["swept_cable_limits"].is_array())
+    return std::nullopt;
+  for (const auto& d : record["swept_cable_limits"]) {
+    if (!d.is_object() || d.value("domain", nlohmann::json()) != 0) continue;
+    const auto pdv = d.value("max_length_pdv_m", nlohmann::json());
+    const auto limit = d.value("max_length_m", nlohmann::json());
+    if (pdv.is_number() && limit.is_number())
+      return std::pair(pdv.get<double>(), limit.get<double>());
+  }
+  return std::nullopt;
+}
+
 bool is_cable_length_path(const std::string& p) {
   static const std::string head = "topology.cables[", tail = "].length_m";
   if (p.size() > head.size() + tail.size() && p.rfind(head, 0) == 0 &&
@@ -113,23 +129,33 @@ std::vector<DiameterAnswer> diameter_answers(const Results& r) {
     a.point = by_length.front().second;
     a.longest_swept_m = by_length.back().first;
     a.points = by_length.size();
-    // The legal length of the geometry the sweep varies, when the runs computed it; else the
-    // station cables' (every station cable at one length, the others as they are).
-    const bool swept = std::any_of(by_length.begin(), by_length.end(), [&](const auto& lp) {
-      return r.value(lp.second, "topology.domain0", "max_swept_cable_pdv").has_value();
-    });
-    const std::string pdv_name = swept ? "max_swept_cable_pdv" : "max_station_cable_pdv";
-    const std::string limit_name = swept ? "max_swept_cable" : "max_station_cable";
+    // The legal length of the geometry the sweep varies, when its runs computed it (run.json's
+    // swept_cable_limits); else the station cables' (every station cable at one length, the
+    // others as they are).
     const std::string& axis_name = r.axes[length_axis];
+    bool swept = false;
+    for (const auto& lp : by_length)
+      if (const auto limit = swept_limit(r.record(lp.second))) {
+        a.legal_pdv_m = limit->first;
+        a.legal_m = limit->second;
+        swept = true;
+        break;
+      }
     a.swept = !swept || axis_name.find("[*]") != std::string::npos ||
                       axis_name.rfind("collision_domains", 0) == 0
                   ? "per cable"
                   : "of " + axis_name.substr(0, axis_name.find(".length_m"));
     for (const auto& [len, p] : by_length) {
       if (!a.legal_pdv_m)
-        if (const auto v = r.value(p, "topology.domain0", pdv_name)) a.legal_pdv_m = v->mean;
+        if (const auto v = r.value(p, "topology.domain0", "max_station_cable_pdv"))
+          a.legal_pdv_m = v->mean;
       if (!a.legal_m)
-        if (const auto v = r.value(p, "topology.domain0", limit_name)) a.legal_m = v->mean;
+        if (const auto v = r.value(p, "topology.domain0", "max_station_cable")) a.legal_m = v->mean;
+      // Results from before the station-cable answer: the longest legal path, halved (the same
+      // for a symmetric star).
+      if (!a.legal_pdv_m)
+        if (const auto v = r.value(p, "topology.domain0", "max_legal_path_cable"))
+          a.legal_pdv_m = v->mean / 2;
       if (!a.budget_bt)
         if (const auto v = r.value(p, "topology.domain0", "budget")) a.budget_bt = v->mean;
       if (const auto v = r.value(p, "topology.domain0", "repeater_rule_breaches");

@@ -4,10 +4,10 @@
 // axes, the longest legal cable beside the simulated first failing length.
 //
 // Legal: for the geometry the sweep varies -- the cables its axis sets, all at one length, the
-// others as they are (topology.domain0.max_swept_cable_pdv, and max_swept_cable with their PHY's
-// segment limit, computed by the run from the plant) -- else the topology report's longest
-// station cable (max_station_cable_pdv / max_station_cable). A plant that breaks a repeater rule
-// (count, class, 5-4-3: topology.domain0.repeater_rule_breaches and run.json's
+// others as they are (run.json's swept_cable_limits: by the path delay, and with their PHY's
+// segment limit, computed by each run from its plant) -- else the topology report's longest
+// station cable (topology.domain0.max_station_cable_pdv / max_station_cable). A plant that breaks a
+// repeater rule (count, class, 5-4-3: topology.domain0.repeater_rule_breaches and run.json's
 // repeater_rule_breaches) is illegal whatever its cables; the answer says so first. Failing: a
 // frame lost to a collision its sender did not handle -- a late collision
 // (domain0.late_collisions_per_1000_frames > 0), or a collision that reached a receiver only

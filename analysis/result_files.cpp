@@ -132,8 +132,41 @@ std::string read_result_file(const std::filesystem::path& file, std::uint64_t ma
   return text;
 }
 
-nlohmann::json read_record_file(const std::filesystem::path& file) {
+namespace {
+
+constexpr const char* kSealKey = ",\n  \"record_crc32\": \"";
+
+}  // namespace
+
+std::string seal_record(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  if (text.size() < 2 || text.back() != '}') return text + "\n";
+  text.pop_back();
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  const FileCheck body = check_of_text(text);
+  return text + fmt::format("{}{:08x}\"\n}}\n", kSealKey, body.crc32);
+}
+
+Seal seal_of(const std::string& text) {
+  const std::size_t at = text.rfind(kSealKey);
+  // A record that names its seal anywhere but in its place was sealed, and has been rewritten.
+  if (at == std::string::npos)
+    return text.find("\"record_crc32\"") == std::string::npos ? Seal::none : Seal::broken;
+  const std::string tail = text.substr(at + std::strlen(kSealKey));
+  // 8 hex digits, the closing quote, brace and newline: nothing after the seal.
+  if (tail.size() != 12 || tail.compare(8, 4, "\"\n}\n") != 0 ||
+      tail.substr(0, 8).find_first_not_of("0123456789abcdef") != std::string::npos)
+    return Seal::broken;
+  const auto recorded = static_cast<std::uint32_t>(std::stoul(tail.substr(0, 8), nullptr, 16));
+  return check_of_text(text.substr(0, at)).crc32 == recorded ? Seal::intact : Seal::broken;
+}
+
+nlohmann::json read_record_file(const std::filesystem::path& file, bool* sealed) {
   const std::string text = read_result_file(file, std::uint64_t{64} << 20);
+  const Seal seal = seal_of(text);
+  if (seal == Seal::broken)
+    fail(file, "damaged: its record_crc32 does not match its text (changed after gbesim wrote it)");
+  if (sealed != nullptr) *sealed = seal == Seal::intact;
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) fail(file, "not valid JSON");
   if (!j.is_object()) fail(file, "expected a JSON object");

@@ -52,10 +52,19 @@ std::optional<FileCheck> file_check_from_json(const nlohmann::json& entry);
 std::string read_result_file(const std::filesystem::path& file,
                              std::uint64_t max_bytes = kMaxResultFileBytes);
 
-// A record gbesim wrote (run.json, sweep.json, phy.json): a JSON object of at most 64 MiB, read
-// as above. Throws ResultsError.
-nlohmann::json read_record_file(const std::filesystem::path& file);
-// The same, or null when it is missing, unreadable or not a JSON object.
+// A record gbesim writes (run.json, sweep.json, phy.json) is sealed: its last member,
+// "record_crc32", is the CRC-32 of every byte before it (the text up to the comma that precedes
+// it), so a record vouches for itself as its "files" vouch for the rest. `text` is a JSON object
+// with members, as dump() writes it ("{...\n}" and an optional newline); the sealed text ends
+// with a newline.
+std::string seal_record(std::string text);
+enum class Seal { none, intact, broken };
+Seal seal_of(const std::string& text);
+
+// A record gbesim wrote: a JSON object of at most 64 MiB, read as above, whose seal, when it has
+// one, is intact (`sealed` says whether it had one). Throws ResultsError.
+nlohmann::json read_record_file(const std::filesystem::path& file, bool* sealed = nullptr);
+// The same, or null when it is missing, unreadable, broken or not a JSON object.
 nlohmann::json read_record_or_null(const std::filesystem::path& file);
 
 // Why `actual`, what `name` holds now, is not what a record's "files" object lists for it, or

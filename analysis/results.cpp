@@ -231,20 +231,10 @@ std::vector<std::string> Results::values_of(const std::string& ax) const {
 }
 
 const nlohmann::json& Results::record(std::size_t point) const {
-  const auto cached = records_.find(point);
-  if (cached != records_.end()) return cached->second;
-  nlohmann::json& out = records_[point];
-  if (kind == ResultsKind::run) {
-    out = provenance;
-  } else if (kind == ResultsKind::sweep) {
-    const auto replications =
-        static_cast<std::size_t>(std::max(1, provenance.value("replications", 1)));
-    // A run's record is read like any other: a damaged one gives none, never a wrong one or a
-    // blocked read.
-    out = read_record_or_null(std::filesystem::path(dir) / "runs" /
-                              std::to_string(point * replications) / "run.json");
-  }
-  return out;
+  const auto found = records_.find(point);
+  if (found != records_.end()) return found->second;
+  static const nlohmann::json kNone;
+  return kind == ResultsKind::run ? provenance : kNone;
 }
 
 const nlohmann::json& Results::config(std::size_t point) const {
@@ -325,11 +315,24 @@ void load_sweep(Results& r, const std::filesystem::path& dir) {
   // chart takes for a number.
   for (auto& p : r.points)
     if (p.empty()) p.assign(r.axes.size(), "");
-  // The description, from the first run's record when there is one.
-  const auto first = dir / "runs" / "0" / "run.json";
+  // Each point's first run's record (its configuration, what its plant breaks), read and
+  // checked now: a damaged one is an error, not an answer from another run's configuration.
   std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(first, ec)))
-    r.description = text_member(read_record(first), first, "description");
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    const std::size_t run = p * static_cast<std::size_t>(replications);
+    const auto file = dir / "runs" / std::to_string(run) / "run.json";
+    if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) continue;
+    bool sealed = false;
+    nlohmann::json record = read_record_file(file, &sealed);
+    if (sealed && record.contains("run") &&
+        !(record["run"].is_number_unsigned() && record["run"].get<std::size_t>() == run))
+      fail(file, "run: expected " + std::to_string(run) + " (its place in the sweep), got " +
+                     record["run"].dump());
+    if (record.contains("config") && !record["config"].is_object())
+      fail(file, "config: expected an object, got " + std::string(record["config"].type_name()));
+    if (p == 0) r.description = text_member(record, file, "description");
+    r.set_record(p, std::move(record));
+  }
 }
 
 void load_run(Results& r, const std::filesystem::path& dir) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,11 @@ class Results {
   // Every (component, name) value() was asked for: what charts and comparisons read by name.
   const std::set<std::pair<std::string, std::string>>& asked() const { return asked_; }
 
+  // Every value, by (point, component, name).
+  const std::map<std::tuple<std::size_t, std::string, std::string>, Statistic>& statistics() const {
+    return stats_;
+  }
+  void set_record(std::size_t point, nlohmann::json record) { records_[point] = std::move(record); }
   void set(std::size_t point, const std::string& component, const std::string& name, Statistic s) {
     stats_[{point, component, name}] = std::move(s);
   }

@@ -337,12 +337,7 @@ std::vector<DerivedStatistic> derived_statistics() {
        "cables of the domain longer than their PHY's segment limit"},
       {"topology.domain<i>", "repeater_rule_breaches", "paths",
        "kinds of path between two stations that break a repeater rule (count, class, 5-4-3)"},
-      {"topology.domain<i>", "max_swept_cable_pdv", "m",
-       "a sweep point varying cable lengths: the longest length the cables it varies may have, "
-       "all at that length and the others as they are, by the path delay value"},
-      {"topology.domain<i>", "max_swept_cable", "m",
-       "the same, or the varied cables' PHY segment limit where that is shorter"},
-      {"topology.domain<i>", "swept_cables", "cables", "the cables of the domain the point varies"},
+
   };
   out.insert(out.end(), rest.begin(), rest.end());
   return out;

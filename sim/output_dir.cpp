@@ -19,6 +19,7 @@
 
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
+#include "sim/file_names.hpp"
 #include "sim/stop_signal.hpp"
 
 namespace gbesim {
@@ -194,7 +195,8 @@ bool lock_held(const std::filesystem::path& dir) {
 std::optional<std::string> results_name_problem(const std::string& name) {
   const std::string shown = "\"" + name + "\"";
   if (name.empty()) return "a name cannot be empty";
-  if (name.size() > 100) return "a name is at most 100 characters";
+  if (name.size() > kMaxFileNameChars)
+    return "a name is at most " + std::to_string(kMaxFileNameChars) + " characters";
   if (!std::isalnum(static_cast<unsigned char>(name[0])))
     return shown + " cannot name a results directory: start with a letter or a digit";
   if (!std::all_of(name.begin(), name.end(), [](char ch) {
@@ -203,17 +205,8 @@ std::optional<std::string> results_name_problem(const std::string& name) {
     return shown + " cannot name a results directory: use letters, digits, '_', '-', '.'";
   if (name.back() == '.')
     return shown + " cannot name a results directory: it ends with '.' (Windows drops it)";
-  // Windows device names, with or without an extension, whatever the case.
-  std::string stem = name.substr(0, name.find('.'));
-  std::transform(stem.begin(), stem.end(), stem.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
-  static const char* kReserved[] = {"CON", "PRN", "AUX", "NUL"};
-  bool reserved = std::find_if(std::begin(kReserved), std::end(kReserved),
-                               [&](const char* r) { return stem == r; }) != std::end(kReserved);
-  if ((stem.rfind("COM", 0) == 0 || stem.rfind("LPT", 0) == 0) && stem.size() == 4 &&
-      stem[3] >= '1' && stem[3] <= '9')
-    reserved = true;
-  if (reserved) return shown + " is a device name on Windows; choose another name";
+  if (is_windows_device_name(name))
+    return shown + " is a device name on Windows; choose another name";
   return std::nullopt;
 }
 

@@ -478,7 +478,7 @@ int run_phy(const PhyOptions& options) {
   progress.finish();
   progress_line = nullptr;
   summary["files"] = checks_of_files(dir, files);
-  write_file_atomically(dir / "phy.json", dump_json(summary, 2) + "\n");
+  write_file_atomically(dir / "phy.json", seal_record(dump_json(summary, 2)));
   if (!o.quiet)
     fmt::print("results: {}/ ({}phy.json)\n", dir.string(),
                o.channel == "awgn" ? "awgn.csv, coding_gain.csv, "

@@ -373,11 +373,15 @@ std::vector<std::string> output_files(const RunOptions& options, const Network& 
 void prepare_outputs(const OutputDirectory& out, const LoadedScenario& scenario,
                      std::vector<std::string> will_write) {
   std::vector<std::string> own = {"run.json"};
-  if (out.was_marked())
-    if (const auto old = read_json_record(out.path() / "run.json", {"outputs"}))
-      if (old->is_object() && old->contains("outputs") && (*old)["outputs"].is_array())
-        for (const auto& f : (*old)["outputs"])
-          if (f.is_string()) own.push_back(f.get<std::string>());
+  if (out.was_marked()) {
+    // Only a record whose seal is intact names files gbesim may remove.
+    bool sealed = false;
+    const auto old = read_record_or_null(out.path() / "run.json");
+    if (old.is_object()) read_record_file(out.path() / "run.json", &sealed);
+    if (sealed && old.contains("outputs") && old["outputs"].is_array())
+      for (const auto& f : old["outputs"])
+        if (f.is_string()) own.push_back(f.get<std::string>());
+  }
   will_write.push_back("flows.csv");  // written when the run has flows
   will_write.push_back("run.json");
   out.refuse_foreign(will_write, own);
@@ -389,7 +393,7 @@ void prepare_outputs(const OutputDirectory& out, const LoadedScenario& scenario,
   record["version"] = kVersion;
   record["pid"] = ::getpid();
   record["outputs"] = will_write;
-  write_file_atomically(out.path() / "run.json", dump_json(record, 2) + "\n");
+  write_file_atomically(out.path() / "run.json", seal_record(dump_json(record, 2)));
 }
 
 // A run started by a sweep ends with the sweep: SIGTERM when the parent dies (it then stops
@@ -670,28 +674,33 @@ std::vector<std::size_t> swept_cables(const std::vector<std::pair<std::string, J
   return {cables.begin(), cables.end()};
 }
 
-// For a sweep point that varies cable lengths: the longest legal length of the cables it varies
-// in domain `i` (models/topology longest_legal_length), by the path delay and with their PHY's
-// segment limit.
-std::vector<Scalar> swept_cable_scalars(const LoadedTopology& t, std::size_t i,
-                                        const std::vector<std::pair<std::string, Json>>& point) {
-  const DomainReport& dom = t.report.domains[i];
-  std::vector<std::size_t> swept;
-  for (const std::size_t c : swept_cables(point, t.plant.cables.size()))
-    if (std::find(dom.cables.begin(), dom.cables.end(), c) != dom.cables.end()) swept.push_back(c);
-  if (swept.empty()) return {};
-  const auto legal = longest_legal_length(t.plant, swept, i);
-  if (!legal) return {};
-  double limit = *legal;
-  for (const std::size_t c : swept) {
-    const Cable& cable = t.plant.cables[c];
-    if (const SegmentRule* rule = segment_rule(dom.rate_mbps, cable.medium, cable.pmd))
-      limit = std::min(limit, rule->max_m);
+// For a sweep point that varies cable lengths: per domain with such cables, the longest legal
+// length of the cables it varies (models/topology longest_legal_length), by the path delay and
+// with their PHY's segment limit. Kept in run.json, not scalars.csv: it answers for the sweep's
+// axis, while scalars.csv is what the configuration alone runs to.
+Json swept_cable_limits(const LoadedTopology& t,
+                        const std::vector<std::pair<std::string, Json>>& point) {
+  Json out = Json::array();
+  const std::vector<std::size_t> all = swept_cables(point, t.plant.cables.size());
+  for (std::size_t i = 0; i < t.report.domains.size() && !all.empty(); ++i) {
+    const DomainReport& dom = t.report.domains[i];
+    std::vector<std::size_t> swept;
+    for (const std::size_t c : all)
+      if (std::find(dom.cables.begin(), dom.cables.end(), c) != dom.cables.end())
+        swept.push_back(c);
+    if (swept.empty()) continue;
+    const auto legal = longest_legal_length(t.plant, swept, i);
+    if (!legal) continue;
+    double limit = *legal;
+    for (const std::size_t c : swept) {
+      const Cable& cable = t.plant.cables[c];
+      if (const SegmentRule* rule = segment_rule(dom.rate_mbps, cable.medium, cable.pmd))
+        limit = std::min(limit, rule->max_m);
+    }
+    out.push_back(
+        {{"domain", i}, {"cables", swept}, {"max_length_pdv_m", *legal}, {"max_length_m", limit}});
   }
-  const std::string component = "topology.domain" + std::to_string(i);
-  return {{component, "max_swept_cable_pdv", "m", *legal, false},
-          {component, "max_swept_cable", "m", limit, false},
-          {component, "swept_cables", "cables", static_cast<double>(swept.size()), true}};
+  return out;
 }
 
 }  // namespace
@@ -857,8 +866,6 @@ int run_simulation(const RunOptions& options) {
       for (const auto& p : dom.pairs) breaches += p.rule_problem.empty() ? 0 : 1;
       scalars.push_back(
           {component, "repeater_rule_breaches", "paths", static_cast<double>(breaches), true});
-      for (auto& s : swept_cable_scalars(t, i, scenario.point_values))
-        scalars.push_back(std::move(s));
     }
   }
 
@@ -937,8 +944,10 @@ int run_simulation(const RunOptions& options) {
               {{"domain", i}, {"between", {p.from, p.to}}, {"rule", p.rule_problem}});
     }
   run["repeater_rule_breaches"] = std::move(breaches);
+  if (plant && scenario.run)
+    run["swept_cable_limits"] = swept_cable_limits(*plant, scenario.point_values);
   run["warnings"] = std::move(all_warnings);
-  write_file_atomically(dir / "run.json", dump_json(run, 2) + "\n");
+  write_file_atomically(dir / "run.json", seal_record(dump_json(run, 2)));
 
   if (!options.quiet) print_summary(scenario, network, scalars, outcome, dir);
   return outcome.interrupted ? 130 : 0;

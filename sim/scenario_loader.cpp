@@ -144,6 +144,40 @@ LoadedScenario load_point(const Prepared& prepared, const std::string& file,
   return out;
 }
 
+// Loads the sweep's points `points` and adds their errors to `all`, each once: one that several
+// points share is said at the first with how many more have it; one in `known` (the base
+// scenario's) not at all.
+void add_point_errors(const Prepared& prepared, const std::string& file,
+                      const std::vector<std::size_t>& points,
+                      const std::set<std::pair<std::string, std::string>>& known,
+                      std::vector<Diagnostic>& all, std::size_t& more) {
+  std::map<std::pair<std::string, std::string>, std::size_t> first;  // -> index in all
+  std::map<std::size_t, std::size_t> repeats;                        // index -> more points
+  for (const std::size_t p : points) {
+    if (all.size() >= kMaxShownErrors) break;
+    try {
+      load_point(prepared, file, p * static_cast<std::size_t>(prepared.plan.replications));
+    } catch (const ScenarioError& e) {
+      for (const Diagnostic& item : e.diagnostics()) {
+        // The message after the point's prefix, "sweep point N (values): ".
+        const auto colon = item.message.find("): ");
+        const std::string bare =
+            colon == std::string::npos ? item.message : item.message.substr(colon + 3);
+        if (known.count({item.path, bare})) continue;
+        const auto [it, fresh] = first.emplace(std::pair(item.path, bare), all.size());
+        if (fresh)
+          all.push_back(item);
+        else
+          ++repeats[it->second];
+      }
+      more += e.more();
+    }
+  }
+  for (const auto& [index, n] : repeats)
+    all[index].message +=
+        " (the same at " + std::to_string(n) + " more point" + (n == 1 ? "" : "s") + ")";
+}
+
 // Every step of every axis in one point of the sweep that has it: what `gbesim run` checks of a
 // sweep it does not run (a bad path or value is found without loading every point). Points, not
 // steps applied to the base: a step may be valid only beside other axes' steps, and a
@@ -162,17 +196,7 @@ void check_axis_steps(const Prepared& prepared, const std::string& file) {
   }
   std::vector<Diagnostic> all;
   std::size_t more = 0;
-  std::set<std::pair<std::string, std::string>> said;  // one mistake once
-  for (const std::size_t k : points) {
-    if (all.size() >= kMaxShownErrors) break;
-    try {
-      load_point(prepared, file, k * static_cast<std::size_t>(plan.replications));
-    } catch (const ScenarioError& e) {
-      for (const Diagnostic& item : e.diagnostics())
-        if (said.emplace(item.path, item.message).second) all.push_back(item);
-      more += e.more();
-    }
-  }
+  add_point_errors(prepared, file, points, {}, all, more);
   if (!all.empty()) throw ScenarioError(all, more);
 }
 
@@ -207,34 +231,12 @@ SweepPlan load_sweep_plan(const std::string& file, const LoadOptions& options) {
     all.insert(all.end(), e.diagnostics().begin(), e.diagnostics().end());
     more += e.more();
   }
-  // Every error once: one the base scenario has is not repeated for each point, and one that
-  // several points share is said at the first with how many more have it.
+  // Every error once: one the base scenario has is not repeated for each point.
   std::set<std::pair<std::string, std::string>> base;
   for (const auto& item : all) base.emplace(item.path, item.message);
-  std::map<std::pair<std::string, std::string>, std::size_t> first;  // -> index in all
-  std::map<std::size_t, std::size_t> repeats;                        // index -> more points
-  for (std::size_t p = 0; all.size() < kMaxShownErrors && p < prepared.plan.point_count(); ++p) {
-    try {
-      load_point(prepared, file, p * static_cast<std::size_t>(prepared.plan.replications));
-    } catch (const ScenarioError& e) {
-      for (const Diagnostic& item : e.diagnostics()) {
-        // The message after the point's prefix, "sweep point N (values): ".
-        const auto colon = item.message.find("): ");
-        const std::string bare =
-            colon == std::string::npos ? item.message : item.message.substr(colon + 3);
-        if (base.count({item.path, bare})) continue;
-        const auto [it, fresh] = first.emplace(std::pair(item.path, bare), all.size());
-        if (fresh)
-          all.push_back(item);
-        else
-          ++repeats[it->second];
-      }
-      more += e.more();
-    }
-  }
-  for (const auto& [index, n] : repeats)
-    all[index].message +=
-        " (the same at " + std::to_string(n) + " more point" + (n == 1 ? "" : "s") + ")";
+  std::vector<std::size_t> points(prepared.plan.point_count());
+  for (std::size_t p = 0; p < points.size(); ++p) points[p] = p;
+  add_point_errors(prepared, file, points, base, all, more);
   if (!all.empty()) throw ScenarioError(all, more);
   return prepared.plan;
 }

@@ -141,9 +141,37 @@ std::optional<std::string> damage_of(const std::filesystem::path& dir, const Jso
   return std::nullopt;
 }
 
+// A run's record, read as untrusted input: nullopt when there is none, or when it is damaged
+// (not a regular file, its seal broken or missing, not a JSON object: `damage` says which). A
+// record of another gbesim version may lack the seal: it is stale whatever else it holds.
+std::optional<Json> run_record(const std::filesystem::path& dir, std::string& damage) {
+  std::error_code ec;
+  const auto file = dir / "run.json";
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return std::nullopt;
+  std::string text;
+  try {
+    text = read_result_file(file, std::uint64_t{64} << 20);
+  } catch (const ResultsError& e) {
+    damage = printable(e.what());
+    return std::nullopt;
+  }
+  const Seal seal = seal_of(text);
+  const JsonParse parsed = seal != Seal::broken ? parse_json_text(text) : JsonParse{};
+  if (seal == Seal::broken)
+    damage = "run.json's record_crc32 does not match its text: it changed after it was written";
+  else if (!parsed.ok || !parsed.value.is_object())
+    damage = "run.json is not a JSON object";
+  else if (seal == Seal::none && parsed.value.value("version", Json()) == kVersion)
+    damage = "run.json is not sealed (record_crc32)";  // an earlier gbesim's is only stale
+  if (!damage.empty()) return std::nullopt;
+  return parsed.value;
+}
+
 RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expected_config) {
   if (lock_held(dir)) return {"running", ""};
-  const auto run = read_json_record(dir / "run.json");
+  std::string damage;
+  const std::optional<Json> run = run_record(dir, damage);
+  if (!damage.empty()) return {"damaged", damage};
   const Json status = run && run->is_object() ? run->value("status", Json()) : Json();
   if (status == "complete") {
     if (!run->contains("config") || !(ConfigDigest((*run)["config"]) == expected_config))
@@ -158,9 +186,6 @@ RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expecte
     return {"complete", ""};
   }
   if (status == "interrupted") return {"interrupted", "it was stopped before its end"};
-  std::error_code ec;
-  if (!run && std::filesystem::exists(std::filesystem::symlink_status(dir / "run.json", ec)))
-    return {"damaged", "run.json is not a record gbesim can read"};
   if (run && !status.is_string()) return {"damaged", "run.json has no status"};
   if (std::filesystem::exists(dir / "log.txt")) return {"failed", error_line(dir / "log.txt")};
   return {"missing", ""};
@@ -612,7 +637,7 @@ int run_sweep(const SweepOptions& options) {
     if (shard) return;  // the sweep-wide files are --aggregate's
     description["status"] = status;
     description["runs_complete"] = complete;
-    write_file_atomically(dir / "sweep.json", dump_json(description, 2) + "\n");
+    write_file_atomically(dir / "sweep.json", seal_record(dump_json(description, 2)));
     // Only the sweep's own process leaves a record when stopped at once (not a child forked to
     // aggregate), and only while the sweep runs.
     if (::getpid() != sweep_pid) return;
@@ -627,7 +652,7 @@ int run_sweep(const SweepOptions& options) {
         "stopped at once by a second signal: points.csv and summary.csv are from the last "
         "aggregation, not checked; gbesim sweep " +
         options.scenario_file + " --aggregate brings them up to date";
-    set_record_for_hard_stop(dir / "sweep.json", dump_json(stopped, 2) + "\n");
+    set_record_for_hard_stop(dir / "sweep.json", seal_record(dump_json(stopped, 2)));
   };
   auto write_recorded = [&](const std::string& file, const std::string& text) {
     write_file_atomically(dir / file, text);

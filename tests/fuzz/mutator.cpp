@@ -207,6 +207,18 @@ Json Mutator::mutate_structure(const Json& doc) {
   return out;
 }
 
+std::string Mutator::mutate_once(const std::string& text) {
+  if (below(10) < 7) {
+    const Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_discarded()) {
+      Json out = doc;
+      edit(out);
+      return out.dump(below(2) ? -1 : 2, ' ', false, Json::error_handler_t::replace);
+    }
+  }
+  return edit_bytes(text);
+}
+
 std::string Mutator::mutate(const std::string& text) {
   if (below(10) < 7) {
     const Json doc = Json::parse(text);

@@ -17,6 +17,9 @@ class Mutator {
   explicit Mutator(std::uint64_t seed) : rng_(seed) {}
   // One mutant of `text` (a JSON document): 1 to 3 edits.
   std::string mutate(const std::string& text);
+  // One damage only: a single structure-aware edit (the document written again, compact or
+  // indented) or a single byte-level edit.
+  std::string mutate_once(const std::string& text);
   // A structure-aware mutant only: always valid JSON.
   Json mutate_structure(const Json& doc);
 

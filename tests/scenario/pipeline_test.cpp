@@ -1089,19 +1089,22 @@ TEST(Pipeline, ASourceThatWillSendNothingAndAnIgnoredSweepAreSaid) {
   ASSERT_EQ(ok.exit_code, 0) << ok.output;
   EXPECT_EQ(ok.output.find("warning:"), std::string::npos) << ok.output;
 
-  // A sweep `gbesim run` does not run is still checked, each value of each axis once.
+  // A sweep `gbesim run` does not run is still checked: every value of every axis in a point of
+  // the sweep that has it (points 0, 1 and 2 here), each mistake once.
   const auto bad = run_gbesim({"run", "s.json", "--set",
                                "sweep={\"duration_nss\": [1, 2], "
                                "\"links[0].cable_m\": [100, -5]}",
                                "--out", "bad"},
                               dir);
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
-  EXPECT_NE(bad.output.find("sweep axis \"duration_nss\", value 0 (duration_nss=1): unknown key; "
-                            "did you mean \"duration_ns\"?"),
+  EXPECT_NE(bad.output.find("error: s.json: duration_nss: sweep point 0 (duration_nss=1, "
+                            "links[0].cable_m=100): unknown key; did you mean \"duration_ns\"?"),
             std::string::npos)
       << bad.output;
-  EXPECT_EQ(bad.output.find("value 1 (duration_nss=2)"), std::string::npos) << bad.output;
-  EXPECT_NE(bad.output.find("sweep axis \"links[0].cable_m\", value 1 (links[0].cable_m=-5)"),
+  EXPECT_NE(bad.output.find("(the same at 2 more points)"), std::string::npos) << bad.output;
+  EXPECT_EQ(bad.output.find("sweep point 3"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("error: s.json: links[0].cable_m: sweep point 1 (duration_nss=1, "
+                            "links[0].cable_m=-5): expected a number in 0 .. 100000 m, got -5"),
             std::string::npos)
       << bad.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "bad"));

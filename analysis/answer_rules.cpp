@@ -58,6 +58,11 @@ std::string grouped(double value) {
   return (value < -0.5 ? "-" : "") + digits;
 }
 
+std::string frames_text(double frames) {
+  const double n = std::round(frames);
+  return grouped(n) + (n == 1 ? " frame" : " frames");
+}
+
 std::string small_percent(double share) {
   const double v = 100 * share;
   if (v == 0) return "0 %";

@@ -40,6 +40,8 @@ std::string mbps(double bps);       // 9.8e8 -> "980 Mb/s"
 // A count or rate with thousands grouped: 1488095.2 -> "1,488,095"; below 1000 one decimal is
 // kept ("138.6") unless the value is whole.
 std::string grouped(double value);
+// A count of frames, rounded: "1 frame", "2,827 frames".
+std::string frames_text(double frames);
 // A small share with two significant digits below 1 %: 0.037 -> "3.7 %", 0.00024 -> "0.024 %".
 std::string small_percent(double share);
 std::string join(const std::vector<std::string>& parts, const std::string& separator = ", ");

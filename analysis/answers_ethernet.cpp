@@ -63,7 +63,7 @@ std::string contention_detail(const Results& r, const Contenders& c) {
     if (const auto d = mean_of(r, p, senders.front() + ".mac", "access_delay_mean"))
       s += fmt::format(", {}'s mean access delay {:.1f} us", senders.front(), *d * 1e-3);
   if (const auto drops = mean_of(r, p, c.domain, "excessive_collision_drops"); drops && *drops > 0)
-    s += fmt::format(", {} frames dropped after excessive collisions", grouped(std::round(*drops)));
+    s += ", " + frames_text(*drops) + " dropped after excessive collisions";
   return s;
 }
 
@@ -263,8 +263,8 @@ void contention(const Results& r, std::vector<Answer>& out) {
     }
     if (const auto drops = mean_of(r, hi.point, hi.domain, "excessive_collision_drops");
         drops && *drops > 0)
-      line += fmt::format("; {} frames dropped after excessive collisions at {}",
-                          grouped(std::round(*drops)), hi.senders);
+      line += "; " + frames_text(*drops) + " dropped after excessive collisions at " +
+              std::to_string(hi.senders);
     a.lines.push_back(line);
   }
   if (a.lines.empty()) return;

@@ -162,7 +162,7 @@ std::string host_detail(const Results& r, const HostPoint& x, const std::string&
   if (x.cpu) s += ", " + host + " CPU " + percent(*x.cpu);
   if (const auto pe = mean_of(r, x.point, host + ".driver", "pe_index"))
     s += fmt::format(", P/E {:.1f} (Mbit/s per CPU %)", *pe);
-  if (x.drops > 0) s += ", switch dropped " + grouped(x.drops) + " frames";
+  if (x.drops > 0) s += ", switch dropped " + frames_text(x.drops);
   return s;
 }
 
@@ -185,12 +185,11 @@ std::string pause_text(const Results& r, std::size_t p, int pause_axis) {
 }
 
 std::string switch_text(const SwitchPoint& s) {
-  std::string t = s.dropped > 0
-                      ? fmt::format("{} frames dropped ({} of those switched)", grouped(s.dropped),
-                                    small_percent(s.dropped / s.copies))
-                      : std::string("none dropped");
+  std::string t = s.dropped > 0 ? frames_text(s.dropped) + " dropped (" +
+                                      small_percent(s.dropped / s.copies) + " of those switched)"
+                                : std::string("none dropped");
   t += ", " + mbps(s.delivered) + " delivered";
-  if (s.pauses > 0) t += ", " + grouped(s.pauses) + " PAUSE frames sent";
+  if (s.pauses > 0) t += ", " + grouped(std::round(s.pauses)) + " PAUSE frames sent";
   return t;
 }
 

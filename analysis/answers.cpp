@@ -8,41 +8,17 @@
 #include <optional>
 #include <set>
 
+#include "analysis/answer_rules.hpp"
 #include "analysis/diameter.hpp"
 
 namespace gbesim {
 namespace {
 
-std::string percent(double share) {
-  return fmt::format("{:.1f} %", 100 * share);
-}
-
-std::string mbps(double bps) {
-  return fmt::format("{:.0f} Mb/s", bps * 1e-6);
-}
-
-// "profile=x, bus=y": short axis names, for sentences.
-std::string short_label_of(const Results& r, std::size_t p, const std::vector<std::size_t>& axes) {
-  std::string s;
-  for (std::size_t a : axes)
-    s += (s.empty() ? "" : ", ") + axis_short_name(r.axes[a]) + "=" + r.points[p][a];
-  return s;
-}
-
-// The first axis whose path contains `part`, or -1.
-int axis_containing(const Results& r, const std::string& part) {
-  for (std::size_t i = 0; i < r.axes.size(); ++i)
-    if (r.axes[i].find(part) != std::string::npos) return static_cast<int>(i);
-  return -1;
-}
-
-// The axes on which two points differ.
-std::vector<std::size_t> differing_axes(const Results& r, std::size_t a, std::size_t b) {
-  std::vector<std::size_t> out;
-  for (std::size_t i = 0; i < r.axes.size(); ++i)
-    if (r.points[a][i] != r.points[b][i]) out.push_back(i);
-  return out;
-}
+using answer_rules::axis_containing;
+using answer_rules::differing_axes;
+using answer_rules::mbps;
+using answer_rules::percent;
+using answer_rules::short_label_of;
 
 // ---- diameter ------------------------------------------------------------------------------
 
@@ -491,6 +467,11 @@ std::vector<Answer> answers(const Results& r) {
   carrier_extension(r, out);
   pci(r, out);
   phy(r, out);
+  answer_rules::contention(r, out);
+  answer_rules::line_rate(r, out);
+  answer_rules::cable_errors(r, out);
+  answer_rules::host_applications(r, out);
+  answer_rules::switch_drops(r, out);
   return out;
 }
 
@@ -513,6 +494,82 @@ std::string reference_assumptions(const std::string& quantity) {
            "round-trip path delay within the slot time; the simulated length is the first swept "
            "one that loses frames, so the swept step bounds the difference.";
   return "";
+}
+
+namespace {
+
+// What a sweep nearly is, for the reason it has no answer; empty when nothing comes close.
+std::string near_miss(const Results& r, const std::vector<std::size_t>& points) {
+  std::set<std::size_t> counts;
+  bool single = true, extension = false;
+  for (const std::size_t p : points) {
+    single = single && r.value(p, "analysis", "single_sender_frame_rate").has_value();
+    if (const auto e = r.value(p, "domain0", "extension_share"); e && e->mean > 0) extension = true;
+    if (!r.value(p, "domain0", "efficiency")) continue;
+    const auto& config = r.config(p);
+    if (!config.is_object() || !config.contains("collision_domains") ||
+        config["collision_domains"].empty())
+      continue;
+    const auto senders = answer_rules::senders_of(config);
+    std::size_t n = 0;
+    for (const auto& s : config["collision_domains"][0].value("stations", nlohmann::json::array()))
+      n += std::count(senders.begin(), senders.end(), s.get<std::string>()) > 0;
+    counts.insert(n);
+  }
+  for (const auto& c : r.components())
+    if (c.rfind("analysis.link", 0) == 0)
+      return "; its links' bit errors come from the PHY model, but no cable length is swept";
+  if (extension)
+    return "; it has carrier extension, but no point that differs only by frame bursting or by "
+           "having no extension to set it against";
+  if (counts.size() == 1 && *counts.begin() > 1)
+    return fmt::format(
+        "; {} stations always send on its collision domain, and contention needs "
+        "three or more counts of them",
+        *counts.begin());
+  if (counts.size() == 2)
+    return "; its collision domain has two counts of senders, and contention needs three or more";
+  if (single)
+    return "; it has one saturated sender, but neither in full duplex on its own with a "
+           "frame-size or line-rate axis (line rate) nor in half duplex with an extension "
+           "partner";
+  return "";
+}
+
+}  // namespace
+
+std::string no_answer_reason(const Results& r) {
+  if (!answers(r).empty()) return "";
+  const std::string shapes =
+      "gbesim answers a sweep with a cable-length axis and the topology report (diameter), "
+      "carrier extension beside frame bursting or no extension, a host's PCI accounting of raw "
+      "frames (NIC and bus ceilings), three or more counts of senders on one collision domain "
+      "(contention), one saturated full-duplex sender over frame sizes or line rates (line "
+      "rate), a link whose bit errors the PHY model sets over a cable-length axis, hosts "
+      "running applications over a NIC, a switch (its drops and PAUSE), and a `gbesim phy` "
+      "reach table.";
+  if (r.kind == ResultsKind::phy)
+    return shapes + " This `gbesim phy` directory has no reach table (reach.csv).";
+  if (r.kind == ResultsKind::run)
+    return shapes +
+           " This is a single run without a host's PCI accounting, the one answer a run can "
+           "give; the others compare the points of a sweep.";
+  const auto points = answer_rules::points_with_results(r);
+  if (points.empty()) return shapes + " None of this sweep's runs completed.";
+  std::vector<std::string> axes;
+  for (std::size_t i = 0; i < r.axes.size(); ++i) {
+    // The columns of a linked axis are named once, by the first.
+    const auto first = answer_rules::determined_by(r, static_cast<int>(i));
+    bool follows = false;
+    for (std::size_t j = 0; j < i && !follows; ++j) {
+      const auto d = answer_rules::determined_by(r, static_cast<int>(j));
+      follows = std::find(d.begin(), d.end(), static_cast<int>(i)) != d.end() &&
+                std::find(first.begin(), first.end(), static_cast<int>(j)) != first.end();
+    }
+    if (!follows) axes.push_back(r.axes[i]);
+  }
+  return shapes + " This sweep varies " + answer_rules::join(axes, ", ") +
+         ", which no answer reads" + near_miss(r, points) + ".";
 }
 
 }  // namespace gbesim

@@ -1,8 +1,11 @@
 // The answers a sweep states (analysis/answers) on stdout, in answers.txt and at the top of the
 // report, with numbers checked against arithmetic done here: carrier extension's share and what
 // bursting wins back (the single sender's closed-form timeline), a PCI transmit path's bus clocks
-// (transaction arithmetic), a PHY's reach (its own reach table). The diameter answer has its own
-// test in pipeline_test.cpp.
+// (transaction arithmetic), a PHY's reach (its own reach table), contention's efficiency against
+// Metcalfe-Boggs and Jain's fairness (both computed here), a line rate's frame counts (the
+// timeline of back-to-back frames), what a host's applications get per NIC, and the reason a
+// sweep no answer reads gives instead. The diameter answer has its own test in
+// pipeline_test.cpp.
 
 #include <gtest/gtest.h>
 
@@ -12,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/answers.hpp"
 #include "analysis/half_duplex.hpp"
 #include "analysis/results.hpp"
 #include "tests/support/sim_fixture.hpp"
@@ -161,6 +165,166 @@ TEST(Answers, APhyReportStatesTheReachPerCategoryAndReceiver) {
                                   all, no_next)),
             std::string::npos)
       << text;
+}
+
+// Four stations on one 100 Mb/s collision domain, each saturating the next with 1518-byte
+// frames; an axis of its own naming sets how many send. One sender's frames are back to back:
+// frame k ends at 12 304 k + 12 208 bit times (10 ns each), so 162 of them end within 20 ms,
+// 162 x 12 144 bits over 2 000 000 bit times = 98.4 %. Metcalfe-Boggs for four: A = (3/4)^3,
+// W = (1 - A) / A slots of 512 bit times lost per frame of 12 304, so 12 144 / (12 304 + 512 W).
+// Fairness: Jain's index over the bytes each station sent, from its own counters.
+TEST(Answers, AContentionSweepStatesEfficiencyAndFairnessBesideMetcalfeBoggs) {
+  const auto dir = fresh_directory("answers-contention");
+  write_text(
+      dir / "c.json",
+      R"({"name": "my-contention", "description": "", "duration_ns": 20000000, "rate_mbps": 100,
+    "mac": {"duplex": "half"},
+    "stations": {
+      "s0": {"traffic": [{"pattern": "saturated", "to": "s1", "frame_bytes": 1518}]},
+      "s1": {"traffic": [{"pattern": "saturated", "to": "s2", "frame_bytes": 1518}]},
+      "s2": {"traffic": [{"pattern": "saturated", "to": "s3", "frame_bytes": 1518}]},
+      "s3": {"traffic": [{"pattern": "saturated", "to": "s0", "frame_bytes": 1518}]}},
+    "collision_domains": [{"stations": ["s0", "s1", "s2", "s3"], "medium": "cat5e",
+                           "cable_m": {"s0": 10, "s1": 10, "s2": 10, "s3": 10},
+                           "repeater_round_trip_bt": 0}],
+    "sweep": {"active": [
+      {"label": "solo", "set": {"stations.*.traffic[0].enabled": false,
+                                "stations.s0.traffic[0].enabled": true}},
+      {"label": "pair", "set": {"stations.*.traffic[0].enabled": false,
+                                "stations.s0.traffic[0].enabled": true,
+                                "stations.s1.traffic[0].enabled": true}},
+      {"label": "everyone", "set": {}}]}})");
+  const auto sweep = run_gbesim({"sweep", "c.json", "--out", "sweep", "-j", "2"}, dir);
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+
+  const double one = 162.0 * 12144 / 2'000'000;
+  const double a = std::pow(0.75, 3);
+  const double metcalfe_boggs = 12144 / (12304 + 512 * (1 - a) / a);
+  EXPECT_NEAR(metcalfe_boggs, 0.9338, 1e-4);
+  const Results r = load_results((dir / "sweep").string());
+  const auto everyone = r.where({{"active", "everyone"}});
+  ASSERT_EQ(everyone.size(), 1u);
+  const std::size_t p = everyone.front();
+  double sum = 0, squares = 0;
+  for (const char* s : {"s0.mac", "s1.mac", "s2.mac", "s3.mac"}) {
+    const auto bytes = r.value(p, s, "frame_octets_transmitted_ok");
+    ASSERT_TRUE(bytes) << s;
+    sum += bytes->mean;
+    squares += bytes->mean * bytes->mean;
+  }
+  const double jain = sum * sum / (4 * squares);
+  const auto efficiency = r.value(p, "domain0", "efficiency");
+  ASSERT_TRUE(efficiency);
+
+  const std::string expected = fmt::format(
+      "How do efficiency and fairness fall as stations contend?\n"
+      "  all points: efficiency {:.1f} % at 1 station .. {:.1f} % at 4 (Metcalfe-Boggs {:.1f} % "
+      "at 4: simulated {:.1f} points above); fairness (Jain's index) 1.00 .. {:.2f}",
+      100 * one, 100 * efficiency->mean, 100 * metcalfe_boggs,
+      100 * (efficiency->mean - metcalfe_boggs), jain);
+  EXPECT_NE(sweep.output.find(expected), std::string::npos) << expected << "\n" << sweep.output;
+  // The station count came from the scenario, not the labels: per point, who sent.
+  EXPECT_NE(read_text(dir / "sweep/answers.txt").find("active=pair: 2 stations sending"),
+            std::string::npos);
+}
+
+// One saturated sender on a full-duplex gigabit link for 1 ms, 64- and 1518-byte frames. Back
+// to back, a frame and its preamble, SFD and gap take 64 + 8 x bytes + 96 bit times (1 ns each):
+// 672 for 64 bytes (1e9 / 672 = 1 488 095 frames/s; frame k ends at 672 k + 576 ns, so 1 488 end
+// within 1 ms), 12 304 for 1518 (81 274 frames/s; 12 304 k + 12 208 ns: 81 end).
+TEST(Answers, ALineRateSweepStatesEveryPointAtTheClosedForm) {
+  const auto dir = fresh_directory("answers-line-rate");
+  write_text(dir / "l.json",
+             R"({"name": "my-line", "description": "", "duration_ns": 1000000, "rate_mbps": 1000,
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 10, "medium": "cat5e"}],
+    "sweep": {"stations.a.traffic[0].frame_bytes": [64, 1518]}})");
+  const auto sweep = run_gbesim({"sweep", "l.json", "--out", "sweep"}, dir);
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+  EXPECT_EQ(1'000'000'000 / 672, 1'488'095);
+  EXPECT_EQ(1'000'000'000 / 12'304, 81'274);
+  EXPECT_EQ((1'000'000 - 1 - 576) / 672 + 1, 1'488);
+  EXPECT_EQ((1'000'000 - 1 - 12'208) / 12'304 + 1, 81);
+  const std::string expected =
+      "Does a saturated full-duplex link reach the closed-form line rate?\n"
+      "  Met at all 2 points: each run sent exactly the frames the closed form completes in its "
+      "1 ms, so a frame rate differs from the steady state only by the frame still on the wire "
+      "at the end (at most 1,000 frames/s)\n"
+      "  all points: frames/s simulated (closed form) 64 B 1,488,000 (1,488,095), 1518 B 81,000 "
+      "(81,274)\n";
+  EXPECT_NE(sweep.output.find(expected), std::string::npos) << sweep.output;
+  EXPECT_EQ(no_answer_reason(load_results((dir / "sweep").string())), "");
+}
+
+// A PC receiving a stream of requests through one of two NIC boards (an axis whose name does not
+// say NIC: the answer finds it by what it changes), at two request sizes. The figures stated are
+// the simulated ones: the applications' bytes both ways, lowest and highest over the boards.
+TEST(Answers, AHostSweepStatesWhatItsApplicationsGetThroughEachNic) {
+  const auto dir = fresh_directory("answers-host");
+  write_text(dir / "h.json",
+             R"({"name": "my-host", "description": "", "duration_ns": 5000000, "rate_mbps": 1000,
+    "stations": {"dut": {}, "peer": {}},
+    "links": [{"between": ["dut", "peer"], "cable_m": 5, "medium": "cat5e"}],
+    "hosts": {"pc": {"pci": {"mode": "pci", "width_bits": 32, "clock_mhz": 33},
+                     "bridge": {"read_latency_clocks": 10, "prefetch_bytes": 128,
+                                "cache_line_bytes": 64, "posted_write_bytes": 256},
+                     "nic": {"station": "dut", "profile": "intel-82540em-onboard"},
+                     "cpu": {"clock_mhz": 3060},
+                     "app": {"kind": "requests", "peer": "peer", "direction": "receive",
+                             "request_bytes": 65536},
+                     "transport": {"mtu": 1500, "window_bytes": 65535}}},
+    "sweep": {"card": [{"label": "Intel", "set": {"hosts.pc.nic.profile": "intel-82540em-onboard"}},
+                       {"label": "HardLink", "set": {"hosts.pc.nic.profile": "hardlink-ha-32g"}}],
+              "hosts.pc.app.request_bytes": [1024, 65536]}})");
+  const auto sweep = run_gbesim({"sweep", "h.json", "--out", "sweep", "-j", "2"}, dir);
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+  const Results r = load_results((dir / "sweep").string());
+  auto range = [&](const std::string& size) {
+    std::vector<std::pair<double, std::string>> got;
+    for (const std::size_t p : r.where({{"hosts.pc.app.request_bytes", size}})) {
+      const auto in = r.value(p, "pc.driver", "app_receive_throughput");
+      const auto out = r.value(p, "pc.driver", "app_send_throughput");
+      EXPECT_TRUE(in && out);
+      if (in && out) got.emplace_back(in->mean + out->mean, r.points[p][0]);
+    }
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got.size(), 2u);
+    return fmt::format("{:.0f} Mb/s ({}) to {:.0f} Mb/s ({})", got.front().first * 1e-6,
+                       got.front().second, got.back().first * 1e-6, got.back().second);
+  };
+  const auto at = sweep.output.find(
+      "What do the applications on host pc get through each NIC, and at what CPU cost?\n"
+      "  all points: request_bytes 65536: " +
+      range("65536") + ", CPU ");
+  ASSERT_NE(at, std::string::npos) << sweep.output;
+  const std::string line = sweep.output.substr(at, sweep.output.find('\n', at + 90) - at);
+  EXPECT_NE(line.find("; request_bytes 1024: " + range("1024")), std::string::npos) << line;
+}
+
+// A sweep of the offered load on a full-duplex link is none of the shapes gbesim answers: it
+// states no answer, and the reason names what it varies.
+TEST(Answers, ASweepNoAnswerReadsSaysWhatItVariesInstead) {
+  const auto dir = fresh_directory("answers-none");
+  write_text(dir / "n.json",
+             R"({"name": "my-load", "description": "", "duration_ns": 1000000, "rate_mbps": 1000,
+    "stations": {"a": {"traffic": [{"pattern": "poisson", "to": "b", "frame_bytes": 512,
+                                    "load_bps": 100000000}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 10, "medium": "cat5e"}],
+    "sweep": {"stations.a.traffic[0].load_bps": [100000000, 200000000]}})");
+  const auto sweep = run_gbesim({"sweep", "n.json", "--out", "sweep"}, dir);
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+  EXPECT_EQ(sweep.output.find('?'), std::string::npos) << sweep.output;
+  const Results r = load_results((dir / "sweep").string());
+  EXPECT_TRUE(answers(r).empty());
+  const std::string reason = no_answer_reason(r);
+  EXPECT_NE(reason.find("This sweep varies stations.a.traffic[0].load_bps, which no answer reads."),
+            std::string::npos)
+      << reason;
+  for (const char* shape : {"diameter", "carrier extension", "PCI", "contention", "line rate",
+                            "bit errors", "applications", "switch", "reach"})
+    EXPECT_NE(reason.find(shape), std::string::npos) << shape << ": " << reason;
 }
 
 }  // namespace

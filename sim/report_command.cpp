@@ -133,7 +133,12 @@ void figure(const Results& r, ui::StandardChart& c, std::ostringstream& h) {
 std::set<std::string> answers_section(const Results& r, std::vector<ui::StandardChart>& charts,
                                       std::ostringstream& h) {
   std::set<std::string> shown;
-  for (const Answer& a : answers(r)) {
+  const std::vector<Answer> found = answers(r);
+  // A sweep no rule answers says why, where an answer would be.
+  if (found.empty() && r.kind == ResultsKind::sweep)
+    if (const std::string why = no_answer_reason(r); !why.empty())
+      h << "<p class=\"method\">No stated answer: " << html_escape(why) << "</p>\n";
+  for (const Answer& a : found) {
     h << "<section class=\"answer\" id=\"answer-" << html_escape(r.name + "-" + a.kind) << "\"><h3>"
       << html_escape(a.question) << "</h3>\n<ul>";
     for (const auto& line : a.lines) h << "<li>" << html_escape(line) << "</li>";

@@ -721,8 +721,15 @@ int run_sweep(const SweepOptions& options) {
   };
   auto write_answers = [&]() -> std::string {
     if (complete == 0) return "";
-    const auto found = answers(load_results(dir.string()));
-    if (found.empty()) return "";
+    const Results results = load_results(dir.string());
+    const auto found = answers(results);
+    if (found.empty()) {
+      // No rule answers this sweep: it says why, on stdout and in answers.txt.
+      const std::string why = no_answer_reason(results);
+      if (why.empty()) return "";
+      write_recorded("answers.txt", "No stated answer: " + why + "\n");
+      return "No stated answer: " + why + "\n";
+    }
     std::string brief, full;
     for (const Answer& a : found) {
       std::string block = a.question + "\n";

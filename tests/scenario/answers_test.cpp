@@ -325,6 +325,13 @@ TEST(Answers, ASweepNoAnswerReadsSaysWhatItVariesInstead) {
   for (const char* shape : {"diameter", "carrier extension", "PCI", "contention", "line rate",
                             "bit errors", "applications", "switch", "reach"})
     EXPECT_NE(reason.find(shape), std::string::npos) << shape << ": " << reason;
+  // The sweep says it where an answer would be: on stdout, in answers.txt and in the report.
+  EXPECT_NE(sweep.output.find("No stated answer: " + reason), std::string::npos) << sweep.output;
+  EXPECT_EQ(read_text(dir / "sweep/answers.txt"), "No stated answer: " + reason + "\n");
+  const auto report = run_gbesim({"report", "sweep", "-o", "r.html", "--quiet"}, dir);
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_NE(read_text(dir / "r.html").find("No stated answer: gbesim answers a sweep with"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -141,11 +141,12 @@ TEST(Trust, ANulByteAndGarbageAfterAScenarioAreRefused) {
 
 // ---- own files read back ---------------------------------------------------------------------
 
-// A run.json without its "files": as a directory written by hand would be (its files are then
-// only validated, not checked against what was written).
+// A run.json without its "files" and its seal: as a directory written by hand would be (its
+// files are then only validated, not checked against what was written).
 void drop_checks(const std::filesystem::path& record_file) {
   auto record = Json::parse(read_text(record_file));
   record.erase("files");
+  record.erase("record_crc32");
   write_text(record_file, record.dump());
 }
 
@@ -222,7 +223,8 @@ TEST(Trust, PlotAndReportRefuseADamagedDirectoryNamingTheFile) {
   write_text(dir / "s.json", kSmallSweep);
   ASSERT_EQ(run_gbesim({"sweep", "s.json", "--out", "sw", "--quiet"}, dir).exit_code, 0);
   ASSERT_EQ(run_gbesim({"run", "s.json", "--out", "r", "--quiet"}, dir).exit_code, 0);
-  std::filesystem::copy(dir / "r", dir / "r0", std::filesystem::copy_options::recursive);
+  for (const char* copy : {"r0", "r1"})
+    std::filesystem::copy(dir / "r", dir / copy, std::filesystem::copy_options::recursive);
   const std::string scalars = read_text(dir / "r/scalars.csv");
   struct Case {
     std::string what;
@@ -263,9 +265,19 @@ TEST(Trust, PlotAndReportRefuseADamagedDirectoryNamingTheFile) {
        [&] {
          auto record = Json::parse(read_text(dir / "r0/run.json"));
          record["name"] = 42;
+         record.erase("record_crc32");
          write_text(dir / "r0/run.json", record.dump());
        },
        "r0/run.json: name: expected a string, got number"},
+      {"a sealed run.json edited", "r1",
+       [&] {
+         const std::string text = read_text(dir / "r1/run.json");
+         const auto at = text.find("\"description\": \"\"");
+         ASSERT_NE(at, std::string::npos);
+         write_text(dir / "r1/run.json",
+                    text.substr(0, at) + "\"description\": \"x\"" + text.substr(at + 17));
+       },
+       "r1/run.json: damaged: its record_crc32 does not match its text"},
   };
   for (const auto& c : cases) {
     c.damage();

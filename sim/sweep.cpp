@@ -649,8 +649,8 @@ int run_sweep(const SweepOptions& options) {
     stopped["status"] = "interrupted";
     stopped.erase("files");
     stopped["note"] =
-        "stopped at once by a second signal: points.csv and summary.csv are from the last "
-        "aggregation, not checked; gbesim sweep " +
+        "stopped at once by a second signal: points.csv and summary.csv, if there are any, are "
+        "from an earlier aggregation, not checked; gbesim sweep " +
         options.scenario_file + " --aggregate brings them up to date";
     set_record_for_hard_stop(dir / "sweep.json", seal_record(dump_json(stopped, 2)));
   };

@@ -387,9 +387,23 @@ Results load_results(const std::string& dir_text) {
   Results r;
   r.dir = dir_text;
   auto present = [&](const char* name) { return fs::exists(fs::symlink_status(dir / name, ec)); };
-  if (present("sweep.json"))
-    load_sweep(r, dir);
-  else if (present("run.json"))
+  if (present("sweep.json")) {
+    // A running sweep rewrites summary.csv, then sweep.json with its check: a reader between
+    // the two renames sees them disagree, and reads them again.
+    for (int attempt = 0;; ++attempt) {
+      try {
+        load_sweep(r, dir);
+        break;
+      } catch (const ResultsError&) {
+        const auto record = read_record_or_null(dir / "sweep.json");
+        if (attempt >= 3 || !record.is_object() || !record.contains("status") ||
+            record["status"] != "running")
+          throw;
+        r = Results();
+        r.dir = dir_text;
+      }
+    }
+  } else if (present("run.json"))
     load_run(r, dir);
   else if (present("phy.json"))
     load_phy(r, dir);

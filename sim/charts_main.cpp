@@ -6,6 +6,8 @@
 
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "gbesim_version.hpp"
 #include "sim/chart_commands.hpp"
 #include "sim/cli_support.hpp"
@@ -26,6 +28,14 @@ int main(int argc, char** argv) {
       if (o->count() > 0) checked_out_option(o->as<std::string>(), o->get_name());
     if (commands.plot->parsed()) return run_plot(plot);
     return run_report(report);
+  } catch (const nlohmann::json::exception& e) {
+    // A record written by hand (unsealed) whose members have other types than gbesim writes:
+    // bad input, with what the JSON library found.
+    std::string dirs = plot.results_dir;
+    for (const auto& d : report.results_dirs) dirs += (dirs.empty() ? "" : ", ") + d;
+    std::cerr << "error: " << printable(dirs) << ": a record holds a member of another type "
+              << "than gbesim writes (" << printable(e.what()) << ")\n";
+    return 2;
   } catch (const std::exception&) {
     return report_failure(std::current_exception());
   }

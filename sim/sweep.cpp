@@ -57,9 +57,15 @@ struct RunState {
 };
 
 // The line of a failed run's log that says what went wrong: the last one naming an error, else
-// the last one.
+// the last one. The log is read like any result file (a FIFO in its place must not block).
 std::string error_line(const std::filesystem::path& log) {
-  std::ifstream in(log);
+  std::string text;
+  try {
+    text = read_result_file(log, std::uint64_t{16} << 20);
+  } catch (const ResultsError& e) {
+    return "its log cannot be read: " + printable(e.what());
+  }
+  std::istringstream in(text);
   std::string line, last, error;
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -187,7 +193,9 @@ RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expecte
   }
   if (status == "interrupted") return {"interrupted", "it was stopped before its end"};
   if (run && !status.is_string()) return {"damaged", "run.json has no status"};
-  if (std::filesystem::exists(dir / "log.txt")) return {"failed", error_line(dir / "log.txt")};
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(dir / "log.txt", ec)))
+    return {"failed", error_line(dir / "log.txt")};
   return {"missing", ""};
 }
 

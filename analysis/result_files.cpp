@@ -199,6 +199,30 @@ std::optional<std::string> file_check_problem(const std::string& name, const Fil
   return std::nullopt;
 }
 
+std::optional<std::string> recorded_file_problem(const std::filesystem::path& dir,
+                                                 const std::string& name,
+                                                 const nlohmann::json& files,
+                                                 const std::string& record) {
+  const auto expected = files.is_object() && files.contains(name)
+                            ? file_check_from_json(files[name])
+                            : std::optional<FileCheck>();
+  if (!expected) return file_check_problem(name, FileCheck{}, files, record);
+  try {
+    const RegularFile f(dir / name);
+    if (f.size() != expected->bytes)
+      return fmt::format("{} has {} bytes; {} records {} (written when it was finished)", name,
+                         f.size(), record, expected->bytes);
+    FileCheck actual;
+    actual.bytes =
+        read_pieces(f, dir / name, expected->bytes + 1, [&actual](const char* data, std::size_t n) {
+          actual.crc32 = crc32_extend(actual.crc32, reinterpret_cast<const std::uint8_t*>(data), n);
+        });
+    return file_check_problem(name, actual, files, record);
+  } catch (const ResultsError& e) {
+    return std::string(e.what());
+  }
+}
+
 std::string read_recorded_file(const std::filesystem::path& dir, const std::string& name,
                                const nlohmann::json& record, const std::string& record_name) {
   const auto file = dir / name;

@@ -24,9 +24,10 @@ class ResultsError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Files larger than this are not read into memory (the largest summary.csv of a shipped sweep is
-// some 20 MB; a series.csv of a long run with many stations can reach a few hundred).
-inline constexpr std::uint64_t kMaxResultFileBytes = std::uint64_t{512} << 20;
+// Files larger than this are not read into memory: a CSV read as rows of text takes some ten
+// times its size (the largest summary.csv of a shipped sweep is some 20 MB; a series.csv that
+// would be larger is a shorter --series interval than charts can show).
+inline constexpr std::uint64_t kMaxResultFileBytes = std::uint64_t{64} << 20;
 
 struct FileCheck {
   std::uint64_t bytes = 0;
@@ -72,6 +73,14 @@ nlohmann::json read_record_or_null(const std::filesystem::path& file);
 std::optional<std::string> file_check_problem(const std::string& name, const FileCheck& actual,
                                               const nlohmann::json& files,
                                               const std::string& record);
+
+// Why `dir/name` is not what a record's "files" lists for it, or nullopt: its kind and size
+// looked at first (a huge sparse file is never read), then its CRC-32. Reading problems are
+// problems too, in words.
+std::optional<std::string> recorded_file_problem(const std::filesystem::path& dir,
+                                                 const std::string& name,
+                                                 const nlohmann::json& files,
+                                                 const std::string& record);
 
 // Reads `dir/name` and checks it against the record's "files" when the record has them (a
 // directory written by hand has none: its text is only validated by the reader). Throws

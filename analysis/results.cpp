@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -12,7 +13,10 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
+
+#include <fmt/format.h>
 
 namespace gbesim {
 
@@ -248,6 +252,25 @@ const nlohmann::json& Results::config(std::size_t point) const {
 
 namespace {
 
+// Run `run`'s record in a sweep directory: nullopt when there is none; a ResultsError when it is
+// not a regular file, its seal is broken, it is not run `run`'s or it is not a complete run's.
+std::optional<nlohmann::json> point_record(const std::filesystem::path& dir, std::size_t run) {
+  const auto file = dir / "runs" / std::to_string(run) / "run.json";
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return std::nullopt;
+  bool sealed = false;
+  nlohmann::json record = read_record_file(file, &sealed);
+  if (sealed && record.contains("run") &&
+      !(record["run"].is_number_unsigned() && record["run"].get<std::size_t>() == run))
+    fail(file, "run: expected " + std::to_string(run) + " (its place in the sweep), got " +
+                   record["run"].dump());
+  if (record.contains("config") && !record["config"].is_object())
+    fail(file, "config: expected an object, got " + std::string(record["config"].type_name()));
+  if (sealed && record.value("status", nlohmann::json()) != "complete")
+    return std::nullopt;  // a run not finished says nothing of its point
+  return record;
+}
+
 void load_sweep(Results& r, const std::filesystem::path& dir) {
   const auto record_file = dir / "sweep.json";
   r.kind = ResultsKind::sweep;
@@ -279,6 +302,9 @@ void load_sweep(Results& r, const std::filesystem::path& dir) {
          "ci95_half_width");
   if (point_limit == std::numeric_limits<std::size_t>::max())
     point_limit = summary.rows.size();  // written by hand: at most a point a row
+  if (point_limit > kMaxSweepRuns / static_cast<std::size_t>(replications))
+    fail(record_file, fmt::format("{} points x {} replications: a sweep has at most {} runs",
+                                  point_limit, replications, kMaxSweepRuns));
   r.axes.assign(summary.columns.begin() + 1, summary.columns.begin() + comp);
   for (std::size_t i = 0; i < summary.rows.size(); ++i) {
     const auto& row = summary.rows[i];
@@ -315,23 +341,28 @@ void load_sweep(Results& r, const std::filesystem::path& dir) {
   // chart takes for a number.
   for (auto& p : r.points)
     if (p.empty()) p.assign(r.axes.size(), "");
-  // Each point's first run's record (its configuration, what its plant breaks), read and
-  // checked now: a damaged one is an error, not an answer from another run's configuration.
-  std::error_code ec;
+  // Each point's record (its configuration, what its plant breaks): its first replication's
+  // that is intact, read and checked now. A damaged one is passed over for the next (the sweep
+  // left that run out of the summary too); a point whose every record is damaged is an error,
+  // never an answer from another point's configuration.
   for (std::size_t p = 0; p < r.points.size(); ++p) {
-    const std::size_t run = p * static_cast<std::size_t>(replications);
-    const auto file = dir / "runs" / std::to_string(run) / "run.json";
-    if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) continue;
-    bool sealed = false;
-    nlohmann::json record = read_record_file(file, &sealed);
-    if (sealed && record.contains("run") &&
-        !(record["run"].is_number_unsigned() && record["run"].get<std::size_t>() == run))
-      fail(file, "run: expected " + std::to_string(run) + " (its place in the sweep), got " +
-                     record["run"].dump());
-    if (record.contains("config") && !record["config"].is_object())
-      fail(file, "config: expected an object, got " + std::string(record["config"].type_name()));
-    if (p == 0) r.description = text_member(record, file, "description");
-    r.set_record(p, std::move(record));
+    std::optional<ResultsError> first_problem;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(replications); ++k) {
+      const std::size_t run = p * static_cast<std::size_t>(replications) + k;
+      try {
+        if (auto record = point_record(dir, run)) {
+          if (p == 0)
+            r.description = text_member(*record, dir / "runs" / std::to_string(run) / "run.json",
+                                        "description");
+          r.set_record(p, std::move(*record));
+          first_problem.reset();
+          break;
+        }
+      } catch (const ResultsError& e) {
+        if (!first_problem) first_problem = e;
+      }
+    }
+    if (first_problem) throw *first_problem;
   }
 }
 
@@ -348,7 +379,13 @@ void load_run(Results& r, const std::filesystem::path& dir) {
   r.points.resize(1);
   // A time series (docs/results.md), when the run recorded one.
   std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(dir / "series.csv", ec)))
+  // A file the record lists must be there (a series.csv that went missing is not "no series").
+  auto listed = [&](const char* name) {
+    return r.provenance.contains("files") && r.provenance["files"].is_object() &&
+           r.provenance["files"].contains(name);
+  };
+  if (listed("series.csv") ||
+      std::filesystem::exists(std::filesystem::symlink_status(dir / "series.csv", ec)))
     r.tables["series"] =
         parse_series_csv(read_recorded_file(dir, "series.csv", r.provenance, "run.json"),
                          (dir / "series.csv").string());
@@ -369,9 +406,12 @@ void load_phy(Results& r, const std::filesystem::path& dir) {
   r.provenance = read_record(dir / "phy.json");
   r.name = "phy";
   std::error_code ec;
+  const nlohmann::json files = r.provenance.value("files", nlohmann::json::object());
   for (const char* stem : {"awgn", "coding_gain", "cable", "reach", "eye"}) {
     const std::string name = std::string(stem) + ".csv";
-    if (std::filesystem::exists(std::filesystem::symlink_status(dir / name, ec)))
+    // A table the record lists must be there, as any other present must be what it lists.
+    if ((files.is_object() && files.contains(name)) ||
+        std::filesystem::exists(std::filesystem::symlink_status(dir / name, ec)))
       r.tables[stem] =
           parse_csv(read_recorded_file(dir, name, r.provenance, "phy.json"), (dir / name).string());
   }
@@ -388,17 +428,21 @@ Results load_results(const std::string& dir_text) {
   r.dir = dir_text;
   auto present = [&](const char* name) { return fs::exists(fs::symlink_status(dir / name, ec)); };
   if (present("sweep.json")) {
-    // A running sweep rewrites summary.csv, then sweep.json with its check: a reader between
-    // the two renames sees them disagree, and reads them again.
+    // A running sweep rewrites summary.csv, then sweep.json with its check (an fsync apart): a
+    // reader between the two renames sees them disagree, and reads them again, for up to two
+    // seconds -- far longer than the writer takes from one rename to the next.
+    constexpr int kTries = 40;
+    constexpr auto kPause = std::chrono::milliseconds(50);
     for (int attempt = 0;; ++attempt) {
       try {
         load_sweep(r, dir);
         break;
       } catch (const ResultsError&) {
         const auto record = read_record_or_null(dir / "sweep.json");
-        if (attempt >= 3 || !record.is_object() || !record.contains("status") ||
+        if (attempt + 1 >= kTries || !record.is_object() || !record.contains("status") ||
             record["status"] != "running")
           throw;
+        std::this_thread::sleep_for(kPause);
         r = Results();
         r.dir = dir_text;
       }

@@ -11,6 +11,10 @@
 
 namespace gbesim {
 
+// The most runs a sweep may have (its points times its replications): the plan refuses more, and
+// a results directory claiming more is not read.
+inline constexpr std::size_t kMaxSweepRuns = 100000;
+
 struct RunScalar {
   std::string component;
   std::string name;

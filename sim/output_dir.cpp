@@ -57,7 +57,8 @@ std::string holder_of(int fd) {
 
 }  // namespace
 
-OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& holder)
+OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& holder,
+                                 const std::vector<std::string>& will_write)
     : dir_(std::move(dir)) {
   std::error_code ec;
   if (std::filesystem::equivalent(dir_, "/", ec))
@@ -68,6 +69,9 @@ OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& h
   bool writable = false;
   struct stat mark {};
   was_marked_ = ::lstat((dir_ / kLockName).c_str(), &mark) == 0;
+  // A directory gbesim never used keeps what is in it: refused before it is marked, so that a
+  // process ended at any moment after marking it leaves only its own names there.
+  if (!was_marked_) refuse_foreign(will_write, {});
   lock_fd_ = open_lock(dir_, &writable);
   if (lock_fd_ < 0)
     fail(dir_, "cannot use " + std::string(kLockName) + " here: " + std::strerror(errno));
@@ -86,22 +90,25 @@ OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& h
       (::ftruncate(lock_fd_, 0) != 0 ||
        ::pwrite(lock_fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())))
     release_and_fail(std::string("cannot write here: ") + std::strerror(errno));
-  // Temporaries of processes that were killed before they could rename or remove them (a
-  // process still running, such as a report being written here, keeps its own).
-  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (const auto pid = temporary_owner(name); pid && ::kill(*pid, 0) != 0 && errno == ESRCH)
-      std::filesystem::remove(entry.path(), ec);
-  }
-  // Can a file be created and renamed here? Better to know now than after the simulation.
+  // Temporaries of gbesim processes that were killed before they could rename or remove them
+  // (a process still running, such as a report being written here, keeps its own).
+  if (was_marked_)
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (const auto pid = temporary_owner(name); pid && ::kill(*pid, 0) != 0 && errno == ESRCH)
+        std::filesystem::remove(entry.path(), ec);
+    }
+  // Can a file be created and renamed here? Better to know now than after the simulation. (A
+  // name of this process's own, which no user file has.)
+  const auto probe_name = dir_ / (".gbesim-write-test-" + std::to_string(::getpid()));
   try {
-    AtomicFile probe(dir_ / ".write-test");
+    AtomicFile probe(probe_name);
     probe.write("ok\n");
     probe.commit();
   } catch (const std::exception& e) {
     release_and_fail(std::string("cannot write here: ") + e.what());
   }
-  std::filesystem::remove(dir_ / ".write-test", ec);
+  std::filesystem::remove(probe_name, ec);
 }
 
 OutputDirectory::~OutputDirectory() {
@@ -130,7 +137,8 @@ std::set<std::string> plain_names(const std::vector<std::string>& names) {
 }  // namespace
 
 void OutputDirectory::refuse_foreign(const std::vector<std::string>& will_write,
-                                     const std::vector<std::string>& own) const {
+                                     const std::vector<std::string>& own,
+                                     const std::string& why) const {
   const std::set<std::string> owned = was_marked_ ? plain_names(own) : std::set<std::string>{};
   std::vector<std::string> foreign;
   std::error_code ec;
@@ -140,16 +148,17 @@ void OutputDirectory::refuse_foreign(const std::vector<std::string>& will_write,
       foreign.push_back(name);
   if (foreign.empty()) return;
   // The mark this process put on a directory that is not gbesim's goes with the refusal.
-  if (!was_marked_) ::unlink((dir_ / kLockName).c_str());
+  if (!was_marked_ && lock_fd_ >= 0) ::unlink((dir_ / kLockName).c_str());
   std::string list;
   for (std::size_t i = 0; i < foreign.size() && i < 10; ++i)
     list += (list.empty() ? "" : ", ") + printable(foreign[i]);
   if (foreign.size() > 10) list += fmt::format(" and {} more", foreign.size() - 10);
-  fail(dir_,
-       "holds " + list + ", which gbesim did not write here" +
-           (was_marked_ ? std::string(" (the record of the last run here does not list it)")
-                        : " (the directory has no gbesim mark, " + std::string(kLockName) + ")") +
-           ": nothing was changed; move it away or give another --out");
+  const std::string reason = !why.empty() ? why
+                             : was_marked_
+                                 ? std::string("the record of the last run here does not list it")
+                                 : "the directory has no gbesim mark, " + std::string(kLockName);
+  fail(dir_, "holds " + list + ", which gbesim did not write here (" + reason +
+                 "): nothing was changed; move it away or give another --out");
 }
 
 void OutputDirectory::remove_own(const std::vector<std::string>& own) const {

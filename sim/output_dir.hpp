@@ -5,10 +5,11 @@
 // process left behind (while we hold the lock, no other process may be writing them). The lock is
 // a flock(2) on DIR/.gbesim.lock: the kernel releases it when the holder ends, however it ends.
 //
-// The lock file is also gbesim's mark on the directory. Files in a directory without it are the
-// user's: gbesim writes there only where no file has a name it is about to write (claim()), and
-// removes nothing. In a marked directory it replaces or removes only the files of its own names
-// that it was told are its own (what the last run's run.json lists). The root directory is
+// The lock file is also gbesim's mark on the directory, made only once the directory holds
+// nothing gbesim is about to write. Files in a directory without it are the user's: gbesim opens
+// it only if no file there has a name it is about to write, and removes nothing in it. In a
+// marked directory it replaces or removes only what it was told is its own (the names the last
+// run's sealed run.json lists, or the fixed names of the command). The root directory is
 // refused. Problems are ScenarioErrors (exit code 2), naming the directory.
 
 #include <filesystem>
@@ -21,7 +22,10 @@ namespace gbesim {
 class OutputDirectory {
  public:
   // `holder`: how this process describes itself to another that finds the directory busy.
-  OutputDirectory(std::filesystem::path dir, const std::string& holder);
+  // `will_write`: the plain names this process will write there (files or directories); in a
+  // directory gbesim never used, any of them that exists is refused before the mark is made.
+  OutputDirectory(std::filesystem::path dir, const std::string& holder,
+                  const std::vector<std::string>& will_write);
   OutputDirectory(const OutputDirectory&) = delete;
   OutputDirectory& operator=(const OutputDirectory&) = delete;
   ~OutputDirectory();
@@ -30,11 +34,11 @@ class OutputDirectory {
   // Whether gbesim had used the directory before this process opened it (it held the mark).
   bool was_marked() const { return was_marked_; }
   // Refuses to write over what is not gbesim's: `will_write` are the plain names this process
-  // will write; `own`, names an earlier gbesim wrote here (its record's list, or the fixed names
-  // of the command), count only in a marked directory. A ScenarioError names every file of
-  // `will_write` that exists and is not of `own`.
+  // will write; `own`, names an earlier gbesim wrote here (its record's list), count only in a
+  // marked directory. A ScenarioError names every file of `will_write` that exists and is not of
+  // `own`, with `why` when given (why the record's list was not taken).
   void refuse_foreign(const std::vector<std::string>& will_write,
-                      const std::vector<std::string>& own) const;
+                      const std::vector<std::string>& own, const std::string& why = "") const;
   // Removes the files of `own` that exist (in a marked directory only): what an earlier run wrote
   // and this one may not write again must not be left beside new results.
   void remove_own(const std::vector<std::string>& own) const;

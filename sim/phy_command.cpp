@@ -378,9 +378,9 @@ int run_pmd(const PhyOptions& o) {
   }
   d.throw_if_any();
   std::vector<double> lengths = o.lengths_m;
-  const OutputDirectory out(o.out_dir, fmt::format("gbesim phy (pid {})", ::getpid()));
+  const OutputDirectory out(o.out_dir, fmt::format("gbesim phy (pid {})", ::getpid()),
+                            {"pmd.csv", "pmd.txt"});
   const std::filesystem::path& dir = out.path();
-  out.refuse_foreign({"pmd.csv", "pmd.txt"}, {"pmd.csv", "pmd.txt"});
   std::string csv =
       "pmd,fibre,length_m,power_budget_db,insertion_loss_db,link_penalties_db,margin_db,"
       "operating_range_m,within_power,within_range,pass\n";
@@ -462,11 +462,10 @@ int run_phy(const PhyOptions& options) {
     if (!o.out_given) o.out_dir = "results/" + s.config.run.name + "-phy";
   }
   // Checked and locked before the (long) link-level computation, not after.
-  const OutputDirectory out(o.out_dir, fmt::format("gbesim phy (pid {})", ::getpid()));
-  const std::filesystem::path& dir = out.path();
   const std::vector<std::string> files = {"awgn.csv",  "coding_gain.csv", "cable.csv",
                                           "reach.csv", "eye.csv",         "phy.json"};
-  out.refuse_foreign(files, files);
+  const OutputDirectory out(o.out_dir, fmt::format("gbesim phy (pid {})", ::getpid()), files);
+  const std::filesystem::path& dir = out.path();
   out.remove_own(files);  // a table this run does not make again must not stay beside it
   Json summary;
   summary["seed"] = o.seed;

@@ -28,7 +28,6 @@ int run_plot(const PlotOptions& o) {
   const std::filesystem::path out = o.out_dir.empty()
                                         ? std::filesystem::path(o.results_dir) / "charts"
                                         : std::filesystem::path(o.out_dir);
-  const OutputDirectory charts_dir(out, fmt::format("gbesim plot (pid {})", ::getpid()));
   const auto charts = ui::standard_charts(results);
   if (charts.empty()) {
     std::cerr << "error: " << o.results_dir << ": no standard chart applies to these results\n";
@@ -38,7 +37,7 @@ int run_plot(const PlotOptions& o) {
   std::vector<std::string> names;
   for (const auto& c : charts)
     for (const char* ext : {".png", ".svg"}) names.push_back(c.name + ext);
-  charts_dir.refuse_foreign(names, names);
+  const OutputDirectory charts_dir(out, fmt::format("gbesim plot (pid {})", ::getpid()), names);
   for (const auto& c : charts) {
     const auto files = ui::chart_files(c.chart, c.annotate);
     const auto stem = out / c.name;

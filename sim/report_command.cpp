@@ -89,7 +89,8 @@ void provenance(const Results& r, std::ostringstream& h) {
     row("wall time", number(member_number(p, "wall_seconds")) + " s");
     row("started", member_text(p, "started_at"));
   } else if (r.kind == ResultsKind::sweep) {
-    // Every run's record, as many as the points and replications the summary holds.
+    // Every run's record, as many as the points and replications the summary holds (the loader
+    // holds them to kMaxSweepRuns).
     const auto replications = static_cast<std::size_t>(p.value("replications", 1));
     const std::size_t runs = r.points.size() * replications;
     const auto first = read_record_or_null(fs::path(r.dir) / "runs" / "0" / "run.json");

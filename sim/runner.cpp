@@ -347,22 +347,56 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
 
 // The files a run writes besides run.json, which lists them (so that the next run in the same
 // directory removes exactly what this one wrote, e.g. pcaps of stations it no longer has).
-std::vector<std::string> output_files(const RunOptions& options, const Network& network,
-                                      bool topology, bool series) {
+std::vector<std::string> output_files(const RunOptions& options, const ScenarioConfig& config) {
   std::vector<std::string> files = {"scalars.csv"};
-  if (series) files.push_back("series.csv");
+  if (config.run.series_interval_ns > 0) files.push_back("series.csv");
   if (options.traces.count("events")) files.push_back("events.csv");
   if (options.traces.count("vcd")) files.push_back("trace.vcd");
   if (options.traces.count("pcapng")) files.push_back("trace.pcapng");
   if (options.traces.count("pcap")) {
     const auto it = options.trace_filters.find("pcap");
-    for (const auto& s : network.stations())
-      if (it == options.trace_filters.end() || it->second.keeps(std::string(s->basename())))
-        files.push_back(std::string(s->basename()) + ".pcap");
+    for (const auto& s : config.stations)
+      if (it == options.trace_filters.end() || it->second.keeps(s.name))
+        files.push_back(s.name + ".pcap");
   }
-  if (topology)
+  if (!config.topology_json.empty())
     for (const char* f : {"topology.txt", "topology_pairs.csv", "topology.dot"}) files.push_back(f);
   return files;
+}
+
+// Every name a run may write in its directory: its outputs, flows.csv (written when the run has
+// flows) and run.json.
+std::vector<std::string> names_written(std::vector<std::string> outputs) {
+  outputs.push_back("flows.csv");
+  outputs.push_back("run.json");
+  return outputs;
+}
+
+// What the last run in a directory gbesim marked wrote, from its run.json: a sealed record's
+// list, or the list of an earlier gbesim's record (they were not sealed); a record whose seal is
+// broken is not taken (`why` says so).
+std::vector<std::string> previous_outputs(const OutputDirectory& out, std::string& why) {
+  std::vector<std::string> own = {"run.json"};
+  if (!out.was_marked()) return own;
+  std::string text;
+  try {
+    text = read_result_file(out.path() / "run.json", std::uint64_t{64} << 20);
+  } catch (const ResultsError&) {
+    return own;  // none, or not a file: nothing it lists
+  }
+  const Seal seal = seal_of(text);
+  const JsonParse parsed = parse_json_text(text);
+  const Json& old = parsed.value;
+  const bool earlier = seal == Seal::none && parsed.ok && old.is_object() &&
+                       old.contains("version") && old["version"] != kVersion;
+  if (seal == Seal::broken || (seal == Seal::none && !earlier)) {
+    why = "the last run's run.json is damaged or not gbesim's, so what it lists is not taken";
+    return own;
+  }
+  if (parsed.ok && old.is_object() && old.contains("outputs") && old["outputs"].is_array())
+    for (const auto& f : old["outputs"])
+      if (f.is_string()) own.push_back(f.get<std::string>());
+  return own;
 }
 
 // Makes room for this run's files: in a directory gbesim marked, what the last run's run.json
@@ -371,28 +405,19 @@ std::vector<std::string> output_files(const RunOptions& options, const Network& 
 // `running` and lists what this run will write, so that a run killed before its end leaves a
 // record naming its files for the next run here to remove.
 void prepare_outputs(const OutputDirectory& out, const LoadedScenario& scenario,
-                     std::vector<std::string> will_write) {
-  std::vector<std::string> own = {"run.json"};
-  if (out.was_marked()) {
-    // Only a record whose seal is intact names files gbesim may remove.
-    bool sealed = false;
-    const auto old = read_record_or_null(out.path() / "run.json");
-    if (old.is_object()) read_record_file(out.path() / "run.json", &sealed);
-    if (sealed && old.contains("outputs") && old["outputs"].is_array())
-      for (const auto& f : old["outputs"])
-        if (f.is_string()) own.push_back(f.get<std::string>());
-  }
-  will_write.push_back("flows.csv");  // written when the run has flows
-  will_write.push_back("run.json");
-  out.refuse_foreign(will_write, own);
+                     const std::vector<std::string>& outputs) {
+  std::string why;
+  const std::vector<std::string> own = previous_outputs(out, why);
+  out.refuse_foreign(names_written(outputs), own, why);
   out.remove_own(own);
-  will_write.pop_back();
   Json record;
   record["name"] = scenario.config.run.name;
   record["status"] = "running";
   record["version"] = kVersion;
   record["pid"] = ::getpid();
-  record["outputs"] = will_write;
+  std::vector<std::string> may_write = names_written(outputs);
+  may_write.pop_back();  // run.json itself
+  record["outputs"] = may_write;
   write_file_atomically(out.path() / "run.json", seal_record(dump_json(record, 2)));
 }
 
@@ -734,9 +759,11 @@ int run_simulation(const RunOptions& options) {
     if (const auto w = large_trace_warning(scenario, options))
       fmt::print(stderr, "warning: {}: {}\n", scenario.file, *w);
   // The directory is checked and locked before anything is simulated.
+  const std::vector<std::string> outputs = output_files(options, scenario.config);
   const OutputDirectory out(
       options.out_dir ? *options.out_dir : default_out_dir(scenario),
-      fmt::format("gbesim run {} (pid {})", printable(options.scenario_file), ::getpid()));
+      fmt::format("gbesim run {} (pid {})", printable(options.scenario_file), ::getpid()),
+      names_written(outputs));
   const std::filesystem::path& dir = out.path();
   // The plant's analysis (the topology block, re-read as resolved), and cables past their PHY's
   // segment limit: the run goes on (that is how to look past the edge), warned and counted.
@@ -768,9 +795,7 @@ int run_simulation(const RunOptions& options) {
   std::unique_ptr<OrderPerturbation> perturbation;
   if (OrderPerturbation::wanted()) perturbation = std::make_unique<OrderPerturbation>("perturb");
   Network network(scenario.config, context);
-  prepare_outputs(out, scenario,
-                  output_files(options, network, !scenario.config.topology_json.empty(),
-                               scenario.config.run.series_interval_ns > 0));
+  prepare_outputs(out, scenario, outputs);
 
   std::unique_ptr<EventsCsvWriter> events;
   std::unique_ptr<PcapRecorder> pcaps;
@@ -911,16 +936,15 @@ int run_simulation(const RunOptions& options) {
   run["frames_created"] = context.frames.frames_created();
   run["frames_allocated"] = context.frames.allocated();
   run["peak_rss_kib"] = peak_rss_kib();
-  run["outputs"] =
-      output_files(options, network, !scenario.config.topology_json.empty(), series != nullptr);
+  run["outputs"] = outputs;
   if (!flows.empty()) {
     // Beside scalars.csv, which it summarises.
-    Json outputs = Json::array();
+    Json listed = Json::array();
     for (const auto& f : run["outputs"]) {
-      outputs.push_back(f);
-      if (f == "scalars.csv") outputs.push_back("flows.csv");
+      listed.push_back(f);
+      if (f == "scalars.csv") listed.push_back("flows.csv");
     }
-    run["outputs"] = std::move(outputs);
+    run["outputs"] = std::move(listed);
   }
   if (series) {
     run["series_interval_ps"] = scenario.config.run.series_interval_ns * kPsPerNs;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -48,6 +49,8 @@ void write_hard_stop_record() {
     ::unlink(r->temporary.c_str());
 }
 
+volatile std::sig_atomic_t g_child = 0;
+
 volatile std::sig_atomic_t g_stop = 0;
 volatile std::sig_atomic_t g_clean_stop = 0;
 int g_wake[2] = {-1, -1};
@@ -71,7 +74,13 @@ void on_signal(int) {
     errno = saved;
     return;
   }
-  // Only async-signal-safe calls from here on.
+  // Only async-signal-safe calls from here on. A child writing the same record ends first (it
+  // removes its own temporaries), so that nothing it writes lands after ours.
+  if (const pid_t child = g_child; child > 0) {
+    ::kill(child, SIGTERM);
+    while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
   remove_registered_temporaries();
   write_hard_stop_record();
   static const char message[] = "gbesim: stopped\n";
@@ -85,13 +94,12 @@ void install_stop_handlers() {
   if (g_wake[0] < 0 && ::pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) != 0) g_wake[0] = g_wake[1] = -1;
   struct sigaction action {};
   action.sa_handler = on_signal;
-  sigemptyset(&action.sa_mask);
   sigset_t signals;
   sigemptyset(&signals);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) {
-    ::sigaction(s, &action, nullptr);
-    sigaddset(&signals, s);
-  }
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&signals, s);
+  // One stop signal at a time: a second waits for the handler of the first to return.
+  action.sa_mask = signals;
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &action, nullptr);
   ::sigprocmask(SIG_UNBLOCK, &signals, nullptr);
 }
 
@@ -110,8 +118,13 @@ void set_record_for_hard_stop(const std::filesystem::path& path, const std::stri
   delete g_record.exchange(next);
 }
 
+void set_child_to_end_on_hard_stop(int pid) {
+  g_child = pid;
+}
+
 void forget_inherited_stop_state() {
   set_record_for_hard_stop({}, "");
+  g_child = 0;
   for (int& fd : g_wake) {
     if (fd >= 0) ::close(fd);
     fd = -1;

@@ -26,6 +26,9 @@ void forget_inherited_stop_state();
 // `interrupted`): `text` is written beside `path` and renamed over it, with async-signal-safe
 // calls only. Replaces the one set before; an empty path sets none.
 void set_record_for_hard_stop(const std::filesystem::path& path, const std::string& text);
+// A child that must end before that record is written (a sweep's aggregator, which writes the
+// same record): a hard stop sends it SIGTERM and waits for it first. 0: none.
+void set_child_to_end_on_hard_stop(int pid);
 void wait_for_wake();
 
 }  // namespace gbesim

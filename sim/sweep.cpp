@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <malloc.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,23 +80,47 @@ std::string error_line(const std::filesystem::path& log) {
   return shown.empty() ? "its log is empty" : shown;
 }
 
-// Empties a run's directory before the run is made again: the sweep made it, and what is in it
-// is an earlier attempt's (files, links, FIFOs a damaged run left); only the lock file stays.
-void clear_run_directory(const std::filesystem::path& dir) {
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    if (entry.path().filename() == ".gbesim.lock") continue;
-    const auto status = entry.symlink_status(ec);
-    if (std::filesystem::is_directory(status)) continue;
-    std::filesystem::remove(entry.path(), ec);
-  }
+// Whether `path` is a real directory or absent: not a link, a file, a FIFO.
+bool real_directory_or_none(const std::filesystem::path& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode);
 }
 
-// A run's scalars.csv, read as untrusted input (analysis/results: header, four fields a row, a
+// Before a run is made again, what an earlier attempt left in its directory goes: only in a
+// directory gbesim marked, only gbesim's names (its record, its log, the files the record lists,
+// every kind of output, temporaries), through a descriptor of the directory itself (a link
+// swapped in for it is not followed). Anything else stays, and the run refuses to write over it.
+void clear_run_directory(const std::filesystem::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat mark {};
+  if (::fstatat(fd, ".gbesim.lock", &mark, AT_SYMLINK_NOFOLLOW) != 0) return;  // not gbesim's
+  std::set<std::string> names = {"run.json",     "log.txt",           "scalars.csv",
+                                 "flows.csv",    "series.csv",        "events.csv",
+                                 "trace.vcd",    "trace.pcapng",      "topology.txt",
+                                 "topology.dot", "topology_pairs.csv"};
+  if (const auto old = read_json_record(dir / "run.json", {"outputs"});
+      old && old->is_object() && old->contains("outputs") && (*old)["outputs"].is_array())
+    for (const auto& f : (*old)["outputs"])
+      if (f.is_string()) names.insert(f.get<std::string>());
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (const std::string name = entry.path().filename().string(); temporary_owner(name))
+      names.insert(name);
+  for (const auto& name : names)
+    if (!name.empty() && name.find('/') == std::string::npos && name != "." && name != "..")
+      ::unlinkat(fd, name.c_str(), 0);  // a directory of that name stays
+}
+
+// A run's scalars.csv text as rows (analysis/results checked its header, four fields a row, a
 // number, inf, -inf or nothing in each value). Throws ResultsError naming the file and line.
-std::vector<RunScalar> read_scalars(const std::filesystem::path& file) {
+std::vector<RunScalar> scalars_of(const std::string& text, const std::filesystem::path& file) {
   std::vector<RunScalar> out;
-  const CsvTable table = parse_scalars_csv(read_result_file(file), file.string());
+  const CsvTable table = parse_scalars_csv(text, file.string());
   out.reserve(table.rows.size());
   for (const auto& f : table.rows) {
     RunScalar s{f[0], f[1], f[2], 0.0, f[3]};
@@ -122,25 +147,28 @@ struct ConfigDigest {
 };
 
 // Why a complete run's files are not what its run.json recorded when it finished, or nullopt:
-// every file the record lists (scalars.csv at least) must be a regular file of the size and
-// CRC-32 recorded, and scalars.csv must read as one.
-std::optional<std::string> damage_of(const std::filesystem::path& dir, const Json& run) {
+// every file the record lists (scalars.csv at least) must be a regular file of the size (looked
+// at first: a huge sparse file is not read) and CRC-32 recorded, and scalars.csv must read as
+// one. Its scalars, read once from the text that was checked, go to `scalars` when given.
+std::optional<std::string> damage_of(const std::filesystem::path& dir, const Json& run,
+                                     std::vector<RunScalar>* scalars) {
   const Json files = run.value("files", Json());
   if (!files.is_object() || !files.contains("scalars.csv"))
     return std::string("run.json lists no check of scalars.csv");
-  for (const auto& [name, entry] : files.items()) {
-    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
-      return "run.json lists a file outside the run's directory: " + printable(name);
-    try {
-      if (const auto problem =
-              file_check_problem(name, check_of_file(dir / name), files, "run.json"))
-        return problem;
-    } catch (const ResultsError& e) {
-      return printable(e.what());
-    }
-  }
   try {
-    read_scalars(dir / "scalars.csv");
+    for (const auto& [name, entry] : files.items()) {
+      if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+        return "run.json lists a file outside the run's directory: " + printable(name);
+      if (name == "scalars.csv") continue;
+      if (const auto problem = recorded_file_problem(dir, name, files, "run.json")) return problem;
+    }
+    const auto file = dir / "scalars.csv";
+    const std::string text = read_result_file(file);
+    if (const auto problem =
+            file_check_problem("scalars.csv", check_of_text(text), files, "run.json"))
+      return problem;
+    std::vector<RunScalar> rows = scalars_of(text, file);
+    if (scalars != nullptr) *scalars = std::move(rows);
   } catch (const ResultsError& e) {
     return printable(e.what());
   }
@@ -173,7 +201,11 @@ std::optional<Json> run_record(const std::filesystem::path& dir, std::string& da
   return parsed.value;
 }
 
-RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expected_config) {
+// `scalars`: a complete run's scalars, from the text its check was made on, when given.
+RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expected_config,
+                   std::vector<RunScalar>* scalars = nullptr) {
+  if (!real_directory_or_none(dir))
+    return {"damaged", "its directory is a link or not a directory: not gbesim's"};
   if (lock_held(dir)) return {"running", ""};
   std::string damage;
   const std::optional<Json> run = run_record(dir, damage);
@@ -188,7 +220,7 @@ RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expecte
                                    version.is_string() ? printable(version.get<std::string>())
                                                        : std::string("?"),
                                    kVersion)};
-    if (const auto problem = damage_of(dir, *run)) return {"damaged", *problem};
+    if (const auto problem = damage_of(dir, *run, scalars)) return {"damaged", *problem};
     return {"complete", ""};
   }
   if (status == "interrupted") return {"interrupted", "it was stopped before its end"};
@@ -241,7 +273,8 @@ void close_on_exec_descriptors() {
   forget_inherited_stop_state();
   close_on_exec_descriptors();
   // Not --quiet: the run's log.txt gets its progress lines and its summary.
-  const int log = ::open((dir / "log.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const int log = ::open((dir / "log.txt").c_str(),
+                         O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (log < 0 || ::dup2(log, STDOUT_FILENO) < 0 || ::dup2(log, STDERR_FILENO) < 0) ::_exit(1);
   if (log > STDERR_FILENO) ::close(log);
   RunOptions options_of_run;
@@ -392,9 +425,10 @@ int write_slurm(const SweepOptions& options, const SweepPlan& plan, const std::s
     d.error("", fmt::format("--tasks {}: at most {} (the sweep has {} runs)", tasks, runs, runs));
     d.throw_if_any();
   }
-  const OutputDirectory out(sweep_dir, fmt::format("gbesim sweep {} --slurm (pid {})",
-                                                   printable(options.scenario_file), ::getpid()));
-  out.refuse_foreign({"slurm"}, {"slurm"});
+  const OutputDirectory out(
+      sweep_dir,
+      fmt::format("gbesim sweep {} --slurm (pid {})", printable(options.scenario_file), ::getpid()),
+      {"slurm"});
   const std::filesystem::path slurm = sweep_dir / "slurm";
   std::error_code ec;
   std::filesystem::create_directories(slurm, ec);
@@ -583,6 +617,11 @@ int run_sweep(const SweepOptions& options) {
   const std::string name = base.config.run.name;
   const std::filesystem::path sweep_dir =
       options.out_dir ? *options.out_dir : std::filesystem::path("results") / name;
+  // runs/ is the sweep's own: a link there would take its runs (and their removals) elsewhere.
+  if (!real_directory_or_none(sweep_dir / "runs"))
+    throw ScenarioError({{(sweep_dir / "runs").string(), "",
+                          "is a link or not a directory; a sweep's runs/ is its own: nothing was "
+                          "changed"}});
   // Every run's configuration as it would be resolved now (what a complete run must match);
   // resolving them also checks every point before anything runs or is submitted.
   std::vector<ConfigDigest> expected;
@@ -593,7 +632,9 @@ int run_sweep(const SweepOptions& options) {
     expected.emplace_back(load_scenario(options.scenario_file, o).resolved);
   }
   ::malloc_trim(0);  // what resolving them took is given back before runs are forked
-  auto state_of = [&](std::size_t k) { return run_state(run_dir(sweep_dir, k), expected[k]); };
+  auto state_of = [&](std::size_t k, std::vector<RunScalar>* scalars = nullptr) {
+    return run_state(run_dir(sweep_dir, k), expected[k], scalars);
+  };
 
   if (options.status_only) return print_status(plan, sweep_dir, name, state_of, options.json);
   if (options.slurm) return write_slurm(options, plan, name, sweep_dir);
@@ -606,19 +647,17 @@ int run_sweep(const SweepOptions& options) {
                   shard ? " --shard " + shard->text() : "", ::getpid());
   if (shard) std::filesystem::create_directories(sweep_dir / "shards", ec);
   // Named by the numbers, not the text: "01/3" is the same shard as "1/3" (and the same lock).
+  // A directory that is not gbesim's keeps what is in it: nothing of these names is replaced.
+  // (runs/ holds directories of runs, each guarded as its own: a cluster's array tasks write
+  // them before any sweep here.)
   const OutputDirectory out(
       shard ? sweep_dir / "shards" / fmt::format("{}-of-{}", shard->index, shard->count)
             : sweep_dir,
-      holder);
+      holder,
+      shard ? std::vector<std::string>{"shard.json"}
+            : std::vector<std::string>{"sweep.json", "points.csv", "summary.csv", "results.sqlite",
+                                       "answers.txt"});
   const std::filesystem::path& dir = sweep_dir;
-  if (!shard) {
-    // A directory that is not gbesim's keeps what is in it: nothing of these names is replaced.
-    // (runs/ holds directories of runs, each guarded as its own: a cluster's array tasks write
-    // them before any sweep here.)
-    const std::vector<std::string> sweep_files = {"sweep.json", "points.csv", "summary.csv",
-                                                  "results.sqlite", "answers.txt"};
-    out.refuse_foreign(sweep_files, sweep_files);
-  }
   std::filesystem::create_directories(dir / "runs", ec);
   if (ec)
     throw ScenarioError({{dir.string(), "", "cannot create the runs directory: " + ec.message()}});
@@ -638,7 +677,15 @@ int run_sweep(const SweepOptions& options) {
     points.push_back(values);
   }
   description["points"] = points;
+  // The files an earlier sweep here wrote keep their checks while they are as it wrote them:
+  // until this one aggregates, readers check them against those.
   description["files"] = Json::object();
+  if (!shard)
+    if (const auto earlier = read_record_or_null(dir / "sweep.json");
+        earlier.is_object() && earlier.contains("files") && earlier["files"].is_object())
+      for (const auto& [file, check] : earlier["files"].items())
+        if (!recorded_file_problem(dir, file, earlier["files"], "sweep.json"))
+          description["files"][file] = Json::parse(check.dump());
   // sweep.json with the sizes and CRC-32s of the sweep-wide files as last written (readers check
   // them); and the record a second signal leaves if it ends this process at once.
   auto write_description = [&](const std::string& status, std::size_t complete) {
@@ -655,12 +702,19 @@ int run_sweep(const SweepOptions& options) {
     }
     Json stopped = description;
     stopped["status"] = "interrupted";
-    stopped.erase("files");
     stopped["note"] =
         "stopped at once by a second signal: points.csv and summary.csv, if there are any, are "
-        "from an earlier aggregation, not checked; gbesim sweep " +
+        "from the last aggregation; gbesim sweep " +
         options.scenario_file + " --aggregate brings them up to date";
     set_record_for_hard_stop(dir / "sweep.json", seal_record(dump_json(stopped, 2)));
+  };
+  // What a child that aggregated in the background wrote, from the sealed sweep.json it left:
+  // this process's record (and the one a hard stop leaves) vouches for those files from now on.
+  auto adopt_aggregation = [&](std::size_t runs_complete) {
+    const auto written = read_record_or_null(dir / "sweep.json");
+    if (!written.is_object() || !written.contains("files") || !written["files"].is_object()) return;
+    description["files"] = Json::parse(written["files"].dump());
+    write_description("running", runs_complete);
   };
   auto write_recorded = [&](const std::string& file, const std::string& text) {
     write_file_atomically(dir / file, text);
@@ -668,10 +722,10 @@ int run_sweep(const SweepOptions& options) {
   };
 
   std::set<std::size_t> failed;
-  // A run's status, for points.csv: complete, or why not.
-  auto run_status = [&](std::size_t k) -> std::string {
+  // A run's status, for points.csv: complete (with its scalars, when asked), or why not.
+  auto run_status = [&](std::size_t k, std::vector<RunScalar>* scalars = nullptr) -> std::string {
     if (failed.count(k)) return "failed";
-    return state_of(k).status;
+    return state_of(k, scalars).status;
   };
   std::size_t complete = 0;
   // Aggregate every complete run into points.csv and summary.csv: at the end, and every few
@@ -692,16 +746,11 @@ int run_sweep(const SweepOptions& options) {
       r.replication = plan.replication_of_run(k);
       r.seed = plan.seed_of_run(k);
       r.swept_values = plan.point_labels(r.point);
-      r.status = run_status(k);
-      if (r.status == "complete") {
-        try {
-          r.scalars = read_scalars(run_dir(dir, k) / "scalars.csv");
-          ++complete;
-        } catch (const ResultsError&) {
-          r.status = "damaged";  // changed since its state was read
-        }
-      }
-      if (r.status != "complete") not_complete.push_back(k);
+      r.status = run_status(k, &r.scalars);
+      if (r.status == "complete")
+        ++complete;
+      else
+        not_complete.push_back(k);
       records.push_back(std::move(r));
     }
     write_recorded("points.csv", points_csv(plan.columns(), records));
@@ -727,14 +776,33 @@ int run_sweep(const SweepOptions& options) {
     write_results_sqlite(dir, tables);
     description["files"]["results.sqlite"] = file_check_json(check_of_file(dir / "results.sqlite"));
   };
+  // An answers.txt of earlier results must not stay beside these.
+  auto drop_answers = [&] {
+    std::error_code ec;
+    std::filesystem::remove(dir / "answers.txt", ec);
+    description["files"].erase("answers.txt");
+  };
   auto write_answers = [&]() -> std::string {
-    if (complete == 0) return "";
-    const Results results = load_results(dir.string());
+    if (complete == 0) {
+      drop_answers();
+      return "";
+    }
+    Results results;
+    try {
+      results = load_results(dir.string());
+    } catch (const ResultsError& e) {
+      drop_answers();
+      fmt::print(stderr, "warning: sweep {}: no answers stated: {}\n", name, printable(e.what()));
+      return "";
+    }
     const auto found = answers(results);
     if (found.empty()) {
       // No rule answers this sweep: it says why, on stdout and in answers.txt.
       const std::string why = no_answer_reason(results);
-      if (why.empty()) return "";
+      if (why.empty()) {
+        drop_answers();
+        return "";
+      }
       write_recorded("answers.txt", "No stated answer: " + why + "\n");
       return "No stated answer: " + why + "\n";
     }
@@ -802,6 +870,16 @@ int run_sweep(const SweepOptions& options) {
       fmt::print(stderr, "... and {} more run again (gbesim sweep {} --status lists them)\n",
                  redo.size() - kShown, printable(options.scenario_file));
   }
+  // A run's directory that is a link (or a file) is not gbesim's: nothing is run into it.
+  std::vector<std::size_t> not_directories;
+  for (const std::size_t k : pending)
+    if (!real_directory_or_none(run_dir(dir, k))) not_directories.push_back(k);
+  if (!not_directories.empty())
+    throw ScenarioError(
+        {{(dir / "runs").string(), "",
+          "runs " + run_ranges(not_directories) +
+              ": a link or a file where a run's directory goes; a sweep runs only into "
+              "directories of its own: nothing was run"}});
   write_description("running", skipped);
 
   ProgressLine progress(!options.quiet);
@@ -835,7 +913,13 @@ int run_sweep(const SweepOptions& options) {
   auto aggregate_in_background = [&]() -> pid_t {
     const pid_t sweep = ::getpid();
     const pid_t pid = fork_flushed();
+    if (pid > 0) set_child_to_end_on_hard_stop(pid);
     if (pid != 0) return pid < 0 ? 0 : pid;  // if it cannot be started, the next try will
+    // The sweep's handlers are not this child's: signals wait until its own are in place.
+    sigset_t stops;
+    sigemptyset(&stops);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
+    ::sigprocmask(SIG_BLOCK, &stops, nullptr);
     forget_inherited_stop_state();
     install_stop_handlers();
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -867,6 +951,8 @@ int run_sweep(const SweepOptions& options) {
     while ((pid = ::waitpid(-1, &wstatus, WNOHANG)) > 0) {
       if (pid == aggregator) {
         aggregator = 0;
+        set_child_to_end_on_hard_stop(0);
+        if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) adopt_aggregation(done + skipped);
         last_aggregate = std::chrono::steady_clock::now();
         aggregate_interval = std::max(every, 10 * (last_aggregate - aggregation_started));
         continue;
@@ -928,6 +1014,7 @@ int run_sweep(const SweepOptions& options) {
     while (::waitpid(aggregator, &wstatus, 0) < 0 && errno == EINTR) {
     }
     aggregator = 0;
+    set_child_to_end_on_hard_stop(0);
   }
   progress.update(status(), true);
   progress.finish();

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/sweep_summary.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/json_path.hpp"
 
@@ -24,8 +25,6 @@ struct SweepAxis {
   bool variant() const { return !labels.empty(); }
   std::size_t steps() const { return variant() ? labels.size() : values.size(); }
 };
-
-inline constexpr std::size_t kMaxSweepRuns = 100000;
 
 struct SweepPlan {
   std::vector<SweepAxis> axes;  // the last axis varies fastest

@@ -170,13 +170,12 @@ int run_topology(const TopologyOptions& options) {
   }
   const std::string text = topology_report_text(topology);
   // Exit code 1 means "the plant fails": any problem writing the files is 2, like bad input.
+  const std::vector<std::string> files = {"topology.txt", "topology_pairs.csv", "topology.dot"};
   const OutputDirectory out(options.out_dir.empty()
                                 ? std::filesystem::path("results") / topology.plant.name
                                 : std::filesystem::path(options.out_dir),
-                            fmt::format("gbesim topology (pid {})", ::getpid()));
+                            fmt::format("gbesim topology (pid {})", ::getpid()), files);
   const std::filesystem::path& dir = out.path();
-  const std::vector<std::string> files = {"topology.txt", "topology_pairs.csv", "topology.dot"};
-  out.refuse_foreign(files, files);
   try {
     write_file_atomically(dir / "topology.txt", text);
     write_file_atomically(dir / "topology_pairs.csv", topology_pairs_csv(topology.report));

@@ -438,9 +438,16 @@ QChart* MainWindow::chart(int index) const {
   return view ? view->chart() : nullptr;
 }
 
-void MainWindow::export_chart(int index, const QString& stem) const {
-  // A fresh copy of the chart (the shown one belongs to its view).
-  const Results results = load_results(results_dir_.toStdString());
+void MainWindow::export_chart(int index, const QString& stem) {
+  // A fresh copy of the chart (the shown one belongs to its view), from the files as they are
+  // now: a directory damaged since it was shown is said, not a crash.
+  Results results;
+  try {
+    results = load_results(results_dir_.toStdString());
+  } catch (const std::exception& e) {
+    statusBar()->showMessage(QString::fromStdString(std::string("cannot export: ") + e.what()));
+    return;
+  }
   auto all = standard_charts(results);
   for (int i = 0; i < static_cast<int>(all.size()); ++i) {
     if (i == index)

@@ -46,7 +46,7 @@ class MainWindow : public QMainWindow {
   QString results_dir() const { return results_dir_; }
   QString log_text() const;
   bool running() const { return process_.state() != QProcess::NotRunning; }
-  void export_chart(int index, const QString& stem) const;
+  void export_chart(int index, const QString& stem);
   void export_csv(const QString& file) const;
 
  public slots:

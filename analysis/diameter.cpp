@@ -77,14 +77,22 @@ std::optional<std::pair<double, double>> swept_limit(const nlohmann::json& recor
 }
 
 bool is_cable_length_path(const std::string& p) {
-  static const std::string head = "topology.cables[", tail = "].length_m";
-  if (p.size() > head.size() + tail.size() && p.rfind(head, 0) == 0 &&
-      p.compare(p.size() - tail.size(), tail.size(), tail) == 0)
-    return true;
-  return p.rfind("collision_domains", 0) == 0 && p.find("cable_m") != std::string::npos;
+  return cable_of_length_path(p) ||
+         (p.rfind("collision_domains", 0) == 0 && p.find("cable_m") != std::string::npos);
 }
 
 }  // namespace
+
+std::optional<std::string> cable_of_length_path(const std::string& p) {
+  static const std::string head = "topology.cables[", tail = "].length_m";
+  if (p.size() <= head.size() + tail.size() || p.rfind(head, 0) != 0 ||
+      p.compare(p.size() - tail.size(), tail.size(), tail) != 0)
+    return std::nullopt;
+  const std::string index = p.substr(head.size(), p.size() - head.size() - tail.size());
+  if (index != "*" && (index.empty() || index.find_first_not_of("0123456789") != std::string::npos))
+    return std::nullopt;
+  return index;
+}
 
 bool is_diameter_axis(const std::string& a) {
   // A linked axis is named by its paths, ", " between them.

@@ -43,6 +43,9 @@ struct DiameterAnswer {
   std::size_t points = 0;          // the group's points
 };
 
+// The cable a topology.cables[i].length_m path sets: its index as written ("3", or "*" for every
+// cable), or nullopt for any other path.
+std::optional<std::string> cable_of_length_path(const std::string& path);
 // Whether a swept axis varies cable lengths (one of its paths is topology.cables[i or *].length_m
 // or a collision domain's cable_m); the cable-length axis of a results directory, or -1.
 bool is_diameter_axis(const std::string& axis);

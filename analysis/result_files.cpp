@@ -20,14 +20,6 @@ namespace {
   throw ResultsError(file.string() + ": " + what);
 }
 
-std::string kind_of(const struct stat& st) {
-  if (S_ISDIR(st.st_mode)) return "a directory";
-  if (S_ISFIFO(st.st_mode)) return "a FIFO";
-  if (S_ISSOCK(st.st_mode)) return "a socket";
-  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "a device";
-  return "not a regular file";
-}
-
 // A descriptor of the regular file `file`, opened without following a link or blocking (a FIFO
 // put in its place cannot block us), closed when it goes.
 class RegularFile {
@@ -46,7 +38,7 @@ class RegularFile {
     }
     if (!S_ISREG(st_.st_mode)) {
       ::close(fd_);
-      fail(file, "is " + kind_of(st_) + "; expected a file gbesim wrote");
+      fail(file, "is " + kind_of_file(st_.st_mode) + "; expected a file gbesim wrote");
     }
   }
   RegularFile(const RegularFile&) = delete;
@@ -80,6 +72,19 @@ std::uint64_t read_pieces(const RegularFile& f, const std::filesystem::path& fil
 }
 
 }  // namespace
+
+std::string kind_of_file(unsigned mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  return "not a regular file";
+}
+
+bool is_plain_name(const std::string& name) {
+  return !name.empty() && name.find('/') == std::string::npos && name != "." && name != "..";
+}
 
 FileCheck check_of_text(const std::string& text) {
   return {text.size(), crc32(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())};

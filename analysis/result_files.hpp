@@ -35,6 +35,13 @@ struct FileCheck {
   bool operator==(const FileCheck& o) const { return bytes == o.bytes && crc32 == o.crc32; }
 };
 
+// "a directory", "a symbolic link", "a FIFO", "a socket", "a device", or "not a regular file":
+// what a path that is not a regular file is, for messages (`mode` from lstat).
+std::string kind_of_file(unsigned mode);
+// Whether `name` names a file inside a directory: not empty, no '/', not "." or "..". (A record
+// is input like any other: a name it lists may be anything.)
+bool is_plain_name(const std::string& name);
+
 FileCheck check_of_text(const std::string& text);
 // The size and CRC-32 of a regular file, read in pieces (any size). Throws ResultsError.
 FileCheck check_of_file(const std::filesystem::path& file);

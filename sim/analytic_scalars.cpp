@@ -335,8 +335,8 @@ std::vector<DerivedStatistic> derived_statistics() {
        "the longest station cable the path delay value alone allows"},
       {"topology.domain<i>", "segment_violations", "cables",
        "cables of the domain longer than their PHY's segment limit"},
-      {"topology.domain<i>", "repeater_rule_breaches", "paths",
-       "kinds of path between two stations that break a repeater rule (count, class, 5-4-3)"},
+      {"topology.domain<i>", "repeater_rule_breaches", "rules",
+       "the kinds of repeater-rule breach (count, class, 5-4-3) on the domain's paths"},
 
   };
   out.insert(out.end(), rest.begin(), rest.end());

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "analysis/result_files.hpp"
 #include "sim/diagnostics.hpp"
 
 namespace gbesim {
@@ -56,14 +57,9 @@ void refuse_unless_replaceable(const std::filesystem::path& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return;  // nothing there (or the open will say why)
   if (S_ISREG(st.st_mode)) return;
-  const char* kind = S_ISDIR(st.st_mode)                          ? "a directory"
-                     : S_ISLNK(st.st_mode)                        ? "a symbolic link"
-                     : S_ISFIFO(st.st_mode)                       ? "a FIFO"
-                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                                                                  : "not a regular file";
-  throw ScenarioError(
-      {{path.string(), "",
-        std::string("is ") + kind + "; gbesim replaces only regular files: give a file's path"}});
+  throw ScenarioError({{path.string(), "",
+                        "is " + kind_of_file(st.st_mode) +
+                            "; gbesim replaces only regular files: give a file's path"}});
 }
 
 std::optional<long> temporary_owner(const std::string& file_name) {

@@ -17,6 +17,7 @@
 
 #include <fmt/core.h>
 
+#include "analysis/result_files.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/diagnostics.hpp"
 #include "sim/file_names.hpp"
@@ -125,12 +126,11 @@ void OutputDirectory::remove_or_fail(const std::string& name) const {
 
 namespace {
 
-// The plain names of `names` (a record is input like any other: no paths, no "." or "..").
+// The plain names of `names` (a record is input like any other).
 std::set<std::string> plain_names(const std::vector<std::string>& names) {
   std::set<std::string> out;
   for (const auto& name : names)
-    if (!name.empty() && name.find('/') == std::string::npos && name != "." && name != "..")
-      out.insert(name);
+    if (is_plain_name(name)) out.insert(name);
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "analysis/diameter.hpp"
 #include "analysis/result_files.hpp"
 #include "analysis/sweep_summary.hpp"
 #include "gbesim_version.hpp"
@@ -680,20 +681,17 @@ namespace {
 // different lengths (then no single length answers for them).
 std::vector<std::size_t> swept_cables(const std::vector<std::pair<std::string, Json>>& point,
                                       std::size_t cable_count) {
-  static const std::string kHead = "topology.cables[", kTail = "].length_m";
   std::set<std::size_t> cables;
   std::optional<Json> length;
   for (const auto& [path, value] : point) {
-    if (path.size() <= kHead.size() + kTail.size() || path.rfind(kHead, 0) != 0 ||
-        path.compare(path.size() - kTail.size(), kTail.size(), kTail) != 0)
-      continue;
+    const auto index = cable_of_length_path(path);
+    if (!index) continue;
     if (length && *length != value) return {};
     length = value;
-    const std::string index = path.substr(kHead.size(), path.size() - kHead.size() - kTail.size());
-    if (index == "*") {
+    if (*index == "*") {
       for (std::size_t c = 0; c < cable_count; ++c) cables.insert(c);
-    } else if (index.find_first_not_of("0123456789") == std::string::npos && index.size() < 10) {
-      cables.insert(static_cast<std::size_t>(std::stoul(index)));
+    } else if (index->size() < 10) {
+      cables.insert(static_cast<std::size_t>(std::stoul(*index)));
     }
   }
   return {cables.begin(), cables.end()};
@@ -778,6 +776,8 @@ int run_simulation(const RunOptions& options) {
       segment_warnings(scenario.config, plant ? &plant->report : nullptr);
   const std::vector<std::string> rule_warnings =
       plant ? plant_rule_warnings(plant->report) : std::vector<std::string>{};
+  const std::vector<RuleBreach> rule_breaches =
+      plant ? repeater_rule_breaches(plant->report) : std::vector<RuleBreach>{};
   const std::vector<std::string> source_warnings = traffic_warnings(scenario.config);
   if (!options.quiet) {
     // An illegal plant first: the run goes on (that is how to see past the edge), said.
@@ -887,10 +887,11 @@ int run_simulation(const RunOptions& options) {
       }
       scalars.push_back({component, "segment_violations", "cables",
                          static_cast<double>(dom.segment_violations.size()), true});
-      std::size_t breaches = 0;
-      for (const auto& p : dom.pairs) breaches += p.rule_problem.empty() ? 0 : 1;
+      const auto breaches = static_cast<std::size_t>(
+          std::count_if(rule_breaches.begin(), rule_breaches.end(),
+                        [i](const RuleBreach& b) { return b.domain == i; }));
       scalars.push_back(
-          {component, "repeater_rule_breaches", "paths", static_cast<double>(breaches), true});
+          {component, "repeater_rule_breaches", "rules", static_cast<double>(breaches), true});
     }
   }
 
@@ -959,14 +960,8 @@ int run_simulation(const RunOptions& options) {
   for (const auto& w : source_warnings) all_warnings.push_back(w);
   // The repeater rules the plant breaks, for readers of results (the diameter answer).
   Json breaches = Json::array();
-  if (plant)
-    for (std::size_t i = 0; i < plant->report.domains.size(); ++i) {
-      std::set<std::string> said;
-      for (const auto& p : plant->report.domains[i].pairs)
-        if (!p.rule_problem.empty() && said.insert(p.rule_problem).second)
-          breaches.push_back(
-              {{"domain", i}, {"between", {p.from, p.to}}, {"rule", p.rule_problem}});
-    }
+  for (const RuleBreach& b : rule_breaches)
+    breaches.push_back({{"domain", b.domain}, {"between", {b.from, b.to}}, {"rule", b.rule}});
   run["repeater_rule_breaches"] = std::move(breaches);
   if (plant && scenario.run)
     run["swept_cable_limits"] = swept_cable_limits(*plant, scenario.point_values);

@@ -246,26 +246,35 @@ std::vector<std::string> segment_warnings(const ScenarioConfig& c, const Topolog
   return out;
 }
 
+std::vector<RuleBreach> repeater_rule_breaches(const TopologyReport& report) {
+  std::vector<RuleBreach> out;
+  for (std::size_t i = 0; i < report.domains.size(); ++i) {
+    std::set<std::string> said;
+    for (const PathReport& p : report.domains[i].pairs)
+      if (!p.rule_problem.empty() && said.insert(p.rule_problem).second)
+        out.push_back({i, p.from, p.to, p.rule_problem});
+  }
+  return out;
+}
+
 std::vector<std::string> plant_rule_warnings(const TopologyReport& report) {
   std::vector<std::string> out;
+  auto where = [&report](std::size_t i) {
+    return fmt::format("topology: collision domain {} ({} Mb/s)", i, report.domains[i].rate_mbps);
+  };
+  for (const RuleBreach& b : repeater_rule_breaches(report))
+    out.push_back(fmt::format("{} breaks a repeater rule of 802.3: {} - {}: {}", where(b.domain),
+                              b.from, b.to, b.rule));
   for (std::size_t i = 0; i < report.domains.size(); ++i) {
     const DomainReport& dom = report.domains[i];
-    const std::string where =
-        fmt::format("topology: collision domain {} ({} Mb/s)", i, dom.rate_mbps);
-    std::set<std::string> said;
-    for (const PathReport& p : dom.pairs)
-      if (!p.rule_problem.empty() && said.insert(p.rule_problem).second)
-        out.push_back(fmt::format("{} breaks a repeater rule of 802.3: {} - {}: {}", where, p.from,
-                                  p.to, p.rule_problem));
-    if (dom.worst) {
-      const PathReport& w = dom.pairs[*dom.worst];
-      if (w.pdv_known && w.pdv_bt > dom.budget_bt)
-        out.push_back(fmt::format(
-            "{}: the path delay value of {} - {} is {:.2f} bit times, over the {:g} BT budget "
-            "by {:.2f}: collisions can come after the slot (late) or reach a receiver after its "
-            "sender stopped (frames lost unseen)",
-            where, w.from, w.to, w.pdv_bt, dom.budget_bt, w.pdv_bt - dom.budget_bt));
-    }
+    if (!dom.worst) continue;
+    const PathReport& w = dom.pairs[*dom.worst];
+    if (w.pdv_known && w.pdv_bt > dom.budget_bt)
+      out.push_back(fmt::format(
+          "{}: the path delay value of {} - {} is {:.2f} bit times, over the {:g} BT budget by "
+          "{:.2f}: collisions can come after the slot (late) or reach a receiver after its "
+          "sender stopped (frames lost unseen)",
+          where(i), w.from, w.to, w.pdv_bt, dom.budget_bt, w.pdv_bt - dom.budget_bt));
   }
   return out;
 }

@@ -38,9 +38,17 @@ Json derived_json(const ScenarioConfig& config);
 struct TopologyReport;
 std::vector<std::string> segment_warnings(const ScenarioConfig& config,
                                           const TopologyReport* report);
-// Every other rule of 802.3 a topology block's plant breaks, each with its figure: a repeater
-// rule (count, class, 5-4-3) once per kind of breach, and a worst path delay over the slot
-// time. A run still runs with them; it says them first and records them.
+// Each repeater rule (count, class, 5-4-3) a topology block's plant breaks, once per collision
+// domain and kind of breach, with a pair of stations whose path breaks it.
+struct RuleBreach {
+  std::size_t domain = 0;
+  std::string from, to;
+  std::string rule;
+};
+std::vector<RuleBreach> repeater_rule_breaches(const TopologyReport& report);
+// Every rule of 802.3 but the segment limits that the plant breaks, each with its figure: the
+// repeater rules above, and a worst path delay over the slot time. A run still runs with them;
+// it says them first and records them.
 std::vector<std::string> plant_rule_warnings(const TopologyReport& report);
 
 // The mean rate a source offers, DA..FCS bits per second: poisson its load_bps, on_off its peak

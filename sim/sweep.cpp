@@ -112,8 +112,7 @@ void clear_run_directory(const std::filesystem::path& dir) {
     if (const std::string name = entry.path().filename().string(); temporary_owner(name))
       names.insert(name);
   for (const auto& name : names)
-    if (!name.empty() && name.find('/') == std::string::npos && name != "." && name != "..")
-      ::unlinkat(fd, name.c_str(), 0);  // a directory of that name stays
+    if (is_plain_name(name)) ::unlinkat(fd, name.c_str(), 0);  // a directory of that name stays
 }
 
 // A run's scalars.csv text as rows (analysis/results checked its header, four fields a row, a
@@ -157,7 +156,7 @@ std::optional<std::string> damage_of(const std::filesystem::path& dir, const Jso
     return std::string("run.json lists no check of scalars.csv");
   try {
     for (const auto& [name, entry] : files.items()) {
-      if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+      if (!is_plain_name(name))
         return "run.json lists a file outside the run's directory: " + printable(name);
       if (name == "scalars.csv") continue;
       if (const auto problem = recorded_file_problem(dir, name, files, "run.json")) return problem;

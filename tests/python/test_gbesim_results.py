@@ -6,6 +6,7 @@ import csv
 import math
 import os
 import pathlib
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -125,6 +126,33 @@ class SweepRoundTrip(unittest.TestCase):
     def test_a_missing_directory_is_a_clear_error(self):
         with self.assertRaisesRegex(FileNotFoundError, "nowhere: no such results directory"):
             g.load_sweep(self.dir / "nowhere")
+
+    def test_a_damaged_directory_is_refused_naming_the_file(self):
+        # A copy of the sweep, damaged one file at a time: a FIFO summary.csv does not block, a
+        # truncated scalars.csv, a summary.csv with one byte changed and an edited sealed
+        # sweep.json are each a ValueError naming the file; the undamaged copy reads.
+        damaged = self.dir / "damaged"
+        shutil.copytree(self.sweep, damaged)
+        self.assertEqual(len(g.load_sweep(damaged)), len(self.summary_rows))
+        summary = (damaged / "summary.csv").read_bytes()
+        (damaged / "summary.csv").unlink()
+        os.mkfifo(damaged / "summary.csv")
+        with self.assertRaisesRegex(ValueError, "summary.csv: is not a regular file"):
+            g.load_sweep(damaged)
+        (damaged / "summary.csv").unlink()
+        (damaged / "summary.csv").write_bytes(summary.replace(b"complete\n", b"completf\n", 1))
+        with self.assertRaisesRegex(ValueError, "summary.csv: damaged: not the size and CRC-32"):
+            g.load_sweep(damaged)
+        (damaged / "summary.csv").write_bytes(summary)
+        record = (damaged / "sweep.json").read_text()
+        (damaged / "sweep.json").write_text(record.replace('"name": "typed"', '"name": "typeD"'))
+        with self.assertRaisesRegex(ValueError, "sweep.json: damaged: its record_crc32"):
+            g.load_sweep(damaged)
+        run = damaged / "runs" / "0"
+        scalars = (run / "scalars.csv").read_bytes()
+        (run / "scalars.csv").write_bytes(scalars[: len(scalars) // 2])
+        with self.assertRaisesRegex(ValueError, "scalars.csv: damaged"):
+            g.load_run(run)
 
 
 if __name__ == "__main__":

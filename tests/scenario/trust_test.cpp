@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "analysis/result_files.hpp"
+#include "analysis/results.hpp"
 #include "sim/json_path.hpp"
 #include "tests/support/sim_fixture.hpp"
 
@@ -87,6 +89,69 @@ TEST(Trust, ARunIntoADirectoryOfTheUsersNeverReplacesOrRemovesTheirFiles) {
   const auto again = run_gbesim({"run", "s.json", "--out", "mine", "--quiet"}, dir);
   ASSERT_EQ(again.exit_code, 0) << again.output;
   EXPECT_EQ(read_text(dir / "mine/a.pcap"), "mine: a.pcap");
+}
+
+TEST(Trust, ARunKilledAtAnyMomentLeavesNothingOfTheUsersAtRisk) {
+  // A directory is marked gbesim's only once it holds nothing gbesim will write: a user's
+  // run.json there is refused before the mark is made...
+  const auto dir = fresh_directory("trust-killed");
+  write_text(dir / "s.json", kTwoStations);
+  std::filesystem::create_directories(dir / "mine");
+  write_text(dir / "mine/run.json", R"({"my": "precious notes"})");
+  const auto refused = run_gbesim({"run", "s.json", "--out", "mine"}, dir);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "mine/.gbesim.lock"));
+  EXPECT_EQ(read_text(dir / "mine/run.json"), R"({"my": "precious notes"})");
+  // ...and a run killed after marking one (its notes.txt no name of gbesim's) leaves the next
+  // run there nothing of the user's to take for its own.
+  std::filesystem::remove(dir / "mine/run.json");
+  write_text(dir / "mine/notes.txt", "notes");
+  {
+    BackgroundGbesim run(
+        {"run", "s.json", "--set", "duration_ns=1125899906842624", "--out", "mine"}, dir);
+    ASSERT_TRUE(run.wait_for_output("simulated (")) << run.output();
+    run.signal(SIGKILL);
+    EXPECT_EQ(run.wait(), 128 + SIGKILL);
+  }
+  const auto again = run_gbesim({"run", "s.json", "--out", "mine", "--quiet"}, dir);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(read_text(dir / "mine/notes.txt"), "notes");
+  EXPECT_EQ(Json::parse(read_text(dir / "mine/run.json"))["status"], "complete");
+}
+
+TEST(Trust, ASweepNeverRunsIntoNorClearsALinkedOrForeignRunDirectory) {
+  const auto dir = fresh_directory("trust-run-links");
+  write_text(dir / "s.json", kSmallSweep);
+  std::filesystem::create_directories(dir / "sw/runs/0");
+  write_text(dir / "sw/runs/0/notes.txt", "mine");
+  std::filesystem::create_directories(dir / "victim");
+  write_text(dir / "victim/thesis.tex", "thesis");
+  std::filesystem::create_directory_symlink(dir / "victim", dir / "sw/runs/1");
+  const auto r = run_gbesim({"sweep", "s.json", "--out", "sw"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, "runs 1: a link or a file where a run's directory goes"))
+      << r.output;
+  EXPECT_EQ(read_text(dir / "victim/thesis.tex"), "thesis");
+  EXPECT_EQ(std::vector<std::string>{"thesis.tex"}, [&] {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir / "victim"))
+      names.push_back(e.path().filename().string());
+    return names;
+  }());
+  // Without the link the sweep runs; the user's file in runs/0 is not a name of gbesim's, and
+  // stays.
+  std::filesystem::remove(dir / "sw/runs/1");
+  const auto ok = run_gbesim({"sweep", "s.json", "--out", "sw", "--quiet"}, dir);
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_EQ(read_text(dir / "sw/runs/0/notes.txt"), "mine");
+  // A linked runs/ takes nothing anywhere either.
+  std::filesystem::create_directories(dir / "elsewhere");
+  std::filesystem::create_directories(dir / "sw2");
+  std::filesystem::create_directory_symlink(dir / "elsewhere", dir / "sw2/runs");
+  const auto linked = run_gbesim({"sweep", "s.json", "--out", "sw2"}, dir);
+  EXPECT_EQ(linked.exit_code, 2) << linked.output;
+  EXPECT_TRUE(contains(linked.output, "sw2/runs: is a link or not a directory")) << linked.output;
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "elsewhere"));
 }
 
 TEST(Trust, TheRootDirectoryCannotHoldResults) {
@@ -397,6 +462,40 @@ TEST(Trust, AProcessGroupSigintUnderTimeoutStopsASweepEveryTime) {
     for (const auto& row : read_csv(dir / out / "points.csv")) complete += row[4] == "complete";
     EXPECT_LT(complete, 40u) << attempt << ": every run ran";
   }
+}
+
+TEST(Trust, AReaderOfARunningSweepNeverSeesItsFilesDisagree) {
+  // A sweep aggregating every 20 ms rewrites summary.csv and then sweep.json with its check;
+  // loads in a loop meanwhile (as gbesim-gui follows a sweep) either find nothing yet or read a
+  // matching pair, never a false "damaged".
+  const auto dir = fresh_directory("trust-running-reader");
+  std::string sizes;
+  for (int size = 64; size < 144; size += 2)
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+  write_text(dir / "s.json", R"({"name": "busy", "description": "", "duration_ns": 20000000,
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+                 "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 10}],
+    "sweep": {"stations.a.traffic[0].frame_bytes": [)" +
+                                 sizes + "]}}");
+  BackgroundGbesim sweep(
+      {"sweep", "s.json", "--out", "sw", "--aggregate-every-ms", "20", "-j", "2", "--quiet"}, dir);
+  std::size_t loads = 0, read = 0;
+  std::vector<std::string> wrong;
+  while (process_running(sweep.pid())) {
+    ++loads;
+    try {
+      load_results((dir / "sw").string());
+      ++read;
+    } catch (const ResultsError& e) {
+      // Before the first aggregation there is no summary.csv yet: not an error of the pair.
+      if (std::string(e.what()).find("damaged") != std::string::npos) wrong.push_back(e.what());
+    }
+  }
+  EXPECT_EQ(sweep.wait(), 0) << sweep.output();
+  EXPECT_EQ(wrong, std::vector<std::string>{});
+  std::printf("%zu loads while the sweep ran, %zu read\n", loads, read);
+  EXPECT_NO_THROW(load_results((dir / "sw").string()));
 }
 
 // ---- answers and illegal plants -------------------------------------------------------------

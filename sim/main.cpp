@@ -12,19 +12,19 @@
 #include <systemc>
 
 #include "gbesim_version.hpp"
-#include "sim/bench.hpp"
-#include "sim/chart_commands.hpp"
-#include "sim/cli_support.hpp"
-#include "sim/diagnostics.hpp"
-#include "sim/output_dir.hpp"
-#include "sim/params_command.hpp"
-#include "sim/phy_command.hpp"
-#include "sim/runner.hpp"
-#include "sim/series.hpp"
-#include "sim/slurm_options.hpp"
-#include "sim/stats_command.hpp"
-#include "sim/sweep.hpp"
-#include "sim/topology_command.hpp"
+#include "sim/campaign/bench.hpp"
+#include "sim/campaign/slurm_options.hpp"
+#include "sim/campaign/sweep.hpp"
+#include "sim/cli/chart_commands.hpp"
+#include "sim/cli/cli_support.hpp"
+#include "sim/inspect/params_command.hpp"
+#include "sim/inspect/phy_command.hpp"
+#include "sim/inspect/stats_command.hpp"
+#include "sim/inspect/topology_command.hpp"
+#include "sim/run/runner.hpp"
+#include "sim/run/series.hpp"
+#include "sim/support/diagnostics.hpp"
+#include "sim/support/output_dir.hpp"
 
 namespace {
 

@@ -15,9 +15,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/diagnostics.hpp"
-#include "sim/scenario_loader.hpp"
-#include "sim/topology_loader.hpp"
+#include "sim/input/scenario_loader.hpp"
+#include "sim/input/topology_loader.hpp"
+#include "sim/support/diagnostics.hpp"
 #include "tests/fuzz/mutator.hpp"
 #include "tests/support/sim_fixture.hpp"
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "sim/json_path.hpp"
+#include "sim/input/json_path.hpp"
 
 namespace gbesim::fuzz {
 

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "analysis/pci_cycles.hpp"
-#include "sim/nic_profiles.hpp"
+#include "sim/input/nic_profiles.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {

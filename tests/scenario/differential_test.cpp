@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "models/common/rng.hpp"
-#include "sim/json_path.hpp"
+#include "sim/input/json_path.hpp"
 #include "tests/reference/csma_cd_reference.hpp"
 #include "tests/support/sim_fixture.hpp"
 

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "models/common/rng.hpp"
-#include "sim/json_path.hpp"
+#include "sim/input/json_path.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {

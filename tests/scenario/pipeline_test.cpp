@@ -11,10 +11,10 @@
 #include <sstream>
 #include <thread>
 
-#include "sim/json_path.hpp"
-#include "sim/runner.hpp"
-#include "sim/scenario_loader.hpp"
-#include "sim/scenario_resolve.hpp"
+#include "sim/input/json_path.hpp"
+#include "sim/input/scenario_loader.hpp"
+#include "sim/input/scenario_resolve.hpp"
+#include "sim/run/runner.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/json_path.hpp"
+#include "sim/input/json_path.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/json_path.hpp"
-#include "sim/sweep_plan.hpp"
+#include "sim/input/json_path.hpp"
+#include "sim/input/sweep_plan.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {

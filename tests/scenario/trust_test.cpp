@@ -17,7 +17,7 @@
 
 #include "analysis/result_files.hpp"
 #include "analysis/results.hpp"
-#include "sim/json_path.hpp"
+#include "sim/input/json_path.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {

@@ -12,7 +12,7 @@
 #include <map>
 #include <set>
 
-#include "sim/json_path.hpp"
+#include "sim/input/json_path.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {

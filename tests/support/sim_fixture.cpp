@@ -1,6 +1,6 @@
 #include "tests/support/sim_fixture.hpp"
 
-#include "sim/json_path.hpp"
+#include "sim/input/json_path.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -12,7 +12,7 @@
 
 #include "models/common/sim_context.hpp"
 #include "scenarios/network.hpp"
-#include "sim/scenario_loader.hpp"
+#include "sim/input/scenario_loader.hpp"
 
 namespace gbesim::testing {
 

@@ -9,13 +9,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/diagnostics.hpp"
-#include "sim/file_names.hpp"
-#include "sim/json_input.hpp"
-#include "sim/output_dir.hpp"
-#include "sim/scenario_loader.hpp"
-#include "sim/topology_loader.hpp"
-#include "sim/topology_schema.hpp"
+#include "sim/input/json_input.hpp"
+#include "sim/input/scenario_loader.hpp"
+#include "sim/input/topology_loader.hpp"
+#include "sim/input/topology_schema.hpp"
+#include "sim/support/diagnostics.hpp"
+#include "sim/support/file_names.hpp"
+#include "sim/support/output_dir.hpp"
 
 namespace gbesim {
 namespace {

@@ -1,8 +1,8 @@
-#include "sim/json_path.hpp"
+#include "sim/input/json_path.hpp"
 
 #include <gtest/gtest.h>
 
-#include "sim/diagnostics.hpp"
+#include "sim/support/diagnostics.hpp"
 
 namespace gbesim {
 namespace {

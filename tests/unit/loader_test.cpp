@@ -1,4 +1,4 @@
-#include "sim/scenario_loader.hpp"
+#include "sim/input/scenario_loader.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,9 +9,9 @@
 #include <string>
 #include <tuple>
 
-#include "sim/diagnostics.hpp"
-#include "sim/nic_profiles.hpp"
-#include "sim/profiles.hpp"
+#include "sim/input/nic_profiles.hpp"
+#include "sim/input/profiles.hpp"
+#include "sim/support/diagnostics.hpp"
 
 namespace gbesim {
 namespace {

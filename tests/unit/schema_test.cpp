@@ -1,7 +1,7 @@
 // The schema's blocks on a small document of their own, and the scenario schema's coverage: every
 // block users write has paths, and docs/scenarios.md carries the generated reference.
 
-#include "sim/schema.hpp"
+#include "sim/input/schema.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 
 #include "models/common/stats.hpp"
 #include "models/phy/phy_params.hpp"
-#include "sim/params_command.hpp"
-#include "sim/scenario_schema.hpp"
+#include "sim/input/scenario_schema.hpp"
+#include "sim/inspect/params_command.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/slurm_options.hpp"
+#include "sim/campaign/slurm_options.hpp"
 
 namespace gbesim {
 namespace {

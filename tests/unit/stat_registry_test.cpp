@@ -8,7 +8,7 @@
 #include <string>
 
 #include "models/common/stats.hpp"
-#include "sim/json_input.hpp"
+#include "sim/input/json_input.hpp"
 
 namespace gbesim {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "sim/progress.hpp"
+#include "sim/support/progress.hpp"
 
 namespace gbesim {
 namespace {

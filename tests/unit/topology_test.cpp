@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/diagnostics.hpp"
-#include "sim/topology_loader.hpp"
+#include "sim/input/topology_loader.hpp"
+#include "sim/support/diagnostics.hpp"
 
 namespace gbesim {
 namespace {

@@ -15,8 +15,8 @@
 
 #include <string>
 
-#include "sim/diagnostics.hpp"
-#include "sim/topology_loader.hpp"
+#include "sim/input/topology_loader.hpp"
+#include "sim/support/diagnostics.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {

@@ -1,0 +1,557 @@
+#include "sim/campaign/bench.hpp"
+
+#include <fmt/format.h>
+#include <sched.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <tuple>
+
+#include <systemc>
+
+#include "analysis/statistics.hpp"
+#include "sim/input/json_path.hpp"
+#include "sim/input/scenario_loader.hpp"
+#include "sim/support/atomic_file.hpp"
+#include "sim/support/diagnostics.hpp"
+#include "sim/support/progress.hpp"
+
+extern char** environ;
+
+namespace gbesim {
+namespace {
+
+struct Sample {
+  double real_time_factor = 0;
+  double cpu_ns_per_frame = 0;       // the simulation's CPU time per frame delivered
+  double activations_per_frame = 0;  // model process activations per frame delivered
+  double peak_rss_mib = 0;
+  double frames_allocated = 0;
+};
+
+double process_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The baseline every case is also given against, measured in this process so that the ratios
+// compare across machines: an empty SystemC method that re-triggers itself every nanosecond (the
+// cheapest thing a SystemC model can do per event).
+struct EmptyClockedProcess : sc_core::sc_module {
+  SC_HAS_PROCESS(EmptyClockedProcess);
+  explicit EmptyClockedProcess(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+    SC_METHOD(tick);
+  }
+  void tick() {
+    ++activations;
+    next_trigger(1, sc_core::SC_NS);
+  }
+  std::int64_t activations = 0;
+};
+
+// CPU ns per activation of the empty process over stretches of 200,000 activations. This VM's
+// speed changes by up to 2x from one minute to the next, so a baseline measured once would not
+// be the one a case ran against: each run of a case is given against the stretches just before
+// and just after it (the faster of two each side: a stretch is a few ms, and a blip of the host
+// in one of them is not the speed the run saw).
+class Baseline {
+ public:
+  Baseline() : process_("bench_baseline") { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
+  double stretch() {
+    const std::int64_t before = process_.activations;
+    const double cpu = process_cpu_seconds();
+    sc_core::sc_start(200, sc_core::SC_US);
+    const double ns =
+        1e9 * (process_cpu_seconds() - cpu) / static_cast<double>(process_.activations - before);
+    all_.push_back(ns);
+    return ns;
+  }
+  // Every stretch measured so far: (median, lowest, highest).
+  std::tuple<double, double, double> range() const {
+    return {median(all_), *std::min_element(all_.begin(), all_.end()),
+            *std::max_element(all_.begin(), all_.end())};
+  }
+
+ private:
+  EmptyClockedProcess process_;
+  std::vector<double> all_;
+};
+
+// While it lives, this process and the children it starts run on the CPU it is on now: the
+// baseline stretches and the run between them then measure the same CPU (on this project's VM
+// the two virtual CPUs are not always equally fast).
+class PinnedToThisCpu {
+ public:
+  PinnedToThisCpu() {
+    if (::sched_getaffinity(0, sizeof(saved_), &saved_) != 0) return;
+    cpu_ = ::sched_getcpu();
+    if (cpu_ < 0) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu_, &one);
+    pinned_ = ::sched_setaffinity(0, sizeof(one), &one) == 0;
+  }
+  ~PinnedToThisCpu() {
+    if (pinned_) ::sched_setaffinity(0, sizeof(saved_), &saved_);
+  }
+  PinnedToThisCpu(const PinnedToThisCpu&) = delete;
+  PinnedToThisCpu& operator=(const PinnedToThisCpu&) = delete;
+  // The CPU, or -1 when it could not pin.
+  int cpu() const { return pinned_ ? cpu_ : -1; }
+
+ private:
+  cpu_set_t saved_{};
+  int cpu_ = -1;
+  bool pinned_ = false;
+};
+
+// Runs `self` with `args` and waits: its exit code (-1 when it did not exit) and resource use.
+int run_child(const std::string& self, std::vector<std::string> args, rusage& usage) {
+  args.insert(args.begin(), self);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int rc = posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ))
+    throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
+  int status = 0;
+  if (::wait4(pid, &status, 0, &usage) < 0 || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+Sample run_once(const std::string& self, const std::filesystem::path& scenario,
+                const std::filesystem::path& out) {
+  rusage usage{};
+  if (run_child(self, {"run", scenario.string(), "--quiet", "--out", out.string()}, usage) != 0)
+    throw std::runtime_error("benchmark run failed: " + scenario.string());
+  std::ifstream in(out / "run.json");
+  const Json run = Json::parse(in);
+  Sample s;
+  s.real_time_factor = run["real_time_factor"].get<double>();
+  s.peak_rss_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  s.frames_allocated = run["frames_allocated"].get<double>();
+  std::ifstream scalars(out / "scalars.csv");
+  std::string line;
+  double frames = 0;
+  while (std::getline(scalars, line))
+    if (line.rfind(".mac,frames_received_ok,", 1) != std::string::npos ||
+        line.find(".mac,frames_received_ok,") != std::string::npos)
+      frames += std::stod(line.substr(line.rfind(',') + 1));
+  if (frames > 0) {
+    s.cpu_ns_per_frame = 1e9 * run["cpu_seconds"].get<double>() / frames;
+    s.activations_per_frame = run["process_activations"].get<double>() / frames;
+  }
+  return s;
+}
+
+// One `gbesim topology` of a plant file: wall seconds and peak RSS (MiB).
+std::pair<double, double> topology_once(const std::string& self, const std::filesystem::path& plant,
+                                        const std::filesystem::path& out) {
+  const auto start = std::chrono::steady_clock::now();
+  rusage usage{};
+  // Exit 1 is a plant that fails its budget: still a measurement; 2 is bad input.
+  const int code =
+      run_child(self, {"topology", plant.string(), "--quiet", "--out", out.string()}, usage);
+  if (code < 0 || code > 1)
+    throw std::runtime_error("benchmark run failed: gbesim topology " + plant.string());
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {wall, static_cast<double>(usage.ru_maxrss) / 1024.0};
+}
+
+}  // namespace
+
+std::string bench_scenario_json(int frame_bytes, int duration_ms) {
+  Json doc;
+  doc["name"] = fmt::format("bench-fd-{}", frame_bytes);
+  doc["description"] = "benchmark: 2 stations, full duplex 1000 Mb/s, saturated both ways";
+  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
+  doc["rate_mbps"] = 1000;
+  doc["stations"]["a"]["traffic"] =
+      Json::array({Json{{"pattern", "saturated"}, {"to", "b"}, {"frame_bytes", frame_bytes}}});
+  doc["stations"]["b"]["traffic"] =
+      Json::array({Json{{"pattern", "saturated"}, {"to", "a"}, {"frame_bytes", frame_bytes}}});
+  doc["links"] = Json::array({Json{{"between", {"a", "b"}}, {"cable_m", 100}}});
+  return doc.dump(2) + "\n";
+}
+
+std::string bench_half_duplex_json(int stations, int duration_ms) {
+  Json doc;
+  doc["name"] = fmt::format("bench-hd-{}", stations);
+  doc["description"] =
+      "benchmark: saturated stations sharing a half-duplex 1000 Mb/s collision domain, 64-byte "
+      "frames, carrier extension and frame bursting";
+  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
+  doc["rate_mbps"] = 1000;
+  doc["mac"] = {{"duplex", "half"}, {"carrier_extension", true}, {"frame_bursting", true}};
+  Json names = Json::array();
+  Json cable = Json::object();
+  for (int i = 0; i < stations; ++i) {
+    const std::string name = fmt::format("s{}", i);
+    doc["stations"][name]["traffic"] =
+        Json::array({Json{{"pattern", "saturated"},
+                          {"to", fmt::format("s{}", (i + 1) % stations)},
+                          {"frame_bytes", 64}}});
+    names.push_back(name);
+    cable[name] = 10;
+  }
+  doc["collision_domains"] = Json::array({Json{{"stations", names}, {"cable_m", cable}}});
+  return doc.dump(2) + "\n";
+}
+
+std::string bench_nic_rx_json(int frame_bytes, int duration_ms) {
+  Json doc;
+  doc["name"] = fmt::format("bench-nic-rx-{}", frame_bytes);
+  doc["description"] =
+      "benchmark: Intel 82540EM receiving at line rate on 32-bit/33 MHz PCI, with its driver";
+  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
+  doc["rate_mbps"] = 1000;
+  doc["stations"]["a"] = Json::object();
+  doc["stations"]["b"]["traffic"] =
+      Json::array({Json{{"pattern", "saturated"}, {"to", "a"}, {"frame_bytes", frame_bytes}}});
+  doc["links"] = Json::array({Json{{"between", {"a", "b"}}, {"cable_m", 100}}});
+  doc["hosts"]["h"] = {{"pci", {{"width_bits", 32}, {"clock_mhz", 33}}},
+                       {"bridge", {{"read_latency_clocks", 8}}},
+                       {"nic", {{"station", "a"}, {"profile", "intel-82540em"}}},
+                       {"cpu", {{"interrupt_ns", 2000}, {"per_packet_ns", 1000}}}};
+  return doc.dump(2) + "\n";
+}
+
+std::string bench_switch_json(int ports, int duration_ms) {
+  Json doc;
+  doc["name"] = fmt::format("bench-switch-{}", ports);
+  doc["description"] =
+      "benchmark: stations on the gigabit ports of one store-and-forward switch, each saturated "
+      "with 1518-byte frames to the next station's port (every port at line rate both ways)";
+  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
+  doc["rate_mbps"] = 1000;
+  Json links = Json::array();
+  for (int i = 0; i < ports; ++i) {
+    const std::string name = fmt::format("s{}", i);
+    doc["stations"][name]["traffic"] =
+        Json::array({Json{{"pattern", "saturated"},
+                          {"to", fmt::format("s{}", (i + 1) % ports)},
+                          {"frame_bytes", 1518}}});
+    links.push_back({{"between", {name, fmt::format("sw:{}", i + 1)}}, {"cable_m", 10}});
+  }
+  doc["switches"]["sw"]["ports"] = Json::array({Json{{"count", ports}, {"rate_mbps", 1000}}});
+  doc["links"] = std::move(links);
+  return doc.dump(2) + "\n";
+}
+
+std::string bench_topology_json(int hubs, int stations_per_hub, bool switched) {
+  Json doc;
+  doc["name"] = fmt::format("bench-topology-{}-{}", switched ? "switched" : "one-domain",
+                            hubs * stations_per_hub);
+  doc["description"] =
+      switched ? "benchmark: a switch with one Class II hub per port, stations on each hub "
+                 "(one 100 Mb/s collision domain per hub)"
+               : "benchmark: one 10 Mb/s collision domain, a backbone repeater on fibre to every "
+                 "hub, stations on each hub";
+  doc["rate_mbps"] = switched ? 100 : 10;
+  Json& nodes = doc["nodes"];
+  Json cables = Json::array();
+  const std::string centre = switched ? "sw" : "backbone";
+  nodes[centre] =
+      switched ? Json{{"kind", "switch"}} : Json{{"kind", "repeater"}, {"class", "ten"}};
+  for (int h = 0; h < hubs; ++h) {
+    const std::string hub = fmt::format("h{}", h);
+    nodes[hub] = {{"kind", "repeater"}, {"class", switched ? "class_ii" : "ten"}};
+    cables.push_back({{"between", {centre, hub}},
+                      {"medium", switched ? "cat5" : "fibre_mm"},
+                      {"length_m", switched ? 5 : 500}});
+    for (int s = 0; s < stations_per_hub; ++s) {
+      const std::string station = fmt::format("s{}_{}", h, s);
+      nodes[station] = {{"kind", "dte"}};
+      // Lengths 10..99 m spread over the stations.
+      cables.push_back({{"between", {hub, station}},
+                        {"medium", switched ? "cat5" : "cat3"},
+                        {"length_m", 10 + (s * 7 + h) % 90}});
+    }
+  }
+  doc["cables"] = std::move(cables);
+  return doc.dump() + "\n";
+}
+
+int run_bench(const BenchOptions& options) {
+  // A sweep scenario the user named is checked as gbesim sweep will read it, before any case
+  // runs: a typo is exit code 2 naming the file (with a did-you-mean), not a case skipped or a
+  // run failed minutes later.
+  if (options.sweep_scenario_given) load_sweep_plan(options.sweep_scenario);
+  char pattern[] = "/tmp/gbesim-bench-XXXXXX";
+  if (::mkdtemp(pattern) == nullptr)
+    throw std::runtime_error("cannot create a temporary directory");
+  const std::filesystem::path tmp(pattern);
+  struct Case {
+    std::string key;  // for --cases
+    std::string label;
+    int frame_bytes;
+    int duration_ms;
+    int hd_stations;       // 0: the full-duplex pair
+    bool nic = false;      // the NIC receive case instead
+    int switch_ports = 0;  // the switch case instead
+  };
+  const int d = options.duration_ms;
+  std::vector<Case> cases = {
+      {"a", "(a) FD, 1518-byte frames, both directions", 1518, d, 0},
+      {"b", "(b) FD, 64-byte frames, both directions", 64, d, 0},
+      {"b'", "(b') FD, 64-byte frames, 4x longer", 64, 4 * d, 0},
+  };
+  // The half-duplex curve: CPU per frame against the station count (64 B, extension and
+  // bursting). Every station starts at once, so the first milliseconds are a storm of collisions
+  // that grows with the count, and with many stations most of them are still waiting for their
+  // first turn after 20 ms (128 stations: fairness index 0.17 at 20 ms, 0.96 at 600 ms). Each
+  // run is at least 20 ms; the steady state costs less per frame (the README gives both for 128
+  // stations; `--duration-ms 9600` makes that case 600 ms).
+  for (const int n : {2, 8, 32, 128, 512, 1024})
+    cases.push_back({fmt::format("c{}", n),
+                     fmt::format("(c{}) HD, {} stations, 64 B, ext + burst", n, n), 64,
+                     std::max(20, d * 8 / std::max(8, n)), n});
+  cases.push_back({"e", "(e) 82540EM rx on PCI 32/33, 1518 B at line rate", 1518, d, 0, true});
+  cases.push_back({"f", "(f) 82540EM rx on PCI 32/33, 64 B at line rate", 64, d, 0, true});
+  cases.push_back({"k", "(k) switch, 16 gigabit ports saturated, 1518 B", 1518, d, 0, false, 16});
+  auto wanted = [&](const std::string& key) {
+    if (options.cases.empty()) return true;
+    for (const auto& c : options.cases)
+      if (c == key || (key.size() > 1 && key[0] == 'c' && c == "c")) return true;
+    return false;
+  };
+  ProgressLine progress(true, 0.0);
+  progress.update("gbesim bench: measuring the baseline", true);
+  auto pin = std::make_unique<PinnedToThisCpu>();
+  Baseline baseline;
+  std::vector<double> first;
+  for (int i = 0; i < options.runs; ++i) first.push_back(baseline.stretch());
+  fmt::print(
+      "gbesim bench: 1000 Mb/s, saturated; FD = 2 stations on 100 m full duplex, HD = stations "
+      "on a half-duplex collision domain (10 m each to a repeater); median of {} runs per case\n"
+      "baseline (this machine, now): an empty SystemC method re-triggered every ns costs {:.1f} "
+      "ns of CPU per activation; it is measured again just before and after every run (the\n"
+      "faster of two stretches each side), and 'x base' = the run's CPU per frame / the mean of\n"
+      "those two (the median over the runs);\n"
+      "'base ns' = the baselines the case ran against (median){}\n",
+      options.runs, median(first),
+      pin->cpu() >= 0 ? fmt::format("; runs and baseline pinned to CPU {}", pin->cpu()) : "");
+  fmt::print("{:<50} {:>9} {:>12} {:>9} {:>8} {:>10} {:>9} {:>7} {:>8}\n", "case", "x real",
+             "CPU ns/frame", "x base", "act/fr", "CPU ns/act", "peak MiB", "frames", "base ns");
+  std::fflush(stdout);
+  std::size_t index = 0;
+  for (const auto& c : cases) {
+    ++index;
+    if (!wanted(c.key)) continue;
+    const auto scenario =
+        tmp / fmt::format("{}-{}-{}-{}-{}.json", c.nic ? "nic" : "fd", c.hd_stations,
+                          c.switch_ports, c.frame_bytes, c.duration_ms);
+    write_file_atomically(scenario,
+                          c.switch_ports > 0  ? bench_switch_json(c.switch_ports, c.duration_ms)
+                          : c.nic             ? bench_nic_rx_json(c.frame_bytes, c.duration_ms)
+                          : c.hd_stations > 0 ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
+                                              : bench_scenario_json(c.frame_bytes, c.duration_ms));
+    std::vector<double> rtf, cpu, apf, per_activation, rss, allocated, bases, ratios;
+    for (int i = 0; i < options.runs; ++i) {
+      progress.update(fmt::format("gbesim bench: case {} of {}, {}: run {} of {}", index,
+                                  cases.size(), c.key, i + 1, options.runs),
+                      true);
+      const double before = std::min(baseline.stretch(), baseline.stretch());
+      const Sample s = run_once(options.self, scenario,
+                                tmp / fmt::format("out-{}-{}-{}-{}-{}", c.nic, c.hd_stations,
+                                                  c.switch_ports, c.frame_bytes, i));
+      const double base = (before + std::min(baseline.stretch(), baseline.stretch())) / 2;
+      bases.push_back(base);
+      ratios.push_back(s.cpu_ns_per_frame / base);
+      rtf.push_back(s.real_time_factor);
+      cpu.push_back(s.cpu_ns_per_frame);
+      apf.push_back(s.activations_per_frame);
+      per_activation.push_back(s.cpu_ns_per_frame / s.activations_per_frame);
+      rss.push_back(s.peak_rss_mib);
+      allocated.push_back(s.frames_allocated);
+    }
+    progress.finish();
+    fmt::print(
+        "{:<50} {:>#9.3g} {:>12.0f} {:>9.1f} {:>8.2f} {:>10.0f} {:>9.1f} {:>7.0f} {:>8.1f}\n",
+        fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(cpu), median(ratios),
+        median(apf), median(per_activation), median(rss), median(allocated), median(bases));
+    std::fflush(stdout);
+  }
+  fmt::print(
+      "x real = simulated time / wall time; CPU ns/frame = the simulation's CPU time (not "
+      "start-up)\n"
+      "per frame received; act/fr = model process activations per frame (a half-duplex station\n"
+      "woken by its medium's queue counts one, as by its own SystemC event); CPU ns/act = CPU per\n"
+      "activation (where the protocol's own work per frame grows, as in half duplex with many\n"
+      "stations, this is the simulator's cost of each thing that happens); frames = frame objects\n"
+      "ever allocated (recycled through a pool); in (k) frames count the stations' and the switch\n"
+      "ports' MACs (each frame is received twice).\n");
+  {
+    const auto [middle, lowest, highest] = baseline.range();
+    fmt::print("baseline over this bench: {:.1f} ns (median), {:.1f} to {:.1f}\n", middle, lowest,
+               highest);
+  }
+  pin.reset();  // the sweep case runs two at a time
+  // Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time and peak RSS; and
+  // the same for a run of 1,024 half-duplex stations (building the installation, its results
+  // written).
+  if (wanted("s")) {
+    auto start_up = [&](const std::string& what, const std::string& scenario_json, int runs) {
+      const auto scenario = tmp / "startup.json";
+      Json doc = Json::parse(scenario_json);
+      doc["duration_ns"] = 1000;
+      write_file_atomically(scenario, doc.dump() + "\n");
+      std::vector<double> wall, rss;
+      for (int i = 0; i < runs; ++i) {
+        progress.update(fmt::format("gbesim bench: start-up, {}, run {}", what, i + 1), true);
+        rusage usage{};
+        const auto start = std::chrono::steady_clock::now();
+        if (run_child(
+                options.self,
+                {"run", scenario.string(), "--quiet", "--out", (tmp / "startup-out").string()},
+                usage) != 0)
+          throw std::runtime_error("benchmark run failed: the start-up case");
+        wall.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        rss.push_back(static_cast<double>(usage.ru_maxrss) / 1024.0);
+      }
+      progress.finish();
+      fmt::print(
+          "(s) start-up: {}, spawn to exit: {:.1f} ms wall, peak {:.1f} MiB (median of {})\n", what,
+          1e3 * median(wall), median(rss), wall.size());
+      std::fflush(stdout);
+    };
+    start_up("the smallest gbesim run (2 stations, 1 us)", bench_scenario_json(64, 1),
+             std::max(options.runs, 9));
+    start_up("1,024 half-duplex stations, 1 us", bench_half_duplex_json(1024, 1), options.runs);
+  }
+  // A sweep of small runs, start to end (its runs, the periodic and the final aggregation,
+  // results.sqlite and the answers), at -j 2.
+  if (wanted("w")) {
+    const std::filesystem::path sweep = options.sweep_scenario;
+    if (!std::filesystem::is_regular_file(sweep)) {
+      fmt::print(
+          "(w) skipped: no sweep scenario {} here (run gbesim bench from the project's "
+          "directory, or give --sweep-scenario FILE)\n",
+          printable(sweep.string()));
+    } else {
+      std::vector<double> wall;
+      for (int i = 0; i < options.runs; ++i) {
+        progress.update(fmt::format("gbesim bench: (w) sweep, run {} of {}", i + 1, options.runs),
+                        true);
+        rusage usage{};
+        const auto start = std::chrono::steady_clock::now();
+        if (run_child(options.self,
+                      {"sweep", sweep.string(), "-j", "2", "--quiet", "--out",
+                       (tmp / fmt::format("sweep-{}", i)).string()},
+                      usage) != 0)
+          throw std::runtime_error("benchmark run failed: gbesim sweep " + sweep.string());
+        wall.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+      progress.finish();
+      fmt::print("(w) gbesim sweep {} -j 2, start to end: {:.2f} s wall (median of {})\n",
+                 printable(sweep.string()), median(wall), wall.size());
+      std::fflush(stdout);
+    }
+  }
+  if (!wanted("g") && !wanted("h") && !wanted("p") && !wanted("i") && !wanted("j")) {
+    std::error_code ec;
+    std::filesystem::remove_all(tmp, ec);
+    return 0;
+  }
+  // The link-level 1000BASE-T model, each run its own `gbesim phy` process: (g) 4D symbols per
+  // second through the Viterbi decoder (AWGN at sigma 0.2, 200,000 symbols); (h) the whole link
+  // (cable responses, noise, ADC, FFE + DFE on four pairs, Viterbi) on 100 m of Cat 5e,
+  // 1,000,000 and 4,000,000 symbols (the peak memory must not grow with them); (p) the default
+  // `gbesim phy` (AWGN points, three cables x 21 lengths x three receivers, reach bisections,
+  // eye diagrams), wall time.
+  struct PhyRun {
+    double speed = 0;  // the field asked for, median
+    double wall_s = 0;
+    double peak_mib = 0;
+  };
+  auto phy_runs = [&](const char* tag, const std::vector<std::string>& args, const char* field) {
+    std::vector<double> speeds, walls, peaks;
+    for (int i = 0; i < options.runs; ++i) {
+      const auto out = tmp / fmt::format("phy-{}-{}", tag, i);
+      std::vector<std::string> all = {"phy", "--quiet", "--out", out.string()};
+      all.insert(all.end(), args.begin(), args.end());
+      rusage usage{};
+      const auto start = std::chrono::steady_clock::now();
+      if (run_child(options.self, all, usage) != 0)
+        throw std::runtime_error("benchmark run failed: gbesim phy");
+      walls.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      peaks.push_back(static_cast<double>(usage.ru_maxrss) / 1024.0);
+      std::ifstream in(out / "phy.json");
+      speeds.push_back(Json::parse(in)[field].get<double>());
+    }
+    return PhyRun{median(speeds), median(walls), median(peaks)};
+  };
+  if (wanted("g")) {
+    progress.update("gbesim bench: (g) Viterbi decoding", true);
+    const PhyRun r = phy_runs("g", {"--channel", "awgn", "--sigma", "0.2", "--symbols", "200000"},
+                              "decode_symbols_per_second");
+    progress.finish();
+    fmt::print("(g) 1000BASE-T Viterbi decoding (gbesim phy, AWGN): {:.3g} 4D symbols/s (median)\n",
+               r.speed);
+  }
+  if (wanted("h")) {
+    std::vector<PhyRun> r;
+    for (const char* symbols : {"1000000", "4000000"}) {
+      progress.update(
+          fmt::format("gbesim bench: (h) the 1000BASE-T link level, {} symbols", symbols), true);
+      r.push_back(phy_runs(
+          "h",
+          {"--channel", "cable", "--cable", "cat5e", "--lengths", "100", "--mc-symbols", symbols},
+          "link_symbols_per_second"));
+    }
+    progress.finish();
+    fmt::print(
+        "(h) 1000BASE-T link level, 100 m Cat 5e, whole receiver: {:.3g} 4D symbols/s, peak "
+        "{:.0f} MiB at 10^6 symbols, {:.0f} MiB at 4x10^6 (median)\n",
+        r[0].speed, r[0].peak_mib, r[1].peak_mib);
+  }
+  if (wanted("p")) {
+    progress.update("gbesim bench: (p) the default gbesim phy", true);
+    const PhyRun r = phy_runs("p", {}, "link_symbols_per_second");
+    progress.finish();
+    fmt::print("(p) the default gbesim phy: {:.1f} s wall, peak {:.0f} MiB (median)\n", r.wall_s,
+               r.peak_mib);
+  }
+  // The collision-domain analysis of large plants, each run its own `gbesim topology` process
+  // (reading the JSON, analysing, writing topology.txt, topology_pairs.csv and topology.dot).
+  for (const bool switched : {false, true}) {
+    if (!wanted(switched ? "j" : "i")) continue;
+    progress.update(fmt::format("gbesim bench: ({}) gbesim topology", switched ? "j" : "i"), true);
+    const auto plant = tmp / fmt::format("topology-{}.json", switched);
+    write_file_atomically(plant, bench_topology_json(1000, 100, switched));
+    std::vector<double> wall, rss;
+    for (int i = 0; i < options.runs; ++i) {
+      const auto [w, r] =
+          topology_once(options.self, plant, tmp / fmt::format("topology-out-{}-{}", switched, i));
+      wall.push_back(w);
+      rss.push_back(r);
+    }
+    progress.finish();
+    fmt::print(
+        "({}) gbesim topology, 100,000 stations, {}: {:.2f} s wall, {:.0f} MiB peak "
+        "(median)\n",
+        switched ? "j" : "i",
+        switched ? "a switch with 1,000 hubs (1,000 domains)"
+                 : "one 10 Mb/s domain, 1,001 repeaters",
+        median(wall), median(rss));
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(tmp, ec);
+  return 0;
+}
+
+}  // namespace gbesim

@@ -1,0 +1,137 @@
+#include "sim/inspect/stats_command.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "models/common/sim_context.hpp"
+#include "scenarios/network.hpp"
+#include "sim/input/json_input.hpp"
+#include "sim/input/scenario_loader.hpp"
+#include "sim/run/analytic_scalars.hpp"
+
+namespace gbesim {
+namespace {
+
+// Every kind of component, as small as it can be: elaborated, never simulated.
+const char* kCatalogue = R"({
+  "name": "stats-catalogue", "description": "one of every component, for gbesim stats",
+  "stations": {
+    "a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 64}]},
+    "b": {},
+    "c": {"mac": {"duplex": "half"},
+          "traffic": [{"pattern": "poisson", "to": "d", "load": 0.1}]},
+    "d": {"mac": {"duplex": "half"}},
+    "e": {},
+    "f": {},
+    "g": {},
+    "i": {}
+  },
+  "links": [{"between": ["a", "b"]}, {"between": ["e", "f"]}, {"between": ["g", "i"]}],
+  "collision_domains": [{"stations": ["c", "d"], "cable_m": {"c": 10, "d": 10}}],
+  "hosts": {
+    "h": {"nic": {"station": "e", "profile": "intel-82540em"},
+          "app": {"kind": "requests", "peer": "f"},
+          "dma": {"disk": {"request_bytes": 4096}}},
+    "x": {"pci": {"mode": "pcie"}, "nic": {"station": "g", "profile": "intel-82573"}}
+  }
+})";
+
+bool is_index(const std::string& s, std::size_t from) {
+  if (from >= s.size()) return false;
+  for (std::size_t i = from; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+
+// "e.mac" -> "<station>.mac", "link1.to_b" -> "link<i>.to_<station>", "h.nic" -> "<host>.nic".
+std::string pattern_of(const std::string& component, const std::set<std::string>& stations,
+                       const std::set<std::string>& hosts, const std::set<std::string>& masters) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= component.size()) {
+    const std::size_t dot = component.find('.', start);
+    std::string part =
+        component.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (stations.count(part) != 0) {
+      part = "<station>";
+    } else if (hosts.count(part) != 0 && out.empty()) {
+      part = "<host>";
+    } else if (masters.count(part) != 0 && !out.empty()) {
+      part = "<dma master>";
+    } else if (part.rfind("to_", 0) == 0 && stations.count(part.substr(3)) != 0) {
+      part = "to_<station>";
+    } else {
+      for (const char* prefix : {"link", "domain", "source"}) {
+        const std::string p = prefix;
+        if (part.rfind(p, 0) == 0 && is_index(part, p.size())) part = p + "<i>";
+      }
+    }
+    out += (out.empty() ? "" : ".") + part;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string stats_listing(const StatsOptions& options) {
+  const LoadedScenario scenario = options.scenario_file.empty()
+                                      ? load_scenario_text(kCatalogue, "(built-in catalogue)")
+                                      : load_scenario(options.scenario_file);
+  init_time_resolution();
+  SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));
+  const Network network(scenario.config, context);
+  std::set<std::string> stations;
+  for (const auto& s : scenario.config.stations) stations.insert(s.name);
+  std::set<std::string> hosts;
+  std::set<std::string> masters;
+  for (const auto& h : scenario.config.hosts) {
+    hosts.insert(h.name);
+    for (const auto& m : h.dma) masters.insert(m.name);
+  }
+
+  // Component pattern -> its statistics, each once, in the order the models declare them.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<StatGroup::Description>> by_component;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const StatGroup* group : context.stats.groups()) {
+    const std::string pattern = pattern_of(group->component(), stations, hosts, masters);
+    if (by_component.count(pattern) == 0) order.push_back(pattern);
+    auto& list = by_component[pattern];
+    for (const auto& d : group->describe())
+      if (seen.emplace(pattern, d.name).second) list.push_back(d);
+  }
+  for (const auto& d : derived_statistics()) {
+    if (by_component.count(d.component) == 0) order.push_back(d.component);
+    by_component[d.component].push_back({d.name, d.unit, d.description, "derived"});
+  }
+  if (options.json) {
+    Json out = Json::array();
+    for (const auto& component : order)
+      for (const auto& d : by_component[component])
+        out.push_back({{"component", component},
+                       {"name", d.name},
+                       {"unit", d.unit},
+                       {"kind", d.kind},
+                       {"description", d.description}});
+    return out.dump(1) + "\n";
+  }
+  std::string text = fmt::format(
+      "Statistics of {} (scalars.csv: component,name,unit,value), then the rows a run "
+      "derives (network, analysis.*, topology.*).\nKind says what each covers after a warm-up "
+      "(warmup_ns): a count, total or distribution what happened since; a rate or ratio the "
+      "same over the time since; a summary (peak, mean occupancy, fairness) is restarted by its "
+      "model; \"at end\" is the state at the end, whatever the warm-up\n",
+      options.scenario_file.empty() ? "every kind of component" : options.scenario_file);
+  for (const auto& component : order) {
+    text += fmt::format("\n{}\n", component);
+    for (const auto& d : by_component[component])
+      text += fmt::format("  {:<36} {:<14} {:<12} {}\n", d.name, d.unit, d.kind, d.description);
+  }
+  return text;
+}
+
+}  // namespace gbesim

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 namespace gbesim {
 
@@ -55,6 +56,23 @@ int exec_chart_program(const std::string& self, const std::vector<std::string>& 
             << "): charts and reports are drawn by gbesim-charts, built beside gbesim "
                "(cmake --build build)\n";
   return 2;
+}
+
+std::vector<Verb> add_chart_verbs(CLI::App& app, const std::string& self) {
+  struct Line {
+    PlotOptions plot;
+    ReportOptions report;
+    ChartCommands commands;
+  };
+  auto line = std::make_shared<Line>();
+  line->commands = add_chart_commands(app, line->plot, line->report);
+  auto run = [line, self] {
+    for (const CLI::Option* out : {line->commands.plot_out, line->commands.report_out})
+      check_out_option(out);
+    return exec_chart_program(self,
+                              chart_command_arguments(line->commands, line->plot, line->report));
+  };
+  return {{line->commands.plot, run}, {line->commands.report, run}};
 }
 
 }  // namespace gbesim

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/verbs.hpp"
+
 namespace gbesim {
 
 // `gbesim plot RESULTS_DIR [-o OUT]` (ui/charts_cli/plot_command).
@@ -42,5 +44,9 @@ std::vector<std::string> chart_command_arguments(const ChartCommands& commands,
 // Replaces this process with gbesim-charts (found beside `self`) running `arguments`. Returns
 // only if it cannot: then it has printed why, and the caller exits 2.
 int exec_chart_program(const std::string& self, const std::vector<std::string>& arguments);
+
+// The chart commands as gbesim's verbs: each hands its command line to gbesim-charts, so that
+// gbesim links no GUI or chart library.
+std::vector<Verb> add_chart_verbs(CLI::App& app, const std::string& self);
 
 }  // namespace gbesim

@@ -1,0 +1,17 @@
+#pragma once
+// The verbs of campaigns of runs, declared beside the code they start: `sweep` (every point x
+// replication, shards, --status, --aggregate, --slurm) and `bench` (speed and memory). `self`:
+// this executable, which they start again for their runs.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "sim/cli/verbs.hpp"
+
+namespace gbesim {
+
+Verb add_sweep_verb(CLI::App& app, const std::string& self);
+Verb add_bench_verb(CLI::App& app, const std::string& self);
+
+}  // namespace gbesim

@@ -283,25 +283,20 @@ std::string bench_topology_json(int hubs, int stations_per_hub, bool switched) {
   return doc.dump() + "\n";
 }
 
-int run_bench(const BenchOptions& options) {
-  // A sweep scenario the user named is checked as gbesim sweep will read it, before any case
-  // runs: a typo is exit code 2 naming the file (with a did-you-mean), not a case skipped or a
-  // run failed minutes later.
-  if (options.sweep_scenario_given) load_sweep_plan(options.sweep_scenario);
-  char pattern[] = "/tmp/gbesim-bench-XXXXXX";
-  if (::mkdtemp(pattern) == nullptr)
-    throw std::runtime_error("cannot create a temporary directory");
-  const std::filesystem::path tmp(pattern);
-  struct Case {
-    std::string key;  // for --cases
-    std::string label;
-    int frame_bytes;
-    int duration_ms;
-    int hd_stations;       // 0: the full-duplex pair
-    bool nic = false;      // the NIC receive case instead
-    int switch_ports = 0;  // the switch case instead
-  };
-  const int d = options.duration_ms;
+namespace {
+
+// One simulation case: a scenario the bench writes, run as a child process, medians of its runs.
+struct Case {
+  std::string key;  // for --cases
+  std::string label;
+  int frame_bytes;
+  int duration_ms;
+  int hd_stations;       // 0: the full-duplex pair
+  bool nic = false;      // the NIC receive case instead
+  int switch_ports = 0;  // the switch case instead
+};
+
+std::vector<Case> simulation_cases(int d) {
   std::vector<Case> cases = {
       {"a", "(a) FD, 1518-byte frames, both directions", 1518, d, 0},
       {"b", "(b) FD, 64-byte frames, both directions", 64, d, 0},
@@ -311,8 +306,8 @@ int run_bench(const BenchOptions& options) {
   // bursting). Every station starts at once, so the first milliseconds are a storm of collisions
   // that grows with the count, and with many stations most of them are still waiting for their
   // first turn after 20 ms (128 stations: fairness index 0.17 at 20 ms, 0.96 at 600 ms). Each
-  // run is at least 20 ms; the steady state costs less per frame (the README gives both for 128
-  // stations; `--duration-ms 9600` makes that case 600 ms).
+  // run is at least 20 ms; the steady state costs less per frame (docs/performance.md gives both
+  // for 128 stations; `--duration-ms 9600` makes that case 600 ms).
   for (const int n : {2, 8, 32, 128, 512, 1024})
     cases.push_back({fmt::format("c{}", n),
                      fmt::format("(c{}) HD, {} stations, 64 B, ext + burst", n, n), 64,
@@ -320,18 +315,58 @@ int run_bench(const BenchOptions& options) {
   cases.push_back({"e", "(e) 82540EM rx on PCI 32/33, 1518 B at line rate", 1518, d, 0, true});
   cases.push_back({"f", "(f) 82540EM rx on PCI 32/33, 64 B at line rate", 64, d, 0, true});
   cases.push_back({"k", "(k) switch, 16 gigabit ports saturated, 1518 B", 1518, d, 0, false, 16});
-  auto wanted = [&](const std::string& key) {
-    if (options.cases.empty()) return true;
-    for (const auto& c : options.cases)
+  return cases;
+}
+
+// What `gbesim phy` measured of itself over the runs of a case: medians.
+struct PhyRun {
+  double speed = 0;  // the field asked for
+  double wall_s = 0;
+  double peak_mib = 0;
+};
+
+// A bench: its options, its scratch directory, its progress line, and the cases it was asked for.
+class Bench {
+ public:
+  explicit Bench(const BenchOptions& options) : options_(options), progress_(true, 0.0) {
+    char pattern[] = "/tmp/gbesim-bench-XXXXXX";
+    if (::mkdtemp(pattern) == nullptr)
+      throw std::runtime_error("cannot create a temporary directory");
+    tmp_ = pattern;
+  }
+  ~Bench() {
+    std::error_code ec;
+    std::filesystem::remove_all(tmp_, ec);
+  }
+  Bench(const Bench&) = delete;
+  Bench& operator=(const Bench&) = delete;
+
+  bool wanted(const std::string& key) const {
+    if (options_.cases.empty()) return true;
+    for (const auto& c : options_.cases)
       if (c == key || (key.size() > 1 && key[0] == 'c' && c == "c")) return true;
     return false;
-  };
-  ProgressLine progress(true, 0.0);
-  progress.update("gbesim bench: measuring the baseline", true);
-  auto pin = std::make_unique<PinnedToThisCpu>();
-  Baseline baseline;
-  std::vector<double> first;
-  for (int i = 0; i < options.runs; ++i) first.push_back(baseline.stretch());
+  }
+  void simulations();
+  void start_up();
+  void sweep();
+  void phy();
+  void topology();
+
+ private:
+  void print_header(const PinnedToThisCpu& pin, const std::vector<double>& first);
+  void simulation(const Case& c, std::size_t index, std::size_t count, Baseline& baseline);
+  void start_up_case(const std::string& what, const std::string& scenario_json, int runs);
+  PhyRun phy_runs(const char* tag, const std::vector<std::string>& args, const char* field);
+  // The wall time and peak memory of a child gbesim with these arguments.
+  std::pair<double, double> child(const std::vector<std::string>& args, const std::string& what);
+
+  const BenchOptions& options_;
+  std::filesystem::path tmp_;
+  ProgressLine progress_;
+};
+
+void Bench::print_header(const PinnedToThisCpu& pin, const std::vector<double>& first) {
   fmt::print(
       "gbesim bench: 1000 Mb/s, saturated; FD = 2 stations on 100 m full duplex, HD = stations "
       "on a half-duplex collision domain (10 m each to a repeater); median of {} runs per case\n"
@@ -340,49 +375,60 @@ int run_bench(const BenchOptions& options) {
       "faster of two stretches each side), and 'x base' = the run's CPU per frame / the mean of\n"
       "those two (the median over the runs);\n"
       "'base ns' = the baselines the case ran against (median){}\n",
-      options.runs, median(first),
-      pin->cpu() >= 0 ? fmt::format("; runs and baseline pinned to CPU {}", pin->cpu()) : "");
+      options_.runs, median(first),
+      pin.cpu() >= 0 ? fmt::format("; runs and baseline pinned to CPU {}", pin.cpu()) : "");
   fmt::print("{:<50} {:>9} {:>12} {:>9} {:>8} {:>10} {:>9} {:>7} {:>8}\n", "case", "x real",
              "CPU ns/frame", "x base", "act/fr", "CPU ns/act", "peak MiB", "frames", "base ns");
   std::fflush(stdout);
-  std::size_t index = 0;
-  for (const auto& c : cases) {
-    ++index;
-    if (!wanted(c.key)) continue;
-    const auto scenario =
-        tmp / fmt::format("{}-{}-{}-{}-{}.json", c.nic ? "nic" : "fd", c.hd_stations,
-                          c.switch_ports, c.frame_bytes, c.duration_ms);
-    write_file_atomically(scenario,
-                          c.switch_ports > 0  ? bench_switch_json(c.switch_ports, c.duration_ms)
-                          : c.nic             ? bench_nic_rx_json(c.frame_bytes, c.duration_ms)
-                          : c.hd_stations > 0 ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
-                                              : bench_scenario_json(c.frame_bytes, c.duration_ms));
-    std::vector<double> rtf, cpu, apf, per_activation, rss, allocated, bases, ratios;
-    for (int i = 0; i < options.runs; ++i) {
-      progress.update(fmt::format("gbesim bench: case {} of {}, {}: run {} of {}", index,
-                                  cases.size(), c.key, i + 1, options.runs),
-                      true);
-      const double before = std::min(baseline.stretch(), baseline.stretch());
-      const Sample s = run_once(options.self, scenario,
-                                tmp / fmt::format("out-{}-{}-{}-{}-{}", c.nic, c.hd_stations,
-                                                  c.switch_ports, c.frame_bytes, i));
-      const double base = (before + std::min(baseline.stretch(), baseline.stretch())) / 2;
-      bases.push_back(base);
-      ratios.push_back(s.cpu_ns_per_frame / base);
-      rtf.push_back(s.real_time_factor);
-      cpu.push_back(s.cpu_ns_per_frame);
-      apf.push_back(s.activations_per_frame);
-      per_activation.push_back(s.cpu_ns_per_frame / s.activations_per_frame);
-      rss.push_back(s.peak_rss_mib);
-      allocated.push_back(s.frames_allocated);
-    }
-    progress.finish();
-    fmt::print(
-        "{:<50} {:>#9.3g} {:>12.0f} {:>9.1f} {:>8.2f} {:>10.0f} {:>9.1f} {:>7.0f} {:>8.1f}\n",
-        fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(cpu), median(ratios),
-        median(apf), median(per_activation), median(rss), median(allocated), median(bases));
-    std::fflush(stdout);
+}
+
+void Bench::simulation(const Case& c, std::size_t index, std::size_t count, Baseline& baseline) {
+  const auto scenario =
+      tmp_ / fmt::format("{}-{}-{}-{}-{}.json", c.nic ? "nic" : "fd", c.hd_stations, c.switch_ports,
+                         c.frame_bytes, c.duration_ms);
+  write_file_atomically(scenario,
+                        c.switch_ports > 0  ? bench_switch_json(c.switch_ports, c.duration_ms)
+                        : c.nic             ? bench_nic_rx_json(c.frame_bytes, c.duration_ms)
+                        : c.hd_stations > 0 ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
+                                            : bench_scenario_json(c.frame_bytes, c.duration_ms));
+  std::vector<double> rtf, cpu, apf, per_activation, rss, allocated, bases, ratios;
+  for (int i = 0; i < options_.runs; ++i) {
+    progress_.update(fmt::format("gbesim bench: case {} of {}, {}: run {} of {}", index, count,
+                                 c.key, i + 1, options_.runs),
+                     true);
+    const double before = std::min(baseline.stretch(), baseline.stretch());
+    const Sample s = run_once(options_.self, scenario,
+                              tmp_ / fmt::format("out-{}-{}-{}-{}-{}", c.nic, c.hd_stations,
+                                                 c.switch_ports, c.frame_bytes, i));
+    const double base = (before + std::min(baseline.stretch(), baseline.stretch())) / 2;
+    bases.push_back(base);
+    ratios.push_back(s.cpu_ns_per_frame / base);
+    rtf.push_back(s.real_time_factor);
+    cpu.push_back(s.cpu_ns_per_frame);
+    apf.push_back(s.activations_per_frame);
+    per_activation.push_back(s.cpu_ns_per_frame / s.activations_per_frame);
+    rss.push_back(s.peak_rss_mib);
+    allocated.push_back(s.frames_allocated);
   }
+  progress_.finish();
+  fmt::print("{:<50} {:>#9.3g} {:>12.0f} {:>9.1f} {:>8.2f} {:>10.0f} {:>9.1f} {:>7.0f} {:>8.1f}\n",
+             fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(cpu),
+             median(ratios), median(apf), median(per_activation), median(rss), median(allocated),
+             median(bases));
+  std::fflush(stdout);
+}
+
+// The simulation cases, pinned to one CPU beside the baseline they are measured against.
+void Bench::simulations() {
+  const std::vector<Case> cases = simulation_cases(options_.duration_ms);
+  progress_.update("gbesim bench: measuring the baseline", true);
+  const PinnedToThisCpu pin;
+  Baseline baseline;
+  std::vector<double> first;
+  for (int i = 0; i < options_.runs; ++i) first.push_back(baseline.stretch());
+  print_header(pin, first);
+  for (std::size_t index = 0; index < cases.size(); ++index)
+    if (wanted(cases[index].key)) simulation(cases[index], index + 1, cases.size(), baseline);
   fmt::print(
       "x real = simulated time / wall time; CPU ns/frame = the simulation's CPU time (not "
       "start-up)\n"
@@ -392,155 +438,146 @@ int run_bench(const BenchOptions& options) {
       "stations, this is the simulator's cost of each thing that happens); frames = frame objects\n"
       "ever allocated (recycled through a pool); in (k) frames count the stations' and the switch\n"
       "ports' MACs (each frame is received twice).\n");
-  {
-    const auto [middle, lowest, highest] = baseline.range();
-    fmt::print("baseline over this bench: {:.1f} ns (median), {:.1f} to {:.1f}\n", middle, lowest,
-               highest);
+  const auto [middle, lowest, highest] = baseline.range();
+  fmt::print("baseline over this bench: {:.1f} ns (median), {:.1f} to {:.1f}\n", middle, lowest,
+             highest);
+}
+
+std::pair<double, double> Bench::child(const std::vector<std::string>& args,
+                                       const std::string& what) {
+  rusage usage{};
+  const auto start = std::chrono::steady_clock::now();
+  if (run_child(options_.self, args, usage) != 0)
+    throw std::runtime_error("benchmark run failed: " + what);
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+          static_cast<double>(usage.ru_maxrss) / 1024.0};
+}
+
+void Bench::start_up_case(const std::string& what, const std::string& scenario_json, int runs) {
+  const auto scenario = tmp_ / "startup.json";
+  Json doc = Json::parse(scenario_json);
+  doc["duration_ns"] = 1000;
+  write_file_atomically(scenario, doc.dump() + "\n");
+  std::vector<double> wall, rss;
+  for (int i = 0; i < runs; ++i) {
+    progress_.update(fmt::format("gbesim bench: start-up, {}, run {}", what, i + 1), true);
+    const auto [w, r] =
+        child({"run", scenario.string(), "--quiet", "--out", (tmp_ / "startup-out").string()},
+              "the start-up case");
+    wall.push_back(w);
+    rss.push_back(r);
   }
-  pin.reset();  // the sweep case runs two at a time
-  // Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time and peak RSS; and
-  // the same for a run of 1,024 half-duplex stations (building the installation, its results
-  // written).
-  if (wanted("s")) {
-    auto start_up = [&](const std::string& what, const std::string& scenario_json, int runs) {
-      const auto scenario = tmp / "startup.json";
-      Json doc = Json::parse(scenario_json);
-      doc["duration_ns"] = 1000;
-      write_file_atomically(scenario, doc.dump() + "\n");
-      std::vector<double> wall, rss;
-      for (int i = 0; i < runs; ++i) {
-        progress.update(fmt::format("gbesim bench: start-up, {}, run {}", what, i + 1), true);
-        rusage usage{};
-        const auto start = std::chrono::steady_clock::now();
-        if (run_child(
-                options.self,
-                {"run", scenario.string(), "--quiet", "--out", (tmp / "startup-out").string()},
-                usage) != 0)
-          throw std::runtime_error("benchmark run failed: the start-up case");
-        wall.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        rss.push_back(static_cast<double>(usage.ru_maxrss) / 1024.0);
-      }
-      progress.finish();
-      fmt::print(
-          "(s) start-up: {}, spawn to exit: {:.1f} ms wall, peak {:.1f} MiB (median of {})\n", what,
-          1e3 * median(wall), median(rss), wall.size());
-      std::fflush(stdout);
-    };
-    start_up("the smallest gbesim run (2 stations, 1 us)", bench_scenario_json(64, 1),
-             std::max(options.runs, 9));
-    start_up("1,024 half-duplex stations, 1 us", bench_half_duplex_json(1024, 1), options.runs);
+  progress_.finish();
+  fmt::print("(s) start-up: {}, spawn to exit: {:.1f} ms wall, peak {:.1f} MiB (median of {})\n",
+             what, 1e3 * median(wall), median(rss), wall.size());
+  std::fflush(stdout);
+}
+
+// Start-up: the smallest run (two stations, 1 us), spawn to exit, wall time and peak RSS; and
+// the same for a run of 1,024 half-duplex stations (building the installation, its results
+// written).
+void Bench::start_up() {
+  start_up_case("the smallest gbesim run (2 stations, 1 us)", bench_scenario_json(64, 1),
+                std::max(options_.runs, 9));
+  start_up_case("1,024 half-duplex stations, 1 us", bench_half_duplex_json(1024, 1), options_.runs);
+}
+
+// A sweep of small runs, start to end (its runs, the periodic and the final aggregation,
+// results.sqlite and the answers), at -j 2.
+void Bench::sweep() {
+  const std::filesystem::path sweep = options_.sweep_scenario;
+  if (!std::filesystem::is_regular_file(sweep)) {
+    fmt::print(
+        "(w) skipped: no sweep scenario {} here (run gbesim bench from the project's "
+        "directory, or give --sweep-scenario FILE)\n",
+        printable(sweep.string()));
+    return;
   }
-  // A sweep of small runs, start to end (its runs, the periodic and the final aggregation,
-  // results.sqlite and the answers), at -j 2.
-  if (wanted("w")) {
-    const std::filesystem::path sweep = options.sweep_scenario;
-    if (!std::filesystem::is_regular_file(sweep)) {
-      fmt::print(
-          "(w) skipped: no sweep scenario {} here (run gbesim bench from the project's "
-          "directory, or give --sweep-scenario FILE)\n",
-          printable(sweep.string()));
-    } else {
-      std::vector<double> wall;
-      for (int i = 0; i < options.runs; ++i) {
-        progress.update(fmt::format("gbesim bench: (w) sweep, run {} of {}", i + 1, options.runs),
-                        true);
-        rusage usage{};
-        const auto start = std::chrono::steady_clock::now();
-        if (run_child(options.self,
-                      {"sweep", sweep.string(), "-j", "2", "--quiet", "--out",
-                       (tmp / fmt::format("sweep-{}", i)).string()},
-                      usage) != 0)
-          throw std::runtime_error("benchmark run failed: gbesim sweep " + sweep.string());
-        wall.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      }
-      progress.finish();
-      fmt::print("(w) gbesim sweep {} -j 2, start to end: {:.2f} s wall (median of {})\n",
-                 printable(sweep.string()), median(wall), wall.size());
-      std::fflush(stdout);
-    }
+  std::vector<double> wall;
+  for (int i = 0; i < options_.runs; ++i) {
+    progress_.update(fmt::format("gbesim bench: (w) sweep, run {} of {}", i + 1, options_.runs),
+                     true);
+    wall.push_back(child({"sweep", sweep.string(), "-j", "2", "--quiet", "--out",
+                          (tmp_ / fmt::format("sweep-{}", i)).string()},
+                         "gbesim sweep " + sweep.string())
+                       .first);
   }
-  if (!wanted("g") && !wanted("h") && !wanted("p") && !wanted("i") && !wanted("j")) {
-    std::error_code ec;
-    std::filesystem::remove_all(tmp, ec);
-    return 0;
+  progress_.finish();
+  fmt::print("(w) gbesim sweep {} -j 2, start to end: {:.2f} s wall (median of {})\n",
+             printable(sweep.string()), median(wall), wall.size());
+  std::fflush(stdout);
+}
+
+PhyRun Bench::phy_runs(const char* tag, const std::vector<std::string>& args, const char* field) {
+  std::vector<double> speeds, walls, peaks;
+  for (int i = 0; i < options_.runs; ++i) {
+    const auto out = tmp_ / fmt::format("phy-{}-{}", tag, i);
+    std::vector<std::string> all = {"phy", "--quiet", "--out", out.string()};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto [wall, peak] = child(all, "gbesim phy");
+    walls.push_back(wall);
+    peaks.push_back(peak);
+    std::ifstream in(out / "phy.json");
+    speeds.push_back(Json::parse(in)[field].get<double>());
   }
-  // The link-level 1000BASE-T model, each run its own `gbesim phy` process: (g) 4D symbols per
-  // second through the Viterbi decoder (AWGN at sigma 0.2, 200,000 symbols); (h) the whole link
-  // (cable responses, noise, ADC, FFE + DFE on four pairs, Viterbi) on 100 m of Cat 5e,
-  // 1,000,000 and 4,000,000 symbols (the peak memory must not grow with them); (p) the default
-  // `gbesim phy` (AWGN points, three cables x 21 lengths x three receivers, reach bisections,
-  // eye diagrams), wall time.
-  struct PhyRun {
-    double speed = 0;  // the field asked for, median
-    double wall_s = 0;
-    double peak_mib = 0;
-  };
-  auto phy_runs = [&](const char* tag, const std::vector<std::string>& args, const char* field) {
-    std::vector<double> speeds, walls, peaks;
-    for (int i = 0; i < options.runs; ++i) {
-      const auto out = tmp / fmt::format("phy-{}-{}", tag, i);
-      std::vector<std::string> all = {"phy", "--quiet", "--out", out.string()};
-      all.insert(all.end(), args.begin(), args.end());
-      rusage usage{};
-      const auto start = std::chrono::steady_clock::now();
-      if (run_child(options.self, all, usage) != 0)
-        throw std::runtime_error("benchmark run failed: gbesim phy");
-      walls.push_back(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      peaks.push_back(static_cast<double>(usage.ru_maxrss) / 1024.0);
-      std::ifstream in(out / "phy.json");
-      speeds.push_back(Json::parse(in)[field].get<double>());
-    }
-    return PhyRun{median(speeds), median(walls), median(peaks)};
-  };
+  return PhyRun{median(speeds), median(walls), median(peaks)};
+}
+
+// The link-level 1000BASE-T model, each run its own `gbesim phy` process: (g) 4D symbols per
+// second through the Viterbi decoder (AWGN at sigma 0.2, 200,000 symbols); (h) the whole link
+// (cable responses, noise, ADC, FFE + DFE on four pairs, Viterbi) on 100 m of Cat 5e, 1,000,000
+// and 4,000,000 symbols (the peak memory must not grow with them); (p) the default `gbesim phy`
+// (AWGN points, three cables x 21 lengths x three receivers, reach bisections, eye diagrams).
+void Bench::phy() {
   if (wanted("g")) {
-    progress.update("gbesim bench: (g) Viterbi decoding", true);
+    progress_.update("gbesim bench: (g) Viterbi decoding", true);
     const PhyRun r = phy_runs("g", {"--channel", "awgn", "--sigma", "0.2", "--symbols", "200000"},
                               "decode_symbols_per_second");
-    progress.finish();
+    progress_.finish();
     fmt::print("(g) 1000BASE-T Viterbi decoding (gbesim phy, AWGN): {:.3g} 4D symbols/s (median)\n",
                r.speed);
   }
   if (wanted("h")) {
     std::vector<PhyRun> r;
     for (const char* symbols : {"1000000", "4000000"}) {
-      progress.update(
+      progress_.update(
           fmt::format("gbesim bench: (h) the 1000BASE-T link level, {} symbols", symbols), true);
       r.push_back(phy_runs(
           "h",
           {"--channel", "cable", "--cable", "cat5e", "--lengths", "100", "--mc-symbols", symbols},
           "link_symbols_per_second"));
     }
-    progress.finish();
+    progress_.finish();
     fmt::print(
         "(h) 1000BASE-T link level, 100 m Cat 5e, whole receiver: {:.3g} 4D symbols/s, peak "
         "{:.0f} MiB at 10^6 symbols, {:.0f} MiB at 4x10^6 (median)\n",
         r[0].speed, r[0].peak_mib, r[1].peak_mib);
   }
   if (wanted("p")) {
-    progress.update("gbesim bench: (p) the default gbesim phy", true);
+    progress_.update("gbesim bench: (p) the default gbesim phy", true);
     const PhyRun r = phy_runs("p", {}, "link_symbols_per_second");
-    progress.finish();
+    progress_.finish();
     fmt::print("(p) the default gbesim phy: {:.1f} s wall, peak {:.0f} MiB (median)\n", r.wall_s,
                r.peak_mib);
   }
-  // The collision-domain analysis of large plants, each run its own `gbesim topology` process
-  // (reading the JSON, analysing, writing topology.txt, topology_pairs.csv and topology.dot).
+}
+
+// The collision-domain analysis of large plants, each run its own `gbesim topology` process
+// (reading the JSON, analysing, writing topology.txt, topology_pairs.csv and topology.dot).
+void Bench::topology() {
   for (const bool switched : {false, true}) {
     if (!wanted(switched ? "j" : "i")) continue;
-    progress.update(fmt::format("gbesim bench: ({}) gbesim topology", switched ? "j" : "i"), true);
-    const auto plant = tmp / fmt::format("topology-{}.json", switched);
+    progress_.update(fmt::format("gbesim bench: ({}) gbesim topology", switched ? "j" : "i"), true);
+    const auto plant = tmp_ / fmt::format("topology-{}.json", switched);
     write_file_atomically(plant, bench_topology_json(1000, 100, switched));
     std::vector<double> wall, rss;
-    for (int i = 0; i < options.runs; ++i) {
-      const auto [w, r] =
-          topology_once(options.self, plant, tmp / fmt::format("topology-out-{}-{}", switched, i));
+    for (int i = 0; i < options_.runs; ++i) {
+      const auto [w, r] = topology_once(options_.self, plant,
+                                        tmp_ / fmt::format("topology-out-{}-{}", switched, i));
       wall.push_back(w);
       rss.push_back(r);
     }
-    progress.finish();
+    progress_.finish();
     fmt::print(
         "({}) gbesim topology, 100,000 stations, {}: {:.2f} s wall, {:.0f} MiB peak "
         "(median)\n",
@@ -549,8 +586,22 @@ int run_bench(const BenchOptions& options) {
                  : "one 10 Mb/s domain, 1,001 repeaters",
         median(wall), median(rss));
   }
-  std::error_code ec;
-  std::filesystem::remove_all(tmp, ec);
+}
+
+}  // namespace
+
+int run_bench(const BenchOptions& options) {
+  // A sweep scenario the user named is checked as gbesim sweep will read it, before any case
+  // runs: a typo is exit code 2 naming the file (with a did-you-mean), not a case skipped or a
+  // run failed minutes later.
+  if (options.sweep_scenario_given) load_sweep_plan(options.sweep_scenario);
+  Bench bench(options);
+  bench.simulations();
+  // The cases below are not pinned: the sweep case runs two at a time.
+  if (bench.wanted("s")) bench.start_up();
+  if (bench.wanted("w")) bench.sweep();
+  bench.phy();
+  bench.topology();
   return 0;
 }
 

@@ -132,157 +132,173 @@ double clamp_log(double v) {
 
 // ---- gbesim phy ---------------------------------------------------------------------------
 
-void phy_charts(const Results& r, std::vector<StandardChart>& out) {
-  if (r.tables.count("cable")) {
-    const auto& t = r.tables.at("cable");
-    std::vector<std::string> cats;
-    for (std::size_t i = 0; i < t.rows.size(); ++i)
-      if (std::find(cats.begin(), cats.end(), t.at(i, "category")) == cats.end())
-        cats.push_back(t.at(i, "category"));
-    std::vector<Line> margin, ber;
-    for (std::size_t c = 0; c < cats.size(); ++c) {
-      Line all{cats[c] + ", all cancellers"}, no_next{cats[c] + ", no NEXT cancellation"};
-      Line coded{cats[c] + ", coded (Viterbi)"}, uncoded{cats[c] + ", uncoded"};
-      all.color = no_next.color = coded.color = uncoded.color = static_cast<int>(c);
-      no_next.analytic = uncoded.analytic = true;  // dashed
-      for (std::size_t i = 0; i < t.rows.size(); ++i) {
-        if (t.at(i, "category") != cats[c]) continue;
-        const double len = t.number(i, "length_m");
-        const std::string v = t.at(i, "cancellation");
-        if (v == "all") {
-          all.x.push_back(len);
-          all.y.push_back(t.number(i, "margin_db"));
-          coded.x.push_back(len);
-          coded.y.push_back(clamp_log(t.number(i, "ber_coded")));
-          uncoded.x.push_back(len);
-          uncoded.y.push_back(clamp_log(t.number(i, "ber_uncoded")));
-        } else if (v == "no_next_cancel") {
-          no_next.x.push_back(len);
-          no_next.y.push_back(t.number(i, "margin_db"));
-        }
+// The margin and the bit-error rates per cable category against length, from cable.csv: each
+// category's lines with all cancellers (solid) and without NEXT cancellation (dashed), its coded
+// and uncoded BER.
+void cable_lines(const CsvTable& t, std::vector<Line>& margin, std::vector<Line>& ber) {
+  std::vector<std::string> cats;
+  for (std::size_t i = 0; i < t.rows.size(); ++i)
+    if (std::find(cats.begin(), cats.end(), t.at(i, "category")) == cats.end())
+      cats.push_back(t.at(i, "category"));
+  for (std::size_t c = 0; c < cats.size(); ++c) {
+    Line all{cats[c] + ", all cancellers"}, no_next{cats[c] + ", no NEXT cancellation"};
+    Line coded{cats[c] + ", coded (Viterbi)"}, uncoded{cats[c] + ", uncoded"};
+    all.color = no_next.color = coded.color = uncoded.color = static_cast<int>(c);
+    no_next.analytic = uncoded.analytic = true;  // dashed
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      if (t.at(i, "category") != cats[c]) continue;
+      const double len = t.number(i, "length_m");
+      const std::string v = t.at(i, "cancellation");
+      if (v == "all") {
+        all.x.push_back(len);
+        all.y.push_back(t.number(i, "margin_db"));
+        coded.x.push_back(len);
+        coded.y.push_back(clamp_log(t.number(i, "ber_coded")));
+        uncoded.x.push_back(len);
+        uncoded.y.push_back(clamp_log(t.number(i, "ber_uncoded")));
+      } else if (v == "no_next_cancel") {
+        no_next.x.push_back(len);
+        no_next.y.push_back(t.number(i, "margin_db"));
       }
-      for (Line* l : {&all, &no_next, &coded, &uncoded}) l->half.assign(l->x.size(), 0.0);
-      margin.push_back(all);
-      margin.push_back(no_next);
-      ber.push_back(coded);
-      ber.push_back(uncoded);
     }
-    QChart* m = line_chart("1000BASE-T SNR margin for a coded BER of 1e-10 vs cable length",
-                           "cable length (m)", "SNR margin (dB)", margin, std::pair(-15.0, 25.0));
-    out.push_back({"phy-margin", m, {}});
-    // BER on a log axis.
-    QChart* b = new_chart("1000BASE-T bit-error rate vs cable length (cables at their limits)");
-    auto* ax = value_axis("cable length (m)", 0, 200, false);
-    auto* ay = new QLogValueAxis();
-    ay->setTitleText("bit-error rate (below 1e-15 drawn at 1e-15)");
-    ay->setBase(10);
-    // From the decade below the lowest rate shown (at most down to the floor) to 1.
-    double lowest = 1;
-    for (const auto& l : ber)
-      for (double y : l.y) lowest = std::min(lowest, y);
-    ay->setRange(
-        std::max(kBerFloor, std::min(1e-11, std::pow(10.0, std::floor(std::log10(lowest))))), 1);
-    ay->setLabelFormat("%.0e");
-    b->addAxis(ax, Qt::AlignBottom);
-    b->addAxis(ay, Qt::AlignLeft);
-    double xmax = 0;
-    for (const auto& l : ber) {
-      auto* s = line_series(q(l.name), l.color, l.analytic);
-      for (std::size_t i = 0; i < l.x.size(); ++i) {
-        s->append(l.x[i], l.y[i]);
-        xmax = std::max(xmax, l.x[i]);
-      }
-      b->addSeries(s);
-      s->attachAxis(ax);
-      s->attachAxis(ay);
-    }
-    ax->setRange(0, std::max(1.0, xmax));
-    auto* target = line_series("target 1e-10", 7, true);
-    target->append(0, 1e-10);
-    target->append(std::max(1.0, xmax), 1e-10);
-    b->addSeries(target);
-    target->attachAxis(ax);
-    target->attachAxis(ay);
-    place_legend(b, static_cast<int>(ber.size()) + 1);
-    out.push_back({"phy-ber", b, {}});
+    for (Line* l : {&all, &no_next, &coded, &uncoded}) l->half.assign(l->x.size(), 0.0);
+    margin.push_back(all);
+    margin.push_back(no_next);
+    ber.push_back(coded);
+    ber.push_back(uncoded);
   }
-  if (r.tables.count("eye")) {
-    const auto& t = r.tables.at("eye");
-    const std::string cat = t.rows.empty() ? "" : t.at(0, "category");
-    const std::string len = t.rows.empty() ? "" : t.at(0, "length_m");
-    for (const char* which : {"equalised", "raw"}) {
-      const bool eq = std::string(which) == "equalised";
-      QChart* c = new_chart(
-          q(eq ? "Eye at the slicer after FFE + DFE, " + cat + ", " + len + " m"
-               : "Eye at the receiver input (no equalisation), " + cat + ", " + len + " m"));
-      std::map<int, QLineSeries*> traces;
-      Range yr;
-      for (std::size_t i = 0; i < t.rows.size(); ++i) {
-        if (t.at(i, "category") != cat) continue;
-        const int trace = static_cast<int>(t.number(i, "trace"));
-        auto& s = traces[trace];
-        if (s == nullptr) {
-          s = new QLineSeries();
-          QPen pen(series_color(0));
-          pen.setWidthF(0.8);
-          s->setPen(pen);
-          s->setName(q("traces"));
-        }
-        // One symbol period either side of the sampling instant (4 ns): the DFE has removed
-        // the decided symbols' tails for this decision only.
-        if (t.number(i, "time_ns") >= 8) continue;
-        const double v = t.number(i, which);
-        s->append(t.number(i, "time_ns"), v);
-        yr.add(v);
-      }
-      auto* ax = value_axis("time (ns); the decision is at 4 ns", 0, 8, false);
-      auto* ay =
-          value_axis(eq ? "level (PAM-5 units)" : "received (PAM-5 units at the transmitter)",
-                     yr.min_or(-1), yr.max_or(1));
-      c->addAxis(ax, Qt::AlignBottom);
-      c->addAxis(ay, Qt::AlignLeft);
-      bool first = true;
-      for (auto& [trace, s] : traces) {
-        c->addSeries(s);
-        s->attachAxis(ax);
-        s->attachAxis(ay);
-        if (!first)
-          for (auto* mk : c->legend()->markers(s)) mk->setVisible(false);
-        first = false;
-      }
-      out.push_back({eq ? "phy-eye" : "phy-eye-raw", c});
+}
+
+// The BER lines on a log axis, down to the decade below the lowest rate shown, with the 1e-10
+// target.
+QChart* ber_chart(const std::vector<Line>& ber) {
+  QChart* b = new_chart("1000BASE-T bit-error rate vs cable length (cables at their limits)");
+  auto* ax = value_axis("cable length (m)", 0, 200, false);
+  auto* ay = new QLogValueAxis();
+  ay->setTitleText("bit-error rate (below 1e-15 drawn at 1e-15)");
+  ay->setBase(10);
+  // From the decade below the lowest rate shown (at most down to the floor) to 1.
+  double lowest = 1;
+  for (const auto& l : ber)
+    for (double y : l.y) lowest = std::min(lowest, y);
+  ay->setRange(std::max(kBerFloor, std::min(1e-11, std::pow(10.0, std::floor(std::log10(lowest))))),
+               1);
+  ay->setLabelFormat("%.0e");
+  b->addAxis(ax, Qt::AlignBottom);
+  b->addAxis(ay, Qt::AlignLeft);
+  double xmax = 0;
+  for (const auto& l : ber) {
+    auto* s = line_series(q(l.name), l.color, l.analytic);
+    for (std::size_t i = 0; i < l.x.size(); ++i) {
+      s->append(l.x[i], l.y[i]);
+      xmax = std::max(xmax, l.x[i]);
     }
+    b->addSeries(s);
+    s->attachAxis(ax);
+    s->attachAxis(ay);
   }
-  if (r.tables.count("awgn")) {
-    const auto& t = r.tables.at("awgn");
-    QChart* c = new_chart("4D-PAM5 over AWGN: uncoded and trellis-coded error rates");
-    Range xr;
-    for (std::size_t i = 0; i < t.rows.size(); ++i) xr.add(t.number(i, "snr_db"));
-    auto* ax = value_axis("SNR per dimension (dB)", xr.min_or(0), xr.max_or(30), false);
-    auto* ay = new QLogValueAxis();
-    ay->setTitleText("error rate");
-    ay->setRange(1e-7, 1);
-    ay->setLabelFormat("%.0e");
+  ax->setRange(0, std::max(1.0, xmax));
+  auto* target = line_series("target 1e-10", 7, true);
+  target->append(0, 1e-10);
+  target->append(std::max(1.0, xmax), 1e-10);
+  b->addSeries(target);
+  target->attachAxis(ax);
+  target->attachAxis(ay);
+  place_legend(b, static_cast<int>(ber.size()) + 1);
+  return b;
+}
+
+void cable_charts(const CsvTable& t, std::vector<StandardChart>& out) {
+  std::vector<Line> margin, ber;
+  cable_lines(t, margin, ber);
+  QChart* m = line_chart("1000BASE-T SNR margin for a coded BER of 1e-10 vs cable length",
+                         "cable length (m)", "SNR margin (dB)", margin, std::pair(-15.0, 25.0));
+  out.push_back({"phy-margin", m, {}});
+  out.push_back({"phy-ber", ber_chart(ber), {}});
+}
+
+// The eye at the slicer after equalisation, and at the receiver input, from eye.csv.
+void eye_charts(const CsvTable& t, std::vector<StandardChart>& out) {
+  const std::string cat = t.rows.empty() ? "" : t.at(0, "category");
+  const std::string len = t.rows.empty() ? "" : t.at(0, "length_m");
+  for (const char* which : {"equalised", "raw"}) {
+    const bool eq = std::string(which) == "equalised";
+    QChart* c = new_chart(
+        q(eq ? "Eye at the slicer after FFE + DFE, " + cat + ", " + len + " m"
+             : "Eye at the receiver input (no equalisation), " + cat + ", " + len + " m"));
+    std::map<int, QLineSeries*> traces;
+    Range yr;
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      if (t.at(i, "category") != cat) continue;
+      const int trace = static_cast<int>(t.number(i, "trace"));
+      auto& s = traces[trace];
+      if (s == nullptr) {
+        s = new QLineSeries();
+        QPen pen(series_color(0));
+        pen.setWidthF(0.8);
+        s->setPen(pen);
+        s->setName(q("traces"));
+      }
+      // One symbol period either side of the sampling instant (4 ns): the DFE has removed
+      // the decided symbols' tails for this decision only.
+      if (t.number(i, "time_ns") >= 8) continue;
+      const double v = t.number(i, which);
+      s->append(t.number(i, "time_ns"), v);
+      yr.add(v);
+    }
+    auto* ax = value_axis("time (ns); the decision is at 4 ns", 0, 8, false);
+    auto* ay = value_axis(eq ? "level (PAM-5 units)" : "received (PAM-5 units at the transmitter)",
+                          yr.min_or(-1), yr.max_or(1));
     c->addAxis(ax, Qt::AlignBottom);
     c->addAxis(ay, Qt::AlignLeft);
-    const std::vector<std::pair<const char*, const char*>> cols = {
-        {"uncoded_ser", "uncoded PAM-5 symbol error rate (simulated)"},
-        {"uncoded_ser_closed_form", "2(1 - 1/5) Q(1/2 sigma) (closed form)"},
-        {"uncoded_4d_error_rate", "uncoded 4D symbol error rate"},
-        {"coded_byte_error_rate", "coded octet error rate after Viterbi"}};
-    for (std::size_t k = 0; k < cols.size(); ++k) {
-      auto* s = line_series(cols[k].second, static_cast<int>(k), k == 1);
-      for (std::size_t i = 0; i < t.rows.size(); ++i) {
-        const double v = t.number(i, cols[k].first);
-        if (v > 0) s->append(t.number(i, "snr_db"), std::max(v, 1e-7));
-      }
+    bool first = true;
+    for (auto& [trace, s] : traces) {
       c->addSeries(s);
       s->attachAxis(ax);
       s->attachAxis(ay);
+      if (!first)
+        for (auto* mk : c->legend()->markers(s)) mk->setVisible(false);
+      first = false;
     }
-    place_legend(c, static_cast<int>(cols.size()));
-    out.push_back({"phy-awgn", c, {}});
+    out.push_back({eq ? "phy-eye" : "phy-eye-raw", c});
   }
+}
+
+// Uncoded and trellis-coded error rates against SNR over AWGN, from awgn.csv.
+void awgn_chart(const CsvTable& t, std::vector<StandardChart>& out) {
+  QChart* c = new_chart("4D-PAM5 over AWGN: uncoded and trellis-coded error rates");
+  Range xr;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) xr.add(t.number(i, "snr_db"));
+  auto* ax = value_axis("SNR per dimension (dB)", xr.min_or(0), xr.max_or(30), false);
+  auto* ay = new QLogValueAxis();
+  ay->setTitleText("error rate");
+  ay->setRange(1e-7, 1);
+  ay->setLabelFormat("%.0e");
+  c->addAxis(ax, Qt::AlignBottom);
+  c->addAxis(ay, Qt::AlignLeft);
+  const std::vector<std::pair<const char*, const char*>> cols = {
+      {"uncoded_ser", "uncoded PAM-5 symbol error rate (simulated)"},
+      {"uncoded_ser_closed_form", "2(1 - 1/5) Q(1/2 sigma) (closed form)"},
+      {"uncoded_4d_error_rate", "uncoded 4D symbol error rate"},
+      {"coded_byte_error_rate", "coded octet error rate after Viterbi"}};
+  for (std::size_t k = 0; k < cols.size(); ++k) {
+    auto* s = line_series(cols[k].second, static_cast<int>(k), k == 1);
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      const double v = t.number(i, cols[k].first);
+      if (v > 0) s->append(t.number(i, "snr_db"), std::max(v, 1e-7));
+    }
+    c->addSeries(s);
+    s->attachAxis(ax);
+    s->attachAxis(ay);
+  }
+  place_legend(c, static_cast<int>(cols.size()));
+  out.push_back({"phy-awgn", c, {}});
+}
+
+void phy_charts(const Results& r, std::vector<StandardChart>& out) {
+  if (r.tables.count("cable")) cable_charts(r.tables.at("cable"), out);
+  if (r.tables.count("eye")) eye_charts(r.tables.at("eye"), out);
+  if (r.tables.count("awgn")) awgn_chart(r.tables.at("awgn"), out);
 }
 
 // ---- sweeps -------------------------------------------------------------------------------

@@ -113,6 +113,117 @@ void read_excludes(const Json& list, SweepPlan& plan, Diagnostics& d) {
 
 }  // namespace
 
+namespace {
+
+// A swept path, trimmed and parsed; nullopt (with the error said) when it is not a path or names
+// what replications and --seed vary.
+std::optional<std::string> swept_path(std::string p, const std::string& where, Diagnostics& d) {
+  p.erase(0, p.find_first_not_of(' '));
+  p.erase(p.find_last_not_of(' ') + 1);
+  try {
+    const auto tokens = parse_json_path(p);
+    static const std::vector<std::string> fixed = {"seed", "replications", "name", "description",
+                                                   "sweep"};
+    if (tokens.size() == 1 && std::find(fixed.begin(), fixed.end(), p) != fixed.end()) {
+      d.error(where, "\"" + p + "\" cannot be swept (replications and --seed vary the seed)");
+      return std::nullopt;
+    }
+    return p;
+  } catch (const std::invalid_argument& e) {
+    d.error(where, e.what());
+    return std::nullopt;
+  }
+}
+
+// One variant {"label": L, "set": {"<path>": value, ...}} into the axis; false on an error.
+bool read_variant(const Json& v, const std::string& where, SweepAxis& axis, Diagnostics& d) {
+  bool ok = true;
+  for (const auto& field : v.items())
+    if (field.key() != "label" && field.key() != "set") {
+      d.error(
+          child_path(where, field.key()),
+          "unknown key" + suggestion(field.key(), {"label", "set"}) + " (known here: label, set)");
+      ok = false;
+    }
+  if (!v["label"].is_string() && !v["label"].is_number()) {
+    d.error(child_path(where, "label"),
+            "expected a string or number, got " + describe_value(v["label"]));
+    ok = false;
+  }
+  // An empty set is the scenario as written: a baseline variant.
+  if (!v["set"].is_object()) {
+    d.error(child_path(where, "set"),
+            "expected an object {\"<path>\": value, ...}, got " + describe_value(v["set"]));
+    return false;
+  }
+  std::vector<std::pair<std::string, Json>> assignments;
+  for (const auto& a : v["set"].items()) {
+    if (auto p = swept_path(a.key(), child_path(where, "set"), d))
+      assignments.emplace_back(*p, a.value());
+    else
+      ok = false;
+  }
+  axis.labels.push_back(value_text(v["label"]));
+  axis.sets.push_back(std::move(assignments));
+  return ok;
+}
+
+// A path axis ("<path>" or "<path>, <path>" varied together) and its values; false on an error
+// in its paths.
+bool read_path_axis(const Json& values, const std::string& key, const std::string& at,
+                    SweepAxis& axis, Diagnostics& d) {
+  bool paths_ok = true;
+  for (const std::string& piece : split_commas(key)) {
+    if (auto p = swept_path(piece, at, d))
+      axis.paths.push_back(*p);
+    else
+      paths_ok = false;
+  }
+  if (!paths_ok) return false;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (axis.paths.size() == 1) {
+      axis.values.push_back({values[i]});
+    } else if (!values[i].is_array() || values[i].size() != axis.paths.size()) {
+      d.error(index_path(at, i), "this axis sweeps " + std::to_string(axis.paths.size()) +
+                                     " paths together: expected an array of " +
+                                     std::to_string(axis.paths.size()) + " values, got " +
+                                     describe_value(values[i]));
+    } else {
+      axis.values.push_back(std::vector<Json>(values[i].begin(), values[i].end()));
+    }
+  }
+  return !axis.paths.empty();
+}
+
+// The sweep's axes, in the order written (its "exclude" is read once they are known).
+void read_axes(const Json& sweep, SweepPlan& plan, Diagnostics& d) {
+  for (const auto& item : sweep.items()) {
+    if (item.key() == "exclude") continue;
+    const std::string at = "sweep[\"" + item.key() + "\"]";
+    const Json& values = item.value();
+    if (!values.is_array() || values.empty()) {
+      d.error(at, "expected a non-empty array of values, got " + describe_value(values));
+      continue;
+    }
+    SweepAxis axis;
+    axis.name = item.key();
+    const bool variants = std::all_of(values.begin(), values.end(), [](const Json& v) {
+      return v.is_object() && v.contains("label") && v.contains("set");
+    });
+    bool ok = true;
+    if (variants) {
+      // The key only names the column.
+      for (std::size_t i = 0; i < values.size(); ++i)
+        ok = read_variant(values[i], index_path(at, i), axis, d) && ok;
+    } else {
+      ok = read_path_axis(values, item.key(), at, axis, d);
+    }
+    if (ok) plan.axes.push_back(std::move(axis));
+  }
+}
+
+}  // namespace
+
 SweepPlan read_sweep_plan(const Json& doc, Diagnostics& d) {
   SweepPlan plan;
   if (!doc.is_object()) return plan;
@@ -131,98 +242,7 @@ SweepPlan read_sweep_plan(const Json& doc, Diagnostics& d) {
     d.error("sweep", "expected an object {\"<path>\": [values...]}, got " + describe_value(sweep));
     return plan;
   }
-  for (const auto& item : sweep.items()) {
-    if (item.key() == "exclude") continue;  // read once the axes are known
-    const std::string at = "sweep[\"" + item.key() + "\"]";
-    const Json& values = item.value();
-    if (!values.is_array() || values.empty()) {
-      d.error(at, "expected a non-empty array of values, got " + describe_value(values));
-      continue;
-    }
-    SweepAxis axis;
-    axis.name = item.key();
-    auto check_path = [&](std::string p, const std::string& where) -> std::optional<std::string> {
-      p.erase(0, p.find_first_not_of(' '));
-      p.erase(p.find_last_not_of(' ') + 1);
-      try {
-        const auto tokens = parse_json_path(p);
-        static const std::vector<std::string> fixed = {"seed", "replications", "name",
-                                                       "description", "sweep"};
-        if (tokens.size() == 1 && std::find(fixed.begin(), fixed.end(), p) != fixed.end()) {
-          d.error(where, "\"" + p + "\" cannot be swept (replications and --seed vary the seed)");
-          return std::nullopt;
-        }
-        return p;
-      } catch (const std::invalid_argument& e) {
-        d.error(where, e.what());
-        return std::nullopt;
-      }
-    };
-    const bool variants = std::all_of(values.begin(), values.end(), [](const Json& v) {
-      return v.is_object() && v.contains("label") && v.contains("set");
-    });
-    if (variants) {
-      // {"label": L, "set": {"<path>": value, ...}}: the key only names the column.
-      bool ok = true;
-      for (std::size_t i = 0; i < values.size(); ++i) {
-        const std::string where = index_path(at, i);
-        const Json& v = values[i];
-        for (const auto& field : v.items())
-          if (field.key() != "label" && field.key() != "set") {
-            d.error(child_path(where, field.key()), "unknown key" +
-                                                        suggestion(field.key(), {"label", "set"}) +
-                                                        " (known here: label, set)");
-            ok = false;
-          }
-        if (!v["label"].is_string() && !v["label"].is_number()) {
-          d.error(child_path(where, "label"),
-                  "expected a string or number, got " + describe_value(v["label"]));
-          ok = false;
-        }
-        // An empty set is the scenario as written: a baseline variant.
-        if (!v["set"].is_object()) {
-          d.error(child_path(where, "set"),
-                  "expected an object {\"<path>\": value, ...}, got " + describe_value(v["set"]));
-          ok = false;
-          continue;
-        }
-        std::vector<std::pair<std::string, Json>> assignments;
-        for (const auto& a : v["set"].items()) {
-          if (auto p = check_path(a.key(), child_path(where, "set"))) {
-            assignments.emplace_back(*p, a.value());
-          } else {
-            ok = false;
-          }
-        }
-        axis.labels.push_back(value_text(v["label"]));
-        axis.sets.push_back(std::move(assignments));
-      }
-      if (ok) plan.axes.push_back(std::move(axis));
-      continue;
-    }
-    bool paths_ok = true;
-    for (const std::string& piece : split_commas(item.key())) {
-      if (auto p = check_path(piece, at)) {
-        axis.paths.push_back(*p);
-      } else {
-        paths_ok = false;
-      }
-    }
-    if (!paths_ok) continue;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (axis.paths.size() == 1) {
-        axis.values.push_back({values[i]});
-      } else if (!values[i].is_array() || values[i].size() != axis.paths.size()) {
-        d.error(index_path(at, i), "this axis sweeps " + std::to_string(axis.paths.size()) +
-                                       " paths together: expected an array of " +
-                                       std::to_string(axis.paths.size()) + " values, got " +
-                                       describe_value(values[i]));
-      } else {
-        axis.values.push_back(std::vector<Json>(values[i].begin(), values[i].end()));
-      }
-    }
-    if (!axis.paths.empty()) plan.axes.push_back(std::move(axis));
-  }
+  read_axes(sweep, plan, d);
   // The size is checked before anything multiplies it out.
   double runs = static_cast<double>(plan.replications);
   for (const auto& a : plan.axes) runs *= static_cast<double>(a.steps());

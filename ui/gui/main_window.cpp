@@ -53,6 +53,25 @@ QString text_of(const nlohmann::json& v) {
 MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
     : QMainWindow(parent), gbesim_(std::move(gbesim)), results_root_(std::move(results_root)) {
   setWindowTitle("gbesim");
+  auto* split = new QSplitter(Qt::Horizontal);
+  split->addWidget(build_controls());
+  split->addWidget(build_views());
+  split->setSizes({460, 1140});
+  setCentralWidget(split);
+  // At most 1600 x 1000, inside the screen's free area (a 1366 x 768 laptop included).
+  QSize want(1600, 1000);
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+    const QRect free = screen->availableGeometry();
+    want = want.boundedTo(QSize(free.width() * 95 / 100, free.height() * 92 / 100));
+  }
+  resize(want);
+  connect_process();
+  load_parameter_tables();
+  refresh_results_list();
+}
+
+// The left pane: the scenario, its form, Run / Sweep / Cancel, the progress bar and the log.
+QWidget* MainWindow::build_controls() {
   auto* left = new QWidget;
   auto* left_layout = new QVBoxLayout(left);
   auto* open_button = new QPushButton("Open scenario...");
@@ -87,7 +106,18 @@ MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(2000);
   left_layout->addWidget(log_, 1);
+  connect(open_button, &QPushButton::clicked, this, [this] {
+    const QString f = QFileDialog::getOpenFileName(this, "Open scenario", "scenarios", "*.json");
+    if (!f.isEmpty()) open_scenario(f);
+  });
+  connect(run_button_, &QPushButton::clicked, this, &MainWindow::run);
+  connect(sweep_button_, &QPushButton::clicked, this, &MainWindow::sweep);
+  connect(cancel_button_, &QPushButton::clicked, this, &MainWindow::cancel);
+  return left;
+}
 
+// The right pane: the charts, and the earlier results with their exports.
+QWidget* MainWindow::build_views() {
   auto* right = new QSplitter(Qt::Vertical);
   charts_ = new QTabWidget;
   auto* browser = new QWidget;
@@ -104,27 +134,6 @@ MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
   right->addWidget(charts_);
   right->addWidget(browser);
   right->setSizes({720, 220});
-
-  auto* split = new QSplitter(Qt::Horizontal);
-  split->addWidget(left);
-  split->addWidget(right);
-  split->setSizes({460, 1140});
-  setCentralWidget(split);
-  // At most 1600 x 1000, inside the screen's free area (a 1366 x 768 laptop included).
-  QSize want(1600, 1000);
-  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
-    const QRect free = screen->availableGeometry();
-    want = want.boundedTo(QSize(free.width() * 95 / 100, free.height() * 92 / 100));
-  }
-  resize(want);
-
-  connect(open_button, &QPushButton::clicked, this, [this] {
-    const QString f = QFileDialog::getOpenFileName(this, "Open scenario", "scenarios", "*.json");
-    if (!f.isEmpty()) open_scenario(f);
-  });
-  connect(run_button_, &QPushButton::clicked, this, &MainWindow::run);
-  connect(sweep_button_, &QPushButton::clicked, this, &MainWindow::sweep);
-  connect(cancel_button_, &QPushButton::clicked, this, &MainWindow::cancel);
   connect(results_list_, &QListWidget::currentTextChanged, this, [this](const QString& name) {
     if (!name.isEmpty()) show_results(QDir(results_root_).filePath(name));
   });
@@ -136,6 +145,11 @@ MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
     const QString f = QFileDialog::getSaveFileName(this, "Export CSV", "results.csv", "*.csv");
     if (!f.isEmpty()) export_csv(f);
   });
+  return right;
+}
+
+// The simulator's output: progress lines, its log, and what its exit code means.
+void MainWindow::connect_process() {
   connect(&process_, &QProcess::readyReadStandardError, this, &MainWindow::read_progress);
   connect(&process_, &QProcess::readyReadStandardOutput, this,
           [this] { log(QString::fromUtf8(process_.readAllStandardOutput()).trimmed()); });
@@ -156,8 +170,10 @@ MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
             refresh_results_list();
             emit finished(code);
           });
+}
 
-  // The scenario's paths (types, ranges, defaults, docs) come from the simulator itself.
+// The scenario's paths (types, ranges, defaults, docs) come from the simulator itself.
+void MainWindow::load_parameter_tables() {
   QProcess params;
   params.start(gbesim_, {"params", "--json"});
   params.waitForFinished(30000);
@@ -167,7 +183,6 @@ MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
     log("cannot read the scenario's parameters from " + gbesim_ + " params --json");
     tables_ = nlohmann::json::object();
   }
-  refresh_results_list();
 }
 
 void MainWindow::log(const QString& text) {

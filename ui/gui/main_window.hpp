@@ -60,6 +60,10 @@ class MainWindow : public QMainWindow {
   void finished(int exit_code);
 
  private:
+  QWidget* build_controls();
+  QWidget* build_views();
+  void connect_process();
+  void load_parameter_tables();
   void start(const QStringList& arguments, const QString& out_dir);
   void read_progress();
   void build_form();

@@ -476,7 +476,9 @@ Entry sweep_entry(const std::string& path) {
   e.path = path;
   if (path == "sweep") {
     e.type = "map";
-    e.doc = "the sweep plan: one axis per key, the last varying fastest (docs/sweeps.md)";
+    e.doc =
+        "the sweep plan: one axis per key, the last varying fastest (docs/scenarios.md, Paths, "
+        "`--set` and sweeps)";
   } else {
     e.type = "structured";
     e.range =

@@ -6,7 +6,7 @@
 // a short simulation: exit 0 with a complete run.json, or exit 2 with none.
 //
 // GBESIM_FUZZ_MUTANTS sets the number of mutants per file (default 3000); the count tried is
-// printed, for the README's reliability section.
+// printed, for docs/reliability.md.
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -189,11 +189,11 @@ TEST_P(Differential, TheModelAndTheBitSteppedReferenceGiveTheSameTimeline) {
 INSTANTIATE_TEST_SUITE_P(Batches, Differential, ::testing::Range(0, 10));
 
 // The same with the history pruned at every end instead of every 16 (GBESIM_PRUNE_EVERY): what
-// a prune keeps must be all any answer needs. With the rule before the thirty-third session
-// (keep back to the oldest waiting frame's ready time less a gap) scenario 8 of batch 0 failed
+// a prune keeps must be all any answer needs. With the tempting rule "keep back to the oldest
+// waiting frame's ready time less a gap" scenario 8 of batch 0 fails
 // here: station s2, deferring, had begun its busy period with its own transmission, which the
-// prune forgot while others' signals kept that period going; its gap was then timed as if it
-// had not sent (carrier in the first part restarting it), and it went 951 bit times late.
+// prune forgets while others' signals keep that period going; its gap is then timed as if it
+// had not sent (carrier in the first part restarting it), and it goes 951 bit times late.
 class DifferentialPrunedAtEveryEnd : public ::testing::TestWithParam<int> {};
 
 TEST_P(DifferentialPrunedAtEveryEnd, TheModelAndTheBitSteppedReferenceGiveTheSameTimeline) {

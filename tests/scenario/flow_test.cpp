@@ -1,4 +1,4 @@
-// Per-flow statistics (issue 20): each unicast traffic source's frames at the receiving sink --
+// Per-flow statistics: each unicast traffic source's frames at the receiving sink --
 // delay, RFC 3550 interarrival jitter and loss -- against hand-derived timelines.
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Performance work changes no result (issue 18): every case of tests/data/golden/cases.txt -- full
+// Performance work changes no result: every case of tests/data/golden/cases.txt -- full
 // and half duplex up to 128 stations, extension and bursting, diameter, the PHY channel, NICs on
 // PCI, PCI-X and PCI Express, hosts with stacks, teams and light hosts, switches -- runs through
 // the real CLI and its scalars.csv must equal, byte for byte, the file committed beside it

@@ -1,5 +1,5 @@
 // No result depends on the order in which the simulation kernel runs the processes of one
-// instant (issue 18). SystemC leaves that order undefined -- it follows the history of timed
+// instant. SystemC leaves that order undefined -- it follows the history of timed
 // notifications -- so a change in when any process wakes could reorder simultaneous processes.
 // Two reference schedules: GBESIM_BUS_WAKES=every-ns wakes the host bus's shell
 // (models/pci/pci_bus_module.hpp) also every nanosecond and at once on every request, and

@@ -1,4 +1,4 @@
-// Late delivery (issue 18): a link direction or half-duplex medium port whose receiver nothing
+// Late delivery: a link direction or half-duplex medium port whose receiver nothing
 // watches leaves arrived frames to the receiver's next settle instead of waking a process at each
 // arrival (LinkDirection::deliver_late, MediumPort::deliver_late). An events trace watches every
 // MAC, so the same run with `--trace events` delivers every frame at the instant it arrives: both

@@ -1059,7 +1059,7 @@ TEST(Pipeline, RunJsonKeepsTheScenarioAsWrittenApartFromResolvedAndDerivedValues
   EXPECT_EQ(run["derived"]["slot_time_bits"]["b"], 4096);
 }
 
-// Footguns that used to pass in silence: a rate given in Mb/s where bit/s are meant (the source
+// Footguns that must not pass in silence: a rate given in Mb/s where bit/s are meant (the source
 // sends nothing), a source starting after the run, and a sweep block `gbesim run` ignores (it is
 // checked, and the run says it runs the base scenario).
 TEST(Pipeline, ASourceThatWillSendNothingAndAnIgnoredSweepAreSaid) {
@@ -1559,7 +1559,7 @@ namespace {
 
 // `gbesim bench` measures its baseline in the same run (beside every run of a case), gives each
 // case CPU per frame, activations per frame and the ratio to that baseline, says what it is doing
-// while it runs, and runs only the cases asked for (issue 18). Functional only: no figure is
+// while it runs, and runs only the cases asked for. Functional only: no figure is
 // asserted.
 TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   const auto dir = fresh_directory("bench");

@@ -1,4 +1,4 @@
-// Warm-up (issue 20): with warmup_ns = W every statistic restarts at W. Differential check on
+// Warm-up: with warmup_ns = W every statistic restarts at W. Differential check on
 // real runs of every kind of model: run A (duration T, warm-up W), run B (duration T, none) and
 // run C (duration W, none) are the same simulation, so what A reports must follow from B and C
 // by the kind `gbesim stats` gives each row -- a count or total is B - C, a rate is

@@ -320,7 +320,7 @@ TEST(CollisionDomain, EveryAnswerMatchesAReferenceThatLooksAtTheWholeHistory) {
 // keeps the carrier up at station 0 until 1005, so the busy period [0, 1005) holds station 0's
 // own transmission: its gap is the whole 96 with carrier ignored, and station 0, waiting since
 // 500, goes at 1101 although station 1's next signal arrives at 1045. Pruned to the ready time
-// less the gap and its first part (340), as the medium did before the thirty-third session,
+// less the gap and its first part (340) -- a tempting rule that is wrong --
 // the history loses station 0's own signal (gone everywhere by 105): the period left is
 // [55, 1005) without it, the signal at 1045 restarts the gap, and the answer is 1205 + 96.
 // prune_for_deference keeps the signal until that period is over at station 0.

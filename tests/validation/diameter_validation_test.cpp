@@ -1,4 +1,4 @@
-// The collision-domain edge by simulation (docs/references.md, Validation 3; issue 4 part 3): four
+// The collision-domain edge by simulation (docs/references.md, Validation 3): four
 // stations, each on its own cable of length L to one repeater, with the medium's one-way delays
 // taken from the topology (half of each pair's PDV; the margin term is 0). In this model a
 // collision is late when it is detected more than a slot time after the first preamble bit, and

@@ -18,15 +18,20 @@ Verb add_params_verb(CLI::App& app) {
   struct Line {
     bool json = false;
     bool markdown = false;
+    std::vector<std::string> under;
   };
   auto line = std::make_shared<Line>();
   CLI::App* cmd = app.add_subcommand("params", "list every model parameter");
   cmd->add_flag("--json", line->json, "as JSON (for the desktop app)");
   cmd->add_flag("--markdown", line->markdown,
                 "as the Markdown reference docs/scenarios.md carries");
+  cmd->add_option("--under", line->under,
+                  "with --markdown: only the paths under this one (stations.*.mac), no rules; "
+                  "repeatable")
+      ->needs("--markdown");
   return {cmd, [line] {
             fmt::print("{}", line->json       ? params_json()
-                             : line->markdown ? params_markdown()
+                             : line->markdown ? params_markdown(line->under)
                                               : params_text());
             return 0;
           }};
@@ -38,7 +43,12 @@ Verb add_stats_verb(CLI::App& app) {
       "stats", "every statistic a scenario's components record: name, unit, description");
   cmd->add_option("scenario", options->scenario_file,
                   "a scenario (default: one of every kind of component)");
-  cmd->add_flag("--json", options->json, "as JSON");
+  CLI::Option* json = cmd->add_flag("--json", options->json, "as JSON");
+  cmd->add_flag("--markdown", options->markdown,
+                "a Markdown table per component, as the model pages in docs/ carry them")
+      ->excludes(json);
+  cmd->add_option("--component", options->components,
+                  "only this component pattern, as listed (\"<station>.mac\"); repeatable");
   return {cmd, [options] {
             fmt::print("{}", stats_listing(*options));
             return 0;

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 namespace gbesim {
 // Every path of the scenario schema: type, unit, default, range, rule and doc; then the
@@ -10,6 +11,9 @@ std::string params_text();
 // "choices"}], "rules": [{"name", "doc"}]}. Paths use the --set wildcard syntax
 // (stations.*.mac.ifg_bits, links[*].cable_m).
 std::string params_json();
-// The same as the Markdown reference docs/scenarios.md carries between its schema markers.
-std::string params_markdown();
+// The same as a Markdown table, as docs/scenarios.md carries it. Given prefixes, only the paths
+// under one of them (`stations.*.mac` takes stations.*.mac and stations.*.mac.ifg_bits) and no
+// rules: a model page's Parameters. A prefix no path is under is an error (a ScenarioError naming
+// it), so a page cannot keep an empty table after a rename.
+std::string params_markdown(const std::vector<std::string>& under = {});
 }  // namespace gbesim

@@ -9,7 +9,9 @@
 #include "scenarios/network.hpp"
 #include "sim/input/json_input.hpp"
 #include "sim/input/scenario_loader.hpp"
+#include "sim/inspect/markdown_table.hpp"
 #include "sim/run/analytic_scalars.hpp"
+#include "sim/support/diagnostics.hpp"
 
 namespace gbesim {
 namespace {
@@ -75,12 +77,13 @@ std::string pattern_of(const std::string& component, const std::set<std::string>
   return out;
 }
 
-}  // namespace
+// Component pattern -> its statistics, each once, in the order the models declare them.
+struct Catalogue {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<StatGroup::Description>> by_component;
+};
 
-std::string stats_listing(const StatsOptions& options) {
-  const LoadedScenario scenario = options.scenario_file.empty()
-                                      ? load_scenario_text(kCatalogue, "(built-in catalogue)")
-                                      : load_scenario(options.scenario_file);
+Catalogue catalogue_of(const LoadedScenario& scenario) {
   init_time_resolution();
   SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));
   const Network network(scenario.config, context);
@@ -92,46 +95,84 @@ std::string stats_listing(const StatsOptions& options) {
     hosts.insert(h.name);
     for (const auto& m : h.dma) masters.insert(m.name);
   }
-
-  // Component pattern -> its statistics, each once, in the order the models declare them.
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<StatGroup::Description>> by_component;
+  Catalogue c;
   std::set<std::pair<std::string, std::string>> seen;
   for (const StatGroup* group : context.stats.groups()) {
     const std::string pattern = pattern_of(group->component(), stations, hosts, masters);
-    if (by_component.count(pattern) == 0) order.push_back(pattern);
-    auto& list = by_component[pattern];
+    if (c.by_component.count(pattern) == 0) c.order.push_back(pattern);
+    auto& list = c.by_component[pattern];
     for (const auto& d : group->describe())
       if (seen.emplace(pattern, d.name).second) list.push_back(d);
   }
   for (const auto& d : derived_statistics()) {
-    if (by_component.count(d.component) == 0) order.push_back(d.component);
-    by_component[d.component].push_back({d.name, d.unit, d.description, "derived"});
+    if (c.by_component.count(d.component) == 0) c.order.push_back(d.component);
+    c.by_component[d.component].push_back({d.name, d.unit, d.description, "derived"});
   }
-  if (options.json) {
-    Json out = Json::array();
-    for (const auto& component : order)
-      for (const auto& d : by_component[component])
-        out.push_back({{"component", component},
-                       {"name", d.name},
-                       {"unit", d.unit},
-                       {"kind", d.kind},
-                       {"description", d.description}});
-    return out.dump(1) + "\n";
+  return c;
+}
+
+// Keeps only the patterns asked for, in the order asked.
+void select(Catalogue& c, const std::vector<std::string>& components) {
+  if (components.empty()) return;
+  Diagnostics diagnostics("--component");
+  for (const auto& pattern : components)
+    if (c.by_component.count(pattern) == 0)
+      diagnostics.error(pattern,
+                        "no component of the scenario has this pattern (gbesim stats lists them)" +
+                            suggestion(pattern, c.order));
+  diagnostics.throw_if_any();
+  c.order = components;
+}
+
+std::string markdown(Catalogue& c) {
+  std::string out;
+  for (const auto& component : c.order) {
+    out += fmt::format("{}`{}`\n\n| statistic | unit | kind | description |\n|---|---|---|---|\n",
+                       out.empty() ? "" : "\n", component);
+    for (const auto& d : c.by_component[component])
+      out += fmt::format("| `{}` | {} | {} | {} |\n", d.name, markdown_cell(d.unit),
+                         markdown_cell(d.kind), markdown_cell(d.description));
   }
-  std::string text = fmt::format(
+  return out;
+}
+
+std::string json(Catalogue& c) {
+  Json out = Json::array();
+  for (const auto& component : c.order)
+    for (const auto& d : c.by_component[component])
+      out.push_back({{"component", component},
+                     {"name", d.name},
+                     {"unit", d.unit},
+                     {"kind", d.kind},
+                     {"description", d.description}});
+  return out.dump(1) + "\n";
+}
+
+std::string text(Catalogue& c, const std::string& scenario_file) {
+  std::string out = fmt::format(
       "Statistics of {} (scalars.csv: component,name,unit,value), then the rows a run "
       "derives (network, analysis.*, topology.*).\nKind says what each covers after a warm-up "
       "(warmup_ns): a count, total or distribution what happened since; a rate or ratio the "
       "same over the time since; a summary (peak, mean occupancy, fairness) is restarted by its "
       "model; \"at end\" is the state at the end, whatever the warm-up\n",
-      options.scenario_file.empty() ? "every kind of component" : options.scenario_file);
-  for (const auto& component : order) {
-    text += fmt::format("\n{}\n", component);
-    for (const auto& d : by_component[component])
-      text += fmt::format("  {:<36} {:<14} {:<12} {}\n", d.name, d.unit, d.kind, d.description);
+      scenario_file.empty() ? "every kind of component" : scenario_file);
+  for (const auto& component : c.order) {
+    out += fmt::format("\n{}\n", component);
+    for (const auto& d : c.by_component[component])
+      out += fmt::format("  {:<36} {:<14} {:<12} {}\n", d.name, d.unit, d.kind, d.description);
   }
-  return text;
+  return out;
+}
+
+}  // namespace
+
+std::string stats_listing(const StatsOptions& options) {
+  const LoadedScenario scenario = options.scenario_file.empty()
+                                      ? load_scenario_text(kCatalogue, "(built-in catalogue)")
+                                      : load_scenario(options.scenario_file);
+  Catalogue c = catalogue_of(scenario);
+  select(c, options.components);
+  return options.markdown ? markdown(c) : options.json ? json(c) : text(c, options.scenario_file);
 }
 
 }  // namespace gbesim

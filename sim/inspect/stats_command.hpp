@@ -7,15 +7,21 @@
 // <host>, <dma master>, link<i>, domain<i>, source<i>.
 
 #include <string>
+#include <vector>
 
 namespace gbesim {
 
 struct StatsOptions {
   std::string scenario_file;  // empty: the built-in catalogue scenario
   bool json = false;
+  // A Markdown table per component pattern, as a model page's Statistics carries it.
+  bool markdown = false;
+  // Only these component patterns ("<station>.mac", "domain<i>"); empty: all. A pattern the
+  // scenario does not have is an error (ScenarioError, with a did-you-mean).
+  std::vector<std::string> components;
 };
 
-// The listing, as text or JSON.
+// The listing, as text, JSON or Markdown.
 std::string stats_listing(const StatsOptions& options);
 
 }  // namespace gbesim

@@ -1334,6 +1334,36 @@ TEST(Pipeline, StatsListsEveryComponentsStatisticsWithUnitAndDescription) {
   EXPECT_NE(text.output.find("<host>.driver"), std::string::npos);
 }
 
+// A model page's generated parts: `gbesim params --markdown --under P` is the rows of the paths
+// under P (P itself, P.x, P[*]) and no rules; `gbesim stats --markdown --component C` the table
+// of C alone. A prefix or a pattern nothing has is bad input, with a did-you-mean.
+TEST(Pipeline, ParamsAndStatsGiveAModelPageItsTables) {
+  const auto params = run_gbesim({"params", "--markdown", "--under", "links"});
+  ASSERT_EQ(params.exit_code, 0) << params.output;
+  EXPECT_NE(params.output.find("| `links` | list |"), std::string::npos) << params.output;
+  EXPECT_NE(params.output.find("| `links[*].cable_m` | number | m | 1.0 |"), std::string::npos);
+  EXPECT_EQ(params.output.find("link_level"), std::string::npos) << "a prefix, not a word";
+  EXPECT_EQ(params.output.find("Rules across keys"), std::string::npos);
+  const auto typo = run_gbesim({"params", "--markdown", "--under", "stations.*.mca"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_NE(typo.output.find("stations.*.mca: no parameter path is under it"), std::string::npos)
+      << typo.output;
+  EXPECT_NE(typo.output.find("did you mean \"stations.*.mac\""), std::string::npos);
+
+  const auto stats =
+      run_gbesim({"stats", "--markdown", "--component", "domain<i>", "--component", "<host>.pci"});
+  ASSERT_EQ(stats.exit_code, 0) << stats.output;
+  EXPECT_EQ(stats.output.rfind("`domain<i>`\n\n| statistic | unit | kind | description |", 0), 0u)
+      << stats.output;
+  EXPECT_NE(stats.output.find("\n`<host>.pci`\n"), std::string::npos);
+  EXPECT_NE(stats.output.find("| `efficiency` |"), std::string::npos);
+  EXPECT_EQ(stats.output.find("<station>.mac"), std::string::npos);
+  const auto unknown = run_gbesim({"stats", "--markdown", "--component", "<host>.pcie"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("did you mean \"<host>.pci\""), std::string::npos)
+      << unknown.output;
+}
+
 // gbesim stats describes what runs really write: every row of scalars.csv of a run of each
 // kind (MACs and sinks, a collision domain with its analytic rows, a NIC host with its bus
 // analysis, a 1000BASE-T link's prediction, a topology's domains) is listed with the same unit.

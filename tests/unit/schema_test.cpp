@@ -163,13 +163,13 @@ TEST(Schema, EveryBlockOfAScenarioHasItsPaths) {
 }
 
 // docs/scenarios.md carries the reference generated from the schema: a key added to the schema
-// and not to the page fails here (scripts/update-scenario-docs regenerates it).
+// and not to the page fails here (scripts/update-docs regenerates it).
 TEST(Schema, TheScenarioPageCarriesTheGeneratedReference) {
   std::ifstream in(gbesim::testing::source_dir() / "docs/scenarios.md");
   std::stringstream page;
   page << in.rdbuf();
   EXPECT_NE(page.str().find(params_markdown()), std::string::npos)
-      << "docs/scenarios.md's path reference is stale: run scripts/update-scenario-docs";
+      << "docs/scenarios.md's path reference is stale: run scripts/update-docs";
   for (const auto& e : scenario_entries())
     EXPECT_NE(page.str().find("`" + e.path + "`"), std::string::npos) << e.path;
 }

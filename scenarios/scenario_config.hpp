@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -153,6 +154,8 @@ struct Endpoint {
   std::int64_t port = 0;
 };
 
+struct LoadedTopology;
+
 struct ScenarioConfig {
   RunParams run;
   std::map<std::string, MediumParams> media;
@@ -162,7 +165,9 @@ struct ScenarioConfig {
   std::vector<StationConfig> stations;  // in file order
   std::vector<LinkConfig> links;
   std::vector<DomainConfig> domains;
-  std::string topology_json;           // the "topology" block as written, or empty
+  // The "topology" block, read and analysed once (sim/input: resolve_topology): the plant, its
+  // report and the block as resolved; null without one. Copies of the configuration share it.
+  std::shared_ptr<const LoadedTopology> topology;
   std::vector<HostConfig> hosts;       // in file order
   std::vector<SwitchConfig> switches;  // in file order
   // "link_level": the 1000BASE-T link-level sweep `gbesim phy --scenario` runs (a system-level

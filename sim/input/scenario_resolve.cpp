@@ -23,10 +23,11 @@ namespace gbesim {
 // round trip is the PDV arithmetic's.
 void resolve_topology(const Json& doc, ScenarioConfig& c, Diagnostics& d) {
   if (!doc.contains("topology")) return;
-  const LoadedTopology t =
+  auto read =
       read_topology_block(doc["topology"], d.file(), "topology", c.run.rate_mbps, d, &c.media);
   if (!d.empty()) return;
-  c.topology_json = dump_json(t.resolved);
+  c.topology = std::make_shared<const LoadedTopology>(std::move(read));
+  const LoadedTopology& t = *c.topology;
   std::vector<std::string> station_names;
   for (const auto& s : c.stations) station_names.push_back(s.name);
   const double bit_ns = 1000.0 / static_cast<double>(c.run.rate_mbps);

@@ -6,6 +6,7 @@
 #include "models/common/speed_modes.hpp"
 #include "sim/input/host_schema.hpp"
 #include "sim/input/profiles.hpp"
+#include "sim/input/topology_loader.hpp"
 #include "sim/input/topology_schema.hpp"
 #include "sim/input/traffic_schema.hpp"
 #include "sim/support/file_names.hpp"
@@ -568,15 +569,13 @@ const Object<ScenarioConfig>& scenario_schema() {
       schema::describe_rows(medium_param_table(), child_path(path, "*"), out);
     };
     // The topology block is read once the stations are known (resolve_topology) and written
-    // as read there, every default spelled out; it is described by its own schema.
+    // as resolved there, every default spelled out; it is described by its own schema.
     Object<ScenarioConfig>::Field topology = by_hand<ScenarioConfig>(
         "topology", "object", "", "", topology_schema().doc(),
-        [](const Json& v, const std::string&, ScenarioConfig& c, Reader&) {
-          c.topology_json = dump_json(v);
-        },
+        [](const Json&, const std::string&, ScenarioConfig&, Reader&) {},
         [](const ScenarioConfig& c) -> std::optional<Json> {
-          if (c.topology_json.empty()) return std::nullopt;
-          return Json::parse(c.topology_json);
+          if (!c.topology) return std::nullopt;
+          return c.topology->resolved;
         });
     topology.describe = [](const std::string& path, std::vector<Entry>& out) {
       topology_schema().describe(path, out);

@@ -23,7 +23,7 @@ std::vector<std::string> output_files(const RunOptions& options, const ScenarioC
       if (it == options.trace_filters.end() || it->second.keeps(s.name))
         files.push_back(s.name + ".pcap");
   }
-  if (!config.topology_json.empty())
+  if (config.topology)
     for (const char* f : {"topology.txt", "topology_pairs.csv", "topology.dot"}) files.push_back(f);
   return files;
 }

@@ -172,14 +172,9 @@ void add_run_figures(const LoadedScenario& scenario, const RunOptions& options,
 
 RunChecks check_run(const LoadedScenario& scenario) {
   RunChecks c;
-  // The plant's analysis (the topology block, re-read as resolved), and cables past their PHY's
+  // The plant's analysis (made once, as the scenario was read), and cables past their PHY's
   // segment limit: the run goes on (that is how to look past the edge), warned and counted.
-  if (!scenario.config.topology_json.empty()) {
-    Diagnostics unused(scenario.file);
-    c.plant =
-        read_topology_block(Json::parse(scenario.config.topology_json), scenario.file, "topology",
-                            scenario.config.run.rate_mbps, unused, &scenario.config.media);
-  }
+  c.plant = scenario.config.topology;
   c.segment_warnings = segment_warnings(scenario.config, c.plant ? &c.plant->report : nullptr);
   if (c.plant) {
     c.rule_warnings = plant_rule_warnings(c.plant->report);

@@ -26,7 +26,7 @@ class SeriesRecorder;
 // before it simulates: the plant's broken rules first, then cables past their segment limits,
 // then sources that send nothing.
 struct RunChecks {
-  std::optional<LoadedTopology> plant;
+  std::shared_ptr<const LoadedTopology> plant;
   std::vector<std::string> rule_warnings;
   std::vector<RuleBreach> rule_breaches;
   std::vector<std::string> segment_warnings;

@@ -89,9 +89,7 @@ Outcome simulate(int rate_mbps, double cable_m, const std::string& traffic, int 
     const auto& dom = sim.config().domains.at(0);
     r.pdv = 2 * dom.delay_ps(5.56, 1000.0 / rate_mbps)[0][1] / 1000.0 * rate_mbps / 1000.0;
   } else {
-    Diagnostics d("test");
-    const LoadedTopology t = read_topology_block(Json::parse(sim.config().topology_json), "test",
-                                                 "topology", rate_mbps, d);
+    const LoadedTopology& t = *sim.config().topology;
     r.pdv = t.report.domains.at(0).pairs.at(*t.report.domains.at(0).worst).pdv_bt;
   }
   r.efficiency = sim.scalar("domain0", "efficiency");

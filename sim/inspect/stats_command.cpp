@@ -28,15 +28,22 @@ const char* kCatalogue = R"({
     "e": {},
     "f": {},
     "g": {},
-    "i": {}
+    "i": {},
+    "j": {},
+    "k": {},
+    "m": {}
   },
-  "links": [{"between": ["a", "b"]}, {"between": ["e", "f"]}, {"between": ["g", "i"]}],
+  "links": [{"between": ["a", "b"]}, {"between": ["e", "f"]}, {"between": ["g", "i"]},
+            {"between": ["j", "s:1"]}, {"between": ["k", "s:2"]}, {"between": ["m", "s:3"]}],
+  "switches": {"s": {"ports": [{"count": 3}], "fabric_mbps": 2000}},
   "collision_domains": [{"stations": ["c", "d"], "cable_m": {"c": 10, "d": 10}}],
   "hosts": {
     "h": {"nic": {"station": "e", "profile": "intel-82540em"},
           "app": {"kind": "requests", "peer": "f"},
           "dma": {"disk": {"request_bytes": 4096}}},
-    "x": {"pci": {"mode": "pcie"}, "nic": {"station": "g", "profile": "intel-82573"}}
+    "x": {"pci": {"mode": "pcie"}, "nic": {"station": "g", "profile": "intel-82573"}},
+    "l": {"station": "j", "app": {"kind": "requests", "peer": "k"},
+          "apps": [{"kind": "requests", "peer": "m"}]}
   }
 })";
 
@@ -47,9 +54,22 @@ bool is_index(const std::string& s, std::size_t from) {
   return true;
 }
 
-// "e.mac" -> "<station>.mac", "link1.to_b" -> "link<i>.to_<station>", "h.nic" -> "<host>.nic".
-std::string pattern_of(const std::string& component, const std::set<std::string>& stations,
-                       const std::set<std::string>& hosts, const std::set<std::string>& masters) {
+// The names a scenario gives, which a pattern replaces.
+struct Names {
+  std::set<std::string> stations, hosts, masters, switches;
+};
+
+// "to_s_2" (a link direction delivering to port 2 of switch s) -> "to_<switch>_<n>".
+bool delivers_to_switch_port(const std::string& part, const std::set<std::string>& switches) {
+  if (part.rfind("to_", 0) != 0) return false;
+  const std::size_t last = part.rfind('_');
+  return last > 3 && switches.count(part.substr(3, last - 3)) != 0 && is_index(part, last + 1);
+}
+
+// "e.mac" -> "<station>.mac", "link1.to_b" -> "link<i>.to_<station>", "h.nic" -> "<host>.nic",
+// "s.port2.mac" -> "<switch>.port<n>.mac", "h.stack_b" -> "<host>.stack_<station>".
+std::string pattern_of(const std::string& component, const Names& names) {
+  const auto& [stations, hosts, masters, switches] = names;
   std::string out;
   std::size_t start = 0;
   while (start <= component.size()) {
@@ -62,8 +82,16 @@ std::string pattern_of(const std::string& component, const std::set<std::string>
       part = "<host>";
     } else if (masters.count(part) != 0 && !out.empty()) {
       part = "<dma master>";
+    } else if (switches.count(part) != 0 && out.empty()) {
+      part = "<switch>";
     } else if (part.rfind("to_", 0) == 0 && stations.count(part.substr(3)) != 0) {
       part = "to_<station>";
+    } else if (part.rfind("stack_", 0) == 0 && stations.count(part.substr(6)) != 0) {
+      part = "stack_<station>";
+    } else if (delivers_to_switch_port(part, switches)) {
+      part = "to_<switch>_<n>";
+    } else if (part.rfind("port", 0) == 0 && is_index(part, 4) && !out.empty()) {
+      part = "port<n>";
     } else {
       for (const char* prefix : {"link", "domain", "source"}) {
         const std::string p = prefix;
@@ -87,18 +115,17 @@ Catalogue catalogue_of(const LoadedScenario& scenario) {
   init_time_resolution();
   SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));
   const Network network(scenario.config, context);
-  std::set<std::string> stations;
-  for (const auto& s : scenario.config.stations) stations.insert(s.name);
-  std::set<std::string> hosts;
-  std::set<std::string> masters;
+  Names names;
+  for (const auto& s : scenario.config.stations) names.stations.insert(s.name);
+  for (const auto& s : scenario.config.switches) names.switches.insert(s.name);
   for (const auto& h : scenario.config.hosts) {
-    hosts.insert(h.name);
-    for (const auto& m : h.dma) masters.insert(m.name);
+    names.hosts.insert(h.name);
+    for (const auto& m : h.dma) names.masters.insert(m.name);
   }
   Catalogue c;
   std::set<std::pair<std::string, std::string>> seen;
   for (const StatGroup* group : context.stats.groups()) {
-    const std::string pattern = pattern_of(group->component(), stations, hosts, masters);
+    const std::string pattern = pattern_of(group->component(), names);
     if (c.by_component.count(pattern) == 0) c.order.push_back(pattern);
     auto& list = c.by_component[pattern];
     for (const auto& d : group->describe())

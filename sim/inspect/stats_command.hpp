@@ -3,8 +3,8 @@
 // scalars.csv will name them, with unit and description (as sst-info lists a simulator's
 // components). Without a scenario, a built-in one with every kind of component: full-duplex
 // stations and their sources, a half-duplex collision domain, a host with a NIC, its driver, its
-// stack and a DMA master on its PCI bus. Component names are shown as patterns: <station>,
-// <host>, <dma master>, link<i>, domain<i>, source<i>.
+// stack and a DMA master on its PCI bus, a light host and a switch. Component names are shown as
+// patterns: <station>, <host>, <dma master>, <switch>, port<n>, link<i>, domain<i>, source<i>.
 
 #include <string>
 #include <vector>

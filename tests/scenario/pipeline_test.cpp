@@ -1387,7 +1387,7 @@ TEST(Pipeline, StatsDescribesEveryRowRunsWrite) {
   std::set<std::string> seen_components;
   for (const std::string scenario :
        {"carrier-extension-waste", "halfduplex-contention", "pci-ceiling", "nic-review-2003",
-        "cable-length-ber", "default", "plant"}) {
+        "cable-length-ber", "default", "nic-review-2003-switched", "plant"}) {
     const std::string file = scenario == "plant"
                                  ? (dir / "plant.json").string()
                                  : (source_dir() / "scenarios" / (scenario + ".json")).string();
@@ -1406,8 +1406,10 @@ TEST(Pipeline, StatsDescribesEveryRowRunsWrite) {
       seen_components.insert(pattern);
     }
   }
-  for (const char* c : {"analysis", "analysis.<host>", "analysis.link<i>", "topology.domain<i>",
-                        "network", "domain<i>", "<host>.driver", "<station>.sink"})
+  for (const char* c :
+       {"analysis", "analysis.<host>", "analysis.link<i>", "topology.domain<i>", "network",
+        "domain<i>", "<host>.driver", "<station>.sink", "<switch>", "<switch>.port<n>",
+        "<switch>.port<n>.mac", "link<i>.to_<switch>_<n>", "<host>.cpu"})
     EXPECT_EQ(seen_components.count(c), 1u) << c;
 }
 

@@ -228,9 +228,11 @@ std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file
 
 std::string stats_pattern(const std::string& component, const std::string& run_json) {
   const Json config = Json::parse(run_json)["config"];
-  std::set<std::string> stations, hosts, masters;
+  std::set<std::string> stations, hosts, masters, switches;
   if (config.contains("stations"))
     for (const auto& [name, body] : config["stations"].items()) stations.insert(name);
+  if (config.contains("switches"))
+    for (const auto& [name, body] : config["switches"].items()) switches.insert(name);
   if (config.contains("hosts"))
     for (const auto& [name, body] : config["hosts"].items()) {
       hosts.insert(name);
@@ -256,8 +258,18 @@ std::string stats_pattern(const std::string& component, const std::string& run_j
       part = "<host>";
     else if (!pattern.empty() && masters.count(part) != 0)
       part = "<dma master>";
+    else if (pattern.empty() && switches.count(part) != 0)
+      part = "<switch>";
     else if (part.rfind("to_", 0) == 0 && stations.count(part.substr(3)) != 0)
       part = "to_<station>";
+    else if (part.rfind("stack_", 0) == 0 && stations.count(part.substr(6)) != 0)
+      part = "stack_<station>";
+    else if (part.rfind("to_", 0) == 0 && part.find_last_of('_') > 3 &&
+             switches.count(part.substr(3, part.find_last_of('_') - 3)) != 0)
+      part = "to_<switch>_<n>";
+    else if (!pattern.empty() && part.rfind("port", 0) == 0 && part.size() > 4 &&
+             part.find_first_not_of("0123456789", 4) == std::string::npos)
+      part = "port<n>";
     else
       part = indexed(part);
     pattern += (pattern.empty() ? "" : ".") + part;

@@ -110,8 +110,8 @@ std::filesystem::path source_dir();
 // A CSV file's rows, split at commas (a trailing comma is an empty last field).
 std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file);
 // A scalars.csv component as `gbesim stats` names it ("e.mac" -> "<station>.mac",
-// "domain0" -> "domain<i>"), given the run's run.json text (its resolved config names the
-// stations, hosts and DMA masters).
+// "domain0" -> "domain<i>", "sw.port3" -> "<switch>.port<n>"), given the run's run.json text (its
+// resolved config names the stations, hosts, DMA masters and switches).
 std::string stats_pattern(const std::string& component, const std::string& run_json);
 
 }  // namespace gbesim::testing

@@ -33,9 +33,10 @@ Point run(const std::string& direction, std::int64_t request_bytes,
   return {sim.scalar("pc.stack", which) / 1e6, 100 * sim.scalar("pc.driver", "cpu_utilisation")};
 }
 
-// The calibration card's figures (docs/nic.md, "Calibration"): throughput within 10 %, CPU
-// within 25 % (relative) -- the tolerances. The per-frame costs were fitted to the P/E
-// index (Mbit/s per % CPU) at 512 KB, so throughput and CPU at each point are predictions.
+// The calibration card's figures (docs/host.md, "Calibration: what is fitted, on what"): throughput
+// within 10 %, CPU within 25 % (relative) -- the tolerances. The per-frame costs were
+// fitted to the P/E index (Mbit/s per % CPU) at 512 KB, so throughput and CPU at each point are
+// predictions.
 TEST(NicReview2003, ReceiveCeilingWithinTenPercentOf840) {
   const Point p = run("receive", 524288);
   EXPECT_NEAR(p.mbps, 840, 84);

@@ -101,82 +101,87 @@ class Columns {
   std::vector<int> index_;
 };
 
-void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
-  db.exec(
-      "CREATE TABLE axes (position INTEGER, name TEXT);"
-      "CREATE TABLE points (point INTEGER, axis TEXT, label TEXT, value REAL);"
-      "CREATE TABLE parameters (point INTEGER, path TEXT, value REAL, text TEXT);"
-      "CREATE TABLE runs (run INTEGER PRIMARY KEY, point INTEGER, replication INTEGER, "
-      "seed INTEGER, status TEXT);"
-      "CREATE TABLE scalars (run INTEGER, component TEXT, name TEXT, unit TEXT, value REAL);"
-      "CREATE TABLE summary (point INTEGER, component TEXT, name TEXT, unit TEXT, n INTEGER, "
-      "mean REAL, ci95_half_width REAL);"
-      "CREATE TABLE series (run INTEGER, time_s REAL, component TEXT, name TEXT, unit TEXT, "
-      "value REAL);");
-  {
-    Database::Insert axes(db, "INSERT INTO axes VALUES (?, ?)");
-    for (std::size_t a = 0; a < t.axes.size(); ++a)
-      axes.integer(static_cast<std::int64_t>(a)).text(t.axes[a]).row();
-  }
-  {
-    Database::Insert points(db, "INSERT INTO points VALUES (?, ?, ?, ?)");
-    for (std::size_t p = 0; p < t.point_labels.size(); ++p)
-      for (std::size_t a = 0; a < t.axes.size() && a < t.point_labels[p].size(); ++a)
-        points.integer(static_cast<std::int64_t>(p))
-            .text(t.axes[a])
-            .text(t.point_labels[p][a])
-            .real(parse_number(t.point_labels[p][a]))
-            .row();
-  }
-  {
-    Database::Insert parameters(db, "INSERT INTO parameters VALUES (?, ?, ?, ?)");
-    for (std::size_t p = 0; p < t.point_sets.size(); ++p)
-      for (const auto& [path, v] : t.point_sets[p]) {
-        parameters.integer(static_cast<std::int64_t>(p)).text(path);
-        if (v.is_number())
-          parameters.real(v.get<double>()).null();
-        else if (v.is_boolean())
-          parameters.real(v.get<bool>() ? 1.0 : 0.0).text(v.get<bool>() ? "true" : "false");
-        else if (v.is_string())
-          parameters.null().text(v.get<std::string>());
-        else
-          parameters.null().text(v.dump());
-        parameters.row();
-      }
-  }
-  {
-    Database::Insert runs(db, "INSERT INTO runs VALUES (?, ?, ?, ?, ?)");
-    Database::Insert scalars(db, "INSERT INTO scalars VALUES (?, ?, ?, ?, ?)");
-    Database::Insert series(db, "INSERT INTO series VALUES (?, ?, ?, ?, ?, ?)");
-    for (const RunRecord& r : t.runs) {
-      const auto run = static_cast<std::int64_t>(r.run);
-      runs.integer(run)
-          .integer(static_cast<std::int64_t>(r.point))
-          .integer(r.replication)
-          .integer(r.seed)
-          .text(r.status)
+constexpr const char* kSchema =
+    "CREATE TABLE axes (position INTEGER, name TEXT);"
+    "CREATE TABLE points (point INTEGER, axis TEXT, label TEXT, value REAL);"
+    "CREATE TABLE parameters (point INTEGER, path TEXT, value REAL, text TEXT);"
+    "CREATE TABLE runs (run INTEGER PRIMARY KEY, point INTEGER, replication INTEGER, "
+    "seed INTEGER, status TEXT);"
+    "CREATE TABLE scalars (run INTEGER, component TEXT, name TEXT, unit TEXT, value REAL);"
+    "CREATE TABLE summary (point INTEGER, component TEXT, name TEXT, unit TEXT, n INTEGER, "
+    "mean REAL, ci95_half_width REAL);"
+    "CREATE TABLE series (run INTEGER, time_s REAL, component TEXT, name TEXT, unit TEXT, "
+    "value REAL);";
+
+// The axes, and each point's label and value on each.
+void fill_points(Database& db, const SweepTables& t) {
+  Database::Insert axes(db, "INSERT INTO axes VALUES (?, ?)");
+  for (std::size_t a = 0; a < t.axes.size(); ++a)
+    axes.integer(static_cast<std::int64_t>(a)).text(t.axes[a]).row();
+  Database::Insert points(db, "INSERT INTO points VALUES (?, ?, ?, ?)");
+  for (std::size_t p = 0; p < t.point_labels.size(); ++p)
+    for (std::size_t a = 0; a < t.axes.size() && a < t.point_labels[p].size(); ++a)
+      points.integer(static_cast<std::int64_t>(p))
+          .text(t.axes[a])
+          .text(t.point_labels[p][a])
+          .real(parse_number(t.point_labels[p][a]))
           .row();
-      for (const RunScalar& s : r.scalars)
-        scalars.integer(run)
-            .text(s.component)
-            .text(s.name)
-            .text(s.unit)
-            .real(parse_number(s.text))
-            .row();
-      const auto file = dir / "runs" / std::to_string(r.run) / "series.csv";
-      if (r.status != "complete" || !std::filesystem::exists(file)) continue;
-      const CsvTable csv = read_csv_file(file.string());
-      const Columns c(csv, {"time_s", "component", "name", "unit", "value"});
-      for (const auto& row : csv.rows)
-        series.integer(run)
-            .real(parse_number(c.at(row, 0)))
-            .text(c.at(row, 1))
-            .text(c.at(row, 2))
-            .text(c.at(row, 3))
-            .real(parse_number(c.at(row, 4)))
-            .row();
+}
+
+// Each point's parameters: a number in `value`, a string in `text`, a boolean in both.
+void fill_parameters(Database& db, const SweepTables& t) {
+  Database::Insert parameters(db, "INSERT INTO parameters VALUES (?, ?, ?, ?)");
+  for (std::size_t p = 0; p < t.point_sets.size(); ++p)
+    for (const auto& [path, v] : t.point_sets[p]) {
+      parameters.integer(static_cast<std::int64_t>(p)).text(path);
+      if (v.is_number())
+        parameters.real(v.get<double>()).null();
+      else if (v.is_boolean())
+        parameters.real(v.get<bool>() ? 1.0 : 0.0).text(v.get<bool>() ? "true" : "false");
+      else if (v.is_string())
+        parameters.null().text(v.get<std::string>());
+      else
+        parameters.null().text(v.dump());
+      parameters.row();
     }
+}
+
+// Each run, its scalars, and the series.csv of a complete one.
+void fill_runs(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
+  Database::Insert runs(db, "INSERT INTO runs VALUES (?, ?, ?, ?, ?)");
+  Database::Insert scalars(db, "INSERT INTO scalars VALUES (?, ?, ?, ?, ?)");
+  Database::Insert series(db, "INSERT INTO series VALUES (?, ?, ?, ?, ?, ?)");
+  for (const RunRecord& r : t.runs) {
+    const auto run = static_cast<std::int64_t>(r.run);
+    runs.integer(run)
+        .integer(static_cast<std::int64_t>(r.point))
+        .integer(r.replication)
+        .integer(r.seed)
+        .text(r.status)
+        .row();
+    for (const RunScalar& s : r.scalars)
+      scalars.integer(run)
+          .text(s.component)
+          .text(s.name)
+          .text(s.unit)
+          .real(parse_number(s.text))
+          .row();
+    const auto file = dir / "runs" / std::to_string(r.run) / "series.csv";
+    if (r.status != "complete" || !std::filesystem::exists(file)) continue;
+    const CsvTable csv = read_csv_file(file.string());
+    const Columns c(csv, {"time_s", "component", "name", "unit", "value"});
+    for (const auto& row : csv.rows)
+      series.integer(run)
+          .real(parse_number(c.at(row, 0)))
+          .text(c.at(row, 1))
+          .text(c.at(row, 2))
+          .text(c.at(row, 3))
+          .real(parse_number(c.at(row, 4)))
+          .row();
   }
+}
+
+void fill_summary(Database& db, const SweepTables& t) {
   Database::Insert summary(db, "INSERT INTO summary VALUES (?, ?, ?, ?, ?, ?, ?)");
   for (const SummaryRow& row : t.summary)
     summary.integer(static_cast<std::int64_t>(row.point))
@@ -187,6 +192,14 @@ void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) 
         .real(row.summary.mean)
         .real(row.summary.ci95_half_width)
         .row();
+}
+
+void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
+  db.exec(kSchema);
+  fill_points(db, t);
+  fill_parameters(db, t);
+  fill_runs(db, dir, t);
+  fill_summary(db, t);
 }
 
 }  // namespace

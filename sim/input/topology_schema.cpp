@@ -235,97 +235,121 @@ Object<TopologyDocument>::Field plant_number(std::string key, F CablingPlant::*m
       });
 }
 
-}  // namespace
-
-const schema::Object<TopologyDocument>& topology_schema() {
-  static const auto medium_element = medium_object();
+const schema::MapOf<TopologyMedium>& media_schema() {
+  static const auto element = medium_object();
   static const auto media = [] {
     schema::MapOf<TopologyMedium> m;
-    m.element = medium_element.node();
+    m.element = element.node();
     m.name = &TopologyMedium::name;
     m.expected = "an object of media, {\"<medium>\": {\"ns_per_m\": X}}";
     m.doc = "media added to or changed in the delay table";
     return m;
   }();
-  static const auto node_element = node_object();
+  return media;
+}
+
+const schema::MapOf<CablingNode>& nodes_schema() {
+  static const auto element = node_object();
   static const auto nodes = [] {
     schema::MapOf<CablingNode> m;
-    m.element = node_element.node();
+    m.element = element.node();
     m.name = &CablingNode::name;
     m.expected = "an object of nodes, e.g. {\"a\": {\"kind\": \"dte\"}}";
     m.doc = "the stations, repeaters, switches and media converters";
     return m;
   }();
-  static const auto cable_element = cable_object();
-  static const schema::ListOf<Cable> cables(cable_element.node(), "an array of cables",
+  return nodes;
+}
+
+// "nodes": at least one, at most kMaxPlantNodes (refused before any is read).
+Object<TopologyDocument>::Field nodes_field() {
+  auto field = by_hand<TopologyDocument>(
+      "nodes", "map", "{\"<node>\": {...}}", "", nodes_schema().doc,
+      [](const Json& v, const std::string& path, TopologyDocument& t, Reader& r) {
+        if (v.is_object() && v.empty()) {
+          schema::error_expected(r, path, nodes_schema().expected, v);
+          return;
+        }
+        if (v.is_object() && v.size() > kMaxPlantNodes) {
+          r.d.error(path, "has " + std::to_string(v.size()) + " nodes; a plant takes at most " +
+                              std::to_string(kMaxPlantNodes) +
+                              " (its analysis takes seconds and about 0.5 GB at that size)");
+          return;
+        }
+        nodes_schema().read(v, path, t.plant.nodes, r);
+      },
+      [](const TopologyDocument& t) -> std::optional<Json> {
+        return nodes_schema().write(t.plant.nodes);
+      });
+  field.describe = [](const std::string& path, std::vector<Entry>& out) {
+    nodes_schema().node().describe(path, out);
+  };
+  return field;
+}
+
+// "name": a results name, since it names the plant's results.
+Object<TopologyDocument>::Field name_field() {
+  return by_hand<TopologyDocument>(
+      "name", "string", "letters, digits, _ - .", "",
+      "the plant's name (required in a topology file; names its results)",
+      [](const Json& v, const std::string& path, TopologyDocument& t, Reader& r) {
+        if (!v.is_string()) {
+          schema::error_expected(r, path, "a name of letters, digits, _ - and .", v);
+        } else if (const auto problem = results_name_problem(v.get<std::string>())) {
+          r.d.error(path, *problem);
+        } else {
+          t.plant.name = v.get<std::string>();
+        }
+      },
+      [](const TopologyDocument& t) -> std::optional<Json> {
+        if (t.plant.name.empty()) return std::nullopt;
+        return t.plant.name;
+      });
+}
+
+Object<TopologyDocument>::Field rate_field() {
+  return by_hand<TopologyDocument>(
+      "rate_mbps", "choice", "10 | 100 | 1000", "Mb/s",
+      "the speed of domains that no repeater or node fixes",
+      [](const Json& v, const std::string& path, TopologyDocument& t, Reader& r) {
+        if (auto x = rate(v, path, r)) t.plant.rate_mbps = *x;
+      },
+      [](const TopologyDocument& t) -> std::optional<Json> { return t.plant.rate_mbps; });
+}
+
+// "cables", read into the plant.
+schema::Node<CablingPlant> cables_node() {
+  static const auto element = cable_object();
+  static const schema::ListOf<Cable> cables(element.node(), "an array of cables",
                                             "the cable segments");
+  schema::Node<CablingPlant> n;
+  n.read = [](const Json& v, const std::string& path, CablingPlant& p, Reader& r) {
+    cables.read(v, path, p.cables, r);
+  };
+  n.write = [](const CablingPlant& p) { return cables.write(p.cables); };
+  n.describe = cables.node().describe;
+  return n;
+}
+
+}  // namespace
+
+const schema::Object<TopologyDocument>& topology_schema() {
   static const Object<TopologyDocument> o = [] {
     Object<TopologyDocument> s(
         "a cabling plant: its half-duplex collision domains and their path "
         "delay values (docs/topology.md)");
-    auto nodes_field = by_hand<TopologyDocument>(
-        "nodes", "map", "{\"<node>\": {...}}", "", nodes.doc,
-        [](const Json& v, const std::string& path, TopologyDocument& t, Reader& r) {
-          if (v.is_object() && v.empty()) {
-            schema::error_expected(r, path, nodes.expected, v);
-            return;
-          }
-          if (v.is_object() && v.size() > kMaxPlantNodes) {
-            r.d.error(path, "has " + std::to_string(v.size()) + " nodes; a plant takes at most " +
-                                std::to_string(kMaxPlantNodes) +
-                                " (its analysis takes seconds and about 0.5 GB at that size)");
-            return;
-          }
-          nodes.read(v, path, t.plant.nodes, r);
-        },
-        [](const TopologyDocument& t) -> std::optional<Json> {
-          return nodes.write(t.plant.nodes);
-        });
-    nodes_field.describe = [](const std::string& path, std::vector<Entry>& out) {
-      nodes.node().describe(path, out);
-    };
-    s.custom(by_hand<TopologyDocument>(
-                 "name", "string", "letters, digits, _ - .", "",
-                 "the plant's name (required in a topology file; names its results)",
-                 [](const Json& v, const std::string& path, TopologyDocument& t, Reader& r) {
-                   if (!v.is_string()) {
-                     schema::error_expected(r, path, "a name of letters, digits, _ - and .", v);
-                   } else if (const auto problem = results_name_problem(v.get<std::string>())) {
-                     r.d.error(path, *problem);
-                   } else {
-                     t.plant.name = v.get<std::string>();
-                   }
-                 },
-                 [](const TopologyDocument& t) -> std::optional<Json> {
-                   if (t.plant.name.empty()) return std::nullopt;
-                   return t.plant.name;
-                 }))
+    s.custom(name_field())
         .field("description", &TopologyDocument::description, schema::text("what the plant is"))
         .written_if([](const TopologyDocument& t) { return !t.description.empty(); })
-        .custom(by_hand<TopologyDocument>(
-            "rate_mbps", "choice", "10 | 100 | 1000", "Mb/s",
-            "the speed of domains that no repeater or node fixes",
-            [](const Json& v, const std::string& path, TopologyDocument& t, Reader& r) {
-              if (auto x = rate(v, path, r)) t.plant.rate_mbps = *x;
-            },
-            [](const TopologyDocument& t) -> std::optional<Json> { return t.plant.rate_mbps; }))
+        .custom(rate_field())
         .custom(plant_number("margin_bt", &CablingPlant::margin_bt, 0, 1000, "0 .. 1000",
                              "a safety margin added to every path delay value"))
         .custom(plant_number("budget_bt", &CablingPlant::budget_bt, 1, 1e6, "1 .. 1000000",
                              "replaces the speed's round-trip budget (a \"what if\")"))
-        .field("media", &TopologyDocument::media, media.node())
+        .field("media", &TopologyDocument::media, media_schema().node())
         .written_if([](const TopologyDocument& t) { return !t.media.empty(); })
-        .custom(std::move(nodes_field))
-        .field("cables", &TopologyDocument::plant,
-               [] {
-                 schema::Node<CablingPlant> n;
-                 n.read = [](const Json& v, const std::string& path, CablingPlant& p, Reader& r) {
-                   cables.read(v, path, p.cables, r);
-                 };
-                 n.write = [](const CablingPlant& p) { return cables.write(p.cables); };
-                 n.describe = cables.node().describe;
-                 return n;
-               }())
+        .custom(nodes_field())
+        .field("cables", &TopologyDocument::plant, cables_node())
         .require("nodes", "missing \"nodes\": the stations, repeaters, switches and converters")
         .require("cables", "missing \"cables\": the cable segments");
     return s;

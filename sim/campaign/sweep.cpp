@@ -30,6 +30,8 @@
 #include "analysis/sweep_summary.hpp"
 #include "gbesim_version.hpp"
 #include "sim/campaign/results_sqlite.hpp"
+#include "sim/campaign/shell_words.hpp"
+#include "sim/campaign/slurm_scripts.hpp"
 #include "sim/input/json_input.hpp"
 #include "sim/input/json_path.hpp"
 #include "sim/input/scenario_loader.hpp"
@@ -381,127 +383,6 @@ int print_status(const SweepPlan& plan, const std::filesystem::path& dir, const 
       never.push_back(k);
   if (!never.empty()) fmt::print("never run: runs {}\n", run_ranges(never));
   return all ? 0 : 1;
-}
-
-// A word for a POSIX shell, quoted when it needs to be.
-std::string shell_word(const std::string& w) {
-  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789_-./=:,+@%") == std::string::npos)
-    return w;
-  std::string out = "'";
-  for (char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string absolute_text(const std::filesystem::path& p) {
-  return std::filesystem::absolute(p).lexically_normal().string();
-}
-
-// Runs a command line through /bin/sh and returns its standard output, or throws with it.
-std::string command_output(const std::string& command) {
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run: " + command);
-  std::string out;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-  const int status = ::pclose(pipe);
-  if (status != 0) throw std::runtime_error(command + " failed" + (out.empty() ? "" : ": " + out));
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
-// `gbesim sweep --slurm`: DIR/slurm/shards.sbatch (a job array, one task per shard, each
-// `gbesim sweep --shard I/N -j C`), DIR/slurm/aggregate.sbatch (`gbesim sweep --aggregate`) and
-// DIR/slurm/submit.sh (submits the first, then the second to start after every task has ended,
-// however it ended, so that what is complete is aggregated and what is not is named).
-int write_slurm(const SweepOptions& options, const SweepPlan& plan, const std::string& name,
-                const std::filesystem::path& sweep_dir) {
-  const std::size_t runs = plan.run_count();
-  const std::size_t tasks = options.slurm_tasks > 0 ? static_cast<std::size_t>(options.slurm_tasks)
-                                                    : std::min<std::size_t>(runs, 8);
-  if (tasks > runs) {
-    Diagnostics d(options.scenario_file);
-    d.error("", fmt::format("--tasks {}: at most {} (the sweep has {} runs)", tasks, runs, runs));
-    d.throw_if_any();
-  }
-  const OutputDirectory out(
-      sweep_dir,
-      fmt::format("gbesim sweep {} --slurm (pid {})", printable(options.scenario_file), ::getpid()),
-      {"slurm"});
-  const std::filesystem::path slurm = sweep_dir / "slurm";
-  std::error_code ec;
-  std::filesystem::create_directories(slurm, ec);
-  if (ec) throw ScenarioError({{slurm.string(), "", "cannot create it: " + ec.message()}});
-  // Absolute paths throughout: a job starts wherever the scheduler starts it.
-  std::string common = " " + shell_word(absolute_text(options.scenario_file)) + " --out " +
-                       shell_word(absolute_text(sweep_dir));
-  for (const auto& set : options.sets) common += " --set " + shell_word(set);
-  const std::string self = shell_word(absolute_text(options.self));
-  auto header = [&](const std::string& job, const std::string& output) {
-    std::string h = "#!/bin/bash\n";
-    h += "#SBATCH --job-name=" + shell_word(job) + "\n";
-    h += "#SBATCH --output=" + shell_word(absolute_text(slurm / output)) + "\n";
-    if (!options.slurm_partition.empty())
-      h += "#SBATCH --partition=" + shell_word(options.slurm_partition) + "\n";
-    if (!options.slurm_time.empty()) h += "#SBATCH --time=" + shell_word(options.slurm_time) + "\n";
-    return h;
-  };
-  std::string shards = header("gbesim-" + name, "shard-%a.out");
-  shards += fmt::format("#SBATCH --array=1-{}\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n",
-                        tasks, options.slurm_cpus_per_task);
-  shards += fmt::format(
-      "# Written by gbesim sweep --slurm: task I of this array runs shard I/{} of the {} runs\n"
-      "# (docs/cluster.md).\nset -euo pipefail\nexec {} sweep{} --shard "
-      "\"$SLURM_ARRAY_TASK_ID/{}\" "
-      "-j {} --quiet\n",
-      tasks, runs, self, common, tasks, options.slurm_cpus_per_task);
-  std::string aggregate = header("gbesim-" + name + "-aggregate", "aggregate.out");
-  aggregate += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
-  aggregate += fmt::format(
-      "# Written by gbesim sweep --slurm: after every shard task has ended, points.csv and\n"
-      "# summary.csv from what is complete (exit 1 naming the runs that are not).\n"
-      "set -euo pipefail\nexec {} sweep{} --aggregate\n",
-      self, common);
-  const std::string shards_file = absolute_text(slurm / "shards.sbatch");
-  const std::string aggregate_file = absolute_text(slurm / "aggregate.sbatch");
-  const std::string submit = fmt::format(
-      "#!/bin/sh\n# Written by gbesim sweep --slurm: submits the shards, then the aggregation to\n"
-      "# run after all of them (afterany: also when some failed).\nset -eu\n"
-      "array=$(sbatch --parsable {})\narray=${{array%%;*}}\n"
-      "aggregate=$(sbatch --parsable --dependency=afterany:$array {})\n"
-      "echo \"shards: job $array (array of {}), aggregation: job ${{aggregate%%;*}}\"\n",
-      shell_word(shards_file), shell_word(aggregate_file), tasks);
-  write_file_atomically(slurm / "shards.sbatch", shards);
-  write_file_atomically(slurm / "aggregate.sbatch", aggregate);
-  write_file_atomically(slurm / "submit.sh", submit);
-  std::filesystem::permissions(slurm / "submit.sh", std::filesystem::perms::owner_exec,
-                               std::filesystem::perm_options::add, ec);
-  if (!options.slurm_submit) {
-    fmt::print(
-        "sweep {}: {} runs in {} Slurm array tasks ({} to {} runs each, {} CPU{} per task);\n"
-        "written {}/ (shards.sbatch, aggregate.sbatch, submit.sh). Submit with:\n  sh {}\n"
-        "then follow it with: {} sweep{} --status\n",
-        name, runs, tasks, runs / tasks, (runs + tasks - 1) / tasks, options.slurm_cpus_per_task,
-        options.slurm_cpus_per_task == 1 ? "" : "s", slurm.string(),
-        shell_word(absolute_text(slurm / "submit.sh")), self, common);
-    return 0;
-  }
-  const std::string array_id = command_output("sbatch --parsable " + shell_word(shards_file));
-  const std::string array = array_id.substr(0, array_id.find(';'));
-  const std::string aggregate_id =
-      command_output("sbatch --parsable --dependency=afterany:" + shell_word(array) + " " +
-                     shell_word(aggregate_file));
-  const std::string aggregation = aggregate_id.substr(0, aggregate_id.find(';'));
-  Json ids;
-  ids["array_job"] = array;
-  ids["aggregate_job"] = aggregation;
-  ids["tasks"] = tasks;
-  write_file_atomically(slurm / "jobs.json", dump_json(ids, 2) + "\n");
-  fmt::print(
-      "sweep {}: submitted job {} (array of {} shard tasks) and job {} (aggregation, "
-      "after them); follow it with: {} sweep{} --status\n",
-      name, array, tasks, aggregation, self, common);
-  return 0;
 }
 
 // "I/N" of --shard, checked against the sweep's run count.

@@ -1,11 +1,7 @@
 #include "sim/campaign/sweep.hpp"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <malloc.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,8 +26,11 @@
 #include "analysis/sweep_summary.hpp"
 #include "gbesim_version.hpp"
 #include "sim/campaign/results_sqlite.hpp"
+#include "sim/campaign/run_state.hpp"
 #include "sim/campaign/shell_words.hpp"
 #include "sim/campaign/slurm_scripts.hpp"
+#include "sim/campaign/sweep_children.hpp"
+#include "sim/campaign/sweep_status.hpp"
 #include "sim/input/json_input.hpp"
 #include "sim/input/json_path.hpp"
 #include "sim/input/scenario_loader.hpp"
@@ -44,346 +43,6 @@
 
 namespace gbesim {
 namespace {
-
-std::filesystem::path run_dir(const std::filesystem::path& dir, std::size_t run) {
-  return dir / "runs" / std::to_string(run);
-}
-
-// What a run's directory holds: complete (the configuration expected now, made by this
-// version, every file as its record says it was written), running (a process holds its lock),
-// stale (complete, but for another configuration or by another version), damaged (its record
-// or files are not what the run wrote: changed, truncated, replaced), interrupted, failed (it
-// left a log but no record), or missing; `why` says what changed, or the failed run's error line.
-struct RunState {
-  std::string status;
-  std::string why;
-};
-
-// The line of a failed run's log that says what went wrong: the last one naming an error, else
-// the last one. The log is read like any result file (a FIFO in its place must not block).
-std::string error_line(const std::filesystem::path& log) {
-  std::string text;
-  try {
-    text = read_result_file(log, std::uint64_t{16} << 20);
-  } catch (const ResultsError& e) {
-    return "its log cannot be read: " + printable(e.what());
-  }
-  std::istringstream in(text);
-  std::string line, last, error;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    last = line;
-    std::string lower = line;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (lower.find("error") != std::string::npos) error = line;
-  }
-  const std::string& shown = error.empty() ? last : error;
-  return shown.empty() ? "its log is empty" : shown;
-}
-
-// Whether `path` is a real directory or absent: not a link, a file, a FIFO.
-bool real_directory_or_none(const std::filesystem::path& path) {
-  struct stat st {};
-  return ::lstat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode);
-}
-
-// Before a run is made again, what an earlier attempt left in its directory goes: only in a
-// directory gbesim marked, only gbesim's names (its record, its log, the files the record lists,
-// every kind of output, temporaries), through a descriptor of the directory itself (a link
-// swapped in for it is not followed). Anything else stays, and the run refuses to write over it.
-void clear_run_directory(const std::filesystem::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return;
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat mark {};
-  if (::fstatat(fd, ".gbesim.lock", &mark, AT_SYMLINK_NOFOLLOW) != 0) return;  // not gbesim's
-  std::set<std::string> names = {"run.json",     "log.txt",           "scalars.csv",
-                                 "flows.csv",    "series.csv",        "events.csv",
-                                 "trace.vcd",    "trace.pcapng",      "topology.txt",
-                                 "topology.dot", "topology_pairs.csv"};
-  if (const auto old = read_json_record(dir / "run.json", {"outputs"});
-      old && old->is_object() && old->contains("outputs") && (*old)["outputs"].is_array())
-    for (const auto& f : (*old)["outputs"])
-      if (f.is_string()) names.insert(f.get<std::string>());
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-    if (const std::string name = entry.path().filename().string(); temporary_owner(name))
-      names.insert(name);
-  for (const auto& name : names)
-    if (is_plain_name(name)) ::unlinkat(fd, name.c_str(), 0);  // a directory of that name stays
-}
-
-// A run's scalars.csv text as rows (analysis/results checked its header, four fields a row, a
-// number, inf, -inf or nothing in each value). Throws ResultsError naming the file and line.
-std::vector<RunScalar> scalars_of(const std::string& text, const std::filesystem::path& file) {
-  std::vector<RunScalar> out;
-  const CsvTable table = parse_scalars_csv(text, file.string());
-  out.reserve(table.rows.size());
-  for (const auto& f : table.rows) {
-    RunScalar s{f[0], f[1], f[2], 0.0, f[3]};
-    s.value = parse_number(f[3]).value_or(std::nan(""));  // empty: no value
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-// A resolved configuration, as its compact JSON text's length and hash: what a sweep keeps of
-// each run's expected configuration (a few bytes instead of the document, which for 1,920 runs
-// was 40 MiB -- memory every run forked from the sweep would count as its own). Two texts differ
-// unless they are the same (a run's configuration in run.json is written from the same text and
-// reads back to it, numbers included); a collision of both would need 2^64 bad luck.
-struct ConfigDigest {
-  std::size_t length = 0;
-  std::size_t hash = 0;
-  explicit ConfigDigest(const Json& config) {
-    const std::string text = config.dump();
-    length = text.size();
-    hash = std::hash<std::string>{}(text);
-  }
-  bool operator==(const ConfigDigest& o) const { return length == o.length && hash == o.hash; }
-};
-
-// Why a complete run's files are not what its run.json recorded when it finished, or nullopt:
-// every file the record lists (scalars.csv at least) must be a regular file of the size (looked
-// at first: a huge sparse file is not read) and CRC-32 recorded, and scalars.csv must read as
-// one. Its scalars, read once from the text that was checked, go to `scalars` when given.
-std::optional<std::string> damage_of(const std::filesystem::path& dir, const Json& run,
-                                     std::vector<RunScalar>* scalars) {
-  const Json files = run.value("files", Json());
-  if (!files.is_object() || !files.contains("scalars.csv"))
-    return std::string("run.json lists no check of scalars.csv");
-  try {
-    for (const auto& [name, entry] : files.items()) {
-      if (!is_plain_name(name))
-        return "run.json lists a file outside the run's directory: " + printable(name);
-      if (name == "scalars.csv") continue;
-      if (const auto problem = recorded_file_problem(dir, name, files, "run.json")) return problem;
-    }
-    const auto file = dir / "scalars.csv";
-    const std::string text = read_result_file(file);
-    if (const auto problem =
-            file_check_problem("scalars.csv", check_of_text(text), files, "run.json"))
-      return problem;
-    std::vector<RunScalar> rows = scalars_of(text, file);
-    if (scalars != nullptr) *scalars = std::move(rows);
-  } catch (const ResultsError& e) {
-    return printable(e.what());
-  }
-  return std::nullopt;
-}
-
-// A run's record, read as untrusted input: nullopt when there is none, or when it is damaged
-// (not a regular file, its seal broken or missing, not a JSON object: `damage` says which). A
-// record of another gbesim version may lack the seal: it is stale whatever else it holds.
-std::optional<Json> run_record(const std::filesystem::path& dir, std::string& damage) {
-  std::error_code ec;
-  const auto file = dir / "run.json";
-  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return std::nullopt;
-  std::string text;
-  try {
-    text = read_result_file(file, std::uint64_t{64} << 20);
-  } catch (const ResultsError& e) {
-    damage = printable(e.what());
-    return std::nullopt;
-  }
-  const Seal seal = seal_of(text);
-  const JsonParse parsed = seal != Seal::broken ? parse_json_text(text) : JsonParse{};
-  if (seal == Seal::broken)
-    damage = "run.json's record_crc32 does not match its text: it changed after it was written";
-  else if (!parsed.ok || !parsed.value.is_object())
-    damage = "run.json is not a JSON object";
-  else if (seal == Seal::none && parsed.value.value("version", Json()) == kVersion)
-    damage = "run.json is not sealed (record_crc32)";  // an earlier gbesim's is only stale
-  if (!damage.empty()) return std::nullopt;
-  return parsed.value;
-}
-
-// `scalars`: a complete run's scalars, from the text its check was made on, when given.
-RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expected_config,
-                   std::vector<RunScalar>* scalars = nullptr) {
-  if (!real_directory_or_none(dir))
-    return {"damaged", "its directory is a link or not a directory: not gbesim's"};
-  if (lock_held(dir)) return {"running", ""};
-  std::string damage;
-  const std::optional<Json> run = run_record(dir, damage);
-  if (!damage.empty()) return {"damaged", damage};
-  const Json status = run && run->is_object() ? run->value("status", Json()) : Json();
-  if (status == "complete") {
-    if (!run->contains("config") || !(ConfigDigest((*run)["config"]) == expected_config))
-      return {"stale", "the configuration changed"};
-    const Json version = run->value("version", Json());
-    if (version != kVersion)
-      return {"stale", fmt::format("made by gbesim {} (this is {})",
-                                   version.is_string() ? printable(version.get<std::string>())
-                                                       : std::string("?"),
-                                   kVersion)};
-    if (const auto problem = damage_of(dir, *run, scalars)) return {"damaged", *problem};
-    return {"complete", ""};
-  }
-  if (status == "interrupted") return {"interrupted", "it was stopped before its end"};
-  if (run && !status.is_string()) return {"damaged", "run.json has no status"};
-  std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(dir / "log.txt", ec)))
-    return {"failed", error_line(dir / "log.txt")};
-  return {"missing", ""};
-}
-
-// "3, 7-9, 12": run numbers as ranges.
-std::string run_ranges(const std::vector<std::size_t>& runs) {
-  std::string out;
-  for (std::size_t i = 0; i < runs.size();) {
-    std::size_t j = i;
-    while (j + 1 < runs.size() && runs[j + 1] == runs[j] + 1) ++j;
-    out += (out.empty() ? "" : ", ") +
-           (j == i ? std::to_string(runs[i]) : fmt::format("{}-{}", runs[i], runs[j]));
-    i = j + 1;
-  }
-  return out;
-}
-
-// Closes every descriptor marked close-on-exec, as exec would have: the sweep's lock and pipes
-// are not the run's.
-void close_on_exec_descriptors() {
-  std::vector<int> marked;
-  if (DIR* d = ::opendir("/proc/self/fd")) {
-    const int own = ::dirfd(d);
-    while (const dirent* e = ::readdir(d)) {
-      if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-      const int fd = std::atoi(e->d_name);
-      if (fd != own && (::fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0) marked.push_back(fd);
-    }
-    ::closedir(d);
-  }
-  for (int fd : marked) ::close(fd);
-}
-
-// What runs in the child: `gbesim run <scenario> --point K --out <dir> --set ...`, with its
-// output in log.txt and its exit code the process's.
-[[noreturn]] void run_in_child(const SweepOptions& options, std::size_t run,
-                               const std::filesystem::path& dir, pid_t sweep) {
-  ::setpgid(0, 0);
-  sigset_t stops;
-  sigemptyset(&stops);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
-  ::sigprocmask(SIG_SETMASK, &stops, nullptr);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) ::signal(sig, SIG_DFL);
-  forget_inherited_stop_state();
-  close_on_exec_descriptors();
-  // Not --quiet: the run's log.txt gets its progress lines and its summary.
-  const int log = ::open((dir / "log.txt").c_str(),
-                         O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (log < 0 || ::dup2(log, STDOUT_FILENO) < 0 || ::dup2(log, STDERR_FILENO) < 0) ::_exit(1);
-  if (log > STDERR_FILENO) ::close(log);
-  RunOptions options_of_run;
-  options_of_run.scenario_file = options.scenario_file;
-  options_of_run.load.run = run;
-  options_of_run.load.sets = options.sets;
-  options_of_run.out_dir = dir;
-  options_of_run.parent_pid = sweep;
-  int code = 1;
-  try {
-    code = run_simulation(options_of_run);
-  } catch (const std::exception&) {
-    code = report_failure(std::current_exception());
-  }
-  std::fflush(stdout);
-  std::fflush(stderr);
-  ::_exit(code);
-}
-
-// fork() with this process's buffered output written first (else both copies would write it).
-pid_t fork_flushed() {
-  std::fflush(stdout);
-  std::fflush(stderr);
-  return ::fork();
-}
-
-// A run is a child process, a copy of this one that does what `gbesim run --point K` would
-// (the same function) without loading the program again: on this project's VM that load -- the
-// dynamic linker and the SystemC library's 3 MiB initialisation -- is about 20 ms, more than most
-// runs of a small sweep simulate. It has its own process group, so that a Ctrl-C at the terminal
-// reaches only the sweep, which passes one SIGINT on to each run (a second signal would make the
-// run stop at once, without writing its interrupted record); and it is tied to the sweep: if the
-// sweep dies, its runs stop (PR_SET_PDEATHSIG, as `gbesim run --parent-pid`).
-pid_t start_run(const SweepOptions& options, std::size_t run, const std::filesystem::path& dir) {
-  const pid_t sweep = ::getpid();
-  const pid_t pid = fork_flushed();
-  if (pid < 0) throw std::runtime_error(std::string("cannot start a run: ") + std::strerror(errno));
-  if (pid == 0) run_in_child(options, run, dir, sweep);
-  ::setpgid(pid, pid);  // also here, so that a signal forwarded at once finds the group
-  return pid;
-}
-
-void print_list(const SweepPlan& plan) {
-  fmt::print("{:>5} {:>6} {:>5} {:>12}  values\n", "run", "point", "rep", "seed");
-  for (std::size_t k = 0; k < plan.run_count(); ++k) {
-    std::string values;
-    const auto columns = plan.columns();
-    const auto labels = plan.point_labels(plan.point_of_run(k));
-    for (std::size_t c = 0; c < columns.size(); ++c)
-      values += (values.empty() ? "" : "  ") + printable(columns[c]) + "=" + printable(labels[c]);
-    fmt::print("{:>5} {:>6} {:>5} {:>12}  {}\n", k, plan.point_of_run(k),
-               plan.replication_of_run(k), plan.seed_of_run(k), values);
-  }
-  fmt::print("{} points x {} replications = {} runs\n", plan.point_count(), plan.replications,
-             plan.run_count());
-}
-
-// `gbesim sweep --status`: how many runs are in each state, then every run that is not complete
-// and why (the missing ones as ranges). Exit 0 when all are complete, 1 otherwise.
-int print_status(const SweepPlan& plan, const std::filesystem::path& dir, const std::string& name,
-                 const std::function<RunState(std::size_t)>& state_of, bool as_json) {
-  const std::vector<std::string> order = {"complete",    "running", "stale",  "damaged",
-                                          "interrupted", "failed",  "missing"};
-  std::map<std::string, std::vector<std::size_t>> by_status;
-  std::vector<std::pair<std::size_t, RunState>> listed;
-  for (std::size_t k = 0; k < plan.run_count(); ++k) {
-    RunState st = state_of(k);
-    by_status[st.status].push_back(k);
-    if (st.status != "complete" && !(st.status == "missing" && st.why.empty()))
-      listed.emplace_back(k, std::move(st));
-  }
-  const bool all = by_status["complete"].size() == plan.run_count();
-  if (as_json) {
-    Json j;
-    j["sweep"] = name;
-    j["directory"] = dir.string();
-    j["runs"] = plan.run_count();
-    j["all_complete"] = all;
-    for (const auto& status : order) {
-      j["counts"][status] = by_status[status].size();
-      j["runs_by_status"][status] = by_status[status];
-    }
-    Json runs = Json::array();
-    for (const auto& [k, st] : listed)
-      runs.push_back({{"run", k},
-                      {"point", plan.point_of_run(k)},
-                      {"replication", plan.replication_of_run(k)},
-                      {"status", st.status},
-                      {"why", st.why}});
-    j["not_complete"] = runs;
-    fmt::print("{}\n", dump_json(j, 2));
-    return all ? 0 : 1;
-  }
-  fmt::print("sweep {} in {}/: {} runs\n", name, dir.string(), plan.run_count());
-  for (const auto& status : order) fmt::print("  {:<12} {:>6}\n", status, by_status[status].size());
-  if (!listed.empty()) {
-    fmt::print("{:>6} {:>6} {:>4}  {:<12} why\n", "run", "point", "rep", "status");
-    for (const auto& [k, st] : listed)
-      fmt::print("{:>6} {:>6} {:>4}  {:<12} {}\n", k, plan.point_of_run(k),
-                 plan.replication_of_run(k), st.status, st.why);
-  }
-  std::vector<std::size_t> never;
-  for (std::size_t k : by_status["missing"])
-    if (std::none_of(listed.begin(), listed.end(), [&](const auto& l) { return l.first == k; }))
-      never.push_back(k);
-  if (!never.empty()) fmt::print("never run: runs {}\n", run_ranges(never));
-  return all ? 0 : 1;
-}
 
 // "I/N" of --shard, checked against the sweep's run count.
 struct Shard {
@@ -512,11 +171,12 @@ int run_sweep(const SweepOptions& options) {
     expected.emplace_back(load_scenario(options.scenario_file, o).resolved);
   }
   ::malloc_trim(0);  // what resolving them took is given back before runs are forked
+  const SweepRuns runs(sweep_dir, std::move(expected));
   auto state_of = [&](std::size_t k, std::vector<RunScalar>* scalars = nullptr) {
-    return run_state(run_dir(sweep_dir, k), expected[k], scalars);
+    return runs.state(k, scalars);
   };
 
-  if (options.status_only) return print_status(plan, sweep_dir, name, state_of, options.json);
+  if (options.status_only) return print_status(plan, runs, name, options.json);
   if (options.slurm) return write_slurm(options, plan, name, sweep_dir);
 
   // One sweep (or --aggregate) per directory at a time, one process per shard; runs lock their
@@ -787,37 +447,10 @@ int run_sweep(const SweepOptions& options) {
       std::chrono::milliseconds(options.aggregate_every_ms);
   std::chrono::steady_clock::duration aggregate_interval = every;
   pid_t aggregator = 0;  // the child aggregating now, if any
-  // A child that writes points.csv and summary.csv and ends; stopped by a signal (Ctrl-C
-  // reaches it with the sweep's process group) or when the sweep dies, without leaving a
-  // temporary file.
-  auto aggregate_in_background = [&]() -> pid_t {
-    const pid_t sweep = ::getpid();
-    const pid_t pid = fork_flushed();
-    if (pid > 0) set_child_to_end_on_hard_stop(pid);
-    if (pid != 0) return pid < 0 ? 0 : pid;  // if it cannot be started, the next try will
-    // The sweep's handlers are not this child's: signals wait until its own are in place.
-    sigset_t stops;
-    sigemptyset(&stops);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
-    ::sigprocmask(SIG_BLOCK, &stops, nullptr);
-    forget_inherited_stop_state();
-    install_stop_handlers();
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    int code = 1;
-    if (::getppid() == sweep) {
-      try {
-        aggregate();
-        // The record of what it wrote, while the sweep is still there to own it (a sweep stopped
-        // at once leaves its own record, which this must not replace).
-        if (::getppid() == sweep) write_description("running", complete);
-        code = 0;
-      } catch (const std::exception& e) {
-        fmt::print(stderr, "warning: sweep {}: aggregating while running: {}\n", name,
-                   printable(e.what()));
-      }
-    }
-    std::fflush(stderr);
-    ::_exit(code);
+  // A child that writes points.csv, summary.csv and its sweep.json, and ends.
+  auto aggregate_in_background = [&] {
+    return start_aggregator(
+        name, [&] { aggregate(); }, [&] { write_description("running", complete); });
   };
   watch_children();
   allow_clean_stop();

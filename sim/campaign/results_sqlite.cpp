@@ -101,7 +101,7 @@ class Columns {
   std::vector<int> index_;
 };
 
-void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
+void create_tables(Database& db) {
   db.exec(
       "CREATE TABLE axes (position INTEGER, name TEXT);"
       "CREATE TABLE points (point INTEGER, axis TEXT, label TEXT, value REAL);"
@@ -113,70 +113,84 @@ void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) 
       "mean REAL, ci95_half_width REAL);"
       "CREATE TABLE series (run INTEGER, time_s REAL, component TEXT, name TEXT, unit TEXT, "
       "value REAL);");
-  {
-    Database::Insert axes(db, "INSERT INTO axes VALUES (?, ?)");
-    for (std::size_t a = 0; a < t.axes.size(); ++a)
-      axes.integer(static_cast<std::int64_t>(a)).text(t.axes[a]).row();
-  }
-  {
-    Database::Insert points(db, "INSERT INTO points VALUES (?, ?, ?, ?)");
-    for (std::size_t p = 0; p < t.point_labels.size(); ++p)
-      for (std::size_t a = 0; a < t.axes.size() && a < t.point_labels[p].size(); ++a)
-        points.integer(static_cast<std::int64_t>(p))
-            .text(t.axes[a])
-            .text(t.point_labels[p][a])
-            .real(parse_number(t.point_labels[p][a]))
-            .row();
-  }
-  {
-    Database::Insert parameters(db, "INSERT INTO parameters VALUES (?, ?, ?, ?)");
-    for (std::size_t p = 0; p < t.point_sets.size(); ++p)
-      for (const auto& [path, v] : t.point_sets[p]) {
-        parameters.integer(static_cast<std::int64_t>(p)).text(path);
-        if (v.is_number())
-          parameters.real(v.get<double>()).null();
-        else if (v.is_boolean())
-          parameters.real(v.get<bool>() ? 1.0 : 0.0).text(v.get<bool>() ? "true" : "false");
-        else if (v.is_string())
-          parameters.null().text(v.get<std::string>());
-        else
-          parameters.null().text(v.dump());
-        parameters.row();
-      }
-  }
-  {
-    Database::Insert runs(db, "INSERT INTO runs VALUES (?, ?, ?, ?, ?)");
-    Database::Insert scalars(db, "INSERT INTO scalars VALUES (?, ?, ?, ?, ?)");
-    Database::Insert series(db, "INSERT INTO series VALUES (?, ?, ?, ?, ?, ?)");
-    for (const RunRecord& r : t.runs) {
-      const auto run = static_cast<std::int64_t>(r.run);
-      runs.integer(run)
-          .integer(static_cast<std::int64_t>(r.point))
-          .integer(r.replication)
-          .integer(r.seed)
-          .text(r.status)
+}
+
+void insert_axes(Database& db, const SweepTables& t) {
+  Database::Insert axes(db, "INSERT INTO axes VALUES (?, ?)");
+  for (std::size_t a = 0; a < t.axes.size(); ++a)
+    axes.integer(static_cast<std::int64_t>(a)).text(t.axes[a]).row();
+}
+
+void insert_points(Database& db, const SweepTables& t) {
+  Database::Insert points(db, "INSERT INTO points VALUES (?, ?, ?, ?)");
+  for (std::size_t p = 0; p < t.point_labels.size(); ++p)
+    for (std::size_t a = 0; a < t.axes.size() && a < t.point_labels[p].size(); ++a)
+      points.integer(static_cast<std::int64_t>(p))
+          .text(t.axes[a])
+          .text(t.point_labels[p][a])
+          .real(parse_number(t.point_labels[p][a]))
           .row();
-      for (const RunScalar& s : r.scalars)
-        scalars.integer(run)
-            .text(s.component)
-            .text(s.name)
-            .text(s.unit)
-            .real(parse_number(s.text))
-            .row();
-      const auto file = dir / "runs" / std::to_string(r.run) / "series.csv";
-      if (r.status != "complete" || !std::filesystem::exists(file)) continue;
-      const CsvTable csv = read_csv_file(file.string());
-      const Columns c(csv, {"time_s", "component", "name", "unit", "value"});
-      for (const auto& row : csv.rows)
-        series.integer(run)
-            .real(parse_number(c.at(row, 0)))
-            .text(c.at(row, 1))
-            .text(c.at(row, 2))
-            .text(c.at(row, 3))
-            .real(parse_number(c.at(row, 4)))
-            .row();
+}
+
+void insert_parameters(Database& db, const SweepTables& t) {
+  Database::Insert parameters(db, "INSERT INTO parameters VALUES (?, ?, ?, ?)");
+  for (std::size_t p = 0; p < t.point_sets.size(); ++p)
+    for (const auto& [path, v] : t.point_sets[p]) {
+      parameters.integer(static_cast<std::int64_t>(p)).text(path);
+      if (v.is_number())
+        parameters.real(v.get<double>()).null();
+      else if (v.is_boolean())
+        parameters.real(v.get<bool>() ? 1.0 : 0.0).text(v.get<bool>() ? "true" : "false");
+      else if (v.is_string())
+        parameters.null().text(v.get<std::string>());
+      else
+        parameters.null().text(v.dump());
+      parameters.row();
     }
+}
+
+// A complete run's series.csv, when it wrote one.
+void insert_series(Database::Insert& series, const std::filesystem::path& dir, const RunRecord& r) {
+  const auto file = dir / "runs" / std::to_string(r.run) / "series.csv";
+  if (r.status != "complete" || !std::filesystem::exists(file)) return;
+  const auto run = static_cast<std::int64_t>(r.run);
+  const CsvTable csv = read_csv_file(file.string());
+  const Columns c(csv, {"time_s", "component", "name", "unit", "value"});
+  for (const auto& row : csv.rows)
+    series.integer(run)
+        .real(parse_number(c.at(row, 0)))
+        .text(c.at(row, 1))
+        .text(c.at(row, 2))
+        .text(c.at(row, 3))
+        .real(parse_number(c.at(row, 4)))
+        .row();
+}
+
+// Each run, its scalars and its series, one run after another.
+void insert_runs(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
+  Database::Insert runs(db, "INSERT INTO runs VALUES (?, ?, ?, ?, ?)");
+  Database::Insert scalars(db, "INSERT INTO scalars VALUES (?, ?, ?, ?, ?)");
+  Database::Insert series(db, "INSERT INTO series VALUES (?, ?, ?, ?, ?, ?)");
+  for (const RunRecord& r : t.runs) {
+    const auto run = static_cast<std::int64_t>(r.run);
+    runs.integer(run)
+        .integer(static_cast<std::int64_t>(r.point))
+        .integer(r.replication)
+        .integer(r.seed)
+        .text(r.status)
+        .row();
+    for (const RunScalar& s : r.scalars)
+      scalars.integer(run)
+          .text(s.component)
+          .text(s.name)
+          .text(s.unit)
+          .real(parse_number(s.text))
+          .row();
+    insert_series(series, dir, r);
   }
+}
+
+void insert_summary(Database& db, const SweepTables& t) {
   Database::Insert summary(db, "INSERT INTO summary VALUES (?, ?, ?, ?, ?, ?, ?)");
   for (const SummaryRow& row : t.summary)
     summary.integer(static_cast<std::int64_t>(row.point))
@@ -187,6 +201,15 @@ void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) 
         .real(row.summary.mean)
         .real(row.summary.ci95_half_width)
         .row();
+}
+
+void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
+  create_tables(db);
+  insert_axes(db, t);
+  insert_points(db, t);
+  insert_parameters(db, t);
+  insert_runs(db, dir, t);
+  insert_summary(db, t);
 }
 
 }  // namespace

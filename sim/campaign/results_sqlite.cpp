@@ -101,23 +101,27 @@ class Columns {
   std::vector<int> index_;
 };
 
-constexpr const char* kSchema =
-    "CREATE TABLE axes (position INTEGER, name TEXT);"
-    "CREATE TABLE points (point INTEGER, axis TEXT, label TEXT, value REAL);"
-    "CREATE TABLE parameters (point INTEGER, path TEXT, value REAL, text TEXT);"
-    "CREATE TABLE runs (run INTEGER PRIMARY KEY, point INTEGER, replication INTEGER, "
-    "seed INTEGER, status TEXT);"
-    "CREATE TABLE scalars (run INTEGER, component TEXT, name TEXT, unit TEXT, value REAL);"
-    "CREATE TABLE summary (point INTEGER, component TEXT, name TEXT, unit TEXT, n INTEGER, "
-    "mean REAL, ci95_half_width REAL);"
-    "CREATE TABLE series (run INTEGER, time_s REAL, component TEXT, name TEXT, unit TEXT, "
-    "value REAL);";
+void create_tables(Database& db) {
+  db.exec(
+      "CREATE TABLE axes (position INTEGER, name TEXT);"
+      "CREATE TABLE points (point INTEGER, axis TEXT, label TEXT, value REAL);"
+      "CREATE TABLE parameters (point INTEGER, path TEXT, value REAL, text TEXT);"
+      "CREATE TABLE runs (run INTEGER PRIMARY KEY, point INTEGER, replication INTEGER, "
+      "seed INTEGER, status TEXT);"
+      "CREATE TABLE scalars (run INTEGER, component TEXT, name TEXT, unit TEXT, value REAL);"
+      "CREATE TABLE summary (point INTEGER, component TEXT, name TEXT, unit TEXT, n INTEGER, "
+      "mean REAL, ci95_half_width REAL);"
+      "CREATE TABLE series (run INTEGER, time_s REAL, component TEXT, name TEXT, unit TEXT, "
+      "value REAL);");
+}
 
-// The axes, and each point's label and value on each.
-void fill_points(Database& db, const SweepTables& t) {
+void insert_axes(Database& db, const SweepTables& t) {
   Database::Insert axes(db, "INSERT INTO axes VALUES (?, ?)");
   for (std::size_t a = 0; a < t.axes.size(); ++a)
     axes.integer(static_cast<std::int64_t>(a)).text(t.axes[a]).row();
+}
+
+void insert_points(Database& db, const SweepTables& t) {
   Database::Insert points(db, "INSERT INTO points VALUES (?, ?, ?, ?)");
   for (std::size_t p = 0; p < t.point_labels.size(); ++p)
     for (std::size_t a = 0; a < t.axes.size() && a < t.point_labels[p].size(); ++a)
@@ -128,8 +132,7 @@ void fill_points(Database& db, const SweepTables& t) {
           .row();
 }
 
-// Each point's parameters: a number in `value`, a string in `text`, a boolean in both.
-void fill_parameters(Database& db, const SweepTables& t) {
+void insert_parameters(Database& db, const SweepTables& t) {
   Database::Insert parameters(db, "INSERT INTO parameters VALUES (?, ?, ?, ?)");
   for (std::size_t p = 0; p < t.point_sets.size(); ++p)
     for (const auto& [path, v] : t.point_sets[p]) {
@@ -146,8 +149,25 @@ void fill_parameters(Database& db, const SweepTables& t) {
     }
 }
 
-// Each run, its scalars, and the series.csv of a complete one.
-void fill_runs(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
+// A complete run's series.csv, when it wrote one.
+void insert_series(Database::Insert& series, const std::filesystem::path& dir, const RunRecord& r) {
+  const auto file = dir / "runs" / std::to_string(r.run) / "series.csv";
+  if (r.status != "complete" || !std::filesystem::exists(file)) return;
+  const auto run = static_cast<std::int64_t>(r.run);
+  const CsvTable csv = read_csv_file(file.string());
+  const Columns c(csv, {"time_s", "component", "name", "unit", "value"});
+  for (const auto& row : csv.rows)
+    series.integer(run)
+        .real(parse_number(c.at(row, 0)))
+        .text(c.at(row, 1))
+        .text(c.at(row, 2))
+        .text(c.at(row, 3))
+        .real(parse_number(c.at(row, 4)))
+        .row();
+}
+
+// Each run, its scalars and its series, one run after another.
+void insert_runs(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
   Database::Insert runs(db, "INSERT INTO runs VALUES (?, ?, ?, ?, ?)");
   Database::Insert scalars(db, "INSERT INTO scalars VALUES (?, ?, ?, ?, ?)");
   Database::Insert series(db, "INSERT INTO series VALUES (?, ?, ?, ?, ?, ?)");
@@ -166,22 +186,11 @@ void fill_runs(Database& db, const std::filesystem::path& dir, const SweepTables
           .text(s.unit)
           .real(parse_number(s.text))
           .row();
-    const auto file = dir / "runs" / std::to_string(r.run) / "series.csv";
-    if (r.status != "complete" || !std::filesystem::exists(file)) continue;
-    const CsvTable csv = read_csv_file(file.string());
-    const Columns c(csv, {"time_s", "component", "name", "unit", "value"});
-    for (const auto& row : csv.rows)
-      series.integer(run)
-          .real(parse_number(c.at(row, 0)))
-          .text(c.at(row, 1))
-          .text(c.at(row, 2))
-          .text(c.at(row, 3))
-          .real(parse_number(c.at(row, 4)))
-          .row();
+    insert_series(series, dir, r);
   }
 }
 
-void fill_summary(Database& db, const SweepTables& t) {
+void insert_summary(Database& db, const SweepTables& t) {
   Database::Insert summary(db, "INSERT INTO summary VALUES (?, ?, ?, ?, ?, ?, ?)");
   for (const SummaryRow& row : t.summary)
     summary.integer(static_cast<std::int64_t>(row.point))
@@ -195,11 +204,12 @@ void fill_summary(Database& db, const SweepTables& t) {
 }
 
 void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
-  db.exec(kSchema);
-  fill_points(db, t);
-  fill_parameters(db, t);
-  fill_runs(db, dir, t);
-  fill_summary(db, t);
+  create_tables(db);
+  insert_axes(db, t);
+  insert_points(db, t);
+  insert_parameters(db, t);
+  insert_runs(db, dir, t);
+  insert_summary(db, t);
 }
 
 }  // namespace

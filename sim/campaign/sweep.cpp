@@ -1,507 +1,56 @@
 #include "sim/campaign/sweep.hpp"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <malloc.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <functional>
-#include <iterator>
-#include <map>
-#include <set>
 #include <sstream>
-#include <thread>
+#include <system_error>
+#include <utility>
 
-#include "analysis/answers.hpp"
-#include "analysis/result_files.hpp"
-#include "analysis/results.hpp"
-#include "analysis/sweep_summary.hpp"
-#include "gbesim_version.hpp"
-#include "sim/campaign/results_sqlite.hpp"
+#include "sim/campaign/aggregation.hpp"
+#include "sim/campaign/run_state.hpp"
+#include "sim/campaign/slurm_scripts.hpp"
+#include "sim/campaign/sweep_loop.hpp"
+#include "sim/campaign/sweep_record.hpp"
+#include "sim/campaign/sweep_status.hpp"
 #include "sim/input/json_input.hpp"
 #include "sim/input/json_path.hpp"
 #include "sim/input/scenario_loader.hpp"
-#include "sim/run/runner.hpp"
 #include "sim/support/atomic_file.hpp"
 #include "sim/support/diagnostics.hpp"
 #include "sim/support/output_dir.hpp"
-#include "sim/support/progress.hpp"
 #include "sim/support/stop_signal.hpp"
 
 namespace gbesim {
 namespace {
 
-std::filesystem::path run_dir(const std::filesystem::path& dir, std::size_t run) {
-  return dir / "runs" / std::to_string(run);
+// The path of `axis` that covers a --set's `path` (the same path, or an object above it), or
+// empty.
+std::string covering_path(const SweepAxis& axis, const std::string& path) {
+  for (const auto& axis_path : axis.paths)
+    if (path_within(path, axis_path)) return axis_path;
+  for (const auto& variant : axis.sets)
+    for (const auto& [variant_path, value] : variant)
+      if (path_within(path, variant_path)) return variant_path;
+  return "";
 }
 
-// What a run's directory holds: complete (the configuration expected now, made by this
-// version, every file as its record says it was written), running (a process holds its lock),
-// stale (complete, but for another configuration or by another version), damaged (its record
-// or files are not what the run wrote: changed, truncated, replaced), interrupted, failed (it
-// left a log but no record), or missing; `why` says what changed, or the failed run's error line.
-struct RunState {
-  std::string status;
-  std::string why;
-};
-
-// The line of a failed run's log that says what went wrong: the last one naming an error, else
-// the last one. The log is read like any result file (a FIFO in its place must not block).
-std::string error_line(const std::filesystem::path& log) {
-  std::string text;
-  try {
-    text = read_result_file(log, std::uint64_t{16} << 20);
-  } catch (const ResultsError& e) {
-    return "its log cannot be read: " + printable(e.what());
+// A --set of a path the sweep varies is replaced at the points that set it (a point applies
+// after --set): said once, not left silent.
+void warn_of_replaced_sets(const SweepOptions& options, const SweepPlan& plan) {
+  for (const auto& set : options.sets) {
+    const std::string path = set.substr(0, set.find('='));
+    for (const SweepAxis& axis : plan.axes)
+      if (const std::string covering = covering_path(axis, path); !covering.empty())
+        fmt::print(stderr,
+                   "warning: {}: --set {} is replaced by sweep axis \"{}\" at every point that "
+                   "sets {} (a sweep point applies after --set; take the path out of the sweep to "
+                   "use the --set value)\n",
+                   options.scenario_file, set, axis.name, covering);
   }
-  std::istringstream in(text);
-  std::string line, last, error;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    last = line;
-    std::string lower = line;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (lower.find("error") != std::string::npos) error = line;
-  }
-  const std::string& shown = error.empty() ? last : error;
-  return shown.empty() ? "its log is empty" : shown;
-}
-
-// Whether `path` is a real directory or absent: not a link, a file, a FIFO.
-bool real_directory_or_none(const std::filesystem::path& path) {
-  struct stat st {};
-  return ::lstat(path.c_str(), &st) != 0 || S_ISDIR(st.st_mode);
-}
-
-// Before a run is made again, what an earlier attempt left in its directory goes: only in a
-// directory gbesim marked, only gbesim's names (its record, its log, the files the record lists,
-// every kind of output, temporaries), through a descriptor of the directory itself (a link
-// swapped in for it is not followed). Anything else stays, and the run refuses to write over it.
-void clear_run_directory(const std::filesystem::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return;
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat mark {};
-  if (::fstatat(fd, ".gbesim.lock", &mark, AT_SYMLINK_NOFOLLOW) != 0) return;  // not gbesim's
-  std::set<std::string> names = {"run.json",     "log.txt",           "scalars.csv",
-                                 "flows.csv",    "series.csv",        "events.csv",
-                                 "trace.vcd",    "trace.pcapng",      "topology.txt",
-                                 "topology.dot", "topology_pairs.csv"};
-  if (const auto old = read_json_record(dir / "run.json", {"outputs"});
-      old && old->is_object() && old->contains("outputs") && (*old)["outputs"].is_array())
-    for (const auto& f : (*old)["outputs"])
-      if (f.is_string()) names.insert(f.get<std::string>());
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-    if (const std::string name = entry.path().filename().string(); temporary_owner(name))
-      names.insert(name);
-  for (const auto& name : names)
-    if (is_plain_name(name)) ::unlinkat(fd, name.c_str(), 0);  // a directory of that name stays
-}
-
-// A run's scalars.csv text as rows (analysis/results checked its header, four fields a row, a
-// number, inf, -inf or nothing in each value). Throws ResultsError naming the file and line.
-std::vector<RunScalar> scalars_of(const std::string& text, const std::filesystem::path& file) {
-  std::vector<RunScalar> out;
-  const CsvTable table = parse_scalars_csv(text, file.string());
-  out.reserve(table.rows.size());
-  for (const auto& f : table.rows) {
-    RunScalar s{f[0], f[1], f[2], 0.0, f[3]};
-    s.value = parse_number(f[3]).value_or(std::nan(""));  // empty: no value
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-// A resolved configuration, as its compact JSON text's length and hash: what a sweep keeps of
-// each run's expected configuration (a few bytes instead of the document, which for 1,920 runs
-// was 40 MiB -- memory every run forked from the sweep would count as its own). Two texts differ
-// unless they are the same (a run's configuration in run.json is written from the same text and
-// reads back to it, numbers included); a collision of both would need 2^64 bad luck.
-struct ConfigDigest {
-  std::size_t length = 0;
-  std::size_t hash = 0;
-  explicit ConfigDigest(const Json& config) {
-    const std::string text = config.dump();
-    length = text.size();
-    hash = std::hash<std::string>{}(text);
-  }
-  bool operator==(const ConfigDigest& o) const { return length == o.length && hash == o.hash; }
-};
-
-// Why a complete run's files are not what its run.json recorded when it finished, or nullopt:
-// every file the record lists (scalars.csv at least) must be a regular file of the size (looked
-// at first: a huge sparse file is not read) and CRC-32 recorded, and scalars.csv must read as
-// one. Its scalars, read once from the text that was checked, go to `scalars` when given.
-std::optional<std::string> damage_of(const std::filesystem::path& dir, const Json& run,
-                                     std::vector<RunScalar>* scalars) {
-  const Json files = run.value("files", Json());
-  if (!files.is_object() || !files.contains("scalars.csv"))
-    return std::string("run.json lists no check of scalars.csv");
-  try {
-    for (const auto& [name, entry] : files.items()) {
-      if (!is_plain_name(name))
-        return "run.json lists a file outside the run's directory: " + printable(name);
-      if (name == "scalars.csv") continue;
-      if (const auto problem = recorded_file_problem(dir, name, files, "run.json")) return problem;
-    }
-    const auto file = dir / "scalars.csv";
-    const std::string text = read_result_file(file);
-    if (const auto problem =
-            file_check_problem("scalars.csv", check_of_text(text), files, "run.json"))
-      return problem;
-    std::vector<RunScalar> rows = scalars_of(text, file);
-    if (scalars != nullptr) *scalars = std::move(rows);
-  } catch (const ResultsError& e) {
-    return printable(e.what());
-  }
-  return std::nullopt;
-}
-
-// A run's record, read as untrusted input: nullopt when there is none, or when it is damaged
-// (not a regular file, its seal broken or missing, not a JSON object: `damage` says which). A
-// record of another gbesim version may lack the seal: it is stale whatever else it holds.
-std::optional<Json> run_record(const std::filesystem::path& dir, std::string& damage) {
-  std::error_code ec;
-  const auto file = dir / "run.json";
-  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return std::nullopt;
-  std::string text;
-  try {
-    text = read_result_file(file, std::uint64_t{64} << 20);
-  } catch (const ResultsError& e) {
-    damage = printable(e.what());
-    return std::nullopt;
-  }
-  const Seal seal = seal_of(text);
-  const JsonParse parsed = seal != Seal::broken ? parse_json_text(text) : JsonParse{};
-  if (seal == Seal::broken)
-    damage = "run.json's record_crc32 does not match its text: it changed after it was written";
-  else if (!parsed.ok || !parsed.value.is_object())
-    damage = "run.json is not a JSON object";
-  else if (seal == Seal::none && parsed.value.value("version", Json()) == kVersion)
-    damage = "run.json is not sealed (record_crc32)";  // an earlier gbesim's is only stale
-  if (!damage.empty()) return std::nullopt;
-  return parsed.value;
-}
-
-// `scalars`: a complete run's scalars, from the text its check was made on, when given.
-RunState run_state(const std::filesystem::path& dir, const ConfigDigest& expected_config,
-                   std::vector<RunScalar>* scalars = nullptr) {
-  if (!real_directory_or_none(dir))
-    return {"damaged", "its directory is a link or not a directory: not gbesim's"};
-  if (lock_held(dir)) return {"running", ""};
-  std::string damage;
-  const std::optional<Json> run = run_record(dir, damage);
-  if (!damage.empty()) return {"damaged", damage};
-  const Json status = run && run->is_object() ? run->value("status", Json()) : Json();
-  if (status == "complete") {
-    if (!run->contains("config") || !(ConfigDigest((*run)["config"]) == expected_config))
-      return {"stale", "the configuration changed"};
-    const Json version = run->value("version", Json());
-    if (version != kVersion)
-      return {"stale", fmt::format("made by gbesim {} (this is {})",
-                                   version.is_string() ? printable(version.get<std::string>())
-                                                       : std::string("?"),
-                                   kVersion)};
-    if (const auto problem = damage_of(dir, *run, scalars)) return {"damaged", *problem};
-    return {"complete", ""};
-  }
-  if (status == "interrupted") return {"interrupted", "it was stopped before its end"};
-  if (run && !status.is_string()) return {"damaged", "run.json has no status"};
-  std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(dir / "log.txt", ec)))
-    return {"failed", error_line(dir / "log.txt")};
-  return {"missing", ""};
-}
-
-// "3, 7-9, 12": run numbers as ranges.
-std::string run_ranges(const std::vector<std::size_t>& runs) {
-  std::string out;
-  for (std::size_t i = 0; i < runs.size();) {
-    std::size_t j = i;
-    while (j + 1 < runs.size() && runs[j + 1] == runs[j] + 1) ++j;
-    out += (out.empty() ? "" : ", ") +
-           (j == i ? std::to_string(runs[i]) : fmt::format("{}-{}", runs[i], runs[j]));
-    i = j + 1;
-  }
-  return out;
-}
-
-// Closes every descriptor marked close-on-exec, as exec would have: the sweep's lock and pipes
-// are not the run's.
-void close_on_exec_descriptors() {
-  std::vector<int> marked;
-  if (DIR* d = ::opendir("/proc/self/fd")) {
-    const int own = ::dirfd(d);
-    while (const dirent* e = ::readdir(d)) {
-      if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-      const int fd = std::atoi(e->d_name);
-      if (fd != own && (::fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0) marked.push_back(fd);
-    }
-    ::closedir(d);
-  }
-  for (int fd : marked) ::close(fd);
-}
-
-// What runs in the child: `gbesim run <scenario> --point K --out <dir> --set ...`, with its
-// output in log.txt and its exit code the process's.
-[[noreturn]] void run_in_child(const SweepOptions& options, std::size_t run,
-                               const std::filesystem::path& dir, pid_t sweep) {
-  ::setpgid(0, 0);
-  sigset_t stops;
-  sigemptyset(&stops);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
-  ::sigprocmask(SIG_SETMASK, &stops, nullptr);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) ::signal(sig, SIG_DFL);
-  forget_inherited_stop_state();
-  close_on_exec_descriptors();
-  // Not --quiet: the run's log.txt gets its progress lines and its summary.
-  const int log = ::open((dir / "log.txt").c_str(),
-                         O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (log < 0 || ::dup2(log, STDOUT_FILENO) < 0 || ::dup2(log, STDERR_FILENO) < 0) ::_exit(1);
-  if (log > STDERR_FILENO) ::close(log);
-  RunOptions options_of_run;
-  options_of_run.scenario_file = options.scenario_file;
-  options_of_run.load.run = run;
-  options_of_run.load.sets = options.sets;
-  options_of_run.out_dir = dir;
-  options_of_run.parent_pid = sweep;
-  int code = 1;
-  try {
-    code = run_simulation(options_of_run);
-  } catch (const std::exception&) {
-    code = report_failure(std::current_exception());
-  }
-  std::fflush(stdout);
-  std::fflush(stderr);
-  ::_exit(code);
-}
-
-// fork() with this process's buffered output written first (else both copies would write it).
-pid_t fork_flushed() {
-  std::fflush(stdout);
-  std::fflush(stderr);
-  return ::fork();
-}
-
-// A run is a child process, a copy of this one that does what `gbesim run --point K` would
-// (the same function) without loading the program again: on this project's VM that load -- the
-// dynamic linker and the SystemC library's 3 MiB initialisation -- is about 20 ms, more than most
-// runs of a small sweep simulate. It has its own process group, so that a Ctrl-C at the terminal
-// reaches only the sweep, which passes one SIGINT on to each run (a second signal would make the
-// run stop at once, without writing its interrupted record); and it is tied to the sweep: if the
-// sweep dies, its runs stop (PR_SET_PDEATHSIG, as `gbesim run --parent-pid`).
-pid_t start_run(const SweepOptions& options, std::size_t run, const std::filesystem::path& dir) {
-  const pid_t sweep = ::getpid();
-  const pid_t pid = fork_flushed();
-  if (pid < 0) throw std::runtime_error(std::string("cannot start a run: ") + std::strerror(errno));
-  if (pid == 0) run_in_child(options, run, dir, sweep);
-  ::setpgid(pid, pid);  // also here, so that a signal forwarded at once finds the group
-  return pid;
-}
-
-void print_list(const SweepPlan& plan) {
-  fmt::print("{:>5} {:>6} {:>5} {:>12}  values\n", "run", "point", "rep", "seed");
-  for (std::size_t k = 0; k < plan.run_count(); ++k) {
-    std::string values;
-    const auto columns = plan.columns();
-    const auto labels = plan.point_labels(plan.point_of_run(k));
-    for (std::size_t c = 0; c < columns.size(); ++c)
-      values += (values.empty() ? "" : "  ") + printable(columns[c]) + "=" + printable(labels[c]);
-    fmt::print("{:>5} {:>6} {:>5} {:>12}  {}\n", k, plan.point_of_run(k),
-               plan.replication_of_run(k), plan.seed_of_run(k), values);
-  }
-  fmt::print("{} points x {} replications = {} runs\n", plan.point_count(), plan.replications,
-             plan.run_count());
-}
-
-// `gbesim sweep --status`: how many runs are in each state, then every run that is not complete
-// and why (the missing ones as ranges). Exit 0 when all are complete, 1 otherwise.
-int print_status(const SweepPlan& plan, const std::filesystem::path& dir, const std::string& name,
-                 const std::function<RunState(std::size_t)>& state_of, bool as_json) {
-  const std::vector<std::string> order = {"complete",    "running", "stale",  "damaged",
-                                          "interrupted", "failed",  "missing"};
-  std::map<std::string, std::vector<std::size_t>> by_status;
-  std::vector<std::pair<std::size_t, RunState>> listed;
-  for (std::size_t k = 0; k < plan.run_count(); ++k) {
-    RunState st = state_of(k);
-    by_status[st.status].push_back(k);
-    if (st.status != "complete" && !(st.status == "missing" && st.why.empty()))
-      listed.emplace_back(k, std::move(st));
-  }
-  const bool all = by_status["complete"].size() == plan.run_count();
-  if (as_json) {
-    Json j;
-    j["sweep"] = name;
-    j["directory"] = dir.string();
-    j["runs"] = plan.run_count();
-    j["all_complete"] = all;
-    for (const auto& status : order) {
-      j["counts"][status] = by_status[status].size();
-      j["runs_by_status"][status] = by_status[status];
-    }
-    Json runs = Json::array();
-    for (const auto& [k, st] : listed)
-      runs.push_back({{"run", k},
-                      {"point", plan.point_of_run(k)},
-                      {"replication", plan.replication_of_run(k)},
-                      {"status", st.status},
-                      {"why", st.why}});
-    j["not_complete"] = runs;
-    fmt::print("{}\n", dump_json(j, 2));
-    return all ? 0 : 1;
-  }
-  fmt::print("sweep {} in {}/: {} runs\n", name, dir.string(), plan.run_count());
-  for (const auto& status : order) fmt::print("  {:<12} {:>6}\n", status, by_status[status].size());
-  if (!listed.empty()) {
-    fmt::print("{:>6} {:>6} {:>4}  {:<12} why\n", "run", "point", "rep", "status");
-    for (const auto& [k, st] : listed)
-      fmt::print("{:>6} {:>6} {:>4}  {:<12} {}\n", k, plan.point_of_run(k),
-                 plan.replication_of_run(k), st.status, st.why);
-  }
-  std::vector<std::size_t> never;
-  for (std::size_t k : by_status["missing"])
-    if (std::none_of(listed.begin(), listed.end(), [&](const auto& l) { return l.first == k; }))
-      never.push_back(k);
-  if (!never.empty()) fmt::print("never run: runs {}\n", run_ranges(never));
-  return all ? 0 : 1;
-}
-
-// A word for a POSIX shell, quoted when it needs to be.
-std::string shell_word(const std::string& w) {
-  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789_-./=:,+@%") == std::string::npos)
-    return w;
-  std::string out = "'";
-  for (char c : w) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string absolute_text(const std::filesystem::path& p) {
-  return std::filesystem::absolute(p).lexically_normal().string();
-}
-
-// Runs a command line through /bin/sh and returns its standard output, or throws with it.
-std::string command_output(const std::string& command) {
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run: " + command);
-  std::string out;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-  const int status = ::pclose(pipe);
-  if (status != 0) throw std::runtime_error(command + " failed" + (out.empty() ? "" : ": " + out));
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
-
-// `gbesim sweep --slurm`: DIR/slurm/shards.sbatch (a job array, one task per shard, each
-// `gbesim sweep --shard I/N -j C`), DIR/slurm/aggregate.sbatch (`gbesim sweep --aggregate`) and
-// DIR/slurm/submit.sh (submits the first, then the second to start after every task has ended,
-// however it ended, so that what is complete is aggregated and what is not is named).
-int write_slurm(const SweepOptions& options, const SweepPlan& plan, const std::string& name,
-                const std::filesystem::path& sweep_dir) {
-  const std::size_t runs = plan.run_count();
-  const std::size_t tasks = options.slurm_tasks > 0 ? static_cast<std::size_t>(options.slurm_tasks)
-                                                    : std::min<std::size_t>(runs, 8);
-  if (tasks > runs) {
-    Diagnostics d(options.scenario_file);
-    d.error("", fmt::format("--tasks {}: at most {} (the sweep has {} runs)", tasks, runs, runs));
-    d.throw_if_any();
-  }
-  const OutputDirectory out(
-      sweep_dir,
-      fmt::format("gbesim sweep {} --slurm (pid {})", printable(options.scenario_file), ::getpid()),
-      {"slurm"});
-  const std::filesystem::path slurm = sweep_dir / "slurm";
-  std::error_code ec;
-  std::filesystem::create_directories(slurm, ec);
-  if (ec) throw ScenarioError({{slurm.string(), "", "cannot create it: " + ec.message()}});
-  // Absolute paths throughout: a job starts wherever the scheduler starts it.
-  std::string common = " " + shell_word(absolute_text(options.scenario_file)) + " --out " +
-                       shell_word(absolute_text(sweep_dir));
-  for (const auto& set : options.sets) common += " --set " + shell_word(set);
-  const std::string self = shell_word(absolute_text(options.self));
-  auto header = [&](const std::string& job, const std::string& output) {
-    std::string h = "#!/bin/bash\n";
-    h += "#SBATCH --job-name=" + shell_word(job) + "\n";
-    h += "#SBATCH --output=" + shell_word(absolute_text(slurm / output)) + "\n";
-    if (!options.slurm_partition.empty())
-      h += "#SBATCH --partition=" + shell_word(options.slurm_partition) + "\n";
-    if (!options.slurm_time.empty()) h += "#SBATCH --time=" + shell_word(options.slurm_time) + "\n";
-    return h;
-  };
-  std::string shards = header("gbesim-" + name, "shard-%a.out");
-  shards += fmt::format("#SBATCH --array=1-{}\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n",
-                        tasks, options.slurm_cpus_per_task);
-  shards += fmt::format(
-      "# Written by gbesim sweep --slurm: task I of this array runs shard I/{} of the {} runs\n"
-      "# (docs/cluster.md).\nset -euo pipefail\nexec {} sweep{} --shard "
-      "\"$SLURM_ARRAY_TASK_ID/{}\" "
-      "-j {} --quiet\n",
-      tasks, runs, self, common, tasks, options.slurm_cpus_per_task);
-  std::string aggregate = header("gbesim-" + name + "-aggregate", "aggregate.out");
-  aggregate += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
-  aggregate += fmt::format(
-      "# Written by gbesim sweep --slurm: after every shard task has ended, points.csv and\n"
-      "# summary.csv from what is complete (exit 1 naming the runs that are not).\n"
-      "set -euo pipefail\nexec {} sweep{} --aggregate\n",
-      self, common);
-  const std::string shards_file = absolute_text(slurm / "shards.sbatch");
-  const std::string aggregate_file = absolute_text(slurm / "aggregate.sbatch");
-  const std::string submit = fmt::format(
-      "#!/bin/sh\n# Written by gbesim sweep --slurm: submits the shards, then the aggregation to\n"
-      "# run after all of them (afterany: also when some failed).\nset -eu\n"
-      "array=$(sbatch --parsable {})\narray=${{array%%;*}}\n"
-      "aggregate=$(sbatch --parsable --dependency=afterany:$array {})\n"
-      "echo \"shards: job $array (array of {}), aggregation: job ${{aggregate%%;*}}\"\n",
-      shell_word(shards_file), shell_word(aggregate_file), tasks);
-  write_file_atomically(slurm / "shards.sbatch", shards);
-  write_file_atomically(slurm / "aggregate.sbatch", aggregate);
-  write_file_atomically(slurm / "submit.sh", submit);
-  std::filesystem::permissions(slurm / "submit.sh", std::filesystem::perms::owner_exec,
-                               std::filesystem::perm_options::add, ec);
-  if (!options.slurm_submit) {
-    fmt::print(
-        "sweep {}: {} runs in {} Slurm array tasks ({} to {} runs each, {} CPU{} per task);\n"
-        "written {}/ (shards.sbatch, aggregate.sbatch, submit.sh). Submit with:\n  sh {}\n"
-        "then follow it with: {} sweep{} --status\n",
-        name, runs, tasks, runs / tasks, (runs + tasks - 1) / tasks, options.slurm_cpus_per_task,
-        options.slurm_cpus_per_task == 1 ? "" : "s", slurm.string(),
-        shell_word(absolute_text(slurm / "submit.sh")), self, common);
-    return 0;
-  }
-  const std::string array_id = command_output("sbatch --parsable " + shell_word(shards_file));
-  const std::string array = array_id.substr(0, array_id.find(';'));
-  const std::string aggregate_id =
-      command_output("sbatch --parsable --dependency=afterany:" + shell_word(array) + " " +
-                     shell_word(aggregate_file));
-  const std::string aggregation = aggregate_id.substr(0, aggregate_id.find(';'));
-  Json ids;
-  ids["array_job"] = array;
-  ids["aggregate_job"] = aggregation;
-  ids["tasks"] = tasks;
-  write_file_atomically(slurm / "jobs.json", dump_json(ids, 2) + "\n");
-  fmt::print(
-      "sweep {}: submitted job {} (array of {} shard tasks) and job {} (aggregation, "
-      "after them); follow it with: {} sweep{} --status\n",
-      name, array, tasks, aggregation, self, common);
-  return 0;
 }
 
 // "I/N" of --shard, checked against the sweep's run count.
@@ -535,46 +84,227 @@ Shard parse_shard(const std::string& text, std::size_t runs, const std::string& 
   return {index, count, shard_block(runs, index, count)};
 }
 
-// "--set a=1 --set b=2", or "no --set".
-std::string sets_text(const std::vector<std::string>& sets) {
-  std::string out;
-  for (const auto& set : sets)
-    out += (out.empty() ? "" : " ") + std::string("--set ") + shell_word(set);
-  return out.empty() ? "no --set" : out;
+// What every mode but --list works on.
+struct Sweep {
+  const SweepOptions& options;
+  const SweepPlan& plan;
+  std::optional<Shard> shard;
+  std::string name;
+  SweepRuns runs;
+  const std::filesystem::path& dir() const { return runs.sweep_dir(); }
+};
+
+// Every run's configuration as it would be resolved now (what a complete run must match);
+// resolving them also checks every point before anything runs or is submitted.
+std::vector<ConfigDigest> expected_configs(const SweepOptions& options, const SweepPlan& plan) {
+  std::vector<ConfigDigest> expected;
+  expected.reserve(plan.run_count());
+  for (std::size_t k = 0; k < plan.run_count(); ++k) {
+    LoadOptions o;
+    o.sets = options.sets;
+    o.run = k;
+    expected.emplace_back(load_scenario(options.scenario_file, o).resolved);
+  }
+  ::malloc_trim(0);  // what resolving them took is given back before runs are forked
+  return expected;
 }
 
-// Why `--aggregate` must leave DIR as it is, or nullopt: the sweep recorded there (sweep.json)
-// was run with other --set options, or none of its runs was made with this configuration (every
-// row would be stale, and good files would be replaced by empty ones).
-std::optional<std::string> aggregation_refusal(
-    const SweepOptions& options, const SweepPlan& plan, const std::filesystem::path& dir,
-    const std::function<RunState(std::size_t)>& state_of) {
-  std::string command = "gbesim sweep " + shell_word(options.scenario_file) + " --aggregate";
-  if (options.out_dir) command += " --out " + shell_word(options.out_dir->string());
-  if (const auto record = read_json_record(dir / "sweep.json", {"sets"});
-      record && record->is_object() && record->contains("sets") && (*record)["sets"].is_array()) {
-    std::vector<std::string> recorded;
-    for (const auto& set : (*record)["sets"])
-      if (set.is_string()) recorded.push_back(set.get<std::string>());
-    if (recorded != options.sets) {
-      std::string same = command;
-      for (const auto& set : recorded) same += " --set " + shell_word(set);
-      return "this sweep was run with " + sets_text(recorded) + " (sweep.json), not " +
-             sets_text(options.sets) + ": nothing was changed; aggregate it with the same: " + same;
+Sweep set_up(const SweepOptions& options, const SweepPlan& plan) {
+  std::optional<Shard> shard;
+  if (!options.shard.empty())
+    shard = parse_shard(options.shard, plan.run_count(), options.scenario_file);
+  LoadOptions load;
+  load.sets = options.sets;
+  std::string name = load_scenario(options.scenario_file, load).config.run.name;
+  std::filesystem::path dir =
+      options.out_dir ? *options.out_dir : std::filesystem::path("results") / name;
+  // runs/ is the sweep's own: a link there would take its runs (and their removals) elsewhere.
+  if (!real_directory_or_none(dir / "runs"))
+    throw ScenarioError({{(dir / "runs").string(), "",
+                          "is a link or not a directory; a sweep's runs/ is its own: nothing was "
+                          "changed"}});
+  return {options, plan, std::move(shard), std::move(name),
+          SweepRuns(std::move(dir), expected_configs(options, plan))};
+}
+
+// One sweep (or --aggregate) per directory at a time, one process per shard; runs lock their own
+// directories. A shard's directory is named by the numbers, not the text: "01/3" is the same
+// shard as "1/3" (and the same lock). A directory that is not gbesim's keeps what is in it:
+// nothing of these names is replaced. (runs/ holds directories of runs, each guarded as its own:
+// a cluster's array tasks write them before any sweep here.)
+OutputDirectory open_sweep_directory(const Sweep& sweep) {
+  const std::string holder =
+      fmt::format("gbesim sweep {}{} (pid {})", printable(sweep.options.scenario_file),
+                  sweep.shard ? " --shard " + sweep.shard->text() : "", ::getpid());
+  if (!sweep.shard)
+    return OutputDirectory(
+        sweep.dir(), holder,
+        {"sweep.json", "points.csv", "summary.csv", "results.sqlite", "answers.txt"});
+  std::error_code ec;
+  std::filesystem::create_directories(sweep.dir() / "shards", ec);
+  return OutputDirectory(
+      sweep.dir() / "shards" / fmt::format("{}-of-{}", sweep.shard->index, sweep.shard->count),
+      holder, {"shard.json"});
+}
+
+void make_runs_directory(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir / "runs", ec);
+  if (ec)
+    throw ScenarioError({{dir.string(), "", "cannot create the runs directory: " + ec.message()}});
+}
+
+// `gbesim sweep --aggregate`: the sweep-wide files from what is complete; runs nothing.
+int aggregate_only(const Sweep& sweep) {
+  const SweepOptions& options = sweep.options;
+  SweepRecord record(options, sweep.plan, sweep.name, sweep.dir());
+  Aggregation aggregation(sweep.plan, sweep.runs, record, sweep.name);
+  if (const auto refusal = aggregation_refusal(options, sweep.runs))
+    throw ScenarioError({{sweep.dir().string(), "", *refusal}});
+  const std::string said = aggregation.write_all();
+  const std::size_t runs = sweep.plan.run_count();
+  const bool all = aggregation.complete() == runs;
+  if (!options.quiet) fmt::print("{}", said);
+  if (!options.quiet)
+    fmt::print(
+        "sweep {}: aggregated {} of {} runs; results: {}/ (points.csv, summary.csv, "
+        "results.sqlite)\n",
+        sweep.name, aggregation.complete(), runs, sweep.dir().string());
+  if (!all)
+    fmt::print(
+        stderr,
+        "sweep {}: {} of {} runs are not complete: runs {} (gbesim sweep {} --status says why)\n",
+        sweep.name, aggregation.not_complete().size(), runs, run_ranges(aggregation.not_complete()),
+        printable(options.scenario_file));
+  return all ? 0 : 1;
+}
+
+// The runs of `range` not complete yet, and in `redo` why each that has been there before is
+// run again.
+PendingRuns pending_runs(const SweepRuns& runs, RunBlock range, std::vector<std::string>& redo) {
+  PendingRuns pending;
+  pending.in_range = range.last - range.first;
+  for (std::size_t k = range.first; k < range.last; ++k) {
+    const RunState st = runs.state(k);
+    if (st.status == "complete") {
+      ++pending.skipped;
+      continue;
     }
+    pending.runs.push_back(k);
+    if (st.status == "running")
+      redo.push_back(
+          fmt::format("run {}: another process is writing it: waiting, then running it", k));
+    else if (st.status != "missing" || !st.why.empty())
+      redo.push_back(fmt::format("run {}: running it again: {}{}", k, st.status,
+                                 st.why.empty() ? "" : " (" + st.why + ")"));
   }
-  std::size_t complete = 0, stale = 0;
-  for (std::size_t k = 0; k < plan.run_count(); ++k) {
-    const RunState st = state_of(k);
-    complete += st.status == "complete";
-    stale += st.status == "stale";
+  return pending;
+}
+
+void say_why_run_again(const SweepOptions& options, const std::vector<std::string>& redo) {
+  constexpr std::size_t kShown = 20;
+  for (std::size_t i = 0; i < std::min(redo.size(), kShown); ++i)
+    fmt::print(stderr, "{}\n", redo[i]);
+  if (redo.size() > kShown)
+    fmt::print(stderr, "... and {} more run again (gbesim sweep {} --status lists them)\n",
+               redo.size() - kShown, printable(options.scenario_file));
+}
+
+// A run's directory that is a link (or a file) is not gbesim's: nothing is run into it.
+void refuse_runs_into_links(const SweepRuns& runs, const std::vector<std::size_t>& pending) {
+  std::vector<std::size_t> not_directories;
+  for (const std::size_t k : pending)
+    if (!real_directory_or_none(runs.dir(k))) not_directories.push_back(k);
+  if (!not_directories.empty())
+    throw ScenarioError(
+        {{(runs.sweep_dir() / "runs").string(), "",
+          "runs " + run_ranges(not_directories) +
+              ": a link or a file where a run's directory goes; a sweep runs only into "
+              "directories of its own: nothing was run"}});
+}
+
+// What is still to run in `range`, said and checked before anything runs.
+PendingRuns what_to_run(const Sweep& sweep, RunBlock range) {
+  std::vector<std::string> redo;
+  PendingRuns pending = pending_runs(sweep.runs, range, redo);
+  if (!sweep.options.quiet) say_why_run_again(sweep.options, redo);
+  refuse_runs_into_links(sweep.runs, pending.runs);
+  return pending;
+}
+
+void say_which_failed(const SweepRuns& runs) {
+  for (std::size_t k : runs.failed())
+    fmt::print(stderr, "run {} failed; see {}\n", k, (runs.dir(k) / "log.txt").string());
+}
+
+// DIR/shards/I-of-N/shard.json: the shard's runs and which are not complete.
+void write_shard_record(const Shard& shard, const std::filesystem::path& dir,
+                        const std::vector<std::size_t>& incomplete) {
+  Json record;
+  record["shard"] = shard.text();
+  record["first_run"] = shard.runs.first;
+  record["last_run"] = shard.runs.last - 1;
+  record["runs_complete"] = shard.runs.last - shard.runs.first - incomplete.size();
+  record["runs_not_complete"] = incomplete;
+  record["status"] = incomplete.empty() ? "complete"
+                     : stop_requested() ? "interrupted"
+                                        : "incomplete";
+  write_file_atomically(dir / "shard.json", dump_json(record, 2) + "\n");
+}
+
+int finish_shard(const Sweep& sweep, const OutputDirectory& out, const std::string& label) {
+  const RunBlock range = sweep.shard->runs;
+  std::vector<std::size_t> incomplete;
+  for (std::size_t k = range.first; k < range.last; ++k)
+    if (sweep.runs.status(k) != "complete") incomplete.push_back(k);
+  write_shard_record(*sweep.shard, out.path(), incomplete);
+  const std::size_t in_range = range.last - range.first;
+  if (!sweep.options.quiet)
+    fmt::print("{}: {} of {} runs complete; results: {}/runs/\n", label,
+               in_range - incomplete.size(), in_range, sweep.dir().string());
+  say_which_failed(sweep.runs);
+  if (stop_requested()) return 130;
+  return incomplete.empty() ? 0 : 1;
+}
+
+// `gbesim sweep --shard I/N`: its block of runs, into the sweep's usual layout, without the
+// sweep-wide files (a final --aggregate writes those).
+int run_shard(Sweep& sweep, const OutputDirectory& out) {
+  const Shard& shard = *sweep.shard;
+  const PendingRuns pending = what_to_run(sweep, shard.runs);
+  const std::string label = fmt::format("sweep {} shard {} (runs {}-{})", sweep.name, shard.text(),
+                                        shard.runs.first, shard.runs.last - 1);
+  run_pending(sweep.options, sweep.runs, pending, label, nullptr, nullptr);
+  return finish_shard(sweep, out, label);
+}
+
+int finish_sweep(const Sweep& sweep, Aggregation& aggregation) {
+  const std::string said = aggregation.write_all();
+  const std::size_t runs = sweep.plan.run_count();
+  const std::size_t complete = aggregation.complete();
+  if (!sweep.options.quiet) {
+    fmt::print(
+        "sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, results.sqlite, "
+        "{}runs/)\n",
+        sweep.name, complete, runs, sweep.dir().string(), said.empty() ? "" : "answers.txt, ");
+    fmt::print("{}", said);
   }
-  if (complete == 0 && stale > 0)
-    return fmt::format(
-        "none of the {} runs here was made with this configuration ({} are stale: the scenario "
-        "changed, or its --set); nothing was changed (gbesim sweep {} --status says why)",
-        plan.run_count(), stale, shell_word(options.scenario_file));
-  return std::nullopt;
+  say_which_failed(sweep.runs);
+  if (stop_requested()) return 130;
+  if (complete != runs && sweep.runs.failed().empty())
+    fmt::print(stderr, "sweep {}: {} of {} runs are not complete (see points.csv)\n", sweep.name,
+               runs - complete, runs);
+  return complete == runs ? 0 : 1;
+}
+
+// Every run not complete yet, then the sweep-wide files (sweep.json says `running` meanwhile).
+int run_whole_sweep(Sweep& sweep) {
+  SweepRecord record(sweep.options, sweep.plan, sweep.name, sweep.dir());
+  Aggregation aggregation(sweep.plan, sweep.runs, record, sweep.name);
+  const PendingRuns pending = what_to_run(sweep, {0, sweep.plan.run_count()});
+  record.write("running", pending.skipped);
+  run_pending(sweep.options, sweep.runs, pending, "sweep " + sweep.name, &aggregation, &record);
+  return finish_sweep(sweep, aggregation);
 }
 
 }  // namespace
@@ -584,490 +314,19 @@ int run_sweep(const SweepOptions& options) {
   LoadOptions load;
   load.sets = options.sets;
   const SweepPlan plan = load_sweep_plan(options.scenario_file, load);
-  // A --set of a path the sweep varies is replaced at the points that set it (a point applies
-  // after --set): said once, not left silent.
-  for (const auto& set : options.sets) {
-    const std::string path = set.substr(0, set.find('='));
-    for (const SweepAxis& axis : plan.axes) {
-      // The axis's path that covers the --set's (the same path, or an object above it).
-      std::string covering;
-      for (const auto& axis_path : axis.paths)
-        if (covering.empty() && path_within(path, axis_path)) covering = axis_path;
-      for (const auto& variant : axis.sets)
-        for (const auto& [variant_path, value] : variant)
-          if (covering.empty() && path_within(path, variant_path)) covering = variant_path;
-      if (!covering.empty())
-        fmt::print(stderr,
-                   "warning: {}: --set {} is replaced by sweep axis \"{}\" at every point that "
-                   "sets {} (a sweep point applies after --set; take the path out of the sweep to "
-                   "use the --set value)\n",
-                   options.scenario_file, set, axis.name, covering);
-    }
-  }
+  warn_of_replaced_sets(options, plan);
   if (options.list_only) {
     print_list(plan);
     return 0;
   }
-  const std::optional<Shard> shard =
-      options.shard.empty() ? std::nullopt
-                            : std::optional<Shard>(parse_shard(options.shard, plan.run_count(),
-                                                               options.scenario_file));
-  const LoadedScenario base = load_scenario(options.scenario_file, load);
-  const std::string name = base.config.run.name;
-  const std::filesystem::path sweep_dir =
-      options.out_dir ? *options.out_dir : std::filesystem::path("results") / name;
-  // runs/ is the sweep's own: a link there would take its runs (and their removals) elsewhere.
-  if (!real_directory_or_none(sweep_dir / "runs"))
-    throw ScenarioError({{(sweep_dir / "runs").string(), "",
-                          "is a link or not a directory; a sweep's runs/ is its own: nothing was "
-                          "changed"}});
-  // Every run's configuration as it would be resolved now (what a complete run must match);
-  // resolving them also checks every point before anything runs or is submitted.
-  std::vector<ConfigDigest> expected;
-  expected.reserve(plan.run_count());
-  for (std::size_t k = 0; k < plan.run_count(); ++k) {
-    LoadOptions o = load;
-    o.run = k;
-    expected.emplace_back(load_scenario(options.scenario_file, o).resolved);
-  }
-  ::malloc_trim(0);  // what resolving them took is given back before runs are forked
-  auto state_of = [&](std::size_t k, std::vector<RunScalar>* scalars = nullptr) {
-    return run_state(run_dir(sweep_dir, k), expected[k], scalars);
-  };
-
-  if (options.status_only) return print_status(plan, sweep_dir, name, state_of, options.json);
-  if (options.slurm) return write_slurm(options, plan, name, sweep_dir);
-
-  // One sweep (or --aggregate) per directory at a time, one process per shard; runs lock their
-  // own directories.
-  std::error_code ec;
-  const std::string holder =
-      fmt::format("gbesim sweep {}{} (pid {})", printable(options.scenario_file),
-                  shard ? " --shard " + shard->text() : "", ::getpid());
-  if (shard) std::filesystem::create_directories(sweep_dir / "shards", ec);
-  // Named by the numbers, not the text: "01/3" is the same shard as "1/3" (and the same lock).
-  // A directory that is not gbesim's keeps what is in it: nothing of these names is replaced.
-  // (runs/ holds directories of runs, each guarded as its own: a cluster's array tasks write
-  // them before any sweep here.)
-  const OutputDirectory out(
-      shard ? sweep_dir / "shards" / fmt::format("{}-of-{}", shard->index, shard->count)
-            : sweep_dir,
-      holder,
-      shard ? std::vector<std::string>{"shard.json"}
-            : std::vector<std::string>{"sweep.json", "points.csv", "summary.csv", "results.sqlite",
-                                       "answers.txt"});
-  const std::filesystem::path& dir = sweep_dir;
-  std::filesystem::create_directories(dir / "runs", ec);
-  if (ec)
-    throw ScenarioError({{dir.string(), "", "cannot create the runs directory: " + ec.message()}});
-
-  // The plan, for people and for tools; its status follows the sweep.
-  const pid_t sweep_pid = ::getpid();
-  Json description;
-  description["scenario_file"] = options.scenario_file;
-  description["name"] = name;
-  description["sets"] = options.sets;
-  description["replications"] = plan.replications;
-  description["runs"] = plan.run_count();
-  Json points = Json::array();
-  for (std::size_t p = 0; p < plan.point_count(); ++p) {
-    Json values = Json::object();
-    for (const auto& [path, v] : plan.point(p)) values[path] = v;
-    points.push_back(values);
-  }
-  description["points"] = points;
-  // The files an earlier sweep here wrote keep their checks while they are as it wrote them:
-  // until this one aggregates, readers check them against those.
-  description["files"] = Json::object();
-  if (!shard)
-    if (const auto earlier = read_record_or_null(dir / "sweep.json");
-        earlier.is_object() && earlier.contains("files") && earlier["files"].is_object())
-      for (const auto& [file, check] : earlier["files"].items())
-        if (!recorded_file_problem(dir, file, earlier["files"], "sweep.json"))
-          description["files"][file] = Json::parse(check.dump());
-  // sweep.json with the sizes and CRC-32s of the sweep-wide files as last written (readers check
-  // them); and the record a second signal leaves if it ends this process at once.
-  auto write_description = [&](const std::string& status, std::size_t complete) {
-    if (shard) return;  // the sweep-wide files are --aggregate's
-    description["status"] = status;
-    description["runs_complete"] = complete;
-    write_file_atomically(dir / "sweep.json", seal_record(dump_json(description, 2)));
-    // Only the sweep's own process leaves a record when stopped at once (not a child forked to
-    // aggregate), and only while the sweep runs.
-    if (::getpid() != sweep_pid) return;
-    if (status != "running") {
-      set_record_for_hard_stop({}, "");
-      return;
-    }
-    Json stopped = description;
-    stopped["status"] = "interrupted";
-    stopped["note"] =
-        "stopped at once by a second signal: points.csv and summary.csv, if there are any, are "
-        "from the last aggregation; gbesim sweep " +
-        options.scenario_file + " --aggregate brings them up to date";
-    set_record_for_hard_stop(dir / "sweep.json", seal_record(dump_json(stopped, 2)));
-  };
-  // What a child that aggregated in the background wrote, from the sealed sweep.json it left:
-  // this process's record (and the one a hard stop leaves) vouches for those files from now on.
-  auto adopt_aggregation = [&](std::size_t runs_complete) {
-    const auto written = read_record_or_null(dir / "sweep.json");
-    if (!written.is_object() || !written.contains("files") || !written["files"].is_object()) return;
-    description["files"] = Json::parse(written["files"].dump());
-    write_description("running", runs_complete);
-  };
-  auto write_recorded = [&](const std::string& file, const std::string& text) {
-    write_file_atomically(dir / file, text);
-    description["files"][file] = file_check_json(check_of_text(text));
-  };
-
-  std::set<std::size_t> failed;
-  // A run's status, for points.csv: complete (with its scalars, when asked), or why not.
-  auto run_status = [&](std::size_t k, std::vector<RunScalar>* scalars = nullptr) -> std::string {
-    if (failed.count(k)) return "failed";
-    return state_of(k, scalars).status;
-  };
-  std::size_t complete = 0;
-  // Aggregate every complete run into points.csv and summary.csv: at the end, and every few
-  // seconds while the sweep runs, so that charts (gbesim-gui) can follow it.
-  std::vector<std::size_t> not_complete;
-  std::vector<RunRecord> records;   // as the last aggregation found them
-  std::vector<SummaryRow> summary;  // their summary (pointing into them)
-  auto aggregate = [&] {
-    if (shard) return;
-    summary.clear();
-    records.clear();
-    complete = 0;
-    not_complete.clear();
-    for (std::size_t k = 0; k < plan.run_count(); ++k) {
-      RunRecord r;
-      r.run = k;
-      r.point = plan.point_of_run(k);
-      r.replication = plan.replication_of_run(k);
-      r.seed = plan.seed_of_run(k);
-      r.swept_values = plan.point_labels(r.point);
-      r.status = run_status(k, &r.scalars);
-      if (r.status == "complete")
-        ++complete;
-      else
-        not_complete.push_back(k);
-      records.push_back(std::move(r));
-    }
-    write_recorded("points.csv", points_csv(plan.columns(), records));
-    summary = summary_rows(records, plan.replications);
-    write_recorded("summary.csv", summary_csv(plan.columns(), summary));
-  };
-  // A sweep states its answers (analysis/answers: diameter, carrier extension, PCI ceilings),
-  // the questions and answers on stdout, with how they were found and every combination in
-  // answers.txt. Returns the stdout part.
-  // The same records as one SQLite file (sim/results_sqlite), at the end of the sweep.
-  auto write_sqlite = [&] {
-    if (shard) return;
-    SweepTables tables;
-    tables.axes = plan.columns();
-    for (std::size_t p = 0; p < plan.point_count(); ++p) {
-      tables.point_labels.push_back(plan.point_labels(p));
-      tables.point_sets.push_back(plan.point(p));
-    }
-    // Their last use: moved, not copied (870 scalars a run in large sweeps); moving keeps the
-    // rows' pointers.
-    tables.runs = std::move(records);
-    tables.summary = std::move(summary);
-    write_results_sqlite(dir, tables);
-    description["files"]["results.sqlite"] = file_check_json(check_of_file(dir / "results.sqlite"));
-  };
-  // An answers.txt of earlier results must not stay beside these.
-  auto drop_answers = [&] {
-    std::error_code ec;
-    std::filesystem::remove(dir / "answers.txt", ec);
-    description["files"].erase("answers.txt");
-  };
-  auto write_answers = [&]() -> std::string {
-    if (complete == 0) {
-      drop_answers();
-      return "";
-    }
-    Results results;
-    try {
-      results = load_results(dir.string());
-    } catch (const ResultsError& e) {
-      drop_answers();
-      fmt::print(stderr, "warning: sweep {}: no answers stated: {}\n", name, printable(e.what()));
-      return "";
-    }
-    const auto found = answers(results);
-    if (found.empty()) {
-      // No rule answers this sweep: it says why, on stdout and in answers.txt.
-      const std::string why = no_answer_reason(results);
-      if (why.empty()) {
-        drop_answers();
-        return "";
-      }
-      write_recorded("answers.txt", "No stated answer: " + why + "\n");
-      return "No stated answer: " + why + "\n";
-    }
-    std::string brief, full;
-    for (const Answer& a : found) {
-      std::string block = a.question + "\n";
-      for (const auto& line : a.lines) block += "  " + line + "\n";
-      brief += block;
-      full += block + "  (" + a.method + ")\n\n  per combination:\n";
-      for (const auto& line : a.details) full += "  " + line + "\n";
-      full += "\n";
-    }
-    write_recorded("answers.txt", full);
-    return brief;
-  };
-  if (options.aggregate_only) {
-    if (const auto refusal = aggregation_refusal(options, plan, dir, state_of))
-      throw ScenarioError({{dir.string(), "", *refusal}});
-    aggregate();
-    write_sqlite();
-    const bool all = complete == plan.run_count();
-    write_description(all ? "complete" : "incomplete", complete);
-    const std::string said = write_answers();
-    write_description(all ? "complete" : "incomplete", complete);
-    if (!options.quiet) fmt::print("{}", said);
-    if (!options.quiet)
-      fmt::print(
-          "sweep {}: aggregated {} of {} runs; results: {}/ (points.csv, summary.csv, "
-          "results.sqlite)\n",
-          name, complete, plan.run_count(), dir.string());
-    if (!all)
-      fmt::print(
-          stderr,
-          "sweep {}: {} of {} runs are not complete: runs {} (gbesim sweep {} --status says why)\n",
-          name, not_complete.size(), plan.run_count(), run_ranges(not_complete),
-          printable(options.scenario_file));
-    return all ? 0 : 1;
-  }
-
-  // What is still to run, and why a run that has been there before is run again.
-  const std::size_t first_run = shard ? shard->runs.first : 0;
-  const std::size_t end_run = shard ? shard->runs.last : plan.run_count();
-  std::vector<std::size_t> pending;
-  std::vector<std::string> redo;
-  std::size_t skipped = 0;
-  for (std::size_t k = first_run; k < end_run; ++k) {
-    const RunState st = state_of(k);
-    if (st.status == "complete") {
-      ++skipped;
-      continue;
-    }
-    pending.push_back(k);
-    if (st.status == "running")
-      redo.push_back(
-          fmt::format("run {}: another process is writing it: waiting, then running it", k));
-    else if (st.status != "missing" || !st.why.empty())
-      redo.push_back(fmt::format("run {}: running it again: {}{}", k, st.status,
-                                 st.why.empty() ? "" : " (" + st.why + ")"));
-  }
-  if (!options.quiet) {
-    constexpr std::size_t kShown = 20;
-    for (std::size_t i = 0; i < std::min(redo.size(), kShown); ++i)
-      fmt::print(stderr, "{}\n", redo[i]);
-    if (redo.size() > kShown)
-      fmt::print(stderr, "... and {} more run again (gbesim sweep {} --status lists them)\n",
-                 redo.size() - kShown, printable(options.scenario_file));
-  }
-  // A run's directory that is a link (or a file) is not gbesim's: nothing is run into it.
-  std::vector<std::size_t> not_directories;
-  for (const std::size_t k : pending)
-    if (!real_directory_or_none(run_dir(dir, k))) not_directories.push_back(k);
-  if (!not_directories.empty())
-    throw ScenarioError(
-        {{(dir / "runs").string(), "",
-          "runs " + run_ranges(not_directories) +
-              ": a link or a file where a run's directory goes; a sweep runs only into "
-              "directories of its own: nothing was run"}});
-  write_description("running", skipped);
-
-  ProgressLine progress(!options.quiet);
-  std::map<pid_t, std::size_t> running;
-  std::size_t next = 0;
-  std::size_t done = 0;
-  bool forwarded = false;
-  const std::string label = shard ? fmt::format("sweep {} shard {} (runs {}-{})", name,
-                                                shard->text(), first_run, end_run - 1)
-                                  : "sweep " + name;
-  auto status = [&] {
-    // The time left from the pace so far: runs ended here per second of wall time (with -j N
-    // that counts N at once), over the runs still to end. Not before one has ended.
-    const std::size_t ended = done + failed.size();
-    const std::size_t left = pending.size() - std::min(pending.size(), ended);
-    const std::string eta =
-        stop_requested() ? "" : time_left_text(progress.seconds_since_start(), ended, left);
-    return fmt::format("{}: {}/{} runs done ({} running, {} failed, {} already complete){}", label,
-                       done + skipped, end_run - first_run, running.size(), failed.size(), skipped,
-                       eta);
-  };
-  auto last_aggregate = std::chrono::steady_clock::now();
-  auto aggregation_started = last_aggregate;
-  const std::chrono::steady_clock::duration every =
-      std::chrono::milliseconds(options.aggregate_every_ms);
-  std::chrono::steady_clock::duration aggregate_interval = every;
-  pid_t aggregator = 0;  // the child aggregating now, if any
-  // A child that writes points.csv and summary.csv and ends; stopped by a signal (Ctrl-C
-  // reaches it with the sweep's process group) or when the sweep dies, without leaving a
-  // temporary file.
-  auto aggregate_in_background = [&]() -> pid_t {
-    const pid_t sweep = ::getpid();
-    const pid_t pid = fork_flushed();
-    if (pid > 0) set_child_to_end_on_hard_stop(pid);
-    if (pid != 0) return pid < 0 ? 0 : pid;  // if it cannot be started, the next try will
-    // The sweep's handlers are not this child's: signals wait until its own are in place.
-    sigset_t stops;
-    sigemptyset(&stops);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
-    ::sigprocmask(SIG_BLOCK, &stops, nullptr);
-    forget_inherited_stop_state();
-    install_stop_handlers();
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    int code = 1;
-    if (::getppid() == sweep) {
-      try {
-        aggregate();
-        // The record of what it wrote, while the sweep is still there to own it (a sweep stopped
-        // at once leaves its own record, which this must not replace).
-        if (::getppid() == sweep) write_description("running", complete);
-        code = 0;
-      } catch (const std::exception& e) {
-        fmt::print(stderr, "warning: sweep {}: aggregating while running: {}\n", name,
-                   printable(e.what()));
-      }
-    }
-    std::fflush(stderr);
-    ::_exit(code);
-  };
-  watch_children();
-  allow_clean_stop();
-  // Reaps every run that has ended. A run that ends with 130 (or dies of SIGINT/SIGTERM) after
-  // the sweep passed on a stop was interrupted; anything else but 0 failed, even a 130 nobody
-  // here asked for.
-  auto reap = [&] {
-    bool any = false;
-    int wstatus = 0;
-    pid_t pid = 0;
-    while ((pid = ::waitpid(-1, &wstatus, WNOHANG)) > 0) {
-      if (pid == aggregator) {
-        aggregator = 0;
-        set_child_to_end_on_hard_stop(0);
-        if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) adopt_aggregation(done + skipped);
-        last_aggregate = std::chrono::steady_clock::now();
-        aggregate_interval = std::max(every, 10 * (last_aggregate - aggregation_started));
-        continue;
-      }
-      const auto it = running.find(pid);
-      if (it == running.end()) continue;
-      const std::size_t k = it->second;
-      running.erase(it);
-      any = true;
-      const bool exited = WIFEXITED(wstatus);
-      const int code = exited ? WEXITSTATUS(wstatus) : -1;
-      const bool stopped =
-          forwarded && (code == 130 ||
-                        (!exited && (WTERMSIG(wstatus) == SIGINT || WTERMSIG(wstatus) == SIGTERM)));
-      if (code == 0) {
-        ++done;
-      } else if (!stopped) {
-        failed.insert(k);
-      }
-      progress.update(status());
-    }
-    return any;
-  };
-  while (next < pending.size() || !running.empty()) {
-    const bool reaped = reap();
-    if (stop_requested() && !forwarded) {
-      for (const auto& [pid, run] : running) ::kill(pid, SIGINT);
-      forwarded = true;
-    }
-    while (!stop_requested() && next < pending.size() &&
-           static_cast<int>(running.size()) < options.jobs) {
-      const std::size_t k = pending[next++];
-      std::filesystem::create_directories(run_dir(dir, k), ec);
-      // A run of an earlier sweep that was killed may still be stopping in this directory.
-      if (const auto holder = wait_until_unlocked(run_dir(dir, k)); holder && !options.quiet)
-        fmt::print(stderr, "run {}: waited for {} to stop\n", k, printable(*holder));
-      if (stop_requested()) break;
-      clear_run_directory(run_dir(dir, k));
-      running[start_run(options, k, run_dir(dir, k))] = k;
-    }
-    if (stop_requested() && !forwarded) continue;  // pass the stop on before waiting
-    if (stop_requested() && running.empty()) break;
-    // Every 3 s (or less often when aggregating takes long: about a tenth of the time), in
-    // the background: a child process aggregates what is complete, while runs go on starting
-    // here, and this process does not grow (the runs forked from it are copies of it, and what
-    // it holds would count in their peak memory, run.json peak_rss_kib).
-    if (!shard && aggregator == 0 && !stop_requested() &&
-        std::chrono::steady_clock::now() - last_aggregate >= aggregate_interval) {
-      aggregation_started = std::chrono::steady_clock::now();
-      aggregator = aggregate_in_background();
-    }
-    // Sleep until a run ends or a signal comes; neither can slip in after the checks above.
-    if (!reaped && !running.empty()) wait_for_wake();
-  }
-  // The last aggregation is this process's, after any in the background has ended (so that
-  // it cannot overwrite the final files with older ones).
-  if (aggregator != 0) {
-    int wstatus = 0;
-    while (::waitpid(aggregator, &wstatus, 0) < 0 && errno == EINTR) {
-    }
-    aggregator = 0;
-    set_child_to_end_on_hard_stop(0);
-  }
-  progress.update(status(), true);
-  progress.finish();
-
-  if (shard) {
-    std::vector<std::size_t> incomplete;
-    for (std::size_t k = first_run; k < end_run; ++k)
-      if (run_status(k) != "complete") incomplete.push_back(k);
-    Json record;
-    record["shard"] = shard->text();
-    record["first_run"] = first_run;
-    record["last_run"] = end_run - 1;
-    record["runs_complete"] = end_run - first_run - incomplete.size();
-    record["runs_not_complete"] = incomplete;
-    record["status"] = incomplete.empty() ? "complete"
-                       : stop_requested() ? "interrupted"
-                                          : "incomplete";
-    write_file_atomically(out.path() / "shard.json", dump_json(record, 2) + "\n");
-    if (!options.quiet)
-      fmt::print("{}: {} of {} runs complete; results: {}/runs/\n", label,
-                 end_run - first_run - incomplete.size(), end_run - first_run, dir.string());
-    for (std::size_t k : failed)
-      fmt::print(stderr, "run {} failed; see {}\n", k, (run_dir(dir, k) / "log.txt").string());
-    if (stop_requested()) return 130;
-    return incomplete.empty() ? 0 : 1;
-  }
-
-  aggregate();
-  write_sqlite();
-  const bool all_complete = complete == plan.run_count();
-  write_description(all_complete       ? "complete"
-                    : stop_requested() ? "interrupted"
-                                       : "incomplete",
-                    complete);
-
-  const std::string said = write_answers();
-  write_description(all_complete       ? "complete"
-                    : stop_requested() ? "interrupted"
-                                       : "incomplete",
-                    complete);
-  if (!options.quiet) {
-    fmt::print(
-        "sweep {}: {} of {} runs complete; results: {}/ (points.csv, summary.csv, results.sqlite, "
-        "{}runs/)\n",
-        name, complete, plan.run_count(), dir.string(), said.empty() ? "" : "answers.txt, ");
-    fmt::print("{}", said);
-  }
-  for (std::size_t k : failed)
-    fmt::print(stderr, "run {} failed; see {}\n", k, (run_dir(dir, k) / "log.txt").string());
-  if (stop_requested()) return 130;
-  if (!all_complete && failed.empty())
-    fmt::print(stderr, "sweep {}: {} of {} runs are not complete (see points.csv)\n", name,
-               plan.run_count() - complete, plan.run_count());
-  return all_complete ? 0 : 1;
+  Sweep sweep = set_up(options, plan);
+  if (options.status_only) return print_status(plan, sweep.runs, sweep.name, options.json);
+  if (options.slurm) return write_slurm(options, plan, sweep.name, sweep.dir());
+  const OutputDirectory out = open_sweep_directory(sweep);
+  make_runs_directory(sweep.dir());
+  if (options.aggregate_only) return aggregate_only(sweep);
+  if (sweep.shard) return run_shard(sweep, out);
+  return run_whole_sweep(sweep);
 }
 
 }  // namespace gbesim

@@ -7,6 +7,10 @@
 // --shard I/N runs one block of the runs (a cluster task's share), --status tells what is
 // complete, stale, failed or missing, --aggregate writes the sweep-wide files from what is
 // complete (docs/cluster.md).
+// run_sweep (sweep.cpp) is the command's steps; the parts are beside it: run_state (what a run's
+// directory holds), sweep_status (--list, --status), sweep_loop (running the pending runs),
+// sweep_children (the processes it forks), sweep_record (sweep.json), aggregation (points.csv,
+// summary.csv, results.sqlite, answers.txt), slurm_scripts (--slurm), shell_words.
 
 #include <filesystem>
 #include <optional>

@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <variant>
+
 namespace gbesim {
 
 EventsCsvWriter::EventsCsvWriter(const std::filesystem::path& path, Picoseconds from_ps,
@@ -150,6 +152,20 @@ void PcapngRecorder::commit() {
   writer_.commit();
 }
 
+namespace {
+
+void trace_value(sc_core::sc_trace_file* file, const bool& value, const std::string& name,
+                 unsigned) {
+  sc_core::sc_trace(file, value, name);
+}
+template <class T>
+void trace_value(sc_core::sc_trace_file* file, const T& value, const std::string& name,
+                 unsigned bits) {
+  sc_core::sc_trace(file, value, name, static_cast<int>(bits));
+}
+
+}  // namespace
+
 VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
     : final_(dir / "trace.vcd"), temp_base_(dir / (".trace.tmp-" + std::to_string(::getpid()))) {
   slot_ = register_temporary(temp_base_.string() + ".vcd");
@@ -157,27 +173,25 @@ VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
   file_->set_time_unit(1, sc_core::SC_PS);
   for (const auto& station : network.stations()) {
     const std::string s = station->basename();
-    Mac& mac = station->mac();
-    mac.enable_exact_trace();
-    // tx_state values: see MacTxState (0 idle, 1 transmitting, 2 interframe_gap, 3 paused,
-    // 4 deferring, 5 jamming, 6 backoff, 7 burst_fill).
-    sc_core::sc_trace(file_, mac.trace_tx_state(), s + ".tx_state", 3);
-    sc_core::sc_trace(file_, mac.trace_transmitting(), s + ".transmitting");
-    if (mac.half_duplex()) {
-      sc_core::sc_trace(file_, mac.trace_collision(), s + ".collision");
-    } else {
-      sc_core::sc_trace(file_, mac.trace_paused(), s + ".paused");
-    }
-    if (LinkDirection* in = network.direction_towards(s)) {
-      in->enable_carrier_trace();
-      sc_core::sc_trace(file_, in->trace_carrier(), s + ".rx_carrier");
-    }
+    trace(s, station->mac().trace_state());
+    if (LinkDirection* in = network.direction_towards(s)) trace(s, in->trace_state());
     std::size_t index = 0;
-    if (SharedMedium* medium = network.medium_of(s, &index)) {
-      medium->port(index).enable_carrier_trace();
-      medium->enable_carrier_trace();
-      sc_core::sc_trace(file_, medium->port(index).trace_carrier(), s + ".carrier");
-    }
+    if (SharedMedium* medium = network.medium_of(s, &index))
+      trace(s, medium->port(index).trace_state());
+  }
+}
+
+void VcdRecorder::trace(const std::string& scope, const std::vector<TracedValue>& values) {
+  for (const TracedValue& v : values) {
+    const StateVariable& declared = *v.variable;
+    const std::string name = scope + "." + std::string(declared.name);
+    std::visit([&](const auto* value) { trace_value(file_, *value, name, declared.bits); },
+               v.value);
+    if (declared.states.empty() || !commented_.insert(&declared).second) continue;
+    std::string values_of = std::string(declared.name) + " values:";
+    for (std::size_t i = 0; i < declared.states.size(); ++i)
+      values_of += fmt::format("{} {} {}", i == 0 ? "" : ",", i, declared.states[i]);
+    file_->write_comment(values_of);
   }
 }
 

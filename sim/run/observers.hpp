@@ -123,9 +123,10 @@ class PcapngRecorder {
   Picoseconds hold_ps_ = 0;  // how long a record waits before it is written (ts=start)
 };
 
-// trace.vcd through the SystemC kernel's own VCD writer (sc_trace): per station the MAC transmit
-// state (0 idle, 1 transmitting, 2 inter-frame gap, 3 paused), transmitting, paused, and the
-// carrier arriving from the link.
+// trace.vcd through the SystemC kernel's own VCD writer (sc_trace): the state variables each
+// model declares in its vocabulary, under the station for a station's MAC and the carrier
+// reaching it (<station>.tx_state, <station>.rx_carrier). A comment names each state machine's
+// values.
 class VcdRecorder {
  public:
   VcdRecorder(Network& network, const std::filesystem::path& dir);
@@ -133,10 +134,12 @@ class VcdRecorder {
   void commit();
 
  private:
+  void trace(const std::string& scope, const std::vector<TracedValue>& values);
   std::filesystem::path final_;
   std::filesystem::path temp_base_;  // SystemC appends ".vcd"
   sc_core::sc_trace_file* file_ = nullptr;
-  int slot_ = -1;  // registered temporary
+  std::set<const StateVariable*> commented_;  // state machines whose values the file names
+  int slot_ = -1;                             // registered temporary
 };
 
 }  // namespace gbesim

@@ -257,7 +257,10 @@ TEST(Pipeline, HalfDuplexVcdShowsCarrierCollisionAndMacStatePerStation) {
   EXPECT_EQ(
       vcd_changes(vcd, "b.carrier"),
       (Changes{{0, "0"}, {111'200, "1"}, {254'400, "0"}, {4'828'800, "1"}, {8'988'800, "0"}}));
-  // MacTxState: 1 transmitting, 5 jamming, 6 backoff, 4 deferring, 0 idle.
+  // The values as the file names them: 1 transmitting, 5 jamming, 6 backoff, 4 deferring, 0 idle.
+  EXPECT_NE(vcd.find("tx_state values: 0 idle, 1 transmitting, 2 interframe_gap, 3 paused, 4 "
+                     "deferring, 5 jamming, 6 backoff, 7 burst_fill"),
+            std::string::npos);
   EXPECT_EQ(vcd_changes(vcd, "a.tx_state"), (Changes{{0, "1"},
                                                      {111'200, "101"},
                                                      {143'200, "110"},

@@ -422,6 +422,24 @@ void prepare_outputs(const OutputDirectory& out, const LoadedScenario& scenario,
   write_file_atomically(out.path() / "run.json", seal_record(dump_json(record, 2)));
 }
 
+const std::set<std::string>& components_asked(const RunOptions& options) {
+  static const std::set<std::string> kNone;
+  const auto it = options.trace_filters.find("events");
+  return it == options.trace_filters.end() ? kNone : it->second.components;
+}
+
+// Every component --trace events:components= names reports events, or lies above some that do.
+void check_event_components(const std::set<std::string>& selected,
+                            const std::vector<EventSource>& sources, const std::string& file) {
+  const std::vector<std::string> names = event_components(sources);
+  for (const auto& name : selected)
+    if (std::none_of(names.begin(), names.end(),
+                     [&](const std::string& n) { return selects({name}, n); }))
+      throw ScenarioError({{"--trace", "",
+                            "events:components: no component \"" + name + "\" reports events in " +
+                                file + suggestion(name, names)}});
+}
+
 // A run started by a sweep ends with the sweep: SIGTERM when the parent dies (it then stops
 // cleanly like any SIGTERM).
 void end_with_parent(std::int64_t parent_pid) {
@@ -566,7 +584,7 @@ std::map<std::string, TraceFilter> parse_traces(const std::vector<std::string>& 
       if (list_of.empty())
         fail("\"" + setting + "\": expected a trace (" + schema::key_list(trace_kinds()) +
              ") or key=value after one");
-      out[kind].stations.insert(setting);
+      (list_of == "components" ? out[kind].components : out[kind].stations).insert(setting);
       return;
     }
     const std::string key = setting.substr(0, eq);
@@ -575,6 +593,10 @@ std::map<std::string, TraceFilter> parse_traces(const std::vector<std::string>& 
     if (key == "stations" && kind != "vcd") {
       if (value.empty()) fail(kind + ":stations=: expected station names");
       out[kind].stations.insert(value);
+      list_of = key;
+    } else if (key == "components" && kind == "events") {
+      if (value.empty()) fail(kind + ":components=: expected component names, e.g. h.nic,h.pci");
+      out[kind].components.insert(value);
       list_of = key;
     } else if ((key == "from" || key == "to") && kind != "vcd") {
       (key == "from" ? out[kind].from_ps : out[kind].to_ps) = time_ps(key, value);
@@ -586,7 +608,7 @@ std::map<std::string, TraceFilter> parse_traces(const std::vector<std::string>& 
     } else {
       fail(kind + ": unknown filter \"" + key + "\" (" +
            (kind == "vcd"      ? std::string("a VCD trace takes none")
-            : kind == "events" ? std::string("known: stations, from, to")
+            : kind == "events" ? std::string("known: stations, components, from, to")
                                : std::string("known: stations, from, to, ts")) +
            ")");
     }
@@ -742,7 +764,8 @@ int run_simulation(const RunOptions& options) {
                  "--point K runs one of them, gbesim sweep all\n",
                  scenario.file, scenario.plan.point_count());
   }
-  // Trace filters name stations of this scenario.
+  // Trace filters name stations of this scenario, and components inside its stations, hosts
+  // and switches (their names past the first are checked once the network is built).
   for (const auto& [kind, filter] : options.trace_filters) {
     std::vector<std::string> names;
     for (const auto& st : scenario.config.stations) names.push_back(st.name);
@@ -751,6 +774,15 @@ int run_simulation(const RunOptions& options) {
         throw ScenarioError({{"--trace", "",
                               kind + ":stations: no station \"" + name + "\" in " + scenario.file +
                                   suggestion(name, names)}});
+    for (const auto& h : scenario.config.hosts) names.push_back(h.name);
+    for (const auto& sw : scenario.config.switches) names.push_back(sw.name);
+    for (const auto& name : filter.components) {
+      const std::string top = name.substr(0, name.find('.'));
+      if (std::find(names.begin(), names.end(), top) == names.end())
+        throw ScenarioError({{"--trace", "",
+                              kind + ":components: no station, host or switch \"" + top + "\" in " +
+                                  scenario.file + suggestion(top, names)}});
+    }
   }
   // A trace that will be large is said before it is written, with the way to make it smaller.
   if (!options.quiet)
@@ -795,6 +827,8 @@ int run_simulation(const RunOptions& options) {
   std::unique_ptr<OrderPerturbation> perturbation;
   if (OrderPerturbation::wanted()) perturbation = std::make_unique<OrderPerturbation>("perturb");
   Network network(scenario.config, context);
+  const std::vector<EventSource> sources = network.event_sources();
+  check_event_components(components_asked(options), sources, scenario.file);
   prepare_outputs(out, scenario, outputs);
 
   std::unique_ptr<EventsCsvWriter> events;
@@ -808,11 +842,7 @@ int run_simulation(const RunOptions& options) {
   if (options.traces.count("events")) {
     const TraceFilter filter = filter_of("events");
     events = std::make_unique<EventsCsvWriter>(dir / "events.csv", filter.from_ps, filter.to_ps);
-    for (const auto& s : network.stations()) {
-      if (!filter.keeps(std::string(s->basename()))) continue;
-      events->attach(s->mac().events, s->mac().name());
-      if (s->sink() != nullptr) events->attach(s->sink()->events, s->sink()->name());
-    }
+    events->attach_selected(sources, filter.selection());
   }
   if (options.traces.count("pcap")) {
     const TraceFilter filter = filter_of("pcap");

@@ -17,6 +17,7 @@
 #include "sim/campaign/sweep.hpp"
 #include "sim/cli/chart_commands.hpp"
 #include "sim/cli/cli_support.hpp"
+#include "sim/inspect/events_command.hpp"
 #include "sim/inspect/params_command.hpp"
 #include "sim/inspect/phy_command.hpp"
 #include "sim/inspect/stats_command.hpp"
@@ -186,6 +187,10 @@ int cli(int argc, char** argv) {
   stats_cmd->add_option("scenario", stats.scenario_file,
                         "a scenario (default: one of every kind of component)");
   stats_cmd->add_flag("--json", stats.json, "as JSON");
+  bool events_as_json = false;
+  auto* events_cmd = app.add_subcommand(
+      "events", "every event and traced state variable each model reports, and what it means");
+  events_cmd->add_flag("--json", events_as_json, "as JSON");
 
   TopologyOptions topology;
   auto* topology_cmd = app.add_subcommand(
@@ -350,6 +355,10 @@ int cli(int argc, char** argv) {
     }
     if (stats_cmd->parsed()) {
       fmt::print("{}", stats_listing(stats));
+      return 0;
+    }
+    if (events_cmd->parsed()) {
+      fmt::print("{}", events_listing(events_as_json));
       return 0;
     }
     if (params_cmd->parsed()) {

@@ -1,7 +1,7 @@
 // events.csv and trace.vcd from every model, through the gbesim binary: a frame's bus
 // transactions against the closed-form PCI cycle accounting (analysis/pci_cycles), the
 // components filter, a switch's drops against its counters, the VCD's interrupt line against
-// the NIC's events.
+// the NIC's events, and `gbesim events`.
 
 #include <gtest/gtest.h>
 
@@ -9,6 +9,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "analysis/bus_timeline.hpp"
 #include "analysis/pci_cycles.hpp"
@@ -210,6 +212,25 @@ TEST(Events, TheVcdsInterruptLineChangesWhereTheNicsEventsSay) {
   EXPECT_EQ(vcd_changes(vcd, "h.nic.irq"), edges);
   EXPECT_FALSE(vcd_changes(vcd, "h.driver.isr").empty());
   EXPECT_FALSE(vcd_changes(vcd, "a.tx_state").empty());
+}
+
+// `gbesim events` lists every kind of model with what it reports; as JSON, every event kind
+// there is once at least, each with its meaning.
+TEST(Events, GbesimEventsListsEveryModelsEventsAndStateVariables) {
+  const auto text = run_gbesim({"events"});
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  for (const char* line : {"nic -- <host>.nic", "bus_address", "irq_assert", "[vcd] tx_state",
+                           "0 idle, 1 transmitting", "switch -- <switch>.port<n>"})
+    EXPECT_NE(text.output.find(line), std::string::npos) << line;
+  const auto json = run_gbesim({"events", "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  std::set<std::string> kinds;
+  for (const auto& model : nlohmann::json::parse(json.output))
+    for (const auto& e : model["events"]) {
+      kinds.insert(e["name"].get<std::string>());
+      EXPECT_FALSE(e["meaning"].get<std::string>().empty());
+    }
+  EXPECT_EQ(kinds.size(), kEventKindCount);
 }
 
 }  // namespace

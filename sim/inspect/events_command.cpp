@@ -1,0 +1,89 @@
+#include "sim/inspect/events_command.hpp"
+
+#include <fmt/format.h>
+
+#include "scenarios/network.hpp"
+#include "sim/input/json_input.hpp"
+
+namespace gbesim {
+namespace {
+
+// `text` in lines of at most `width` characters, the first after `first` and the rest indented
+// as far.
+std::string wrapped(const std::string& first, std::string_view text, std::size_t width) {
+  std::string out = first;
+  std::size_t column = first.size();
+  const std::string indent(first.size(), ' ');
+  while (!text.empty()) {
+    const std::size_t space = text.find(' ');
+    const std::string_view word = text.substr(0, space);
+    if (column > first.size() && column + 1 + word.size() > width) {
+      out += "\n" + indent;
+      column = indent.size();
+    } else if (column > first.size()) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+    text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+  }
+  return out + "\n";
+}
+
+std::string states_of(const StateVariable& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.states.size(); ++i)
+    out += fmt::format("{}{} {}", i == 0 ? "" : ", ", i, v.states[i]);
+  return out;
+}
+
+Json as_json(const ModelVocabulary& m) {
+  Json events = Json::array();
+  for (const EventKind k : m.events)
+    events.push_back({{"name", describe(k).name}, {"meaning", describe(k).meaning}});
+  Json state = Json::array();
+  for (const StateVariable& v : m.state) {
+    Json states = Json::array();
+    for (const auto& s : v.states) states.push_back(s);
+    state.push_back(
+        {{"name", v.name}, {"meaning", v.meaning}, {"bits", v.bits}, {"states", states}});
+  }
+  return {{"model", m.model},
+          {"component", m.component},
+          {"about", m.about},
+          {"events", events},
+          {"state", state}};
+}
+
+}  // namespace
+
+std::string events_listing(bool json) {
+  const auto models = Network::vocabularies();
+  if (json) {
+    Json out = Json::array();
+    for (const ModelVocabulary* m : models) out.push_back(as_json(*m));
+    return out.dump(1) + "\n";
+  }
+  std::string out =
+      "Every model reports through one hook; `gbesim run --trace events` writes events.csv\n"
+      "(time_ps,component,event,frame_id,bytes,detail), `--trace events:components=h.nic,h.pci`\n"
+      "keeps some components (each with everything inside it), `--trace vcd` the state\n"
+      "variables below (docs/results.md).\n";
+  constexpr std::size_t kWidth = 100;
+  for (const ModelVocabulary* m : models) {
+    out += fmt::format("\n{} -- {}: {}\n", m->model, m->component, m->about);
+    for (const EventKind k : m->events) {
+      const EventKindInfo info = describe(k);
+      out += wrapped(fmt::format("  {:<24}", info.name), info.meaning, kWidth);
+    }
+    for (const StateVariable& v : m->state) {
+      std::string meaning(v.meaning);
+      if (!v.states.empty()) meaning += ": " + states_of(v);
+      out += wrapped(fmt::format("  {:<24}", fmt::format("[vcd] {}", v.name)), meaning, kWidth);
+    }
+  }
+  return out;
+}
+
+}  // namespace gbesim

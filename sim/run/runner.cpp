@@ -463,6 +463,41 @@ struct TraceEstimate {
   double frames = 0;
 };
 
+// events.csv's rows for the frames through hosts' NICs whose components the filter keeps, rows
+// of about 50 bytes: a frame received adds some 25 (its DMA write, bus transactions, descriptor
+// write-back, the driver's share), a frame its bulk sender sends some 50 (the bridge cuts its
+// DMA read into a transaction per prefetch window). The frames are the saturated sources' to the
+// host's station and its sender's, at line rate (a bus that cannot keep up moves fewer).
+double host_event_bytes(const ScenarioConfig& c, const TraceFilter& events, double from_ps,
+                        double to_ps) {
+  constexpr double kReceivedBytes = 25 * 50, kSentBytes = 50 * 50;
+  const std::set<std::string> kept = events.selection();
+  auto keeps = [&](const HostConfig& h) {
+    return kept.empty() || std::any_of(kept.begin(), kept.end(), [&](const std::string& k) {
+             return k == h.name || k.rfind(h.name + ".", 0) == 0;
+           });
+  };
+  double bytes_per_ps = 0;
+  for (const auto& h : c.hosts) {
+    const std::vector<std::string> own = h.own_stations();
+    if (!h.has_nic || own.empty() || !keeps(h)) continue;
+    const StationConfig* nic = c.find_station(own.front());
+    const double rate_bps =
+        static_cast<double>(nic->rate_mbps > 0 ? nic->rate_mbps : c.run.rate_mbps) * 1e6;
+    if (!h.tx.to.empty())
+      bytes_per_ps +=
+          kSentBytes * rate_bps / (8.0 * static_cast<double>(h.tx.frame_bytes + 20)) * 1e-12;
+    for (const auto& s : c.stations)
+      for (const TrafficParams& t : s.traffic)
+        if (t.enabled && t.pattern == "saturated" &&
+            std::find(own.begin(), own.end(), t.to) != own.end())
+          bytes_per_ps +=
+              kReceivedBytes * rate_bps / (8 * (t.frame_bytes.mean_bytes() + 20)) * 1e-12;
+  }
+  const double run_ps = static_cast<double>(c.run.duration_ns) * kPsPerNs;
+  return bytes_per_ps * std::max(0.0, std::min(to_ps, run_ps) - from_ps);
+}
+
 TraceEstimate estimate_traces(const ScenarioConfig& c, const RunOptions& options) {
   TraceEstimate out;
   const double run_ps = static_cast<double>(c.run.duration_ns) * kPsPerNs;
@@ -476,6 +511,9 @@ TraceEstimate estimate_traces(const ScenarioConfig& c, const RunOptions& options
   const TraceFilter* pcap = filter_of("pcap");
   const TraceFilter* pcapng = filter_of("pcapng");
   if (events == nullptr && pcap == nullptr && pcapng == nullptr) return out;
+  if (events != nullptr)
+    out.events_bytes += host_event_bytes(c, *events, static_cast<double>(events->from_ps),
+                                         static_cast<double>(events->to_ps));
   for (const auto& s : c.stations) {
     const double rate_bps =
         static_cast<double>(s.rate_mbps > 0 ? s.rate_mbps : c.run.rate_mbps) * 1e6;

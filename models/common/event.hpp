@@ -15,54 +15,56 @@ namespace gbesim {
 
 struct Frame;
 
+// What happened; what each kind means, and what its row's frame_id, bytes and detail hold, is
+// declared in one table (describe, event.cpp).
 enum class EventKind : std::uint8_t {
-  enqueue,   // a frame entered a transmit queue
-  drop,      // a frame was discarded before transmission (detail: reason)
-  tx_start,  // the first preamble bit leaves the station
-  tx_end,    // the last FCS bit leaves the station
-  rx_ok,     // a frame was received intact and accepted
-  rx_drop,   // a received frame was discarded (detail: reason)
-  pause_tx,  // a PAUSE frame was queued for transmission (detail: quanta)
-  pause_rx,  // a PAUSE frame was acted upon (detail: quanta)
-  deliver,   // a received frame was consumed (an application, a host's stack)
+  enqueue,
+  drop,
+  tx_start,
+  tx_end,
+  rx_ok,
+  rx_drop,
+  pause_tx,
+  pause_rx,
+  deliver,
   // Half duplex.
-  collision,       // our transmission met another signal (detail: "late" if late)
-  late_collision,  // ... and it was late
-  jam_end,         // the jam after a collision ended (our signal stops)
-  backoff,         // a backoff began (detail: slots)
-  burst_start,     // a transmission began in burst mode
-  burst_end,       // a burst ended (detail: frames in it, or "collision")
+  collision,
+  late_collision,
+  jam_end,
+  backoff,
+  burst_start,
+  burst_end,
   // NIC.
-  rx_fifo_in,              // a received frame took its room in the receive FIFO
-  rx_fifo_drop,            // ... or found none and was dropped (detail: reason)
-  descriptor_fetch_start,  // a descriptor fetch request went to the bus
-  descriptor_fetch_end,    // ... and its last byte arrived
-  writeback_start,         // a descriptor write-back request went to the bus
-  writeback_end,           // ... and its last byte was written
-  dma_start,               // a frame-data request went to the bus
-  dma_end,                 // ... and its last byte moved
-  irq_assert,              // the interrupt line was raised (detail: what set the instant)
-  irq_deassert,            // ... and dropped once the handler was done
-  tx_underrun,             // a frame started early ran out of data: sent with a bad FCS
-  // PCI / PCI-X bus, per master: a transaction's phases in order.
-  bus_request,     // REQ#: the master asked for a transfer
-  bus_grant,       // GNT# moved to the master
-  bus_address,     // FRAME#: the address phase
-  bus_wait,        // waits before the first data phase (or the target's stop)
-  bus_data,        // the data phases
-  bus_turnaround,  // a turnaround clock
-  bus_end,         // the transaction is over (detail: ending, data phases)
+  rx_fifo_in,
+  rx_fifo_drop,
+  descriptor_fetch_start,
+  descriptor_fetch_end,
+  writeback_start,
+  writeback_end,
+  dma_start,
+  dma_end,
+  irq_assert,
+  irq_deassert,
+  tx_underrun,
+  // PCI / PCI-X bus, per master.
+  bus_request,
+  bus_grant,
+  bus_address,
+  bus_wait,
+  bus_data,
+  bus_turnaround,
+  bus_end,
   // PCI Express link, per direction.
-  tlp_start,     // a TLP's first symbol
-  tlp_end,       // ... its last symbol
-  dllp_start,    // an Ack or UpdateFC DLLP's first symbol
-  dllp_end,      // ... its last symbol
-  credit_stall,  // a TLP waits for the receiver's credits
+  tlp_start,
+  tlp_end,
+  dllp_start,
+  dllp_end,
+  credit_stall,
   // Host driver.
-  isr_start,   // the interrupt handler began
-  isr_end,     // ... and ended (detail: received frames processed)
-  tx_post,     // frames went into a transmit ring
-  tx_reclaim,  // sent frames' descriptors were reclaimed
+  isr_start,
+  isr_end,
+  tx_post,
+  tx_reclaim,
   // Host stack.
   segment_sent,
   segment_received,
@@ -71,9 +73,9 @@ enum class EventKind : std::uint8_t {
   datagram_received,
   datagram_dropped,
   // Switch, per port.
-  frame_in,  // a port's MAC handed a frame to the relay
-  forward,   // the relay decided where a frame goes
-  filtered,  // ... nowhere: its destination is on the port it came in by
+  frame_in,
+  forward,
+  filtered,
 };
 inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::filtered) + 1;
 

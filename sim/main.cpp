@@ -187,10 +187,13 @@ int cli(int argc, char** argv) {
   stats_cmd->add_option("scenario", stats.scenario_file,
                         "a scenario (default: one of every kind of component)");
   stats_cmd->add_flag("--json", stats.json, "as JSON");
-  bool events_as_json = false;
+  EventsOptions events;
   auto* events_cmd = app.add_subcommand(
       "events", "every event and traced state variable each model reports, and what it means");
-  events_cmd->add_flag("--json", events_as_json, "as JSON");
+  events_cmd->add_flag("--json", events.json, "as JSON");
+  events_cmd->add_flag("--markdown", events.markdown, "as the tables a model page carries");
+  events_cmd->add_option("--model", events.models,
+                         "only this model: mac, nic, pci, ... (repeatable)");
 
   TopologyOptions topology;
   auto* topology_cmd = app.add_subcommand(
@@ -358,7 +361,7 @@ int cli(int argc, char** argv) {
       return 0;
     }
     if (events_cmd->parsed()) {
-      fmt::print("{}", events_listing(events_as_json));
+      fmt::print("{}", events_listing(events));
       return 0;
     }
     if (params_cmd->parsed()) {

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "scenarios/network.hpp"
 #include "sim/input/json_input.hpp"
+#include "sim/input/schema.hpp"
+#include "sim/support/diagnostics.hpp"
 
 namespace gbesim {
 namespace {
@@ -56,15 +60,26 @@ Json as_json(const ModelVocabulary& m) {
           {"state", state}};
 }
 
-}  // namespace
-
-std::string events_listing(bool json) {
-  const auto models = Network::vocabularies();
-  if (json) {
-    Json out = Json::array();
-    for (const ModelVocabulary* m : models) out.push_back(as_json(*m));
-    return out.dump(1) + "\n";
+// A model's tables, as a model page carries them.
+std::string as_markdown(const ModelVocabulary& m) {
+  std::string out = fmt::format("`{}` -- {}\n\n", m.component, m.about);
+  if (!m.events.empty()) {
+    out += "| event | meaning |\n|---|---|\n";
+    for (const EventKind k : m.events)
+      out += fmt::format("| `{}` | {} |\n", describe(k).name, describe(k).meaning);
+    out += "\n";
   }
+  if (!m.state.empty()) {
+    out += "| trace.vcd | bits | meaning |\n|---|---|---|\n";
+    for (const StateVariable& v : m.state)
+      out += fmt::format("| `{}` | {} | {}{} |\n", v.name, v.bits, v.meaning,
+                         v.states.empty() ? "" : ": " + states_of(v));
+    out += "\n";
+  }
+  return out;
+}
+
+std::string as_text(const std::vector<const ModelVocabulary*>& models) {
   std::string out =
       "Every model reports through one hook; `gbesim run --trace events` writes events.csv\n"
       "(time_ps,component,event,frame_id,bytes,detail), `--trace events:components=h.nic,h.pci`\n"
@@ -84,6 +99,40 @@ std::string events_listing(bool json) {
     }
   }
   return out;
+}
+
+// The models asked for, in the listing's order.
+std::vector<const ModelVocabulary*> models_of(const std::vector<std::string>& names) {
+  const auto all = Network::vocabularies();
+  if (names.empty()) return all;
+  std::vector<std::string> known;
+  for (const ModelVocabulary* m : all) known.emplace_back(m->model);
+  for (const auto& name : names)
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw ScenarioError({{"--model", "",
+                            "no model \"" + name + "\" (known: " + schema::key_list(known) + ")" +
+                                suggestion(name, known)}});
+  std::vector<const ModelVocabulary*> out;
+  for (const ModelVocabulary* m : all)
+    if (std::find(names.begin(), names.end(), m->model) != names.end()) out.push_back(m);
+  return out;
+}
+
+}  // namespace
+
+std::string events_listing(const EventsOptions& options) {
+  const auto models = models_of(options.models);
+  if (options.json) {
+    Json out = Json::array();
+    for (const ModelVocabulary* m : models) out.push_back(as_json(*m));
+    return out.dump(1) + "\n";
+  }
+  if (options.markdown) {
+    std::string out;
+    for (const ModelVocabulary* m : models) out += as_markdown(*m);
+    return out;
+  }
+  return as_text(models);
 }
 
 }  // namespace gbesim

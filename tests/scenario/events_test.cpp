@@ -240,7 +240,7 @@ TEST(Events, TheTraceEstimateCountsTheRowsOfAHostsNicBusAndDriver) {
 }
 
 // `gbesim events` lists every kind of model with what it reports; as JSON, every event kind
-// there is once at least, each with its meaning.
+// there is once at least, each with its meaning; as Markdown, the tables of the models asked for.
 TEST(Events, GbesimEventsListsEveryModelsEventsAndStateVariables) {
   const auto text = run_gbesim({"events"});
   ASSERT_EQ(text.exit_code, 0) << text.output;
@@ -256,6 +256,15 @@ TEST(Events, GbesimEventsListsEveryModelsEventsAndStateVariables) {
       EXPECT_FALSE(e["meaning"].get<std::string>().empty());
     }
   EXPECT_EQ(kinds.size(), kEventKindCount);
+  // A model page's tables: one model's events and state only.
+  const auto page = run_gbesim({"events", "--markdown", "--model", "nic"});
+  ASSERT_EQ(page.exit_code, 0) << page.output;
+  EXPECT_NE(page.output.find("| `irq_assert` |"), std::string::npos) << page.output;
+  EXPECT_NE(page.output.find("| `rx_fifo_bytes` | 32 |"), std::string::npos) << page.output;
+  EXPECT_EQ(page.output.find("`tx_start`"), std::string::npos) << page.output;
+  const auto typo = run_gbesim({"events", "--model", "nicc"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_NE(typo.output.find("did you mean \"nic\""), std::string::npos) << typo.output;
 }
 
 }  // namespace

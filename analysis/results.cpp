@@ -389,6 +389,17 @@ void load_run(Results& r, const std::filesystem::path& dir) {
     r.tables["series"] =
         parse_series_csv(read_recorded_file(dir, "series.csv", r.provenance, "run.json"),
                          (dir / "series.csv").string());
+  // Its events (docs/results.md), for the bus timeline: a trace longer than kMaxEventsBytes is
+  // not drawn (trace a window of it).
+  std::error_code size_error;
+  if ((listed("events.csv") ||
+       std::filesystem::exists(std::filesystem::symlink_status(dir / "events.csv", ec))) &&
+      std::filesystem::file_size(dir / "events.csv", size_error) <= kMaxEventsBytes)
+    r.tables["events"] =
+        parse_csv_as(read_recorded_file(dir, "events.csv", r.provenance, "run.json"),
+                     (dir / "events.csv").string(),
+                     {"time_ps", "component", "event", "frame_id", "bytes", "detail"},
+                     {"time_ps", "frame_id", "bytes"});
   const auto scalars =
       parse_scalars_csv(read_recorded_file(dir, "scalars.csv", r.provenance, "run.json"),
                         (dir / "scalars.csv").string());

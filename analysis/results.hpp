@@ -4,6 +4,7 @@
 // the link-level PHY's (phy.json + awgn.csv / cable.csv / reach.csv / eye.csv / coding_gain.csv).
 // Pure C++: no Qt here.
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -45,7 +46,7 @@ class Results {
   std::vector<std::string> axes;
   std::vector<std::vector<std::string>> points;
   // PHY: its CSV files by stem ("cable", "reach", "eye", "awgn", "coding_gain"); a run: "series"
-  // (series.csv), when it recorded one.
+  // (series.csv) and "events" (events.csv, up to kMaxEventsBytes), when it recorded them.
   std::map<std::string, CsvTable> tables;
 
   // A scalar at a point (a run has one point, 0).
@@ -85,6 +86,8 @@ class Results {
   mutable std::map<std::size_t, nlohmann::json> configs_;
   mutable std::map<std::size_t, nlohmann::json> records_;
 };
+
+inline constexpr std::uint64_t kMaxEventsBytes = std::uint64_t{16} << 20;
 
 CsvTable read_csv_file(const std::string& file);
 // CSV text read as untrusted input: a header, then rows of as many fields as it has, no NUL or

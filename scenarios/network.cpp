@@ -6,6 +6,9 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "models/pci/pci_bus.hpp"
+#include "models/pci/pcie_link.hpp"
+
 namespace gbesim {
 
 namespace {
@@ -303,6 +306,42 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
             [nic](const Frame& f, Picoseconds first_bit) { nic->frame_arriving(f, first_bit); });
       }
   }
+}
+
+std::vector<EventSource> Network::event_sources() const {
+  std::vector<EventSource> out;
+  auto add = [&](Hook<const Event&>& hook, const sc_core::sc_object& model,
+                 std::vector<std::string> parts = {}) {
+    out.push_back({model.name(), &hook, std::move(parts)});
+  };
+  for (const auto& s : stations_) {
+    add(s->mac().events, s->mac());
+    if (Sink* sink = s->sink()) add(sink->events, *sink);
+    if (HostStack* stack = s->stack()) add(stack->events, *stack);
+  }
+  for (const auto& h : hosts_) {
+    add(h->pci().bus().events, h->pci(), h->pci().bus().parts());
+    for (const auto& nic : h->nics()) add(nic->events, *nic);
+    if (NicDriver* driver = h->driver()) add(driver->events, *driver);
+    for (const auto& stack : h->stacks()) add(stack->events, *stack);
+  }
+  for (const auto& h : light_hosts_)
+    for (const auto& stack : h->stacks()) add(stack->events, *stack);
+  for (const auto& sw : switches_) {
+    std::vector<std::string> ports;
+    for (std::size_t n = 1; n <= sw->port_count(); ++n) ports.push_back(sw->port(n).basename());
+    add(sw->events, *sw, std::move(ports));
+    for (std::size_t n = 1; n <= sw->port_count(); ++n)
+      add(sw->port(n).mac().events, sw->port(n).mac());
+  }
+  return out;
+}
+
+std::vector<const ModelVocabulary*> Network::vocabularies() {
+  return {&Mac::vocabulary(),        &Sink::vocabulary(),     &LinkDirection::vocabulary(),
+          &MediumPort::vocabulary(), &Switch::vocabulary(),   &Nic::vocabulary(),
+          &PciBus::vocabulary(),     &PcieLink::vocabulary(), &NicDriver::vocabulary(),
+          &HostStack::vocabulary()};
 }
 
 std::size_t Network::deliver_late() {

@@ -61,6 +61,8 @@ class Station : public sc_core::sc_module {
   Mac& mac() { return mac_; }
   // The receiving sink, or nullptr when a NIC or an ideal endpoint receives instead.
   Sink* sink() { return sink_.get(); }
+  // The application end an ideal endpoint runs here, or nullptr.
+  HostStack* stack() { return stack_.get(); }
   const std::vector<std::unique_ptr<TrafficSource>>& sources() const { return sources_; }
 
  private:
@@ -85,6 +87,7 @@ class Host : public sc_core::sc_module {
   Nic* nic() { return nics_.empty() ? nullptr : nics_.front().get(); }
   const std::vector<std::unique_ptr<Nic>>& nics() const { return nics_; }
   PciBusModule& pci() { return pci_; }
+  NicDriver* driver() { return driver_.get(); }
   const HostConfig& config() const { return config_; }
 
  private:
@@ -115,9 +118,23 @@ class LightHostNode : public sc_core::sc_module {
   std::unique_ptr<LightHost> cpu_;
 };
 
+// A model's trace hook, the component name its events carry, and the parts (bus masters, switch
+// ports) its events may name beneath it.
+struct EventSource {
+  std::string component;
+  Hook<const Event&>* hook;
+  std::vector<std::string> parts;
+};
+
 class Network {
  public:
   Network(const ScenarioConfig& config, SimContext& context);
+
+  // Every model's event hook, in the hierarchy's order: stations (MAC, sink, stack), hosts (bus,
+  // NICs, driver, stacks), light hosts' stacks, switches (the relay, then each port's MAC).
+  std::vector<EventSource> event_sources() const;
+  // What each kind of model the builder wires reports and traces (`gbesim events`).
+  static std::vector<const ModelVocabulary*> vocabularies();
 
   const std::vector<std::unique_ptr<Station>>& stations() const { return stations_; }
   const std::vector<std::unique_ptr<FullDuplexLink>>& links() const { return links_; }

@@ -26,8 +26,9 @@ int cli(int argc, char** argv) {
   app.set_version_flag("--version", std::string(kVersion));
   app.require_subcommand(1);
   const std::string self = self_path(argv[0]);
-  std::vector<Verb> verbs = {add_run_verb(app), add_sweep_verb(app, self), add_params_verb(app),
-                             add_stats_verb(app), add_topology_verb(app)};
+  std::vector<Verb> verbs = {add_run_verb(app),    add_sweep_verb(app, self),
+                             add_params_verb(app), add_stats_verb(app),
+                             add_events_verb(app), add_topology_verb(app)};
   for (Verb& chart : add_chart_verbs(app, self)) verbs.push_back(std::move(chart));
   verbs.push_back(add_phy_verb(app));
   verbs.push_back(add_bench_verb(app, self));

@@ -1,5 +1,7 @@
 #include "ui/standard_charts.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -10,13 +12,16 @@
 
 #include <QFont>
 #include <QGraphicsSimpleTextItem>
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QStackedBarSeries>
 
+#include "analysis/bus_timeline.hpp"
 #include "ui/chart_style.hpp"
 
 namespace gbesim::ui {
@@ -905,6 +910,117 @@ void series_chart(const Results& r, std::vector<StandardChart>& out) {
   out.push_back({"series", c, {}});
 }
 
+// One bar of the bus timeline: [x0, x1) in clocks, centred on lane y.
+QAreaSeries* timeline_bar(QChart* chart, const QString& name, const QColor& color, double x0,
+                          double x1, double y, QAbstractAxis* ax, QAbstractAxis* ay) {
+  constexpr double kHalf = 0.3;
+  auto* upper = new QLineSeries();
+  auto* lower = new QLineSeries();
+  upper->append(x0, y + kHalf);
+  upper->append(x1, y + kHalf);
+  lower->append(x0, y - kHalf);
+  lower->append(x1, y - kHalf);
+  auto* bar = new QAreaSeries(upper, lower);
+  bar->setName(name);
+  bar->setColor(color);
+  bar->setBorderColor(color);
+  chart->addSeries(bar);
+  bar->attachAxis(ax);
+  bar->attachAxis(ay);
+  return bar;
+}
+
+// The lanes of a bus window, top down: its masters in the order they first hold the bus, then
+// each NIC's interrupt line.
+std::vector<std::string> timeline_lanes(const BusWindow& w) {
+  std::vector<std::string> lanes;
+  auto add = [&](const std::string& lane) {
+    if (std::find(lanes.begin(), lanes.end(), lane) == lanes.end()) lanes.push_back(lane);
+  };
+  for (const auto& t : w.transactions) add(t.master);
+  for (const auto& i : w.interrupts) add(i.nic + " interrupt");
+  return lanes;
+}
+
+// A run's events.csv with bus events: a few frames on the PCI bus, one lane per master (each
+// transaction's address, wait, data and turnaround clocks) and one per NIC interrupt line; the
+// legend says how many clocks each kind of phase took per frame in the window.
+void bus_timeline_chart(const Results& r, std::vector<StandardChart>& out) {
+  const auto table = r.tables.find("events");
+  if (table == r.tables.end()) return;
+  const BusTimeline timeline = bus_timeline(event_rows(table->second));
+  const BusWindow w = bus_window(timeline, 3);
+  if (w.transactions.empty() || timeline.clock_ps <= 0) return;
+  const double clock = static_cast<double>(timeline.clock_ps);
+  const double span = static_cast<double>(w.to_ps - w.from_ps) / clock;
+  auto x = [&](std::int64_t ps) { return static_cast<double>(ps - w.from_ps) / clock; };
+  const std::vector<std::string> lanes = timeline_lanes(w);
+  auto lane_y = [&](const std::string& lane) {
+    return static_cast<double>(
+        lanes.size() -
+        static_cast<std::size_t>(std::find(lanes.begin(), lanes.end(), lane) - lanes.begin()));
+  };
+  const std::string frames = w.frames.empty()
+                                 ? std::to_string(w.transactions.size()) + " transactions"
+                                 : std::to_string(w.frames.size()) + " frames";
+  QChart* c = new_chart(q(fmt::format(
+      "{}: {} over {} in {:.0f} bus clocks ({:.0f} ns){}", r.name, w.bus, frames, span, clock / 1e3,
+      w.frames.empty() ? "" : fmt::format(", {:.0f} per frame", span / w.frames.size()))));
+  auto* ax =
+      value_axis(q(fmt::format("bus clocks from {:.3f} us", w.from_ps / 1e6)), 0, span, false);
+  auto* ay = new QCategoryAxis();
+  ay->setRange(0.5, static_cast<double>(lanes.size()) + 0.5);
+  ay->setStartValue(0.5);
+  ay->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
+  for (auto lane = lanes.rbegin(); lane != lanes.rend(); ++lane)  // bottom up
+    ay->append(q(*lane), lane_y(*lane) + 0.5);
+  c->addAxis(ax, Qt::AlignBottom);
+  c->addAxis(ay, Qt::AlignLeft);
+  // Each kind of phase in one colour, named in the legend once with its clocks in the window.
+  const BusPhase kinds[] = {BusPhase::address, BusPhase::wait, BusPhase::data,
+                            BusPhase::turnaround};
+  const QColor colours[] = {series_color(0), series_color(1), series_color(2),
+                            QColor(150, 150, 150)};
+  std::set<std::string> named;
+  auto shown_once = [&](QAreaSeries* bar, const std::string& kind) {
+    if (!named.insert(kind).second) c->legend()->markers(bar).front()->setVisible(false);
+  };
+  for (const auto& t : w.transactions)
+    for (const auto& seg : t.phases) {
+      const auto k = static_cast<std::size_t>(seg.phase);
+      const double clocks = static_cast<double>(w.ps_in(kinds[k])) / clock;
+      const std::string name = w.frames.empty()
+                                   ? fmt::format("{}, {:.0f} clocks", to_string(kinds[k]), clocks)
+                                   : fmt::format("{}, {:.1f} clocks/frame", to_string(kinds[k]),
+                                                 clocks / static_cast<double>(w.frames.size()));
+      shown_once(timeline_bar(c, q(name), colours[k], x(seg.from_ps), x(seg.to_ps),
+                              lane_y(t.master), ax, ay),
+                 name);
+    }
+  for (const auto& i : w.interrupts)
+    shown_once(timeline_bar(c, "interrupt line raised", series_color(3), x(i.from_ps), x(i.to_ps),
+                            lane_y(i.nic + " interrupt"), ax, ay),
+               "interrupt");
+  // "frame 1", "frame 2", ... over the first transaction carrying each frame's data.
+  std::vector<std::pair<QPointF, QString>> labels;
+  for (std::size_t f = 0; f < w.frames.size(); ++f)
+    for (const auto& t : w.transactions)
+      if (t.frame_id == w.frames[f]) {
+        labels.push_back(
+            {QPointF(x(t.start_ps), lane_y(t.master) + 0.32), q("frame " + std::to_string(f + 1))});
+        break;
+      }
+  QAbstractSeries* any = c->series().front();
+  auto annotate = [labels, any](QChart* chart) {
+    for (const auto& [at, text] : labels) {
+      auto* item = new QGraphicsSimpleTextItem(text, chart);
+      const QPointF p = chart->mapToPosition(at, any);
+      item->setPos(p.x(), p.y() - item->boundingRect().height());
+    }
+  };
+  out.push_back({"bus-timeline", c, annotate});
+}
+
 }  // namespace
 
 std::vector<StandardChart> standard_charts(const Results& r) {
@@ -938,6 +1054,7 @@ std::vector<StandardChart> standard_charts(const Results& r) {
     case ResultsKind::run:
       run_chart(r, out);
       series_chart(r, out);
+      bus_timeline_chart(r, out);
       break;
   }
   return out;

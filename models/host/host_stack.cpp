@@ -19,6 +19,16 @@ IpPacket header_for(bool sender, std::uint32_t source, std::uint32_t destination
 
 }  // namespace
 
+const ModelVocabulary& HostStack::vocabulary() {
+  static const ModelVocabulary v{
+      "stack",
+      "<host>.stack (several: <host>.stack_<peer>), <station>.stack (an ideal endpoint)",
+      "one end of a host application: the windowed transport or UDP (docs/host.md)",
+      {EventKind::segment_sent, EventKind::segment_received, EventKind::segment_dropped,
+       EventKind::datagram_sent, EventKind::datagram_received, EventKind::datagram_dropped}};
+  return v;
+}
+
 HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
                      const TransportParams& transport, bool sender, const FrameHeader& ethernet,
                      std::uint32_t ip_source, std::uint32_t ip_destination, std::uint64_t creator,
@@ -279,16 +289,25 @@ void HostStack::send_datagram(Picoseconds now) {
   ++datagrams_sent_;
   ++udp_sent_;
   app_sent_ += static_cast<std::uint64_t>(app_.request_bytes);
+  report_datagram(EventKind::datagram_sent, now, app_.request_bytes);
   if (app_.rate_bps > 0) {
     const double interval_ps = 8.0 * static_cast<double>(app_.request_bytes) / app_.rate_bps * 1e12;
     next_datagram_ps_ =
         app_.start_ns * 1000 +
         static_cast<Picoseconds>(std::llround(interval_ps * static_cast<double>(datagrams_sent_)));
   }
-  (void)now;
 }
 
-void HostStack::udp_receive(const IpPacket& p, Picoseconds) {
+void HostStack::report_datagram(EventKind kind, Picoseconds at, std::int64_t bytes,
+                                std::string_view detail) const {
+  if (!events.connected()) return;
+  Event e{kind, at};
+  e.bytes = bytes;
+  e.detail = detail;
+  events(e);
+}
+
+void HostStack::udp_receive(const IpPacket& p, Picoseconds now) {
   // Datagram numbers (the IP identification) unwrapped near the highest seen.
   const std::int64_t near = std::max<std::int64_t>(highest_datagram_, 0);
   const std::int64_t number = near + static_cast<std::int16_t>(static_cast<std::uint16_t>(
@@ -302,12 +321,18 @@ void HostStack::udp_receive(const IpPacket& p, Picoseconds) {
     ++datagrams_done_;
     app_received_ +=
         static_cast<std::uint64_t>(r.total - static_cast<std::int64_t>(kUdpHeaderBytes));
+    report_datagram(EventKind::datagram_received, now,
+                    r.total - static_cast<std::int64_t>(kUdpHeaderBytes));
     reassembly_.erase(number);
   }
   // Datagrams far behind the newest will not complete: a fragment was lost.
   while (!reassembly_.empty() && reassembly_.begin()->first < highest_datagram_ - 1024) {
+    const Reassembly lost = reassembly_.begin()->second;
     reassembly_.erase(reassembly_.begin());
     ++udp_fragments_lost_;
+    report_datagram(EventKind::datagram_dropped, now,
+                    lost.total < 0 ? -1 : lost.total - static_cast<std::int64_t>(kUdpHeaderBytes),
+                    "fragments_missing");
   }
 }
 
@@ -318,7 +343,11 @@ void HostStack::receive(const Frame& frame, Picoseconds now) {
   if (p->protocol == kProtocolUdp) {
     if (udp_) udp_receive(*p, now);
   } else if (!udp_) {
+    const std::uint64_t discarded = connection_.counts().discarded;
+    events.emit(EventKind::segment_received, now, &frame);
     connection_.receive(*p, now);
+    if (events.connected() && connection_.counts().discarded != discarded)
+      events.emit(EventKind::segment_dropped, now, &frame, "out_of_order");
   }
   after_change(now, true);
 }
@@ -338,8 +367,11 @@ FramePtr HostStack::take_frame(const MacAddress& source) {
   FrameHeader header = ethernet_;
   header.source = source;
   build_ip_frame(*frame, header, out_.front());
-  out_.pop_front();
   frame->queued_ps = now_ps();
+  if (events.connected() && out_.front().protocol != kProtocolUdp)
+    events.emit(EventKind::segment_sent, frame->queued_ps, frame.get(),
+                out_.front().payload == 0 ? "ack" : "data");
+  out_.pop_front();
   ++frames_out_;
   return frame;
 }

@@ -88,6 +88,9 @@ class HostStack : public sc_core::sc_module {
   // The next frame take_frame() gives is a pure TCP ACK (no payload).
   bool next_is_pure_ack() const;
   sc_core::sc_event& wake() { return wake_; }
+  // What a stack reports.
+  static const ModelVocabulary& vocabulary();
+  Hook<const Event&> events;
 
   std::int64_t mss() const { return connection_.mss(); }
   std::uint64_t requests_completed() const { return completed_.value(); }
@@ -115,6 +118,8 @@ class HostStack : public sc_core::sc_module {
   Picoseconds next_request_ps() const;
   void count_file_request(std::int64_t k);  // request k is done (served, or answered)
   void udp_receive(const IpPacket& p, Picoseconds now);
+  void report_datagram(EventKind kind, Picoseconds at, std::int64_t bytes,
+                       std::string_view detail = {}) const;
 
   const AppParams app_;
   const TransportParams transport_;

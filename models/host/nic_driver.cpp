@@ -20,6 +20,21 @@ constexpr std::uint64_t kTxTailTag = 3;
 
 }  // namespace
 
+const ModelVocabulary& NicDriver::vocabulary() {
+  static const ModelVocabulary v{
+      "driver",
+      "<host>.driver",
+      "a host's NIC driver on its CPU: interrupt handler, transmit ring (docs/host.md)",
+      {EventKind::isr_start, EventKind::isr_end, EventKind::deliver, EventKind::tx_post,
+       EventKind::tx_reclaim},
+      {{"isr", "1 while the interrupt handler runs (isr_start to isr_end)"}}};
+  return v;
+}
+
+std::vector<TracedValue> NicDriver::trace_state() const {
+  return {traced(vocabulary(), "isr", in_isr_)};
+}
+
 NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
                      const PciMasterParams& master, const HostTxParams& tx,
                      const FrameHeader& header, std::int64_t tx_ring, NicTeam team,
@@ -164,6 +179,8 @@ void NicDriver::post_tx(std::size_t port, std::vector<FramePtr>& frames) {
   }
   frames.clear();
   tx_posted_ += n;
+  events.emit(EventKind::tx_post, now_ps(), nullptr, p.nic->basename(),
+              static_cast<std::int64_t>(n));
   register_access(port, PciCommand::memory_write, kNicRegisterTdt,
                   kTxTailTag | (port << 4) | (n << 8));
 }
@@ -193,6 +210,8 @@ void NicDriver::service_interrupt(std::size_t port) {
   Nic& nic = *p.nic;
   const Picoseconds start = now_ps();
   ++handler_runs_;
+  in_isr_ = true;
+  events.emit(EventKind::isr_start, start, nullptr, nic.basename());
   if (cpu_.read_icr) {
     register_access(port, PciCommand::memory_read, kNicRegisterIcr, kIcrTag | (port << 4));
     wait(icr_read_);
@@ -202,6 +221,8 @@ void NicDriver::service_interrupt(std::size_t port) {
   const std::vector<ReceivedFrame>& frames = handling_;
   const std::int64_t reclaimed = nic.take_tx_completed();
   tx_reclaimed_ += static_cast<std::uint64_t>(reclaimed);
+  if (reclaimed > 0)
+    events.emit(EventKind::tx_reclaim, now_ps(), nullptr, nic.basename(), reclaimed);
   for (std::int64_t i = 0; i < reclaimed; ++i) {
     tx_octets_ += p.tx_sizes.front();
     p.tx_sizes.pop_front();
@@ -223,10 +244,12 @@ void NicDriver::service_interrupt(std::size_t port) {
     ++delivered_;
     octets_ += f.frame->size();
     latency_.record(now - f.frame->queued_ps);
+    events.emit(EventKind::deliver, now, f.frame.get());
     if (!stacks_.empty()) stacks_.receive(*f.frame, now);
   }
   in_handler_ = 0;
-  const bool any = !frames.empty();
+  const auto processed = static_cast<std::int64_t>(frames.size());
+  const bool any = processed > 0;
   handling_.clear();
   cpu_busy_ps_ += static_cast<std::uint64_t>(now - start);
   if (any) {
@@ -239,6 +262,8 @@ void NicDriver::service_interrupt(std::size_t port) {
     raw_ = build_raw(reclaimed);
     post_tx(0, raw_);
   }
+  in_isr_ = false;
+  events.emit(EventKind::isr_end, now, nullptr, nic.basename(), processed);
   nic.interrupt_handled(now);
 }
 

@@ -46,6 +46,10 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
             PciBusModule& bus, StackSet& stacks, SimContext& context);
 
   void pci_done(const PciRequest& request, Picoseconds at) override;
+  // What a driver reports (its events) and keeps for waveform traces; trace_state binds them.
+  static const ModelVocabulary& vocabulary();
+  Hook<const Event&> events;
+  std::vector<TracedValue> trace_state() const;
   std::uint64_t frames_delivered() const { return delivered_.value(); }
   std::uint64_t frames_in_handler() const { return in_handler_; }
 
@@ -93,6 +97,7 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
   sc_core::sc_event icr_read_;
   sc_core::sc_event_or_list interrupts_;
   std::uint64_t in_handler_ = 0;
+  bool in_isr_ = false;  // the interrupt handler runs
 
   StatGroup stats_;
   Counter delivered_, octets_, handler_runs_, cpu_busy_ps_, refills_, tx_posted_, tx_reclaimed_,

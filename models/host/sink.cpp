@@ -6,6 +6,14 @@
 
 namespace gbesim {
 
+const ModelVocabulary& Sink::vocabulary() {
+  static const ModelVocabulary v{"sink",
+                                 "<station>.sink",
+                                 "a station's receiving application (docs/host.md)",
+                                 {EventKind::deliver, EventKind::rx_drop}};
+  return v;
+}
+
 Sink::Sink(sc_core::sc_module_name name, const SinkParams& params, Mac& mac, SimContext& context)
     : sc_module(name),
       params_(params),

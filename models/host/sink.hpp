@@ -50,6 +50,7 @@ class Sink : public sc_core::sc_module, public MacClient {
 
   std::int64_t backlog_bytes() const { return backlog_bytes_; }
   const Histogram& latency() const { return latency_.histogram(); }
+  static const ModelVocabulary& vocabulary();
   Hook<const Event&> events;
 
  private:

@@ -8,6 +8,59 @@ namespace gbesim {
 
 using sc_core::SC_ZERO_TIME;
 
+std::string_view to_string(MacTxState state) {
+  switch (state) {
+    case MacTxState::idle:
+      return "idle";
+    case MacTxState::transmitting:
+      return "transmitting";
+    case MacTxState::interframe_gap:
+      return "interframe_gap";
+    case MacTxState::paused:
+      return "paused";
+    case MacTxState::deferring:
+      return "deferring";
+    case MacTxState::jamming:
+      return "jamming";
+    case MacTxState::backoff:
+      return "backoff";
+    case MacTxState::burst_fill:
+      return "burst_fill";
+  }
+  return "?";
+}
+
+const ModelVocabulary& Mac::vocabulary() {
+  static const ModelVocabulary v = [] {
+    ModelVocabulary m{
+        "mac",
+        "<station>.mac, <switch>.port<n>.mac",
+        "IEEE 802.3 Clause 4 MAC (docs/mac.md)",
+        {EventKind::enqueue, EventKind::drop, EventKind::tx_start, EventKind::tx_end,
+         EventKind::rx_ok, EventKind::rx_drop, EventKind::pause_tx, EventKind::pause_rx,
+         EventKind::collision, EventKind::late_collision, EventKind::jam_end, EventKind::backoff,
+         EventKind::burst_start, EventKind::burst_end}};
+    StateVariable state{"tx_state", "the transmit side's state", 3};
+    for (unsigned s = 0; s < kMacTxStates; ++s)
+      state.states.push_back(to_string(static_cast<MacTxState>(s)));
+    m.state = {state,
+               {"transmitting", "1 from a frame's first preamble bit to its last bit"},
+               {"paused", "full duplex: 1 while a received PAUSE holds frames back"},
+               {"collision", "half duplex: 1 while our transmission meets another signal"}};
+    return m;
+  }();
+  return v;
+}
+
+std::vector<TracedValue> Mac::trace_state() {
+  enable_exact_trace();
+  const ModelVocabulary& v = vocabulary();
+  std::vector<TracedValue> out = {traced(v, "tx_state", tx_state_value_),
+                                  traced(v, "transmitting", transmitting_)};
+  out.push_back(half_duplex_ ? traced(v, "collision", collision_) : traced(v, "paused", paused_));
+  return out;
+}
+
 Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig& config,
          SimContext& context)
     : sc_module(name),

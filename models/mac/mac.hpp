@@ -81,6 +81,8 @@ enum class MacTxState : unsigned {
   backoff = 6,
   burst_fill = 7,
 };
+inline constexpr unsigned kMacTxStates = 8;
+std::string_view to_string(MacTxState state);
 
 struct MacConfig {
   std::int64_t rate_mbps = 1000;
@@ -138,7 +140,7 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // its own frame's end, arrivals (after the sender's frame ends), the client's consumption, the
   // sources, then the PAUSE refresh timer. Every process of the station calls it first.
   void settle_station(Picoseconds now) override;
-  // Wake at every frame start too, so trace_* values change exactly on their edges.
+  // Wake at every frame start too, so the traced state changes exactly on its edges.
   void enable_exact_trace() { exact_trace_ = true; }
   // Late transmit (full duplex): with nothing that watches this MAC (no trace observer, no exact
   // tracing), a client that takes it (MacClient::takes_late_transmit), no PAUSE of its own and an
@@ -222,15 +224,15 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   Picoseconds frame_time_ps(std::size_t bytes) const;
   Picoseconds pause_until_ps() const { return pause_until_ps_; }
 
+  // What a MAC reports (its events) and keeps for waveform traces.
+  static const ModelVocabulary& vocabulary();
   Hook<const Event&> events;
   // (state, time it takes effect); may be announced ahead of time like tx_start.
   Hook<MacTxState, Picoseconds> state_changed;
 
-  // Trace points: plain values that change exactly at their edges (for sc_trace/VCD).
-  const unsigned& trace_tx_state() const { return tx_state_value_; }
-  const bool& trace_transmitting() const { return transmitting_; }
-  const bool& trace_paused() const { return paused_; }
-  const bool& trace_collision() const { return collision_; }
+  // The state variables this MAC has (paused in full duplex, collision in half), as plain values
+  // that change exactly at their edges from now on (exact tracing: see enable_exact_trace).
+  std::vector<TracedValue> trace_state();
 
  private:
   void tx_process();

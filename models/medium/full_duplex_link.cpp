@@ -33,6 +33,21 @@ LinkDirection::LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps,
   dont_initialize();
 }
 
+const ModelVocabulary& LinkDirection::vocabulary() {
+  static const ModelVocabulary v{
+      "link",
+      "link<i>.to_<station> (in the VCD: <station>.rx_carrier)",
+      "one direction of a full-duplex link (docs/full-duplex-link.md)",
+      {},
+      {{"rx_carrier", "1 from a frame's first preamble bit to its last bit at the receiver"}}};
+  return v;
+}
+
+std::vector<TracedValue> LinkDirection::trace_state() {
+  enable_carrier_trace();
+  return {traced(vocabulary(), "rx_carrier", carrier_)};
+}
+
 void LinkDirection::started(const Frame& frame, Picoseconds tx_start_ps) {
   if (carrier_trace_) add_carrier_edge(tx_start_ps + delay_ps_, true);
   arriving(frame, tx_start_ps + delay_ps_);

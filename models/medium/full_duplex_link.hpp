@@ -17,6 +17,7 @@
 #include <systemc>
 
 #include "models/common/alarm.hpp"
+#include "models/common/event.hpp"
 #include "models/common/full_duplex.hpp"
 #include "models/common/hook.hpp"
 #include "models/common/sim_context.hpp"
@@ -73,6 +74,9 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   // costs two more activations per frame, so it is off unless a trace asks for it.
   void enable_carrier_trace() { carrier_trace_ = true; }
   const bool& trace_carrier() const { return carrier_; }
+  // What a link direction keeps for waveform traces (the carrier, traced from now on).
+  static const ModelVocabulary& vocabulary();
+  std::vector<TracedValue> trace_state();
 
   void started(const Frame& frame, Picoseconds tx_start_ps) override;
   // Told when a frame starts on its way: the frame and when its first preamble bit reaches the

@@ -331,6 +331,21 @@ std::size_t SharedMedium::attach(HalfDuplexStation& station) {
   return index;
 }
 
+const ModelVocabulary& MediumPort::vocabulary() {
+  static const ModelVocabulary v{
+      "medium",
+      "domain<i>.to_<station> (in the VCD: <station>.carrier)",
+      "a station's port on a half-duplex collision domain (docs/medium.md)",
+      {},
+      {{"carrier", "1 while another station's signal reaches this station"}}};
+  return v;
+}
+
+std::vector<TracedValue> MediumPort::trace_state() {
+  medium_.enable_carrier_trace();
+  return {traced(vocabulary(), "carrier", carrier_)};
+}
+
 void SharedMedium::enable_carrier_trace() {
   carrier_trace_ = true;
   for (auto& p : ports_) p->enable_carrier_trace();

@@ -26,6 +26,7 @@
 #include <systemc>
 
 #include "models/common/alarm.hpp"
+#include "models/common/event.hpp"
 #include "models/common/frame.hpp"
 #include "models/common/half_duplex.hpp"
 #include "models/common/min_tree.hpp"
@@ -70,6 +71,10 @@ class MediumPort : public sc_core::sc_module, public Settleable {
   void enable_carrier_trace() { carrier_trace_ = true; }
   void add_carrier_edge(Picoseconds at, int change);
   const bool& trace_carrier() const { return carrier_; }
+  // What a station's port keeps for waveform traces (the carrier: the whole medium traces it
+  // from now on).
+  static const ModelVocabulary& vocabulary();
+  std::vector<TracedValue> trace_state();
 
  private:
   void deliver_process();

@@ -15,6 +15,27 @@ constexpr std::uint64_t kTxBufferBase = 0x4000'0000;
 
 }  // namespace
 
+const ModelVocabulary& Nic::vocabulary() {
+  static const ModelVocabulary v{
+      "nic",
+      "<host>.nic (a team's: <host>.nic2, ...)",
+      "a NIC: FIFOs, descriptor rings, the DMA engine, the interrupt line (docs/nic.md)",
+      {EventKind::rx_fifo_in, EventKind::rx_fifo_drop, EventKind::descriptor_fetch_start,
+       EventKind::descriptor_fetch_end, EventKind::writeback_start, EventKind::writeback_end,
+       EventKind::dma_start, EventKind::dma_end, EventKind::irq_assert, EventKind::irq_deassert,
+       EventKind::tx_underrun},
+      {{"irq", "the interrupt line: 1 from irq_assert to irq_deassert"},
+       {"rx_fifo_bytes", "bytes the receive FIFO holds (a frame's room from rx_fifo_in)", 32},
+       {"dma_busy", "1 while the DMA engine has a request at the bus"}}};
+  return v;
+}
+
+std::vector<TracedValue> Nic::trace_state() const {
+  const ModelVocabulary& v = vocabulary();
+  return {traced(v, "irq", irq_asserted_), traced(v, "rx_fifo_bytes", fifo_used_),
+          traced(v, "dma_busy", dma_busy_)};
+}
+
 Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterParams& master,
          Mac& mac, PciBusModule& bus, std::size_t memory, SimContext& context)
     : sc_module(name),
@@ -180,6 +201,7 @@ void Nic::underrun(TxRead& r) {
   // frame is still on its way, so its receiver sees an FCS error.
   r.raw->bytes.back() ^= 0xFF;
   r.raw->fcs_intact = false;
+  events.emit(EventKind::tx_underrun, now_ps(), r.raw);
 }
 
 void Nic::tx_finished(const Frame& frame, Picoseconds now, bool sent) {
@@ -228,7 +250,7 @@ bool Nic::pump_tx(Picoseconds now) {
         tx_fifo_peak_ = std::max(tx_fifo_peak_, used + n);
       }
       ++data_requests_;
-      issue(tx_data, read_command_, address, n);
+      issue(tx_data, read_command_, address, n, tx_read_->raw);
       return true;
     }
     if (n > 0 && tx_on_wire_ != nullptr) {
@@ -275,6 +297,7 @@ void Nic::frame_arriving(const Frame& frame, Picoseconds first_bit_ps) {
   fifo_.push_back(std::move(f));
   fifo_used_ += size;
   fifo_peak_ = std::max(fifo_peak_, fifo_used_);
+  events.emit(EventKind::rx_fifo_in, now_ps(), &frame, std::string_view{}, fifo_used_);
   pump(now_ps());
 }
 
@@ -302,6 +325,8 @@ void Nic::mac_receive(FramePtr frame, Picoseconds now) {
   }
   const auto size = static_cast<std::int64_t>(frame->size());
   if (fifo_used_ + size > params_.rx_fifo_bytes) {
+    events.emit(EventKind::rx_fifo_drop, now, frame.get(),
+                rx_descriptors_.starved() ? "rx_no_descriptor" : "rx_fifo_overflow");
     if (rx_descriptors_.starved()) {
       ++no_descriptor_;
       const std::size_t state = irq_asserted_                  ? 0
@@ -315,6 +340,7 @@ void Nic::mac_receive(FramePtr frame, Picoseconds now) {
     return;
   }
   InFifo f;
+  events.emit(EventKind::rx_fifo_in, now, frame.get(), std::string_view{}, fifo_used_ + size);
   f.r = {std::move(frame), now};
   f.dma_bytes = size - (params_.strip_crc ? 4 : 0);
   fifo_.push_back(std::move(f));
@@ -323,16 +349,36 @@ void Nic::mac_receive(FramePtr frame, Picoseconds now) {
   pump(now);
 }
 
-void Nic::issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes) {
+void Nic::issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes,
+                const Frame* frame) {
   PciRequest r;
   r.target = memory_;
   r.command = command;
   r.address = address;
   r.bytes = bytes;
   r.tag = kind;
+  if (frame != nullptr) r.frame_id = frame->id;
   dma_busy_ = true;
   last_was_rx_ = kind == rx_data || kind == rx_writeback || kind == rx_fetch;
+  if (events.connected()) report_request(r, true, now_ps());
   bus_.request(master_, r);
+}
+
+void Nic::report_request(const PciRequest& r, bool start, Picoseconds at) const {
+  Event e{EventKind::dma_start, at};
+  const bool rx = r.tag == rx_data || r.tag == rx_writeback || r.tag == rx_fetch;
+  e.detail = rx ? "rx" : "tx";
+  e.bytes = r.bytes;
+  e.frame_id = r.frame_id;
+  if (r.tag == rx_fetch || r.tag == tx_fetch) {
+    e.kind = start ? EventKind::descriptor_fetch_start : EventKind::descriptor_fetch_end;
+  } else if (r.tag == rx_writeback || r.tag == tx_writeback) {
+    e.kind = start ? EventKind::writeback_start : EventKind::writeback_end;
+    e.value = r.tag == rx_writeback ? writing_back_ : tx_writing_back_;  // frames
+  } else if (!start) {
+    e.kind = EventKind::dma_end;
+  }
+  events(e);
 }
 
 void Nic::pump(Picoseconds now) {
@@ -415,7 +461,7 @@ bool Nic::pump_rx(Picoseconds now) {
       const std::uint64_t address = rx_descriptors_.buffer_address(f.issued / buffer, offset);
       f.issued += n;
       ++data_requests_;
-      issue(rx_data, write_command_, address, n);
+      issue(rx_data, write_command_, address, n, f.r.frame ? f.r.frame.get() : f.expected);
       return true;
     }
   }
@@ -431,6 +477,7 @@ bool Nic::pump_rx(Picoseconds now) {
 
 void Nic::pci_done(const PciRequest& request, Picoseconds at) {
   dma_busy_ = false;
+  if (events.connected()) report_request(request, false, at);
   switch (request.tag) {
     case rx_data: {
       InFifo& f = fifo_.front();
@@ -524,6 +571,7 @@ void Nic::frames_visible(std::int64_t n, Picoseconds now, bool transmit) {
 
 void Nic::interrupt_handled(Picoseconds now) {
   irq_asserted_ = false;
+  events.emit(EventKind::irq_deassert, now);
   schedule_interrupt(now);
 }
 
@@ -544,6 +592,7 @@ void Nic::moderation_process() {
   const Picoseconds now = now_ps();
   if (irq_asserted_ || !moderation_.pending() || now < fire_ps_) return;
   irq_asserted_ = true;
+  events.emit(EventKind::irq_assert, now, nullptr, to_string(moderation_.cause()));
   ++interrupts_by_cause_[static_cast<std::size_t>(moderation_.cause())];
   moderation_.raised(now);
   ++interrupts_;

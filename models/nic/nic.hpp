@@ -86,6 +86,11 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   void interrupt_handled(Picoseconds now);
   bool irq_asserted() const { return irq_asserted_; }
 
+  // What a NIC reports (its events) and keeps for waveform traces; trace_state binds them.
+  static const ModelVocabulary& vocabulary();
+  Hook<const Event&> events;
+  std::vector<TracedValue> trace_state() const;
+
   // Conservation: every frame that reached the NIC is dropped (by reason), taken by the driver,
   // or still inside (FIFO, written but not written back, written back but not taken).
   std::uint64_t frames_arrived() const { return arrived_.value(); }
@@ -128,7 +133,10 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   void pump(Picoseconds now);
   void early_process();
   void finish_rx_head(Picoseconds at);  // the head frame is in memory and whole: done
-  void issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes);
+  void issue(Kind kind, PciCommand command, std::uint64_t address, std::int64_t bytes,
+             const Frame* frame = nullptr);
+  // A bus request's start or end event (events connected).
+  void report_request(const PciRequest& r, bool start, Picoseconds at) const;
   void frames_visible(std::int64_t n, Picoseconds now, bool transmit);
   void schedule_interrupt(Picoseconds now);
   void moderation_process();

@@ -6,7 +6,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "models/common/event.hpp"
+#include "models/common/hook.hpp"
 #include "models/common/time.hpp"
 #include "models/pci/pci_params.hpp"
 
@@ -27,7 +30,8 @@ struct PciRequest {
   PciCommand command = PciCommand::memory_write;
   std::uint64_t address = 0;
   std::int64_t bytes = 0;
-  std::uint64_t tag = 0;  // the master's own reference, handed back
+  std::uint64_t tag = 0;       // the master's own reference, handed back
+  std::uint64_t frame_id = 0;  // the frame whose data it moves, for traces (0: none)
 };
 
 // The master's side of the bus.
@@ -54,6 +58,11 @@ class DmaBus {
   virtual Picoseconds next_event_ps() const = 0;
   virtual void advance(Picoseconds now) = 0;
   virtual bool idle() const = 0;  // nothing in progress nor pending
+
+  // What the bus does, for traces: each event's `part` names who it is about (a master on PCI,
+  // a direction on PCI Express), one of parts().
+  Hook<const Event&> events;
+  virtual std::vector<std::string> parts() const = 0;
 };
 
 }  // namespace gbesim

@@ -77,6 +77,22 @@ const char* to_string(PciEnding e) {
   return "?";
 }
 
+const ModelVocabulary& PciBus::vocabulary() {
+  static const ModelVocabulary v{
+      "pci",
+      "<host>.pci.<master> (masters: nic, driver, each DMA master, <target>.completer)",
+      "a PCI / PCI-X bus segment: each transaction's phases, per master (docs/pci.md)",
+      {EventKind::bus_request, EventKind::bus_grant, EventKind::bus_address, EventKind::bus_wait,
+       EventKind::bus_data, EventKind::bus_turnaround, EventKind::bus_end}};
+  return v;
+}
+
+std::vector<std::string> PciBus::parts() const {
+  std::vector<std::string> out;
+  for (const Master& m : masters_) out.push_back(m.name);
+  return out;
+}
+
 PciBus::PciBus(const PciBusParams& params, StatRegistry& stats, const std::string& component)
     : params_(params),
       registry_(stats),
@@ -208,6 +224,14 @@ void PciBus::request(std::size_t master, const PciRequest& r, Picoseconds now) {
   p.id = next_id_++;
   p.visible = edge_after(now);
   masters_[master].queue.push_back(p);
+  if (events.connected()) {
+    Event e{EventKind::bus_request, now};
+    e.detail = to_string(r.command);
+    e.bytes = r.bytes;
+    e.frame_id = r.frame_id;
+    e.part = masters_[master].name;
+    events(e);
+  }
   if (active_) {
     // A transaction may have been started up to one clock before its first edge (see
     // next_event_ps); its owner asking again in that clock holds REQ# from that first edge on,
@@ -348,9 +372,43 @@ void PciBus::generate_phases(Active& a, std::size_t count) const {
 }
 
 void PciBus::decide(std::int64_t edge) {
+  const std::size_t before = holder_;
   holder_ = arbitrate(edge - 1, holder_, rr_last_, kNone);
   decided_through_ = edge;
-  if (holder_ != kNone && requesting_by(holder_, edge)) start(holder_, edge);
+  if (holder_ == kNone || !requesting_by(holder_, edge)) return;
+  start(holder_, edge);
+  if (events.connected()) {
+    if (holder_ != before) report(EventKind::bus_grant, edge - 1, a_.t);
+    report_start(a_);
+  }
+}
+
+void PciBus::report(EventKind kind, std::int64_t edge, const PciTransaction& t,
+                    std::string_view detail, std::int64_t value, std::int64_t bytes) const {
+  Event e{kind, time_of(edge)};
+  e.detail = detail;
+  e.value = value;
+  e.bytes = bytes;
+  e.frame_id = t.frame_id;
+  e.part = masters_[t.master].name;
+  events(e);
+}
+
+void PciBus::report_start(const Active& a) {
+  // What start() fixed: the address phase, where the data begin (a latency-timer cut only ever
+  // shortens a burst after its first phase), or where the target stops a Retry or Split Response.
+  const PciTransaction& t = a.t;
+  report(EventKind::bus_address, t.start_clock, t,
+         t.split_completion ? "split_completion" : to_string(t.command));
+  std::int64_t at = t.start_clock + t.address_clocks;
+  if (t.ending == PciEnding::retry || t.ending == PciEnding::split_response) {
+    if (t.end_clock > at) report(EventKind::bus_wait, at, t);
+    return;
+  }
+  if (is_read(t.command) && !t.split_completion) report(EventKind::bus_turnaround, at++, t);
+  const std::int64_t data = a.edges.front() - 1;  // the first data phase's clock
+  if (data > at) report(EventKind::bus_wait, at, t);
+  report(EventKind::bus_data, data, t);
 }
 
 PciBus::Active PciBus::fresh_active() {
@@ -393,6 +451,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
     a.t.command = PciCommand::memory_write;
     a.t.split_completion = true;
     a.address0 = c.address;
+    a.t.frame_id = c.frame_id;
     bytes = c.bytes;
     first_edge = s + address_clocks + 1 + 1;
     wants_more = x.completions.size() > 1;
@@ -402,6 +461,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
     const bool read = is_read(p.request.command);
     a.t.target = p.request.target;
     a.t.command = p.request.command;
+    a.t.frame_id = p.request.frame_id;
     const std::int64_t done =
         pcix() && read && t.params.split_read_bytes > 0 ? p.requested : p.moved;
     const std::int64_t remaining = p.request.bytes - done;
@@ -561,6 +621,7 @@ void PciBus::finish() {
     c.bytes = a.split_chunk;
     c.address = a.address0;
     c.ready = t.end_clock + target.params.read_latency_clocks;
+    c.frame_id = t.frame_id;
     masters_[target.completer].completions.push_back(c);
     p.requested += a.split_chunk;
     ++x.outstanding;
@@ -586,7 +647,10 @@ void PciBus::finish() {
       p.visible = std::max(p.visible, t.end_clock);  // REQ# stays asserted for the rest
     }
   }
-  on_transaction(t);
+  if (events.connected()) {
+    report(EventKind::bus_turnaround, t.end_clock, t);
+    report(EventKind::bus_end, t.end_clock + 1, t, to_string(t.ending), t.data_phases, t.bytes);
+  }
   spare_ = std::move(a);  // its storage serves the next transaction
   for (const auto& [m, pr] : progress)
     if (masters_[m].client) masters_[m].client->pci_progress(pr.first, pr.second, at);

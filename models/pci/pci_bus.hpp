@@ -60,6 +60,7 @@ struct PciTransaction {
   std::int64_t bytes = 0;
   std::int64_t address_clocks = 0, wait_clocks = 0, turnaround_clocks = 0;
   PciEnding ending = PciEnding::complete;
+  std::uint64_t frame_id = 0;  // the frame whose data it moves (PciRequest::frame_id)
 };
 
 class PciBus : public DmaBus {
@@ -92,7 +93,13 @@ class PciBus : public DmaBus {
   const std::string& master_name(std::size_t m) const { return masters_[m].name; }
   bool idle() const override;  // nothing in progress nor pending
 
-  Hook<const PciTransaction&> on_transaction;
+  // Each transaction's phases as events (`events`, part: the master): bus_request when a master
+  // asks, bus_grant when GNT# moves to it, then bus_address, a read's bus_turnaround, bus_wait,
+  // bus_data, bus_turnaround and bus_end, each at the clock edge where that phase begins (the
+  // last where the transaction's turnaround clock ends). Reported as soon as known: a phase
+  // may be announced ahead of its time, never after it.
+  static const ModelVocabulary& vocabulary();
+  std::vector<std::string> parts() const override;
 
  private:
   struct Pending {
@@ -109,6 +116,7 @@ class PciBus : public DmaBus {
     std::int64_t bytes = 0;
     std::uint64_t address = 0;
     std::int64_t ready = 0;  // edge
+    std::uint64_t frame_id = 0;
   };
   struct Master {
     std::string name;
@@ -187,6 +195,10 @@ class PciBus : public DmaBus {
   Picoseconds decision_due_ps(std::int64_t edge) const;
   void decide(std::int64_t edge);
   void start(std::size_t m, std::int64_t s);
+  // The phases a transaction's start fixes (events connected).
+  void report_start(const Active& a);
+  void report(EventKind kind, std::int64_t edge, const PciTransaction& t,
+              std::string_view detail = {}, std::int64_t value = -1, std::int64_t bytes = -1) const;
   void finish();
   // A default Active whose phase vectors reuse the last finished transaction's storage (so that
   // a transaction allocates nothing in steady state).

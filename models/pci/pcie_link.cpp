@@ -38,6 +38,16 @@ const char* to_string(PciePacketKind k) {
   return "?";
 }
 
+const ModelVocabulary& PcieLink::vocabulary() {
+  static const ModelVocabulary v{
+      "pcie",
+      "<host>.pci.up, <host>.pci.down",
+      "a PCI Express 1.x link: every packet on each direction (docs/pci.md)",
+      {EventKind::tlp_start, EventKind::tlp_end, EventKind::dllp_start, EventKind::dllp_end,
+       EventKind::credit_stall}};
+  return v;
+}
+
 std::int64_t pcie_tlp_bytes(std::int64_t payload_bytes, std::uint64_t address, bool four_dw_header,
                             bool ecrc) {
   const std::int64_t header = four_dw_header ? 16 : 12;
@@ -149,11 +159,11 @@ std::size_t PcieLink::add_master(const std::string& name, const PciMasterParams&
   return index;
 }
 
-void PcieLink::schedule(Picoseconds at, EventKind kind, int direction, Packet packet) {
-  Event e;
+void PcieLink::schedule(Picoseconds at, Step step, int direction, Packet packet) {
+  Due e;
   e.at = at;
   e.seq = next_seq_++;
-  e.kind = kind;
+  e.step = step;
   e.direction = direction;
   e.packet = std::move(packet);
   agenda_.push(std::move(e));
@@ -192,6 +202,7 @@ void PcieLink::serve(std::size_t index, Picoseconds now) {
         p.master = index;
         p.address = address;
         p.last = n == left;
+        p.frame_id = r.frame_id;
         if (p.last) p.request = r;
         dirs_[dir].tlps.push_back(p);
         address += static_cast<std::uint64_t>(n);
@@ -222,6 +233,7 @@ void PcieLink::serve(std::size_t index, Picoseconds now) {
       p.target = r.target;
       p.address = address;
       p.request.bytes = n;  // what this read request asks for
+      p.frame_id = r.frame_id;
       dirs_[dir].tlps.push_back(p);
       rd.requested += n;
       ++m.tags_in_use;
@@ -284,6 +296,7 @@ void PcieLink::kick(int direction, Picoseconds now) {
         d.stalled = true;
         d.stalled_since = now;
         ++d.stalls;
+        if (events.connected()) report(EventKind::credit_stall, now, direction, d.tlps.front());
       }
       return;
     }
@@ -315,17 +328,32 @@ void PcieLink::kick(int direction, Picoseconds now) {
     ++d.dllps_sent;
   else
     ++d.tlps_sent;
-  schedule(end, EventKind::sent, direction);
+  schedule(end, Step::sent, direction);
+  if (events.connected()) {
+    const bool dllp = p.kind == PciePacketKind::ack || p.kind == PciePacketKind::update_fc;
+    report(dllp ? EventKind::dllp_start : EventKind::tlp_start, start, direction, p);
+  }
+}
+
+void PcieLink::report(EventKind kind, Picoseconds at, int direction, const Packet& p) const {
+  Event e{kind, at};
+  e.detail = to_string(p.kind);
+  e.bytes = p.wire_bytes;
+  if (kind == EventKind::tlp_start || kind == EventKind::tlp_end) e.value = p.payload_bytes;
+  e.frame_id = p.frame_id;
+  e.part = direction == 0 ? "up" : "down";
+  events(e);
 }
 
 void PcieLink::sent(int direction, Picoseconds at) {
   Direction& d = dirs_[direction];
   const Packet p = d.current;
   d.busy = false;
-  if (on_packet.connected())
-    on_packet({direction == 0 ? PcieDirection::upstream : PcieDirection::downstream, p.kind,
-               p.wire_bytes, p.payload_bytes, d.current_start, at});
-  schedule(at + latency_ps_, EventKind::arrived, direction, p);
+  if (events.connected()) {
+    const bool dllp = p.kind == PciePacketKind::ack || p.kind == PciePacketKind::update_fc;
+    report(dllp ? EventKind::dllp_end : EventKind::tlp_end, at, direction, p);
+  }
+  schedule(at + latency_ps_, Step::arrived, direction, p);
   kick(direction, at);
   if (p.kind == PciePacketKind::memory_write) {
     Master& m = masters_[p.master];
@@ -352,15 +380,15 @@ void PcieLink::arrived(int direction, const Packet& p, Picoseconds at) {
   // A TLP: the receiver owes an Ack, and credits once it has consumed it (on arrival).
   if (!d.ack_scheduled) {
     d.ack_scheduled = true;
-    schedule(at + ack_interval_ps_, EventKind::ack_due, direction);
+    schedule(at + ack_interval_ps_, Step::ack_due, direction);
   }
   if (p.kind == PciePacketKind::memory_write) {
     d.freed_posted_headers += 1;
     d.freed_posted_data += (p.payload_bytes + kCreditBytes - 1) / kCreditBytes;
   } else if (p.kind == PciePacketKind::read_request) {
     d.freed_nonposted_headers += 1;
-    schedule(at + targets_[p.target].params.completion_latency_ns * 1000,
-             EventKind::completions_ready, opposite(direction), p);
+    schedule(at + targets_[p.target].params.completion_latency_ns * 1000, Step::completions_ready,
+             opposite(direction), p);
   } else if (p.kind == PciePacketKind::completion) {
     Master& m = masters_[p.master];
     Read* r = find_read(m, p.read);
@@ -419,6 +447,7 @@ void PcieLink::completions_ready(int direction, const Packet& request, Picosecon
     c.wire_bytes = pcie_tlp_bytes(n, address, false, params_.ecrc);
     c.master = request.master;
     c.read = request.read;
+    c.frame_id = request.frame_id;
     c.last = n == left;
     dirs_[direction].tlps.push_back(c);
     address += static_cast<std::uint64_t>(n);
@@ -433,19 +462,19 @@ Picoseconds PcieLink::next_event_ps() const {
 
 void PcieLink::advance(Picoseconds now) {
   while (!agenda_.empty() && agenda_.top().at <= now) {
-    const Event e = agenda_.top();
+    const Due e = agenda_.top();
     agenda_.pop();
-    switch (e.kind) {
-      case EventKind::sent:
+    switch (e.step) {
+      case Step::sent:
         sent(e.direction, e.at);
         break;
-      case EventKind::arrived:
+      case Step::arrived:
         arrived(e.direction, e.packet, e.at);
         break;
-      case EventKind::ack_due:
+      case Step::ack_due:
         ack_due(e.direction, e.at);
         break;
-      case EventKind::completions_ready:
+      case Step::completions_ready:
         completions_ready(e.direction, e.packet, e.at);
         break;
     }

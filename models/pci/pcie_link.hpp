@@ -40,18 +40,8 @@
 
 namespace gbesim {
 
-enum class PcieDirection { upstream, downstream };
 enum class PciePacketKind { memory_write, read_request, completion, ack, update_fc };
 const char* to_string(PciePacketKind k);
-
-// One packet as it went over the link.
-struct PciePacket {
-  PcieDirection direction = PcieDirection::upstream;
-  PciePacketKind kind = PciePacketKind::memory_write;
-  std::int64_t wire_bytes = 0;  // what the link carries, framing included
-  std::int64_t payload_bytes = 0;
-  Picoseconds start_ps = 0, end_ps = 0;  // first and last symbol time on the link
-};
 
 // Bytes on the link of a TLP (framing, sequence number, header, LCRC, optional ECRC) carrying
 // payload_bytes starting at address (whole dwords).
@@ -79,7 +69,12 @@ class PcieLink : public DmaBus {
     return (wire_bytes + params_.lanes - 1) / params_.lanes * kPcieSymbolPs;
   }
 
-  Hook<const PciePacket&> on_packet;
+  // Every packet on the link as events (`events`, part: the direction, "up" or "down"):
+  // tlp_start and tlp_end, or dllp_start and dllp_end, at its first and last symbol time
+  // (announced at the first as soon as the direction takes it up); credit_stall when a TLP
+  // starts waiting for credits.
+  static const ModelVocabulary& vocabulary();
+  std::vector<std::string> parts() const override { return {"up", "down"}; }
 
  private:
   struct Packet {
@@ -87,11 +82,12 @@ class PcieLink : public DmaBus {
     std::int64_t wire_bytes = 0;
     std::int64_t payload_bytes = 0;
     std::size_t master = 0;
-    std::uint64_t read = 0;     // read requests and completions: the master's read
-    std::size_t target = 0;     // read requests: the completer
-    std::uint64_t address = 0;  // read requests: what they ask for
-    bool last = false;          // a write's last TLP; a read request's last completion
-    PciRequest request;         // writes: the master's request (handed back when done)
+    std::uint64_t read = 0;      // read requests and completions: the master's read
+    std::size_t target = 0;      // read requests: the completer
+    std::uint64_t address = 0;   // read requests: what they ask for
+    bool last = false;           // a write's last TLP; a read request's last completion
+    PciRequest request;          // writes: the master's request (handed back when done)
+    std::uint64_t frame_id = 0;  // the frame whose data it carries, for traces
     std::int64_t posted_headers = 0, posted_data = 0, nonposted_headers = 0;  // UpdateFC
   };
   struct Direction {
@@ -134,26 +130,29 @@ class PcieLink : public DmaBus {
     std::string name;
     PciTargetParams params;
   };
-  enum class EventKind { sent, arrived, ack_due, completions_ready };
-  struct Event {
+  // What the link has to do at a time (its agenda).
+  enum class Step { sent, arrived, ack_due, completions_ready };
+  struct Due {
     Picoseconds at = 0;
     std::uint64_t seq = 0;
-    EventKind kind = EventKind::sent;
+    Step step = Step::sent;
     int direction = 0;
     Packet packet;
-    bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+    bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
 
   static int opposite(int d) { return 1 - d; }
   // The direction from the end holding `from_root` (true: the root complex) to the other.
   static int direction_from(bool from_root) { return from_root ? 1 : 0; }
   bool target_at_root(std::size_t target) const { return target == 0; }
-  void schedule(Picoseconds at, EventKind kind, int direction, Packet packet);
-  void schedule(Picoseconds at, EventKind kind, int direction) {
-    schedule(at, kind, direction, Packet());
+  void schedule(Picoseconds at, Step step, int direction, Packet packet);
+  void schedule(Picoseconds at, Step step, int direction) {
+    schedule(at, step, direction, Packet());
   }
   void serve(std::size_t master, Picoseconds now);
   void kick(int direction, Picoseconds now);
+  // A packet's event (events connected).
+  void report(EventKind kind, Picoseconds at, int direction, const Packet& p) const;
   bool credits_allow(const Direction& d, const Packet& p) const;
   Picoseconds after_skps(Direction& d, Picoseconds t);
   void sent(int direction, Picoseconds at);
@@ -173,7 +172,7 @@ class PcieLink : public DmaBus {
   // Each direction's busy time when the statistics restarted, and when (0: never).
   Picoseconds busy_at_restart_ps_[2] = {0, 0};
   Picoseconds restarted_ps_ = 0;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> agenda_;
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> agenda_;
   std::uint64_t next_seq_ = 0;
   std::uint64_t next_read_ = 1;
   StatGroup stats_;

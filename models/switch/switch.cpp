@@ -19,6 +19,24 @@ MacParams port_mac_params(MacParams mac) {
 
 }  // namespace
 
+const ModelVocabulary& Switch::vocabulary() {
+  static const ModelVocabulary v{
+      "switch",
+      "<switch>.port<n> (PAUSE: the port's MAC, <switch>.port<n>.mac)",
+      "an output-queued Ethernet switch's relay, per port (docs/switch.md)",
+      {EventKind::frame_in, EventKind::forward, EventKind::filtered, EventKind::enqueue,
+       EventKind::drop}};
+  return v;
+}
+
+void Switch::report(EventKind kind, Picoseconds at, std::size_t port, const Frame& frame,
+                    std::string_view detail, std::int64_t value) const {
+  if (!events.connected()) return;
+  Event e{kind, at, &frame, detail, value};
+  e.part = ports_[port]->basename();
+  events(e);
+}
+
 SwitchPort::SwitchPort(sc_core::sc_module_name name, Switch& owner, std::size_t index,
                        const MacParams& mac, const MacConfig& config, std::size_t queues,
                        SimContext& context)
@@ -75,6 +93,7 @@ void SwitchPort::settle(Picoseconds now) {
 void SwitchPort::mac_receive(FramePtr frame, Picoseconds now) {
   ++frames_in_;
   octets_in_ += frame->size();
+  owner_.report(EventKind::frame_in, now, index_, *frame);
   owner_.learn(*frame, index_, now);
   if (!early_.empty() && early_.front() == frame->id) {
     early_.pop_front();  // forwarded by cut-through already
@@ -139,6 +158,7 @@ void SwitchPort::mac_tx_done(const Frame& frame, Picoseconds at, bool sent) {
   } else {
     ++drops_too_long_;
     ++owner_.copies_dropped_;
+    owner_.report(EventKind::drop, at, index_, frame, "too_long");
   }
   // The next frame goes now, after everything due at this instant (Switch::settle feeds).
   if (!owner_.settling_) owner_.settle(at);
@@ -341,6 +361,7 @@ void Switch::forward(Pending p, Picoseconds now) {
     if (p.egress == kFiltered) {
       ++frames_filtered_;
       ++ports_[p.ingress]->frames_filtered_;
+      report(EventKind::filtered, now, p.ingress, *p.frame);
       return;
     }
     if (params_.fabric_mbps > 0) {
@@ -348,8 +369,11 @@ void Switch::forward(Pending p, Picoseconds now) {
       if (backlog + size > params_.port_buffer_bytes) {
         ++frames_dropped_fabric_;
         ++ports_[p.ingress]->drops_fabric_backlog_;
+        report(EventKind::drop, now, p.ingress, *p.frame, "fabric_backlog");
         return;
       }
+      report(EventKind::forward, now, p.ingress, *p.frame, p.egress == kFlood ? "flood" : "unicast",
+             p.egress == kFlood ? -1 : static_cast<std::int64_t>(p.egress) + 1);
       ++(p.egress == kFlood ? frames_flooded_ : frames_unicast_);
       backlog += size;
       const Picoseconds start = std::max(now, fabric_free_ps_);
@@ -363,6 +387,8 @@ void Switch::forward(Pending p, Picoseconds now) {
       return;
     }
     ++(p.egress == kFlood ? frames_flooded_ : frames_unicast_);
+    report(EventKind::forward, now, p.ingress, *p.frame, p.egress == kFlood ? "flood" : "unicast",
+           p.egress == kFlood ? -1 : static_cast<std::int64_t>(p.egress) + 1);
   } else {
     fabric_backlog_[p.ingress] -= size;
   }
@@ -399,6 +425,7 @@ void Switch::enqueue(std::size_t egress, FramePtr frame, std::size_t ingress, Pi
   auto drop = [&] {
     ++out.drops_buffer_full_;
     ++copies_dropped_;
+    report(EventKind::drop, now, egress, *frame, "buffer_full");
   };
   if (out.queue_frames_[q] >= params_.port_buffer_frames) return drop();
   if (out.queue_bytes_[q] - out.queue_shared_[q] + size > params_.port_buffer_bytes) {
@@ -413,6 +440,7 @@ void Switch::enqueue(std::size_t egress, FramePtr frame, std::size_t ingress, Pi
   out.queue_bytes_[q] += size;
   ++out.queue_frames_[q];
   out.depth_.record(out.bytes_);
+  report(EventKind::enqueue, now, egress, *frame, std::string_view{}, out.bytes_);
   SwitchPort& in = *ports_[ingress];
   in.held_bytes_ += size;
   in.mac_.set_rx_backlog(in.held_bytes_);

@@ -133,6 +133,11 @@ class Switch : public sc_core::sc_module {
   // Does everything due by `now`: frames that have arrived, frames ready to be forwarded.
   void settle(Picoseconds now);
 
+  // What the relay does, for traces: each event's `part` is the port it is about ("port<n>").
+  // The ports' MACs report their own (PAUSE included) on their own hooks.
+  static const ModelVocabulary& vocabulary();
+  Hook<const Event&> events;
+
  private:
   friend class SwitchPort;
   struct Pending {
@@ -167,6 +172,8 @@ class Switch : public sc_core::sc_module {
   // Where a frame from `ingress` goes: a port (0-based), flood, or filtered.
   std::size_t egress_of(const Frame& frame, std::size_t ingress, Picoseconds now);
   bool cut_through_allowed(std::size_t ingress, std::size_t egress) const;
+  void report(EventKind kind, Picoseconds at, std::size_t port, const Frame& frame,
+              std::string_view detail = {}, std::int64_t value = -1) const;
 
   const SwitchParams params_;
   SimContext& context_;

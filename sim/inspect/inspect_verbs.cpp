@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/inspect/events_command.hpp"
 #include "sim/inspect/params_command.hpp"
 #include "sim/inspect/phy_command.hpp"
 #include "sim/inspect/stats_command.hpp"
@@ -51,6 +52,20 @@ Verb add_stats_verb(CLI::App& app) {
                   "only this component pattern, as listed (\"<station>.mac\"); repeatable");
   return {cmd, [options] {
             fmt::print("{}", stats_listing(*options));
+            return 0;
+          }};
+}
+
+Verb add_events_verb(CLI::App& app) {
+  auto options = std::make_shared<EventsOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "events", "every event and traced state variable each model reports, and what it means");
+  CLI::Option* json = cmd->add_flag("--json", options->json, "as JSON");
+  cmd->add_flag("--markdown", options->markdown, "as the tables a model page carries")
+      ->excludes(json);
+  cmd->add_option("--model", options->models, "only this model: mac, nic, pci, ... (repeatable)");
+  return {cmd, [options] {
+            fmt::print("{}", events_listing(*options));
             return 0;
           }};
 }

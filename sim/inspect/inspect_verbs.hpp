@@ -11,6 +11,7 @@ namespace gbesim {
 
 Verb add_params_verb(CLI::App& app);
 Verb add_stats_verb(CLI::App& app);
+Verb add_events_verb(CLI::App& app);
 Verb add_topology_verb(CLI::App& app);
 Verb add_phy_verb(CLI::App& app);
 

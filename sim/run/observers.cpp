@@ -4,7 +4,26 @@
 
 #include <unistd.h>
 
+#include <variant>
+
 namespace gbesim {
+
+bool selects(const std::set<std::string>& selected, std::string_view name) {
+  // The selected names at or above `name`: itself and each prefix ending before a dot.
+  for (std::size_t dot = name.find('.'); dot != std::string_view::npos;
+       dot = name.find('.', dot + 1))
+    if (selected.count(std::string(name.substr(0, dot))) != 0) return true;
+  return selected.count(std::string(name)) != 0;
+}
+
+std::vector<std::string> event_components(const std::vector<EventSource>& sources) {
+  std::vector<std::string> out;
+  for (const EventSource& source : sources) {
+    out.push_back(source.component);
+    for (const auto& part : source.parts) out.push_back(source.component + "." + part);
+  }
+  return out;
+}
 
 EventsCsvWriter::EventsCsvWriter(const std::filesystem::path& path, Picoseconds from_ps,
                                  Picoseconds to_ps)
@@ -12,31 +31,71 @@ EventsCsvWriter::EventsCsvWriter(const std::filesystem::path& path, Picoseconds 
   file_.write(std::string("time_ps,component,event,frame_id,bytes,detail\n"));
 }
 
-void EventsCsvWriter::attach(Hook<const Event&>& hook, std::string component) {
-  names_.push_back(std::make_unique<std::string>(std::move(component)));
+void EventsCsvWriter::attach(const EventSource& source, const std::set<std::string>& keep) {
+  names_.push_back(std::make_unique<std::string>(source.component));
   const std::string* name = names_.back().get();
-  hook.connect([this, name](const Event& e) { write(*name, e); });
+  const std::set<std::string>* kept = nullptr;
+  if (!keep.empty()) {
+    keeps_.push_back(std::make_unique<std::set<std::string>>(keep));
+    kept = keeps_.back().get();
+  }
+  source.hook->connect([this, name, kept](const Event& e) { write(*name, kept, e); });
 }
 
-void EventsCsvWriter::write(const std::string& component, const Event& e) {
+void EventsCsvWriter::attach_selected(const std::vector<EventSource>& sources,
+                                      const std::set<std::string>& selected) {
+  for (const EventSource& source : sources) {
+    if (selected.empty() || selects(selected, source.component)) {
+      attach(source);
+      continue;
+    }
+    // Selected parts of it only (a master of a bus, a port of a switch).
+    std::set<std::string> inside;
+    for (const auto& name : selected)
+      if (name.size() > source.component.size() && name[source.component.size()] == '.' &&
+          name.compare(0, source.component.size(), source.component) == 0)
+        inside.insert(name);
+    if (!inside.empty()) attach(source, inside);
+  }
+}
+
+void EventsCsvWriter::write(const std::string& component, const std::set<std::string>* keep,
+                            const Event& e) {
   if (e.time_ps < from_ps_ || e.time_ps >= to_ps_) {
     flush_until(now_ps());
     return;
   }
   fmt::memory_buffer line;
-  fmt::format_to(std::back_inserter(line), "{},{},{},", e.time_ps, component, to_string(e.kind));
+  fmt::format_to(std::back_inserter(line), "{},", e.time_ps);
+  const auto name_from = static_cast<std::uint32_t>(line.size());
+  fmt::format_to(std::back_inserter(line), "{}", component);
+  if (!e.part.empty()) fmt::format_to(std::back_inserter(line), ".{}", e.part);
+  const auto name_size = static_cast<std::uint32_t>(line.size() - name_from);
+  if (keep != nullptr && !selects(*keep, std::string_view(line.data() + name_from, name_size))) {
+    flush_until(now_ps());
+    return;
+  }
+  fmt::format_to(std::back_inserter(line), ",{},", to_string(e.kind));
   if (e.frame != nullptr) {
-    fmt::format_to(std::back_inserter(line), "{},{},", e.frame->id, e.frame->size());
+    fmt::format_to(std::back_inserter(line), "{},", e.frame->id);
+  } else if (e.frame_id != 0) {
+    fmt::format_to(std::back_inserter(line), "{},", e.frame_id);
   } else {
-    fmt::format_to(std::back_inserter(line), ",,");
+    line.push_back(',');
   }
-  if (!e.detail.empty()) {
-    fmt::format_to(std::back_inserter(line), "{}", e.detail);
-  } else if (e.value >= 0) {
-    fmt::format_to(std::back_inserter(line), "{}", e.value);
+  if (e.bytes >= 0) {
+    fmt::format_to(std::back_inserter(line), "{},", e.bytes);
+  } else if (e.frame != nullptr) {
+    fmt::format_to(std::back_inserter(line), "{},", e.frame->size());
+  } else {
+    line.push_back(',');
   }
+  // The detail: its token, its number, or both.
+  fmt::format_to(std::back_inserter(line), "{}", e.detail);
+  if (e.value >= 0)
+    fmt::format_to(std::back_inserter(line), "{}{}", e.detail.empty() ? "" : " ", e.value);
   line.push_back('\n');
-  pending_.push({e.time_ps, &component, order_++, std::string(line.data(), line.size())});
+  pending_.push({e.time_ps, name_from, name_size, order_++, std::string(line.data(), line.size())});
   flush_until(now_ps());
 }
 
@@ -150,6 +209,20 @@ void PcapngRecorder::commit() {
   writer_.commit();
 }
 
+namespace {
+
+void trace_value(sc_core::sc_trace_file* file, const bool& value, const std::string& name,
+                 unsigned) {
+  sc_core::sc_trace(file, value, name);
+}
+template <class T>
+void trace_value(sc_core::sc_trace_file* file, const T& value, const std::string& name,
+                 unsigned bits) {
+  sc_core::sc_trace(file, value, name, static_cast<int>(bits));
+}
+
+}  // namespace
+
 VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
     : final_(dir / "trace.vcd"), temp_base_(dir / (".trace.tmp-" + std::to_string(::getpid()))) {
   slot_ = register_temporary(temp_base_.string() + ".vcd");
@@ -157,27 +230,29 @@ VcdRecorder::VcdRecorder(Network& network, const std::filesystem::path& dir)
   file_->set_time_unit(1, sc_core::SC_PS);
   for (const auto& station : network.stations()) {
     const std::string s = station->basename();
-    Mac& mac = station->mac();
-    mac.enable_exact_trace();
-    // tx_state values: see MacTxState (0 idle, 1 transmitting, 2 interframe_gap, 3 paused,
-    // 4 deferring, 5 jamming, 6 backoff, 7 burst_fill).
-    sc_core::sc_trace(file_, mac.trace_tx_state(), s + ".tx_state", 3);
-    sc_core::sc_trace(file_, mac.trace_transmitting(), s + ".transmitting");
-    if (mac.half_duplex()) {
-      sc_core::sc_trace(file_, mac.trace_collision(), s + ".collision");
-    } else {
-      sc_core::sc_trace(file_, mac.trace_paused(), s + ".paused");
-    }
-    if (LinkDirection* in = network.direction_towards(s)) {
-      in->enable_carrier_trace();
-      sc_core::sc_trace(file_, in->trace_carrier(), s + ".rx_carrier");
-    }
+    trace(s, station->mac().trace_state());
+    if (LinkDirection* in = network.direction_towards(s)) trace(s, in->trace_state());
     std::size_t index = 0;
-    if (SharedMedium* medium = network.medium_of(s, &index)) {
-      medium->port(index).enable_carrier_trace();
-      medium->enable_carrier_trace();
-      sc_core::sc_trace(file_, medium->port(index).trace_carrier(), s + ".carrier");
-    }
+    if (SharedMedium* medium = network.medium_of(s, &index))
+      trace(s, medium->port(index).trace_state());
+  }
+  for (const auto& host : network.hosts()) {
+    for (const auto& nic : host->nics()) trace(nic->name(), nic->trace_state());
+    if (NicDriver* driver = host->driver()) trace(driver->name(), driver->trace_state());
+  }
+}
+
+void VcdRecorder::trace(const std::string& scope, const std::vector<TracedValue>& values) {
+  for (const TracedValue& v : values) {
+    const StateVariable& declared = *v.variable;
+    const std::string name = scope + "." + std::string(declared.name);
+    std::visit([&](const auto* value) { trace_value(file_, *value, name, declared.bits); },
+               v.value);
+    if (declared.states.empty() || !commented_.insert(&declared).second) continue;
+    std::string values_of = std::string(declared.name) + " values:";
+    for (std::size_t i = 0; i < declared.states.size(); ++i)
+      values_of += fmt::format("{} {} {}", i == 0 ? "" : ",", i, declared.states[i]);
+    file_->write_comment(values_of);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <queue>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -21,7 +22,14 @@
 
 namespace gbesim {
 
-// events.csv: time_ps,component,event,frame_id,bytes,detail -- in time order. Models may
+// Whether `name` is one of the component names `selected`, or inside one of them ("h.pci.nic" is
+// inside "h.pci" and inside "h").
+bool selects(const std::set<std::string>& selected, std::string_view name);
+// Every component name events may carry: each source's, and each of its parts beneath it.
+std::vector<std::string> event_components(const std::vector<EventSource>& sources);
+
+// events.csv: time_ps,component,event,frame_id,bytes,detail -- in time order. A row's component
+// is the source's, followed by the event's part if it names one ("h.pci" + "nic"). Models may
 // announce an event ahead of its time (a committed frame's tx_start), never after it, so rows
 // wait in a small reorder buffer until simulated time reaches them.
 class EventsCsvWriter {
@@ -29,7 +37,11 @@ class EventsCsvWriter {
   // Rows at instants in [from_ps, to_ps) only.
   explicit EventsCsvWriter(const std::filesystem::path& path, Picoseconds from_ps = 0,
                            Picoseconds to_ps = kForeverPs);
-  void attach(Hook<const Event&>& hook, std::string component);
+  // The source's events; with `keep`, only those of the components it selects (see selects).
+  void attach(const EventSource& source, const std::set<std::string>& keep = {});
+  // The sources `selected` names (see selects; empty: all), each as far as it is selected.
+  void attach_selected(const std::vector<EventSource>& sources,
+                       const std::set<std::string>& selected);
   void commit();
 
  private:
@@ -37,21 +49,24 @@ class EventsCsvWriter {
   // kernel's order of same-instant processes never shows.
   struct Row {
     Picoseconds time_ps;
-    const std::string* component;
+    std::uint32_t name_from, name_size;  // the component, within text
     std::uint64_t order;
     std::string text;
+    std::string_view name() const { return std::string_view(text).substr(name_from, name_size); }
     bool operator>(const Row& other) const {
       if (time_ps != other.time_ps) return time_ps > other.time_ps;
-      if (*component != *other.component) return *component > *other.component;
+      if (name() != other.name()) return name() > other.name();
       return order > other.order;
     }
   };
-  void write(const std::string& component, const Event& e);
+  void write(const std::string& component, const std::set<std::string>* keep, const Event& e);
   void flush_until(Picoseconds now);
   AtomicFile file_;
   Picoseconds from_ps_;
   Picoseconds to_ps_;
-  std::vector<std::unique_ptr<std::string>> names_;  // stable storage for captured names
+  // Stable storage for what the observers capture: names, selections.
+  std::vector<std::unique_ptr<std::string>> names_;
+  std::vector<std::unique_ptr<std::set<std::string>>> keeps_;
   std::priority_queue<Row, std::vector<Row>, std::greater<Row>> pending_;
   std::uint64_t order_ = 0;
 };
@@ -123,9 +138,10 @@ class PcapngRecorder {
   Picoseconds hold_ps_ = 0;  // how long a record waits before it is written (ts=start)
 };
 
-// trace.vcd through the SystemC kernel's own VCD writer (sc_trace): per station the MAC transmit
-// state (0 idle, 1 transmitting, 2 inter-frame gap, 3 paused), transmitting, paused, and the
-// carrier arriving from the link.
+// trace.vcd through the SystemC kernel's own VCD writer (sc_trace): the state variables each
+// model declares in its vocabulary (`gbesim events`), under the station for a station's MAC and
+// the carrier reaching it (<station>.tx_state, <station>.rx_carrier), under the component for a
+// host's NICs and driver (<host>.nic.irq). A comment names each state machine's values.
 class VcdRecorder {
  public:
   VcdRecorder(Network& network, const std::filesystem::path& dir);
@@ -133,10 +149,12 @@ class VcdRecorder {
   void commit();
 
  private:
+  void trace(const std::string& scope, const std::vector<TracedValue>& values);
   std::filesystem::path final_;
   std::filesystem::path temp_base_;  // SystemC appends ".vcd"
   sc_core::sc_trace_file* file_ = nullptr;
-  int slot_ = -1;  // registered temporary
+  std::set<const StateVariable*> commented_;  // state machines whose values the file names
+  int slot_ = -1;                             // registered temporary
 };
 
 }  // namespace gbesim

@@ -52,8 +52,8 @@ void declare(CLI::App* cmd, RunLine& l) {
                       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
   cmd->add_option("--trace", l.traces,
                   "events, pcap, pcapng, vcd (comma-separated), each with optional filters: "
-                  "pcap:stations=a,b  events:from=1ms,to=2ms  pcapng:ts=start (stamp at the "
-                  "first preamble bit)")
+                  "pcap:stations=a,b  events:from=1ms,to=2ms  events:components=h.nic,h.pci "
+                  "pcapng:ts=start (stamp at the first preamble bit)")
       ->delimiter(',');
   cmd->add_flag("--quiet", l.run.quiet, "no progress and no summary");
   // --series 1s: the scenario key series_interval_ns, as a --set.

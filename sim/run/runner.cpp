@@ -33,7 +33,7 @@ void end_with_parent(std::int64_t parent_pid) {
 }
 
 // The scenario, loaded and checked with everything the command line asks of it: a sweep it does
-// not run is still checked, its trace filters name its stations, a large trace is said first.
+// not run is still checked, its trace filters name what it has, a large trace is said first.
 LoadedScenario load_and_check(const RunOptions& options) {
   LoadedScenario scenario = load_scenario(options.scenario_file, options.load);
   if (!options.load.run && !scenario.plan.axes.empty()) {
@@ -46,14 +46,7 @@ LoadedScenario load_and_check(const RunOptions& options) {
                  "--point K runs one of them, gbesim sweep all\n",
                  scenario.file, scenario.plan.point_count());
   }
-  std::vector<std::string> names;
-  for (const auto& st : scenario.config.stations) names.push_back(st.name);
-  for (const auto& [kind, filter] : options.trace_filters)
-    for (const auto& name : filter.stations)
-      if (scenario.config.find_station(name) == nullptr)
-        throw ScenarioError({{"--trace", "",
-                              kind + ":stations: no station \"" + name + "\" in " + scenario.file +
-                                  suggestion(name, names)}});
+  check_trace_names(scenario, options);
   // A trace that will be large is said before it is written, with the way to make it smaller.
   if (!options.quiet)
     if (const auto w = large_trace_warning(scenario, options))
@@ -88,7 +81,16 @@ int run_simulation(const RunOptions& options) {
   install_stop_handlers();
   if (options.parent_pid) end_with_parent(*options.parent_pid);
   const LoadedScenario scenario = load_and_check(options);
-  // The directory is checked and locked before anything is simulated.
+  init_time_resolution();
+  // The kernel's informational messages (e.g. the VCD timescale it chose) are not for users.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));
+  const auto perturbation = order_perturbation_if_asked();
+  Network network(scenario.config, context);
+  check_event_components(options, network, scenario.file);
+
+  // The directory is checked and locked once the input is known good, before anything is
+  // simulated.
   const std::vector<std::string> outputs = output_files(options, scenario.config);
   const OutputDirectory out(
       options.out_dir ? *options.out_dir : default_out_dir(scenario),
@@ -96,13 +98,6 @@ int run_simulation(const RunOptions& options) {
       names_written(outputs));
   const RunChecks checks = check_run(scenario);
   if (!options.quiet) print_warnings(scenario, checks);
-
-  init_time_resolution();
-  // The kernel's informational messages (e.g. the VCD timescale it chose) are not for users.
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  SimContext context(static_cast<std::uint64_t>(scenario.config.run.seed));
-  const auto perturbation = order_perturbation_if_asked();
-  Network network(scenario.config, context);
   prepare_outputs(out, scenario, outputs);
   Traces traces(options, network, out.path());
 

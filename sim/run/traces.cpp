@@ -25,6 +25,41 @@ struct TraceEstimate {
   double frames = 0;
 };
 
+// events.csv's rows for the frames through hosts' NICs whose components the filter keeps, rows
+// of about 50 bytes: a frame received adds some 25 (its DMA write, bus transactions, descriptor
+// write-back, the driver's share), a frame its bulk sender sends some 50 (the bridge cuts its
+// DMA read into a transaction per prefetch window). The frames are the saturated sources' to the
+// host's station and its sender's, at line rate (a bus that cannot keep up moves fewer).
+double host_event_bytes(const ScenarioConfig& c, const TraceFilter& events, double from_ps,
+                        double to_ps) {
+  constexpr double kReceivedBytes = 25 * 50, kSentBytes = 50 * 50;
+  const std::set<std::string> kept = events.selection();
+  auto keeps = [&](const HostConfig& h) {
+    return kept.empty() || std::any_of(kept.begin(), kept.end(), [&](const std::string& k) {
+             return k == h.name || k.rfind(h.name + ".", 0) == 0;
+           });
+  };
+  double bytes_per_ps = 0;
+  for (const auto& h : c.hosts) {
+    const std::vector<std::string> own = h.own_stations();
+    if (!h.has_nic || own.empty() || !keeps(h)) continue;
+    const StationConfig* nic = c.find_station(own.front());
+    const double rate_bps =
+        static_cast<double>(nic->rate_mbps > 0 ? nic->rate_mbps : c.run.rate_mbps) * 1e6;
+    if (!h.tx.to.empty())
+      bytes_per_ps +=
+          kSentBytes * rate_bps / (8.0 * static_cast<double>(h.tx.frame_bytes + 20)) * 1e-12;
+    for (const auto& s : c.stations)
+      for (const TrafficParams& t : s.traffic)
+        if (t.enabled && t.pattern == "saturated" &&
+            std::find(own.begin(), own.end(), t.to) != own.end())
+          bytes_per_ps +=
+              kReceivedBytes * rate_bps / (8 * (t.frame_bytes.mean_bytes() + 20)) * 1e-12;
+  }
+  const double run_ps = static_cast<double>(c.run.duration_ns) * kPsPerNs;
+  return bytes_per_ps * std::max(0.0, std::min(to_ps, run_ps) - from_ps);
+}
+
 TraceEstimate estimate_traces(const ScenarioConfig& c, const RunOptions& options) {
   TraceEstimate out;
   const double run_ps = static_cast<double>(c.run.duration_ns) * kPsPerNs;
@@ -38,6 +73,9 @@ TraceEstimate estimate_traces(const ScenarioConfig& c, const RunOptions& options
   const TraceFilter* pcap = filter_of("pcap");
   const TraceFilter* pcapng = filter_of("pcapng");
   if (events == nullptr && pcap == nullptr && pcapng == nullptr) return out;
+  if (events != nullptr)
+    out.events_bytes += host_event_bytes(c, *events, static_cast<double>(events->from_ps),
+                                         static_cast<double>(events->to_ps));
   for (const auto& s : c.stations) {
     const double rate_bps =
         static_cast<double>(s.rate_mbps > 0 ? s.rate_mbps : c.run.rate_mbps) * 1e6;
@@ -146,7 +184,7 @@ std::map<std::string, TraceFilter> parse_traces(const std::vector<std::string>& 
       if (list_of.empty())
         fail("\"" + setting + "\": expected a trace (" + schema::key_list(trace_kinds()) +
              ") or key=value after one");
-      out[kind].stations.insert(setting);
+      (list_of == "components" ? out[kind].components : out[kind].stations).insert(setting);
       return;
     }
     const std::string key = setting.substr(0, eq);
@@ -155,6 +193,10 @@ std::map<std::string, TraceFilter> parse_traces(const std::vector<std::string>& 
     if (key == "stations" && kind != "vcd") {
       if (value.empty()) fail(kind + ":stations=: expected station names");
       out[kind].stations.insert(value);
+      list_of = key;
+    } else if (key == "components" && kind == "events") {
+      if (value.empty()) fail(kind + ":components=: expected component names, e.g. h.nic,h.pci");
+      out[kind].components.insert(value);
       list_of = key;
     } else if ((key == "from" || key == "to") && kind != "vcd") {
       (key == "from" ? out[kind].from_ps : out[kind].to_ps) = time_ps(key, value);
@@ -166,7 +208,7 @@ std::map<std::string, TraceFilter> parse_traces(const std::vector<std::string>& 
     } else {
       fail(kind + ": unknown filter \"" + key + "\" (" +
            (kind == "vcd"      ? std::string("a VCD trace takes none")
-            : kind == "events" ? std::string("known: stations, from, to")
+            : kind == "events" ? std::string("known: stations, components, from, to")
                                : std::string("known: stations, from, to, ts")) +
            ")");
     }
@@ -191,6 +233,42 @@ std::map<std::string, TraceFilter> parse_traces(const std::vector<std::string>& 
   return out;
 }
 
+void check_trace_names(const LoadedScenario& scenario, const RunOptions& options) {
+  const ScenarioConfig& config = scenario.config;
+  std::vector<std::string> names;
+  for (const auto& st : config.stations) names.push_back(st.name);
+  for (const auto& [kind, filter] : options.trace_filters)
+    for (const auto& name : filter.stations)
+      if (config.find_station(name) == nullptr)
+        throw ScenarioError({{"--trace", "",
+                              kind + ":stations: no station \"" + name + "\" in " + scenario.file +
+                                  suggestion(name, names)}});
+  for (const auto& h : config.hosts) names.push_back(h.name);
+  for (const auto& sw : config.switches) names.push_back(sw.name);
+  for (const auto& [kind, filter] : options.trace_filters)
+    for (const auto& name : filter.components) {
+      const std::string top = name.substr(0, name.find('.'));
+      if (std::find(names.begin(), names.end(), top) == names.end())
+        throw ScenarioError({{"--trace", "",
+                              kind + ":components: no station, host or switch \"" + top + "\" in " +
+                                  scenario.file + suggestion(top, names)}});
+    }
+}
+
+// Every component --trace events:components= names reports events, or lies above some that do.
+void check_event_components(const RunOptions& options, const Network& network,
+                            const std::string& file) {
+  const auto it = options.trace_filters.find("events");
+  if (it == options.trace_filters.end() || it->second.components.empty()) return;
+  const std::vector<std::string> names = event_components(network.event_sources());
+  for (const auto& name : it->second.components)
+    if (std::none_of(names.begin(), names.end(),
+                     [&](const std::string& n) { return selects({name}, n); }))
+      throw ScenarioError({{"--trace", "",
+                            "events:components: no component \"" + name + "\" reports events in " +
+                                file + suggestion(name, names)}});
+}
+
 Traces::Traces(const RunOptions& options, Network& network, const std::filesystem::path& dir) {
   auto filter_of = [&](const std::string& kind) {
     const auto it = options.trace_filters.find(kind);
@@ -199,11 +277,7 @@ Traces::Traces(const RunOptions& options, Network& network, const std::filesyste
   if (options.traces.count("events")) {
     const TraceFilter filter = filter_of("events");
     events_ = std::make_unique<EventsCsvWriter>(dir / "events.csv", filter.from_ps, filter.to_ps);
-    for (const auto& s : network.stations()) {
-      if (!filter.keeps(std::string(s->basename()))) continue;
-      events_->attach(s->mac().events, s->mac().name());
-      if (s->sink() != nullptr) events_->attach(s->sink()->events, s->sink()->name());
-    }
+    events_->attach_selected(network.event_sources(), filter.selection());
   }
   if (options.traces.count("pcap")) {
     const TraceFilter filter = filter_of("pcap");

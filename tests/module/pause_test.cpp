@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -127,14 +128,17 @@ TEST(Pause, AFrameQueuedAsAPauseEndsLeavesTheNextStartWhereTheGapPutsIt) {
       "links": [{"between": ["a", "b"], "cable_m": 0}]})");
   sim.record_events();
   Mac& a = sim.station("a").mac();
-  a.enable_exact_trace();
+  const std::vector<TracedValue> traced = a.trace_state();  // exact tracing
+  ASSERT_EQ(traced[0].variable->name, "tx_state");
+  ASSERT_EQ(traced[1].variable->name, "transmitting");
   std::vector<std::pair<Picoseconds, MacTxState>> states;
   a.state_changed.connect([&](MacTxState s, Picoseconds at) { states.emplace_back(at, s); });
   sim.run_until(874'000);
   sim.station("b").mac().send_pause(1);
   sim.run_until(2'000'000);
-  EXPECT_EQ(a.trace_tx_state(), static_cast<unsigned>(MacTxState::interframe_gap));
-  EXPECT_FALSE(a.trace_transmitting());
+  EXPECT_EQ(*std::get<const unsigned*>(traced[0].value),
+            static_cast<unsigned>(MacTxState::interframe_gap));
+  EXPECT_FALSE(*std::get<const bool*>(traced[1].value));
   sim.run_until(4'000'000);
   const std::vector<std::pair<Picoseconds, MacTxState>> from_1920 = {
       {1'920'000, MacTxState::interframe_gap}, {1'920'000, MacTxState::paused},

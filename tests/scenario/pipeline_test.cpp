@@ -112,41 +112,6 @@ TEST(Pipeline, RunWritesRunJsonScalarsAndEveryTrace) {
     EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
 }
 
-// Value changes of one VCD signal ("<scope>.<name>"), as (time, value) in file order.
-std::vector<std::pair<std::int64_t, std::string>> vcd_changes(const std::string& vcd,
-                                                              const std::string& signal) {
-  const auto dot = signal.find('.');
-  const std::string scope = signal.substr(0, dot);
-  const std::string name = signal.substr(dot + 1);
-  std::istringstream in(vcd);
-  std::string line;
-  std::string current_scope;
-  std::string id;
-  std::vector<std::pair<std::int64_t, std::string>> out;
-  std::int64_t now = 0;
-  bool in_body = false;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::vector<std::string> w;
-    for (std::string x; words >> x;) w.push_back(x);
-    if (w.empty()) continue;
-    if (!in_body) {
-      if (w[0] == "$scope" && w.size() > 2) current_scope = w[2];
-      if (w[0] == "$var" && w.size() > 4 && current_scope == scope && w[4] == name) id = w[3];
-      if (w[0] == "$enddefinitions") in_body = true;
-      continue;
-    }
-    if (w[0][0] == '#') {
-      now = std::stoll(w[0].substr(1));
-    } else if (w[0][0] == 'b' && w.size() == 2 && w[1] == id) {
-      out.emplace_back(now, w[0].substr(1));
-    } else if (w.size() == 1 && w[0].size() > 1 && w[0].substr(1) == id) {
-      out.emplace_back(now, w[0].substr(0, 1));
-    }
-  }
-  return out;
-}
-
 // Half duplex, 1000 Mb/s, 20 m of Cat 5e (5.56 ns/m: 111.2 ns): a and b both start a 64-byte
 // frame at 0. Each hears the other at 111.2 ns (after its 64 ns preamble), jams 32 bit times to
 // 143.2 ns; the jam ends reach the other side at 254.4 ns. Backoff draws: a waits 1 slot
@@ -257,7 +222,10 @@ TEST(Pipeline, HalfDuplexVcdShowsCarrierCollisionAndMacStatePerStation) {
   EXPECT_EQ(
       vcd_changes(vcd, "b.carrier"),
       (Changes{{0, "0"}, {111'200, "1"}, {254'400, "0"}, {4'828'800, "1"}, {8'988'800, "0"}}));
-  // MacTxState: 1 transmitting, 5 jamming, 6 backoff, 4 deferring, 0 idle.
+  // The values as the file names them: 1 transmitting, 5 jamming, 6 backoff, 4 deferring, 0 idle.
+  EXPECT_NE(vcd.find("tx_state values: 0 idle, 1 transmitting, 2 interframe_gap, 3 paused, 4 "
+                     "deferring, 5 jamming, 6 backoff, 7 burst_fill"),
+            std::string::npos);
   EXPECT_EQ(vcd_changes(vcd, "a.tx_state"), (Changes{{0, "1"},
                                                      {111'200, "101"},
                                                      {143'200, "110"},
@@ -433,8 +401,9 @@ TEST(Pipeline, PcapTimestampsAtTheFirstPreambleBitWithTsStart) {
       << bad.output;
   const auto events = run_gbesim({"run", "s.json", "--trace", "events:ts=start"}, dir);
   EXPECT_EQ(events.exit_code, 2);
-  EXPECT_NE(events.output.find("events: unknown filter \"ts\" (known: stations, from, to)"),
-            std::string::npos)
+  EXPECT_NE(
+      events.output.find("events: unknown filter \"ts\" (known: stations, components, from, to)"),
+      std::string::npos)
       << events.output;
 }
 

@@ -29,17 +29,27 @@ SimFixture::SimFixture(const std::string& scenario_json, const LoadOptions& opti
 
 SimFixture::~SimFixture() = default;
 
+void SimFixture::record(Hook<const Event&>& hook, const std::string& component) {
+  hook.connect([this, component](const Event& e) {
+    const std::uint64_t bytes = e.bytes >= 0 ? static_cast<std::uint64_t>(e.bytes)
+                                : e.frame    ? e.frame->size()
+                                             : 0;
+    events_.push_back({e.time_ps,
+                       e.part.empty() ? component : component + "." + std::string(e.part), e.kind,
+                       e.frame ? e.frame->id : e.frame_id, bytes, std::string(e.detail), e.value});
+  });
+}
+
 void SimFixture::record_events() {
-  auto attach = [this](Hook<const Event&>& hook, const std::string& component) {
-    hook.connect([this, component](const Event& e) {
-      events_.push_back({e.time_ps, component, e.kind, e.frame ? e.frame->id : 0,
-                         e.frame ? e.frame->size() : 0, std::string(e.detail), e.value});
-    });
-  };
   for (const auto& s : network_->stations()) {
-    attach(s->mac().events, s->mac().name());
-    if (s->sink() != nullptr) attach(s->sink()->events, s->sink()->name());
+    record(s->mac().events, s->mac().name());
+    if (s->sink() != nullptr) record(s->sink()->events, s->sink()->name());
   }
+}
+
+void SimFixture::record_all_events() {
+  for (const EventSource& source : network_->event_sources())
+    record(*source.hook, source.component);
 }
 
 std::vector<RecordedEvent> SimFixture::events_of(EventKind kind,
@@ -66,6 +76,42 @@ double SimFixture::scalar(const std::string& component, const std::string& name)
     if (s.component == component && s.name == name) return s.value;
   ADD_FAILURE() << "no scalar " << component << "," << name;
   return -1;
+}
+
+std::vector<std::pair<std::int64_t, std::string>> vcd_changes(const std::string& vcd,
+                                                              const std::string& signal) {
+  std::istringstream in(vcd);
+  std::string line;
+  std::vector<std::string> scopes;  // the top one ("SystemC") first
+  std::string id;
+  std::vector<std::pair<std::int64_t, std::string>> out;
+  std::int64_t now = 0;
+  bool in_body = false;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string x; words >> x;) w.push_back(x);
+    if (w.empty()) continue;
+    if (!in_body) {
+      if (w[0] == "$scope" && w.size() > 2) scopes.push_back(w[2]);
+      if (w[0] == "$upscope" && !scopes.empty()) scopes.pop_back();
+      if (w[0] == "$var" && w.size() > 4) {
+        std::string name;
+        for (std::size_t i = 1; i < scopes.size(); ++i) name += scopes[i] + ".";
+        if (name + w[4] == signal) id = w[3];
+      }
+      if (w[0] == "$enddefinitions") in_body = true;
+      continue;
+    }
+    if (w[0][0] == '#') {
+      now = std::stoll(w[0].substr(1));
+    } else if (w[0][0] == 'b' && w.size() == 2 && w[1] == id) {
+      out.emplace_back(now, w[0].substr(1));
+    } else if (w.size() == 1 && w[0].size() > 1 && w[0].substr(1) == id) {
+      out.emplace_back(now, w[0].substr(0, 1));
+    }
+  }
+  return out;
 }
 
 static std::string shell_quote(const std::string& s) {

@@ -21,7 +21,7 @@ struct RecordedEvent {
   std::string component;
   EventKind kind;
   std::uint64_t frame_id;
-  std::size_t bytes;
+  std::uint64_t bytes;
   std::string detail;
   std::int64_t value;
 };
@@ -36,8 +36,11 @@ class SimFixture {
   const ScenarioConfig& config() const { return loaded_.config; }
   Station& station(const std::string& name) { return *network_->find_station(name); }
 
-  // Connects to every MAC's and sink's event hook; call before run().
+  // Connects to every station's MAC's and sink's event hook; call before run().
   void record_events();
+  // Connects to every model's (Network::event_sources), a part named in the component
+  // ("h.pci.nic"); call before run().
+  void record_all_events();
   const std::vector<RecordedEvent>& events() const { return events_; }
   std::vector<RecordedEvent> events_of(EventKind kind, const std::string& component) const;
 
@@ -49,6 +52,7 @@ class SimFixture {
   double scalar(const std::string& component, const std::string& name) const;
 
  private:
+  void record(Hook<const Event&>& hook, const std::string& component);
   LoadedScenario loaded_;
   std::unique_ptr<SimContext> context_;
   std::unique_ptr<Network> network_;
@@ -106,6 +110,11 @@ std::filesystem::path fresh_directory(const std::string& tag);
 std::string read_text(const std::filesystem::path& file);
 void write_text(const std::filesystem::path& file, const std::string& text);
 std::filesystem::path source_dir();
+
+// Value changes of one VCD signal ("<scope>.<name>", scopes below the top one joined by dots:
+// "a.tx_state", "h.nic.irq"), as (time, value) in file order.
+std::vector<std::pair<std::int64_t, std::string>> vcd_changes(const std::string& vcd,
+                                                              const std::string& signal);
 
 // A CSV file's rows, split at commas (a trailing comma is an empty last field).
 std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file);

@@ -20,14 +20,17 @@
 #include <QImage>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
 
 #include "analysis/comparisons.hpp"
 #include "analysis/diameter.hpp"
@@ -640,6 +643,87 @@ TEST(Charts, ARunsSeriesGivesOneLinePerConnectionOverTime) {
   EXPECT_DOUBLE_EQ(lines.at("b14 from a14")->at(2).x(), 3.0);
   EXPECT_DOUBLE_EQ(lines.at("b14 from a14")->at(2).y(), 140.0);  // Mbit/s
   EXPECT_EQ(axis_title(it->chart, Qt::Horizontal), "time (s)");
+  for (const auto& c : charts) delete c.chart;
+}
+
+// A run's events.csv with bus events (a 30 ns bus): a transaction the trace cut (frame 6), frame
+// 7's two reads (73 and 69 clocks), a descriptor write-back (6), the driver's register read (6),
+// frame 8's read (19), and the NIC's interrupt line up from clock 145 to 160 -- written by hand as
+// gbesim writes them. The timeline shows frames 7 and 8: 173 clocks, a lane per master and one
+// for the interrupt, a bar per phase.
+TEST(Charts, ARunsBusEventsGiveATimelineWithABarPerPhaseAndALanePerMaster) {
+  const auto dir = fresh("bus-timeline");
+  write(dir / "run.json", R"({"name": "bus", "seed": 1, "config": {"stations": {}}})");
+  write(dir / "scalars.csv", "component,name,unit,value\nnetwork,tx_throughput,bit/s,0\n");
+  // Row times are (200 + clock) x 30 000 ps.
+  std::string csv = "time_ps,component,event,frame_id,bytes,detail\n";
+  auto at = [&](int clock, const std::string& rest) {
+    csv += std::to_string((200 + clock) * 30000LL) + "," + rest + "\n";
+  };
+  at(-3, "h.pci.nic,bus_turnaround,6,,");
+  at(-2, "h.pci.nic,bus_end,6,40,complete 10");
+  at(-2, "h.pci.nic,bus_request,7,1518,memory_read_multiple");
+  at(-1, "h.pci.nic,bus_grant,7,,");
+  for (const auto& [start, phases, bytes, ending] :
+       {std::tuple{0, 64, 256, "disconnect"}, std::tuple{73, 60, 238, "complete"}}) {
+    at(start, "h.pci.nic,bus_address,7,,memory_read_multiple");
+    at(start + 1, "h.pci.nic,bus_turnaround,7,,");
+    at(start + 2, "h.pci.nic,bus_wait,7,,");
+    at(start + 8, "h.pci.nic,bus_data,7,,");
+    at(start + 8 + phases, "h.pci.nic,bus_turnaround,7,,");
+    at(start + 9 + phases, "h.pci.nic,bus_end,7," + std::to_string(bytes) + "," + ending + " " +
+                               std::to_string(phases));
+  }
+  at(142, "h.pci.nic,bus_address,,,memory_write");
+  at(143, "h.pci.nic,bus_data,,,");
+  at(145, "h.nic,irq_assert,,,coalesce_time");
+  at(147, "h.pci.nic,bus_turnaround,,,");
+  at(148, "h.pci.nic,bus_end,,16,complete 4");
+  at(148, "h.pci.driver,bus_address,,,memory_read");
+  at(149, "h.pci.driver,bus_turnaround,,,");
+  at(150, "h.pci.driver,bus_wait,,,");
+  at(152, "h.pci.driver,bus_data,,,");
+  at(153, "h.pci.driver,bus_turnaround,,,");
+  at(154, "h.pci.driver,bus_end,,4,complete 1");
+  at(154, "h.pci.nic,bus_address,8,,memory_read_multiple");
+  at(155, "h.pci.nic,bus_turnaround,8,,");
+  at(156, "h.pci.nic,bus_wait,8,,");
+  at(160, "h.nic,irq_deassert,,,");
+  at(162, "h.pci.nic,bus_data,8,,");
+  at(172, "h.pci.nic,bus_turnaround,8,,");
+  at(173, "h.pci.nic,bus_end,8,40,complete 10");
+  write(dir / "events.csv", csv);
+  const auto charts = standard_charts(load_results(dir.string()));
+  const auto it = std::find_if(charts.begin(), charts.end(),
+                               [](const StandardChart& c) { return c.name == "bus-timeline"; });
+  ASSERT_NE(it, charts.end());
+  std::map<std::string, int> bars;  // by phase
+  std::set<std::string> legend;
+  for (auto* s : it->chart->series()) {
+    auto* area = qobject_cast<QAreaSeries*>(s);
+    ASSERT_NE(area, nullptr);
+    const std::string name = area->name().toStdString();
+    bars[name.substr(0, name.find_first_of(", "))] += 1;
+    legend.insert(name);  // each kind of bar once in the legend
+  }
+  // Five transactions; reads have two turnarounds, the write one; the interrupt one bar.
+  EXPECT_EQ(bars,
+            (std::map<std::string, int>{
+                {"address", 5}, {"wait", 4}, {"data", 5}, {"turnaround", 9}, {"interrupt", 1}}));
+  EXPECT_EQ(legend,
+            (std::set<std::string>{"address, 2.5 clocks/frame", "wait, 10.0 clocks/frame",
+                                   "data, 69.5 clocks/frame", "turnaround, 4.5 clocks/frame",
+                                   "interrupt line raised"}));
+  auto* lanes = qobject_cast<QCategoryAxis*>(it->chart->axes(Qt::Vertical).front());
+  ASSERT_NE(lanes, nullptr);
+  EXPECT_EQ(lanes->categoriesLabels(),
+            (QStringList{"h.nic interrupt", "driver", "nic"}));  // bottom up
+  EXPECT_EQ(axis_title(it->chart, Qt::Horizontal), "bus clocks from 6.000 us");
+  const auto* x = qobject_cast<QValueAxis*>(it->chart->axes(Qt::Horizontal).front());
+  EXPECT_DOUBLE_EQ(x->max(), 173.0);
+  EXPECT_NE(it->chart->title().toStdString().find("2 frames in 173 bus clocks (30 ns)"),
+            std::string::npos)
+      << it->chart->title().toStdString();
   for (const auto& c : charts) delete c.chart;
 }
 

@@ -12,6 +12,7 @@
 
 #include "analysis/pci_cycles.hpp"
 #include "models/common/rng.hpp"
+#include "tests/support/bus_log.hpp"
 #include "tests/support/pci_request.hpp"
 
 namespace gbesim {
@@ -25,9 +26,7 @@ struct Client : PciMasterClient {
 };
 
 struct Bench {
-  explicit Bench(PciBusParams p = {}) : bus(p, stats, "pci") {
-    bus.on_transaction.connect([this](const PciTransaction& t) { log.push_back(t); });
-  }
+  explicit Bench(PciBusParams p = {}) : bus(p, stats, "pci") {}
   std::size_t master(const std::string& name, PciMasterParams p = {}) {
     clients.push_back(std::make_unique<Client>());
     return bus.add_master(name, p, clients.back().get());
@@ -49,7 +48,9 @@ struct Bench {
   StatRegistry stats;
   PciBus bus;
   std::vector<std::unique_ptr<Client>> clients;
-  std::vector<PciTransaction> log;
+  // The transactions, from the bus's events.
+  gbesim::testing::BusLog bus_log{bus};
+  const std::vector<PciTransaction>& log = bus_log.transactions;
 };
 
 using gbesim::testing::pci_request;
@@ -549,8 +550,8 @@ TEST(PciBus, WhetherARequestComesBeforeOrAfterTheBusAtItsInstantChangesNothing) 
                     bool request_first) {
     StatRegistry stats;
     PciBus bus(bp, stats, "pci");
-    std::vector<PciTransaction> log;
-    bus.on_transaction.connect([&](const PciTransaction& t) { log.push_back(t); });
+    gbesim::testing::BusLog bus_log(bus);
+    const std::vector<PciTransaction>& log = bus_log.transactions;
     PciTargetParams tp;
     tp.read_latency_clocks = 6;
     tp.prefetch_bytes = 128;

@@ -22,11 +22,41 @@ struct Client : PciMasterClient {
   void pci_done(const PciRequest& r, Picoseconds at) override { done.push_back({r.tag, at}); }
 };
 
+enum class PcieDirection { upstream, downstream };
+
+// One packet as it went over the link, from its start and end events.
+struct PciePacket {
+  PcieDirection direction = PcieDirection::upstream;
+  PciePacketKind kind = PciePacketKind::memory_write;
+  std::int64_t wire_bytes = 0;  // what the link carries, framing included
+  std::int64_t payload_bytes = 0;
+  Picoseconds start_ps = 0, end_ps = 0;  // first and last symbol time on the link
+};
+
 struct Bench {
   explicit Bench(PciBusParams p) : link(p, stats, "pci") {
     root = link.add_target("bridge", root_params());
     device = link.add_target("nic", PciTargetParams{});
-    link.on_packet.connect([this](const PciePacket& p) { log.push_back(p); });
+    link.events.connect([this](const Event& e) { heard(e); });
+  }
+  // A direction sends one packet at a time: its end event closes the packet its start opened.
+  void heard(const Event& e) {
+    const int d = e.part == "up" ? 0 : 1;
+    if (e.kind == EventKind::tlp_start || e.kind == EventKind::dllp_start) {
+      PciePacket& p = sending[d];
+      p.direction = d == 0 ? PcieDirection::upstream : PcieDirection::downstream;
+      for (const PciePacketKind k :
+           {PciePacketKind::memory_write, PciePacketKind::read_request, PciePacketKind::completion,
+            PciePacketKind::ack, PciePacketKind::update_fc})
+        if (e.detail == to_string(k)) p.kind = k;
+      p.wire_bytes = e.bytes;
+      p.payload_bytes = e.kind == EventKind::tlp_start ? e.value : 0;
+      p.start_ps = e.time_ps;
+    } else if (e.kind == EventKind::tlp_end || e.kind == EventKind::dllp_end) {
+      ASSERT_EQ(e.bytes, sending[d].wire_bytes);
+      sending[d].end_ps = e.time_ps;
+      log.push_back(sending[d]);
+    }
   }
   static PciTargetParams root_params() {
     PciTargetParams t;
@@ -60,6 +90,7 @@ struct Bench {
   PcieLink link;
   std::size_t root = 0, device = 0;
   std::vector<std::unique_ptr<Client>> clients;
+  PciePacket sending[2];
   std::vector<PciePacket> log;
 };
 

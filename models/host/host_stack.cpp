@@ -27,14 +27,14 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
       app_(app),
       transport_(transport),
       sender_(sender),
-      udp_(app.kind == "udp"),
-      file_(app.kind == "file"),
-      reply_(app.kind == "ping_pong"  ? app.request_bytes
-             : app.kind == "requests" ? app.reply_bytes
-                                      : 0),
+      udp_(app.kind == AppKind::udp),
+      file_(app.kind == AppKind::file),
+      reply_(app.kind == AppKind::ping_pong  ? app.request_bytes
+             : app.kind == AppKind::requests ? app.reply_bytes
+                                             : 0),
       answered_(reply_ > 0 || file_),
-      paced_(app.rate_bps > 0 && (app.kind == "requests" || file_)),
-      outstanding_(app.kind == "ping_pong" ? 1 : app.outstanding),
+      paced_(app.rate_bps > 0 && (app.kind == AppKind::requests || file_)),
+      outstanding_(app.kind == AppKind::ping_pong ? 1 : app.outstanding),
       creator_(creator),
       ethernet_(ethernet),
       context_(context),

@@ -17,7 +17,7 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
       bit_ps_(bit_time_ps(config.rate_mbps)),
       ifg_ps_(params.ifg_bits * bit_time_ps(config.rate_mbps)),
       filter_{config.address, params.max_frame_bytes, params.promiscuous, params.accept_multicast},
-      half_duplex_(params.duplex == "half"),
+      half_duplex_(params.duplex == Duplex::half),
       slot_ps_(params.slot_time_bits * bit_time_ps(config.rate_mbps)),
       ifg_part1_ps_(params.ifg_part1_bits * bit_time_ps(config.rate_mbps)),
       jam_ps_(params.jam_bits * bit_time_ps(config.rate_mbps)),

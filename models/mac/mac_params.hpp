@@ -1,15 +1,17 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 #include "models/common/param_table.hpp"
 
 namespace gbesim {
 
+enum class Duplex { full, half };
+const ChoiceList<Duplex>& choice_list(Duplex);
+
 // Parameters of one IEEE 802.3 Clause 4 MAC with its Clause 31 MAC Control (PAUSE).
 struct MacParams {
-  std::string duplex = "full";
+  Duplex duplex = Duplex::full;
   std::int64_t max_frame_bytes = 1518;
   std::int64_t ifg_bits = 96;
   // Half duplex (CSMA/CD).

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "models/pci/dma_master.hpp"
-
 namespace gbesim {
 
 namespace {
@@ -23,8 +21,8 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
       bus_(bus),
       context_(context),
       memory_(memory),
-      read_command_(pci_command_of(params.read_command)),
-      write_command_(pci_command_of(params.write_command)),
+      read_command_(params.read_command),
+      write_command_(params.write_command),
       stats_(context.stats, std::string(this->name())),
       arrived_(stats_, "frames_arrived", "frames", "frames the MAC accepted and passed to the NIC"),
       fifo_overflow_(stats_, "rx_fifo_overflow", "frames",

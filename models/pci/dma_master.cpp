@@ -4,12 +4,6 @@
 
 namespace gbesim {
 
-PciCommand pci_command_of(const std::string& name) {
-  const auto& n = pci_command_names();
-  const auto i = std::find(n.begin(), n.end(), name) - n.begin();
-  return static_cast<PciCommand>(i < static_cast<std::ptrdiff_t>(n.size()) ? i : 3);
-}
-
 DmaMaster::DmaMaster(sc_core::sc_module_name name, const DmaTrafficParams& traffic,
                      const PciMasterParams& master, std::size_t target, PciBusModule& bus,
                      SimContext& context)
@@ -39,7 +33,7 @@ DmaMaster::DmaMaster(sc_core::sc_module_name name, const DmaTrafficParams& traff
 void DmaMaster::issue() {
   PciRequest r;
   r.target = target_;
-  r.command = pci_command_of(params_.command);
+  r.command = params_.command;
   r.bytes = params_.request_bytes;
   r.address = address_;
   address_ = (address_ + static_cast<std::uint64_t>(params_.request_bytes)) % (1ULL << 30);

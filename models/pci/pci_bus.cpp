@@ -28,12 +28,6 @@ class SmallList {
   std::size_t size_ = 0;
 };
 
-std::int64_t devsel_clocks(const std::string& devsel) {
-  if (devsel == "medium") return 2;
-  if (devsel == "slow") return 3;
-  return 1;
-}
-
 std::int64_t round_up(std::int64_t x, std::int64_t to) {
   return (x + to - 1) / to * to;
 }
@@ -46,19 +40,7 @@ bool is_read(PciCommand c) {
 }
 
 const char* to_string(PciCommand c) {
-  switch (c) {
-    case PciCommand::memory_read:
-      return "memory_read";
-    case PciCommand::memory_read_line:
-      return "memory_read_line";
-    case PciCommand::memory_read_multiple:
-      return "memory_read_multiple";
-    case PciCommand::memory_write:
-      return "memory_write";
-    case PciCommand::memory_write_invalidate:
-      return "memory_write_invalidate";
-  }
-  return "?";
+  return choice_name(c).data();  // a view of a string literal: terminated
 }
 
 const char* to_string(PciEnding e) {
@@ -81,9 +63,9 @@ PciBus::PciBus(const PciBusParams& params, StatRegistry& stats, const std::strin
     : params_(params),
       registry_(stats),
       period_ps_(pci_clock_period_ps(params.clock_mhz)),
-      pcix_(params.mode == "pcix"),
-      fixed_priority_(params.arbiter == "fixed_priority"),
-      park_last_(params.parking == "last"),
+      pcix_(params.mode == PciMode::pcix),
+      fixed_priority_(params.arbiter == PciArbiter::fixed_priority),
+      park_last_(params.parking == PciParking::last),
       holder_(kNone),
       rr_last_(kNone),
       stats_(stats, component),

@@ -44,8 +44,6 @@ namespace gbesim {
 inline constexpr std::uint16_t kDataPort = 5001;
 inline constexpr std::uint16_t kSenderPort = 49152;
 
-// The flow number of frames a host's stack or driver sends (traffic sources use 1, 2, ...).
-inline constexpr std::uint32_t kHostFlow = 0xFFFF;
 // Frame id creators of host stacks (see kFrameIdCreator): this + the station number for the
 // first application end at a station; kMoreEndsCreatorBase + the end's number in the scenario for
 // any further end at the same station.

@@ -18,7 +18,7 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
       ifg_ps_(params.ifg_bits * bit_time_ps(config.rate_mbps)),
       filter_{config.address, params.max_frame_bytes, params.promiscuous, params.accept_multicast},
       half_duplex_(params.duplex == Duplex::half),
-      slot_ps_(params.slot_time_bits * bit_time_ps(config.rate_mbps)),
+      slot_ps_(slot_time_bits_at(params, config.rate_mbps) * bit_time_ps(config.rate_mbps)),
       ifg_part1_ps_(params.ifg_part1_bits * bit_time_ps(config.rate_mbps)),
       jam_ps_(params.jam_bits * bit_time_ps(config.rate_mbps)),
       burst_limit_ps_(params.burst_limit_bits * bit_time_ps(config.rate_mbps)),

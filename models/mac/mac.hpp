@@ -43,13 +43,13 @@
 
 namespace gbesim {
 
-// What sits above the MAC and takes received frames. settle(now) completes the client's own
-// timed work (consuming frames) due by now.
-// The MAC's one client (a sink, a NIC, an ideal endpoint): it receives the accepted frames and is
-// told what became of every frame the MAC transmits and of every frame it rejects. The MAC calls
-// the transmit and rejection calls before its trace hook (events) sees the same moment, so a
-// client may act at once (queue its next frame); an accepted frame is traced (rx_ok) before the
-// client takes it. No client controls anything through the trace hook.
+// The MAC's one client, what sits above it: a sink, a NIC, an application's ideal endpoint, a light
+// host's CPU or a switch port. It receives the accepted frames and is told what became of every
+// frame the MAC transmits and of every frame it rejects. The MAC calls the transmit and rejection
+// calls before its trace hook (events) sees the same moment, so a client may act at once (queue
+// its next frame); an accepted frame is traced (rx_ok) before the client takes it. No client
+// controls anything through the trace hook. settle(now) completes the client's own timed work due
+// by now (consuming frames).
 class MacClient : public Settleable {
  public:
   // Called at the instant the last FCS bit of an accepted frame has arrived.

@@ -1,7 +1,5 @@
 #include "models/mac/mac_params.hpp"
 
-#include "models/common/speed_modes.hpp"
-
 namespace gbesim {
 
 const ChoiceList<Duplex>& choice_list(Duplex) {
@@ -10,6 +8,12 @@ const ChoiceList<Duplex>& choice_list(Duplex) {
       {Duplex::half, "half", "CSMA/CD on a collision domain (10/100/1000 Mb/s)"},
   };
   return list;
+}
+
+std::int64_t slot_time_bits_at(const MacParams& params, std::int64_t rate_mbps) {
+  if (params.slot_time_bits > 0) return params.slot_time_bits;
+  const auto mode = find_speed_mode(rate_mbps);
+  return mode ? mode->slot_time_bits : 0;
 }
 
 const ParamTable<MacParams>& mac_param_table() {

@@ -25,10 +25,9 @@
 
 #include <systemc>
 
+#include "models/common/frame.hpp"
 #include "models/common/sim_context.hpp"
 #include "models/common/stats.hpp"
-#include "models/host/host_stack.hpp"
-
 #include "models/mac/mac.hpp"
 #include "models/nic/descriptor_ring.hpp"
 #include "models/nic/interrupt_moderation.hpp"

@@ -102,6 +102,8 @@ class HostStack : public sc_core::sc_module {
   void after_change(Picoseconds now, bool wake);
   void arm_timer(Picoseconds at, Picoseconds now);  // kForeverPs: stop it
   void timer_process();
+  // The statistics computed when results are written (rates, the connection's counts).
+  void declare_formulas();
   void send_datagram(Picoseconds now);
   // The size of the k-th message (0-based) this end writes and reads; a file request is a read
   // when is_read(k).

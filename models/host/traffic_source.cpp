@@ -33,9 +33,7 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
       frames_refused_(stats_, "frames_refused", "frames",
                       "frames the MAC did not accept (queue full)") {
   stats_.rate("offered_load", "bit/s", "DA..FCS bits offered per second",
-              [this](const StatContext& c) {
-                return 8.0 * static_cast<double>(octets_generated_.value()) * c.per_second();
-              });
+              bits_per_second(octets_generated_));
   std::stable_sort(script_.begin(), script_.end(),
                    [](const ScriptEntry& a, const ScriptEntry& b) { return a.at_ns < b.at_ns; });
 

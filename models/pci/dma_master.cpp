@@ -22,11 +22,8 @@ DmaMaster::DmaMaster(sc_core::sc_module_name name, const DmaTrafficParams& traff
   if (traffic.rate_mbps > 0)
     gap_ps_ = round_to_ps(static_cast<double>(traffic.request_bytes) * 1e6 / traffic.rate_mbps);
   next_ps_ = traffic.start_ns * kPsPerNs;
-  const Counter* bytes = &bytes_;
   stats_.rate("mbps", "MB/s", "bytes moved per second (10^6 bytes/s)",
-              [bytes](const StatContext& c) {
-                return static_cast<double>(bytes->value()) * c.per_second() / 1e6;
-              });
+              megabytes_per_second(bytes_));
   SC_THREAD(run);
 }
 

@@ -50,7 +50,7 @@ Host::Host(sc_core::sc_module_name name, const HostConfig& config, const std::ve
   }
   if (config.has_nic && !macs.empty()) {
     NicTeam team;
-    team.round_robin = config.team.mode == "round_robin" && macs.size() > 1;
+    team.round_robin = config.team.mode == TeamMode::round_robin && macs.size() > 1;
     for (std::size_t i = 0; i < macs.size(); ++i) {
       const std::string child = i == 0 ? "nic" : "nic" + std::to_string(i + 1);
       nics_.push_back(std::make_unique<Nic>(child.c_str(), config.nic, config.nic_master, *macs[i],
@@ -114,13 +114,13 @@ Ends application_ends(const ScenarioConfig& config) {
     std::vector<std::string> clients;  // per-client teaming: peers in order of first appearance
     for (const auto& [key, app] : h.applications()) {
       std::size_t home = 0;
-      if (own.size() > 1 && h.team.mode == "per_client") {
+      if (own.size() > 1 && h.team.mode == TeamMode::per_client) {
         auto it = std::find(clients.begin(), clients.end(), app->peer);
         if (it == clients.end()) it = clients.insert(clients.end(), app->peer);
         home = static_cast<std::size_t>(it - clients.begin()) % own.size();
       }
       const std::string& mine = own[home];
-      const bool sends = app->direction == "send";
+      const bool sends = app->direction == AppDirection::send;
       auto end_at = [&](const std::string& at, const std::string& other, bool sender) {
         AppEnd e;
         e.name = key == "app" ? "stack" : "stack_" + other;

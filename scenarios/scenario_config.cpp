@@ -8,6 +8,18 @@
 
 namespace gbesim {
 
+const ChoiceList<TeamMode>& choice_list(TeamMode) {
+  static const ChoiceList<TeamMode> list = {
+      {TeamMode::per_client, "per_client",
+       "each peer is served by one NIC, in turn (the i-th peer by NIC i mod N), both ways, as "
+       "3Com DynamicAccess and Intel ALB with receive balancing did"},
+      {TeamMode::round_robin, "round_robin",
+       "each frame sent goes out of the next NIC in turn, and every peer sends to the first NIC "
+       "(transmit load balancing)"},
+  };
+  return list;
+}
+
 const ParamTable<RunParams>& run_param_table() {
   static const ParamTable<RunParams> table = [] {
     ParamTable<RunParams> t("scenario", "top-level keys of a scenario file");
@@ -54,7 +66,7 @@ std::uint32_t ScenarioConfig::station_number(const std::string& station) const {
 
 std::vector<std::pair<std::string, const AppParams*>> HostConfig::applications() const {
   std::vector<std::pair<std::string, const AppParams*>> out;
-  if (!app.kind.empty()) out.emplace_back("app", &app);
+  if (app.kind != AppKind::none) out.emplace_back("app", &app);
   for (std::size_t i = 0; i < apps.size(); ++i)
     out.emplace_back("apps[" + std::to_string(i) + "]", &apps[i]);
   return out;

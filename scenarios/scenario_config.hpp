@@ -101,8 +101,11 @@ struct DmaMasterConfig {
 // A host: for now its PCI bus, the host bridge in front of memory, and DMA masters on the bus.
 // Adapter teaming (docs/host.md, "Teaming"): more NICs like the host's `nic`, one serving each
 // of these stations, sharing the host's traffic.
+enum class TeamMode { per_client, round_robin };
+const ChoiceList<TeamMode>& choice_list(TeamMode);
+
 struct TeamParams {
-  std::string mode = "per_client";  // per_client | round_robin
+  TeamMode mode = TeamMode::per_client;
   std::vector<std::string> stations;
 };
 
@@ -117,7 +120,7 @@ struct HostConfig {
   CpuParams cpu;
   DriverParams driver;          // the NIC's driver (from its profile, then hosts.<h>.driver)
   HostTxParams tx;              // a bulk sender through the NIC, if tx.to is set
-  AppParams app;                // an application against app.peer, if app.kind is set
+  AppParams app;                // an application against app.peer, unless app.kind is none
   std::vector<AppParams> apps;  // more applications
   TransportParams transport;
   TeamParams team;      // more NICs (teaming), if team.stations is not empty
@@ -134,7 +137,7 @@ struct HostConfig {
 struct SwitchPortGroup {
   std::int64_t count = 1;
   std::int64_t rate_mbps = 1000;
-  std::string duplex = "full";
+  Duplex duplex = Duplex::full;
 };
 
 struct SwitchConfig {

@@ -29,6 +29,8 @@ inline constexpr std::size_t kFcsBytes = 4;
 // Control frames a station's MAC makes.
 inline constexpr std::uint64_t kFrameIdCreator = 1'000'000'000'000ULL;
 inline constexpr std::uint64_t kControlCreatorBase = 1'000'000;
+// The flow number of frames a host's stack or driver sends (traffic sources use 1, 2, ...).
+inline constexpr std::uint32_t kHostFlow = 0xFFFF;
 
 struct Frame {
   std::uint64_t id = 0;             // see kFrameIdCreator

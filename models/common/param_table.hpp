@@ -13,8 +13,11 @@
 #include <variant>
 #include <vector>
 
+#include "models/common/choice.hpp"
+
 namespace gbesim {
 
+// choice: one of an enum's named values (choice.hpp), read and written by name.
 // structured: a JSON value with its own grammar (e.g. a frame-size distribution), read by the
 // loader's dedicated code; the table carries its doc so `gbesim params` lists it too.
 enum class ParamType { integer, real, boolean, text, choice, structured };
@@ -77,10 +80,21 @@ class ParamTable {
   ParamTable& text(std::string key, std::string P::*field, std::string doc) {
     return add(row(std::move(key), "", ParamType::text, 0, 0, {}, std::move(doc)), field);
   }
-  ParamTable& choice(std::string key, std::string P::*field, std::vector<std::string> choices,
-                     std::string doc) {
-    return add(row(std::move(key), "", ParamType::choice, 0, 0, std::move(choices), std::move(doc)),
-               field);
+  // One of an enum's named values (choice.hpp). The row's doc is the values' own ("full: ...;
+  // half: ..."), unless it is given here in words of its own.
+  template <class E>
+  ParamTable& choice(std::string key, E P::*field, std::string doc = {}) {
+    const ChoiceList<E>& list = choice_list(E{});
+    if (doc.empty()) doc = list.doc();
+    Entry e;
+    e.info = row(std::move(key), "", ParamType::choice, 0, 0, list.names(), std::move(doc));
+    e.set = [field, &list](P& p, const ParamValue& v) {
+      p.*field = list.at(std::get<std::string>(v));
+    };
+    e.get = [field, &list](const P& p) { return ParamValue(std::string(list.name(p.*field))); };
+    e.info.default_value = e.get(P{});
+    entries_.push_back(std::move(e));
+    return *this;
   }
 
   // A name of another part of the scenario (a station, a medium, a target).

@@ -10,7 +10,8 @@ const std::vector<SpeedMode>& speed_modes() {
   static const std::vector<SpeedMode> table = {
       {10, bit_time_ps(10), 512, 0, true, "IEEE 802.3-2008 4.4.2 (10 Mb/s column)"},
       {100, bit_time_ps(100), 512, 0, true, "IEEE 802.3-2008 4.4.2 (100 Mb/s column)"},
-      {1000, bit_time_ps(1000), 4096, 65536, true, "IEEE 802.3-2008 4.4.2 (1000 Mb/s column)"},
+      {1000, bit_time_ps(1000), 4096, kBurstLimitBits, true,
+       "IEEE 802.3-2008 4.4.2 (1000 Mb/s column)"},
       {10000, bit_time_ps(10000), 0, 0, false, "IEEE 802.3-2008 4.4.2 (10 Gb/s: full duplex only)"},
   };
   return table;

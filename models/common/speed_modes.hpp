@@ -42,5 +42,6 @@ inline constexpr std::int64_t kBackoffLimit = 10;
 inline constexpr std::int64_t kJamBits = 32;
 inline constexpr std::int64_t kPreambleSfdBits = 64;
 inline constexpr std::int64_t kMinFrameBits = 512;
+inline constexpr std::int64_t kBurstLimitBits = 65536;  // burstLimit, 1000 Mb/s only
 
 }  // namespace gbesim

@@ -233,4 +233,73 @@ void StatRegistry::restart(const StatContext& at) {
   for (StatGroup* g : groups_) g->restart(at);
 }
 
+// The helpers keep the operations of the formulas they replaced, in the same order: every value
+// is the same double as before, to the last bit.
+
+StatGroup::Formula per_second(const Counter& events) {
+  return [&events](const StatContext& c) {
+    return static_cast<double>(events.value()) * c.per_second();
+  };
+}
+
+StatGroup::Formula per_second(Quantity events) {
+  return [events = std::move(events)](const StatContext& c) { return events() * c.per_second(); };
+}
+
+StatGroup::Formula bits_per_second(const Counter& bytes) {
+  return [&bytes](const StatContext& c) {
+    return 8.0 * static_cast<double>(bytes.value()) * c.per_second();
+  };
+}
+
+StatGroup::Formula bits_per_second(Quantity bytes) {
+  return
+      [bytes = std::move(bytes)](const StatContext& c) { return 8.0 * bytes() * c.per_second(); };
+}
+
+StatGroup::Formula megabytes_per_second(const Counter& bytes) {
+  return [&bytes](const StatContext& c) {
+    return static_cast<double>(bytes.value()) * c.per_second() / 1e6;
+  };
+}
+
+StatGroup::Formula megabytes_per_second(Quantity bytes) {
+  return
+      [bytes = std::move(bytes)](const StatContext& c) { return bytes() * c.per_second() / 1e6; };
+}
+
+StatGroup::Formula share_of_time(const Counter& ps) {
+  return [&ps](const StatContext& c) {
+    return static_cast<double>(ps.value()) / static_cast<double>(c.elapsed_ps);
+  };
+}
+
+StatGroup::Formula share_of_time(Quantity ps) {
+  return [ps = std::move(ps)](const StatContext& c) {
+    return ps() / static_cast<double>(c.elapsed_ps);
+  };
+}
+
+StatGroup::Formula value_of(const Counter& counter) {
+  return [&counter](const StatContext&) { return static_cast<double>(counter.value()); };
+}
+
+StatGroup::Formula value_of(Quantity quantity) {
+  return [quantity = std::move(quantity)](const StatContext&) { return quantity(); };
+}
+
+StatGroup::Formula elapsed_ps() {
+  return [](const StatContext& c) { return static_cast<double>(c.elapsed_ps); };
+}
+
+StatGroup::Combine per_event(double scale) {
+  return [scale](double n, double events, const StatContext&) {
+    return events > 0 ? scale * n / events : std::nan("");
+  };
+}
+
+StatGroup::Combine fraction_of_span() {
+  return [](double n, double span, const StatContext&) { return n / span; };
+}
+
 }  // namespace gbesim

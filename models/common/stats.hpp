@@ -2,12 +2,16 @@
 // Statistics, declared once per model with a name, a unit and a description. The hot path only
 // increments counters or records samples; rates and utilisations are formulas evaluated when
 // results are written. Names of MAC counters follow IEEE 802.3 Clause 30 in snake_case.
+// A model with many statistics declares them in a stats struct of its own beside it
+// (models/mac/mac_stats.hpp): counters as members, formulas one line each with the helpers at the
+// end of this file (bits_per_second(octets), share_of_time(busy_ps), ...).
 
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -230,5 +234,42 @@ class StatRegistry {
   std::deque<StatTexts> triples_;                                           // nor any triple
   std::unordered_map<TextsKey, const StatTexts*, TextsKeyHash> triple_of_;  // by interned texts
 };
+
+// Formulas of the shapes statistics take most, so that a declaration is one line:
+//   group.rate("tx_throughput", "bit/s", "...", bits_per_second(frame_octets_transmitted));
+// Each takes a Counter or, for a quantity the model keeps otherwise (a sum over stations, a
+// field of a connection), a function giving its value so far.
+using Quantity = std::function<double()>;
+
+// A count of events, per simulated second.
+StatGroup::Formula per_second(const Counter& events);
+StatGroup::Formula per_second(Quantity events);
+// A count of bytes, as bits per second.
+StatGroup::Formula bits_per_second(const Counter& bytes);
+StatGroup::Formula bits_per_second(Quantity bytes);
+// A count of bytes, as MB/s (10^6 bytes per second).
+StatGroup::Formula megabytes_per_second(const Counter& bytes);
+StatGroup::Formula megabytes_per_second(Quantity bytes);
+// Picoseconds accumulated (time busy, time stalled), as a share of the time elapsed.
+StatGroup::Formula share_of_time(const Counter& ps);
+StatGroup::Formula share_of_time(Quantity ps);
+// The value so far: of a counter, of a number the model keeps, or of a quantity.
+StatGroup::Formula value_of(const Counter& counter);
+StatGroup::Formula value_of(Quantity quantity);
+template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+StatGroup::Formula value_of(const T& field) {
+  return [&field](const StatContext&) { return static_cast<double>(field); };
+}
+// A temporary would be gone when the formula reads it.
+template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+StatGroup::Formula value_of(const T&& field) = delete;
+// The time elapsed in picoseconds: the denominator of a share of time (ratio()).
+StatGroup::Formula elapsed_ps();
+
+// How ratio() combines its numerator n and denominator d: n per event counted in d (x scale),
+// NaN while there was none ...
+StatGroup::Combine per_event(double scale = 1.0);
+// ... or n as a fraction of the span d (busy clocks of the clocks elapsed).
+StatGroup::Combine fraction_of_span();
 
 }  // namespace gbesim

@@ -2,6 +2,40 @@
 
 namespace gbesim {
 
+const ChoiceList<Congestion>& choice_list(Congestion) {
+  static const ChoiceList<Congestion> list = {
+      {Congestion::fixed, "fixed", "the window is all there is"},
+      {Congestion::aimd, "aimd",
+       "a congestion window, halved when the sender goes back after duplicate ACKs, one MSS "
+       "after a timeout, and grown by one MSS per window's worth of ACKs (Reno-like, no slow "
+       "start)"},
+  };
+  return list;
+}
+
+const ChoiceList<AppKind>& choice_list(AppKind) {
+  static const ChoiceList<AppKind> list = {
+      {AppKind::none, "", "no application"},
+      {AppKind::bulk, "bulk", "an iperf-like stream"},
+      {AppKind::requests, "requests", "IOmeter-like transfers of request_bytes"},
+      {AppKind::ping_pong, "ping_pong", "netPIPE-like echo of request_bytes"},
+      {AppKind::udp, "udp", "datagrams at rate_bps"},
+      {AppKind::file, "file",
+       "a file server's clients reading and writing records of request_bytes (read_share of "
+       "them reads)"},
+  };
+  return list;
+}
+
+const ChoiceList<AppDirection>& choice_list(AppDirection) {
+  static const ChoiceList<AppDirection> list = {
+      {AppDirection::receive, "receive",
+       "the peer sends; file: this host is the server (the peer's requests come in)"},
+      {AppDirection::send, "send", "this host sends; file: this host is the client"},
+  };
+  return list;
+}
+
 const ParamTable<TransportParams>& transport_param_table() {
   static const ParamTable<TransportParams> table = [] {
     ParamTable<TransportParams> t("transport",
@@ -24,10 +58,7 @@ const ParamTable<TransportParams>& transport_param_table() {
                  "retransmission timeout (fixed): go back to the first unacknowledged byte")
         .integer("dupack_threshold", &TransportParams::dupack_threshold, "ACKs", 1, 64,
                  "duplicate ACKs that make the sender go back to the first unacknowledged byte")
-        .choice("congestion", &TransportParams::congestion, {"fixed", "aimd"},
-                "fixed: the window is all there is; aimd: a congestion window, halved when the "
-                "sender goes back after duplicate ACKs, one MSS after a timeout, and grown by "
-                "one MSS per window's worth of ACKs (Reno-like, no slow start)")
+        .choice("congestion", &TransportParams::congestion)
         .boolean("nagle", &TransportParams::nagle,
                  "Nagle's rule (RFC 896): a short segment only when nothing is unacknowledged; "
                  "false is TCP_NODELAY (netPIPE sets it)");
@@ -39,14 +70,10 @@ const ParamTable<TransportParams>& transport_param_table() {
 const ParamTable<AppParams>& app_param_table() {
   static const ParamTable<AppParams> table = [] {
     ParamTable<AppParams> t("app", "the host's application against one peer station");
-    t.choice("kind", &AppParams::kind, app_kinds(),
-             "bulk: an iperf-like stream; requests: IOmeter-like transfers of request_bytes; "
-             "ping_pong: netPIPE-like echo of request_bytes; udp: datagrams at rate_bps; file: a "
-             "file server's clients reading and writing records of request_bytes (read_share "
-             "of them reads)")
+    t.choice("kind", &AppParams::kind)
         .reference("peer", &AppParams::peer, "station",
                    "the station at the other end: ideal (no host) or served by another host's NIC")
-        .choice("direction", &AppParams::direction, {"receive", "send"},
+        .choice("direction", &AppParams::direction,
                 "this host's data direction: receive (the peer sends) or send; file: receive is "
                 "the server (the peer's requests come in), send the client")
         .integer("request_bytes", &AppParams::request_bytes, "bytes", 1, 1LL << 30,

@@ -8,6 +8,10 @@
 
 namespace gbesim {
 
+// fixed window, or aimd (halve on loss, +1 MSS per RTT).
+enum class Congestion { fixed, aimd };
+const ChoiceList<Congestion>& choice_list(Congestion);
+
 struct TransportParams {
   std::int64_t mtu = 1500;                // IP MTU; frames are MTU + 18 bytes, MSS = MTU - 40
   std::int64_t window_bytes = 65535;      // fixed window = receive buffer (scaled above 65535)
@@ -17,22 +21,24 @@ struct TransportParams {
   std::int64_t rto_us = 10'000;       // retransmission timeout (go-back-N), also the probe timer
   std::int64_t dupack_threshold = 3;  // duplicate ACKs that trigger a go-back-N resend
   bool nagle = true;                  // hold a short segment while data is unacknowledged
-  std::string congestion = "fixed";   // fixed window, or aimd (halve on loss, +1 MSS per RTT)
+  Congestion congestion = Congestion::fixed;
 };
 
 const ParamTable<TransportParams>& transport_param_table();
 
-inline const std::vector<std::string>& app_kinds() {
-  static const std::vector<std::string> kinds = {"bulk", "requests", "ping_pong", "udp", "file"};
-  return kinds;
-}
+// none: no application (the key is left out).
+enum class AppKind { none, bulk, requests, ping_pong, udp, file };
+const ChoiceList<AppKind>& choice_list(AppKind);
+// This host's data direction: receive (the peer sends) or send.
+enum class AppDirection { receive, send };
+const ChoiceList<AppDirection>& choice_list(AppDirection);
 
 // The application a host runs against one peer station (an ideal endpoint, or the application's
 // other end on the host whose NIC serves that station).
 struct AppParams {
-  std::string kind;                    // empty: no application
-  std::string peer;                    // the station at the other end
-  std::string direction = "receive";   // this host's data direction: receive (peer sends) or send
+  AppKind kind = AppKind::none;
+  std::string peer;  // the station at the other end
+  AppDirection direction = AppDirection::receive;
   std::int64_t request_bytes = 65536;  // bulk: write/read call size; requests: request size;
                                        // ping_pong: message size; udp: datagram payload size
   std::int64_t reply_bytes = 0;        // requests: answer per request (0: none, a pure stream)

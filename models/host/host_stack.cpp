@@ -37,14 +37,14 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
       app_(app),
       transport_(transport),
       sender_(sender),
-      udp_(app.kind == "udp"),
-      file_(app.kind == "file"),
-      reply_(app.kind == "ping_pong"  ? app.request_bytes
-             : app.kind == "requests" ? app.reply_bytes
-                                      : 0),
+      udp_(app.kind == AppKind::udp),
+      file_(app.kind == AppKind::file),
+      reply_(app.kind == AppKind::ping_pong  ? app.request_bytes
+             : app.kind == AppKind::requests ? app.reply_bytes
+                                             : 0),
       answered_(reply_ > 0 || file_),
-      paced_(app.rate_bps > 0 && (app.kind == "requests" || file_)),
-      outstanding_(app.kind == "ping_pong" ? 1 : app.outstanding),
+      paced_(app.rate_bps > 0 && (app.kind == AppKind::requests || file_)),
+      outstanding_(app.kind == AppKind::ping_pong ? 1 : app.outstanding),
       creator_(creator),
       ethernet_(ethernet),
       context_(context),
@@ -70,27 +70,28 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
       round_trip_(stats_, "round_trip",
                   "request written to its answer received (requests with replies, ping-pong)") {
   udp_header_.protocol = kProtocolUdp;
-  const Counter* received = &app_received_;
+  declare_formulas();
+  SC_METHOD(timer_process);
+  sensitive << timer_;
+  dont_initialize();
+}
+
+void HostStack::declare_formulas() {
   stats_.rate("receive_throughput", "bit/s", "application bytes received, per second",
-              [received](const StatContext& c) {
-                return 8.0 * static_cast<double>(received->value()) * c.per_second();
-              });
-  stats_.rate(
-      "send_throughput", "bit/s", "application bytes the peer acknowledged (udp: sent), per second",
-      [this](const StatContext& c) {
-        const double bytes = udp_ ? static_cast<double>(app_sent_.value())
-                                  : static_cast<double>(connection_.counts().bytes_acknowledged);
-        return 8.0 * bytes * c.per_second();
-      });
-  const Counter* done = &completed_;
-  stats_.rate(
-      "requests_per_second", "1/s", "requests_completed per second",
-      [done](const StatContext& c) { return static_cast<double>(done->value()) * c.per_second(); });
+              bits_per_second(app_received_));
+  stats_.rate("send_throughput", "bit/s",
+              "application bytes the peer acknowledged (udp: sent), per second",
+              bits_per_second([this] {
+                return udp_ ? static_cast<double>(app_sent_.value())
+                            : static_cast<double>(connection_.counts().bytes_acknowledged);
+              }));
+  stats_.rate("requests_per_second", "1/s", "requests_completed per second",
+              per_second(completed_));
   auto count = [this](const char* name, const char* unit, const char* doc,
                       std::uint64_t Connection::Counts::*field) {
-    stats_.total(name, unit, doc, [this, field](const StatContext&) {
-      return static_cast<double>(connection_.counts().*field);
-    });
+    stats_.total(name, unit, doc, value_of([this, field] {
+                   return static_cast<double>(connection_.counts().*field);
+                 }));
   };
   if (!udp_) {
     count("segments_sent", "segments", "data segments sent the first time",
@@ -107,31 +108,27 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
   } else {
     stats_.total("udp_datagrams_lost", "datagrams",
                  "receiving end: datagrams numbered up to the last one seen but not received",
-                 [this](const StatContext&) {
+                 value_of([this] {
                    return sender_ ? 0.0
                                   : static_cast<double>(highest_datagram_ + 1) -
                                         static_cast<double>(udp_received_.value());
-                 });
+                 }));
   }
   if (file_) {
     // Record bytes moved by completed requests (at the client: answered; at the server: served).
     const double record_bits = 8.0 * static_cast<double>(app_.request_bytes);
     stats_.total("file_reads", "requests", "file requests that read a record, done",
-                 [this](const StatContext&) { return static_cast<double>(file_reads_); });
+                 value_of(file_reads_));
     stats_.total("file_writes", "requests", "file requests that wrote a record, done",
-                 [this](const StatContext&) { return static_cast<double>(file_writes_); });
-    stats_.rate("read_throughput", "bit/s", "record bits read per second (requests done)",
-                [this, record_bits](const StatContext& c) {
-                  return record_bits * static_cast<double>(file_reads_) * c.per_second();
-                });
+                 value_of(file_writes_));
+    stats_.rate(
+        "read_throughput", "bit/s", "record bits read per second (requests done)",
+        per_second([this, record_bits] { return record_bits * static_cast<double>(file_reads_); }));
     stats_.rate("write_throughput", "bit/s", "record bits written per second (requests done)",
-                [this, record_bits](const StatContext& c) {
-                  return record_bits * static_cast<double>(file_writes_) * c.per_second();
-                });
+                per_second([this, record_bits] {
+                  return record_bits * static_cast<double>(file_writes_);
+                }));
   }
-  SC_METHOD(timer_process);
-  sensitive << timer_;
-  dont_initialize();
 }
 
 std::optional<AppCall> HostStack::poll(Picoseconds now) {

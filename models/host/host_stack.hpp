@@ -44,8 +44,6 @@ namespace gbesim {
 inline constexpr std::uint16_t kDataPort = 5001;
 inline constexpr std::uint16_t kSenderPort = 49152;
 
-// The flow number of frames a host's stack or driver sends (traffic sources use 1, 2, ...).
-inline constexpr std::uint32_t kHostFlow = 0xFFFF;
 // Frame id creators of host stacks (see kFrameIdCreator): this + the station number for the
 // first application end at a station; kMoreEndsCreatorBase + the end's number in the scenario for
 // any further end at the same station.
@@ -107,6 +105,8 @@ class HostStack : public sc_core::sc_module {
   void after_change(Picoseconds now, bool wake);
   void arm_timer(Picoseconds at, Picoseconds now);  // kForeverPs: stop it
   void timer_process();
+  // The statistics computed when results are written (rates, the connection's counts).
+  void declare_formulas();
   void send_datagram(Picoseconds now);
   // The size of the k-th message (0-based) this end writes and reads; a file request is a read
   // when is_read(k).

@@ -17,11 +17,8 @@ LightHost::LightHost(sc_core::sc_module_name name, const CpuParams& cpu, Mac& ma
       sent_(stats_, "frames_sent", "frames", "frames the CPU posted to the MAC"),
       app_calls_(stats_, "app_calls", "calls", "the applications' send/receive calls") {
   mac.attach_client(this);
-  const Counter* busy = &cpu_busy_ps_;
   stats_.rate("cpu_utilisation", "fraction", "share of the CPU the host's network work takes",
-              [busy](const StatContext& c) {
-                return static_cast<double>(busy->value()) / static_cast<double>(c.elapsed_ps);
-              });
+              share_of_time(cpu_busy_ps_));
   stacks_.add_totals(stats_);
   SC_THREAD(cpu_process);
 }

@@ -69,59 +69,46 @@ NicDriver::NicDriver(sc_core::sc_module_name name, const CpuParams& cpu,
     interrupts_ |= team.nics[i]->interrupt();
   }
   master_ = bus.bus().add_master(basename(), master, this);
-  const Counter* busy = &cpu_busy_ps_;
-  const Counter* octets = &octets_;
-  const Counter* runs = &handler_runs_;
-  const Counter* frames = &delivered_;
-  const Counter* sent = &tx_octets_;
+  declare_formulas();
+  SC_THREAD(cpu_process);
+}
+
+void NicDriver::declare_formulas() {
   stats_.level("tx_frames_inside", "frames",
                "posted frames not yet reclaimed: in the ring, the FIFO, the MAC, or awaiting "
                "write-back or reclaim",
-               [this](const StatContext&) {
+               value_of([this] {
                  double n = 0;
                  for (const Port& p : ports_) n += static_cast<double>(p.nic->tx_frames_inside());
                  return n;
-               });
+               }));
   stats_.level("frames_in_handler", "frames", "frames the handler holds at the end",
-               [this](const StatContext&) { return static_cast<double>(in_handler_); });
+               value_of(in_handler_));
   stats_.rate("cpu_utilisation", "fraction", "share of the CPU the host's network work takes",
-              [busy](const StatContext& c) {
-                return static_cast<double>(busy->value()) / static_cast<double>(c.elapsed_ps);
-              });
+              share_of_time(cpu_busy_ps_));
   stats_.rate("delivered_throughput", "bit/s", "DA..FCS bits processed per second",
-              [octets](const StatContext& c) {
-                return 8.0 * static_cast<double>(octets->value()) * c.per_second();
-              });
+              bits_per_second(octets_));
   stats_.rate("sent_throughput", "bit/s", "DA..FCS bits of frames sent and reclaimed per second",
-              [sent](const StatContext& c) {
-                return 8.0 * static_cast<double>(sent->value()) * c.per_second();
-              });
+              bits_per_second(tx_octets_));
   if (!stacks_.empty()) stacks_.add_totals(stats_);
-  stats_.ratio(
-      "frames_per_interrupt", "frames", "frames processed per handler run",
-      [frames](const StatContext&) { return static_cast<double>(frames->value()); },
-      [runs](const StatContext&) { return static_cast<double>(runs->value()); },
-      [](double n, double handler_runs, const StatContext&) {
-        return handler_runs > 0 ? n / handler_runs : std::nan("");
-      });
+  stats_.ratio("frames_per_interrupt", "frames", "frames processed per handler run",
+               value_of(delivered_), value_of(handler_runs_), per_event());
   // The 2003 review's P/E index: Mbit/s over CPU %. With an application, its bytes (received plus
   // acknowledged) count; without, the frames' DA..FCS bytes delivered plus sent.
   stats_.ratio(
       "pe_index", "(Mbit/s)/%",
       "Mbit/s (application bytes with an application, else DA..FCS bytes, both directions) "
       "divided by CPU %",
-      [this, octets, sent](const StatContext&) {
+      value_of([this] {
         return !stacks_.empty() ? static_cast<double>(stacks_.app_bytes_received() +
                                                       stacks_.app_bytes_acknowledged())
-                                : static_cast<double>(octets->value() + sent->value());
-      },
-      [busy](const StatContext&) { return static_cast<double>(busy->value()); },
-      [](double bytes, double busy_ps, const StatContext& c) {
+                                : static_cast<double>(octets_.value() + tx_octets_.value());
+      }),
+      value_of(cpu_busy_ps_), [](double bytes, double busy_ps, const StatContext& c) {
         const double cpu = 100.0 * busy_ps / static_cast<double>(c.elapsed_ps);
         const double mbps = 8.0 * bytes * c.per_second() / 1e6;
         return cpu > 0 ? mbps / cpu : std::nan("");
       });
-  SC_THREAD(cpu_process);
 }
 
 void NicDriver::pci_done(const PciRequest& request, Picoseconds at) {

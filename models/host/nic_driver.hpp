@@ -64,6 +64,8 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
     }
   };
   void cpu_process();
+  // The statistics computed when results are written (rates, levels, ratios).
+  void declare_formulas();
   void service_interrupt(std::size_t port);
   double tx_cost_ns(std::int64_t frames) const;
   // Posts frames to a NIC, then writes its tail register.

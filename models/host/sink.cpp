@@ -29,9 +29,7 @@ Sink::Sink(sc_core::sc_module_name name, const SinkParams& params, Mac& mac, Sim
       latency_(stats_, "latency",
                "time from entering the sender's transmit queue to the last bit received here") {
   stats_.rate("throughput", "bit/s", "DA..FCS bits delivered per second",
-              [this](const StatContext& c) {
-                return 8.0 * static_cast<double>(octets_received_.value()) * c.per_second();
-              });
+              bits_per_second(octets_received_));
   mac.attach_client(this);
   SC_METHOD(drain_process);
   sensitive << work_;
@@ -48,32 +46,23 @@ Sink::Flow::Flow(StatRegistry& registry, const std::string& component)
   // Sequence numbers up to the highest received, less those received: the frames the sender's
   // full queue refused, collisions, bit errors, a switch or this sink's full queue lost. Frames
   // still on the way at the end are not lost (RFC 3550 A.3, with the base at the first number).
+  const StatGroup::Formula lost = value_of([this] {
+    return static_cast<double>(highest_sequence) - static_cast<double>(frames.value());
+  });
   stats.total("frames_lost", "frames",
               "frames numbered up to the highest received that never arrived (refused by the "
               "sender's full queue, dropped on the way or by this sink's full queue)",
-              [this](const StatContext&) {
-                return static_cast<double>(highest_sequence) - static_cast<double>(frames.value());
-              });
-  stats.ratio(
-      "loss_ratio", "fraction", "frames_lost over the frames numbered up to the highest received",
-      [this](const StatContext&) {
-        return static_cast<double>(highest_sequence) - static_cast<double>(frames.value());
-      },
-      [this](const StatContext&) { return static_cast<double>(highest_sequence); },
-      [](double lost, double expected, const StatContext&) {
-        return expected > 0 ? lost / expected : std::nan("");
-      });
+              lost);
+  stats.ratio("loss_ratio", "fraction",
+              "frames_lost over the frames numbered up to the highest received", lost,
+              value_of(highest_sequence), per_event());
   stats.rate("throughput", "bit/s", "DA..FCS bits of the flow received per second",
-             [this](const StatContext& c) {
-               return 8.0 * static_cast<double>(octets.value()) * c.per_second();
-             });
+             bits_per_second(octets));
   // A running estimate (gain 1/16): the state at the end, forgetting a warm-up within ~16 frames.
   stats.level("jitter", "ns",
               "RFC 3550 interarrival jitter at the end: J += (|D| - J) / 16 over consecutive "
               "frames, D the change in transit time (queue entry to last bit received)",
-              [this](const StatContext&) {
-                return frames.value() > 0 ? jitter_ps / 1000.0 : std::nan("");
-              });
+              value_of([this] { return frames.value() > 0 ? jitter_ps / 1000.0 : std::nan(""); }));
 }
 
 void Sink::watch_flow(std::uint32_t flow, const std::string& component) {

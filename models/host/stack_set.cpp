@@ -58,15 +58,11 @@ std::uint64_t StackSet::app_bytes_acknowledged() const {
 void StackSet::add_totals(StatGroup& stats) const {
   stats.rate("app_receive_throughput", "bit/s",
              "application bytes received per second, all the host's connections",
-             [this](const StatContext& c) {
-               return 8.0 * static_cast<double>(app_bytes_received()) * c.per_second();
-             });
+             bits_per_second([this] { return static_cast<double>(app_bytes_received()); }));
   stats.rate("app_send_throughput", "bit/s",
              "application bytes the peers acknowledged (udp: sent) per second, all the host's "
              "connections",
-             [this](const StatContext& c) {
-               return 8.0 * static_cast<double>(app_bytes_acknowledged()) * c.per_second();
-             });
+             bits_per_second([this] { return static_cast<double>(app_bytes_acknowledged()); }));
 }
 
 }  // namespace gbesim

@@ -2,13 +2,28 @@
 
 namespace gbesim {
 
+const ChoiceList<TrafficPattern>& choice_list(TrafficPattern) {
+  static const ChoiceList<TrafficPattern> list = {
+      {TrafficPattern::saturated, "saturated", "always one frame of its own waiting"},
+      {TrafficPattern::poisson, "poisson", "exponential gaps at load_bps"},
+      {TrafficPattern::on_off, "on_off", "load peak_load_bps during on-periods"},
+      {TrafficPattern::script, "script", "frames at given times"},
+  };
+  return list;
+}
+
+const ChoiceList<OnOffPeriods>& choice_list(OnOffPeriods) {
+  static const ChoiceList<OnOffPeriods> list = {
+      {OnOffPeriods::exponential, "exponential", "exponentially distributed, of the mean given"},
+      {OnOffPeriods::fixed, "fixed", "each as long as given"},
+  };
+  return list;
+}
+
 const ParamTable<TrafficParams>& traffic_param_table() {
   static const ParamTable<TrafficParams> table = [] {
     ParamTable<TrafficParams> t("traffic", "a traffic source feeding a station's transmit queue");
-    t.choice(
-         "pattern", &TrafficParams::pattern, traffic_patterns(),
-         "saturated: always one frame of its own waiting; poisson: exponential gaps at "
-         "load_bps; on_off: load peak_load_bps during on-periods; script: frames at given times")
+    t.choice("pattern", &TrafficParams::pattern)
         .reference("to", &TrafficParams::to, "destination",
                    "destination: a station name or \"broadcast\"")
         .boolean("enabled", &TrafficParams::enabled,
@@ -25,7 +40,7 @@ const ParamTable<TrafficParams>& traffic_param_table() {
               "on_off: load while on, frames evenly spaced")
         .real("on_ns", &TrafficParams::on_ns, "ns", 1, 1e15, "on_off: on-period (mean or fixed)")
         .real("off_ns", &TrafficParams::off_ns, "ns", 0, 1e15, "on_off: off-period (mean or fixed)")
-        .choice("periods", &TrafficParams::periods, {"exponential", "fixed"},
+        .choice("periods", &TrafficParams::periods,
                 "on_off: period lengths exponentially distributed or fixed")
         .integer("start_ns", &TrafficParams::start_ns, "ns", 0, 1LL << 50,
                  "no frame is generated before this time")

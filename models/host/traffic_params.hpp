@@ -14,9 +14,15 @@ struct ScriptEntry {
   std::int64_t bytes = 64;
 };
 
+enum class TrafficPattern { saturated, poisson, on_off, script };
+const ChoiceList<TrafficPattern>& choice_list(TrafficPattern);
+// on_off: how long its periods last.
+enum class OnOffPeriods { exponential, fixed };
+const ChoiceList<OnOffPeriods>& choice_list(OnOffPeriods);
+
 // One traffic source of a station: what it sends, to whom, and when.
 struct TrafficParams {
-  std::string pattern = "saturated";
+  TrafficPattern pattern = TrafficPattern::saturated;
   bool enabled = true;
   std::string to;  // a station name or "broadcast"
   FrameSizeSpec frame_bytes;
@@ -25,7 +31,7 @@ struct TrafficParams {
   double peak_load_bps = 0;  // on_off: rate while on
   double on_ns = 1000;       // on_off: mean (or fixed) on-period
   double off_ns = 1000;      // on_off: mean (or fixed) off-period
-  std::string periods = "exponential";
+  OnOffPeriods periods = OnOffPeriods::exponential;
   std::int64_t start_ns = 0;
   std::int64_t stop_ns = -1;  // -1: until the end of the run
   std::int64_t count = 0;     // 0: unlimited
@@ -35,10 +41,5 @@ struct TrafficParams {
 };
 
 const ParamTable<TrafficParams>& traffic_param_table();
-
-inline const std::vector<std::string>& traffic_patterns() {
-  static const std::vector<std::string> patterns = {"saturated", "poisson", "on_off", "script"};
-  return patterns;
-}
 
 }  // namespace gbesim

@@ -21,7 +21,6 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
                              const SourceConfig& config, Mac& mac, SimContext& context)
     : sc_module(name),
       params_(params),
-      pattern_(pattern_of(params.pattern)),
       config_(config),
       mac_(mac),
       context_(context),
@@ -34,13 +33,11 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
       frames_refused_(stats_, "frames_refused", "frames",
                       "frames the MAC did not accept (queue full)") {
   stats_.rate("offered_load", "bit/s", "DA..FCS bits offered per second",
-              [this](const StatContext& c) {
-                return 8.0 * static_cast<double>(octets_generated_.value()) * c.per_second();
-              });
+              bits_per_second(octets_generated_));
   std::stable_sort(script_.begin(), script_.end(),
                    [](const ScriptEntry& a, const ScriptEntry& b) { return a.at_ns < b.at_ns; });
 
-  if (pattern_ == Pattern::saturated) {
+  if (params_.pattern == TrafficPattern::saturated) {
     mac.tx_queue().dequeued.connect([this](const Frame& f) {
       if (f.flow == config_.flow) --own_in_queue_;
       // The MAC decides at its own instant (a frame end it catches up on: Mac::station_now).
@@ -49,31 +46,24 @@ TrafficSource::TrafficSource(sc_core::sc_module_name name, const TrafficParams& 
     });
   }
   mac.add_supplier(this);
-  if (pattern_ == Pattern::saturated) mac.add_queue_keeper(this);
+  if (params_.pattern == TrafficPattern::saturated) mac.add_queue_keeper(this);
   SC_METHOD(process);
   sensitive << start_;
   dont_initialize();
-}
-
-TrafficSource::Pattern TrafficSource::pattern_of(const std::string& name) {
-  if (name == "poisson") return Pattern::poisson;
-  if (name == "on_off") return Pattern::on_off;
-  if (name == "script") return Pattern::script;
-  return Pattern::saturated;
 }
 
 void TrafficSource::start_of_simulation() {
   if (!params_.enabled) return;  // due_ps_ stays kForeverPs
   // The first event is at start_ns (or at the first script time after it).
   due_ps_ = params_.start_ns * kPsPerNs;
-  if (pattern_ == Pattern::script) {
+  if (params_.pattern == TrafficPattern::script) {
     if (script_.empty()) {
       due_ps_ = kForeverPs;
       return;
     }
     due_ps_ = std::max(due_ps_, script_.front().at_ns * kPsPerNs);
   }
-  if (pattern_ == Pattern::poisson) {
+  if (params_.pattern == TrafficPattern::poisson) {
     // A Poisson process started at start_ns: its first arrival comes after a gap too.
     due_ps_ = std::min(kForeverPs, due_ps_ + round_to_ps(rng_.exponential(mean_gap_ps())));
   }
@@ -112,7 +102,7 @@ bool TrafficSource::emit(std::int64_t bytes) {
     ++frames_refused_;
     return false;
   }
-  if (pattern_ == Pattern::saturated) ++own_in_queue_;
+  if (params_.pattern == TrafficPattern::saturated) ++own_in_queue_;
   return true;
 }
 
@@ -141,17 +131,17 @@ void TrafficSource::step(Picoseconds at) {
     due_ps_ = kForeverPs;
     return;
   }
-  switch (pattern_) {
-    case Pattern::saturated:
+  switch (params_.pattern) {
+    case TrafficPattern::saturated:
       // Only the first frame comes from here; the rest are queued from the dequeue hook.
       if (own_in_queue_ == 0) emit(params_.frame_bytes.draw(rng_));
       due_ps_ = kForeverPs;
       return;
-    case Pattern::poisson:
+    case TrafficPattern::poisson:
       emit(params_.frame_bytes.draw(rng_));
       due_ps_ = std::min(kForeverPs, at + round_to_ps(rng_.exponential(mean_gap_ps())));
       return;
-    case Pattern::script:
+    case TrafficPattern::script:
       while (script_next_ < script_.size() && script_[script_next_].at_ns * kPsPerNs <= at &&
              may_generate(at)) {
         emit(script_[script_next_++].bytes);
@@ -160,10 +150,11 @@ void TrafficSource::step(Picoseconds at) {
                     ? script_[script_next_].at_ns * kPsPerNs
                     : kForeverPs;
       return;
-    case Pattern::on_off: {
+    case TrafficPattern::on_off: {
       // Periods last at least 1 ps, so that alternating periods always advance time.
       auto period = [this](double mean_ns) {
-        const double ns = params_.periods == "fixed" ? mean_ns : rng_.exponential(mean_ns);
+        const double ns =
+            params_.periods == OnOffPeriods::fixed ? mean_ns : rng_.exponential(mean_ns);
         return std::max<Picoseconds>(1, round_to_ps(ns * kPsPerNs));
       };
       if (period_end_ps_ == 0 && !on_) {  // the first event: an on-period begins

@@ -54,11 +54,7 @@ class TrafficSource : public sc_core::sc_module, public Settleable, public Queue
   Picoseconds gap_at_rate(std::int64_t bytes, double rate_bps) const;
   double mean_gap_ps() const;  // poisson
 
-  enum class Pattern { saturated, poisson, on_off, script };
-  static Pattern pattern_of(const std::string& name);
-
   const TrafficParams params_;
-  const Pattern pattern_;
   const SourceConfig config_;
   Mac& mac_;
   SimContext& context_;

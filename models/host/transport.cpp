@@ -124,7 +124,7 @@ void Connection::receive(const IpPacket& p, Picoseconds now) {
     const std::int64_t edge = ack + (static_cast<std::int64_t>(p.window) << shift_);
     if (ack > snd_una_ && ack <= snd_max_) {
       counts_.bytes_acknowledged += ack - snd_una_;
-      if (params_.congestion == "aimd")  // one MSS more per window's worth acknowledged
+      if (params_.congestion == Congestion::aimd)  // one MSS more per window's worth acknowledged
         cwnd_ = std::min(params_.window_bytes,
                          cwnd_ + std::max<std::int64_t>(1, mss_ * (ack - snd_una_) / cwnd_));
       snd_una_ = ack;
@@ -134,7 +134,7 @@ void Connection::receive(const IpPacket& p, Picoseconds now) {
     } else if (ack == snd_una_ && p.payload == 0 && snd_max_ > snd_una_ && edge == peer_edge_) {
       if (++dupacks_ == params_.dupack_threshold) {
         ++counts_.fast_retransmits;
-        if (params_.congestion == "aimd") {
+        if (params_.congestion == Congestion::aimd) {
           cwnd_ = std::max(cwnd_ / 2, 2 * mss_);
           counts_.smallest_cwnd = std::min(counts_.smallest_cwnd, cwnd_);
         }
@@ -158,7 +158,7 @@ void Connection::on_timer(Picoseconds now) {
     if (snd_una_ < snd_max_) {
       ++counts_.timeouts;
       snd_nxt_ = snd_una_;  // go back N
-      if (params_.congestion == "aimd") {
+      if (params_.congestion == Congestion::aimd) {
         cwnd_ = mss_;
         counts_.smallest_cwnd = std::min(counts_.smallest_cwnd, cwnd_);
       }

@@ -70,130 +70,15 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
       bit_ps_(bit_time_ps(config.rate_mbps)),
       ifg_ps_(params.ifg_bits * bit_time_ps(config.rate_mbps)),
       filter_{config.address, params.max_frame_bytes, params.promiscuous, params.accept_multicast},
-      half_duplex_(params.duplex == "half"),
-      slot_ps_(params.slot_time_bits * bit_time_ps(config.rate_mbps)),
+      half_duplex_(params.duplex == Duplex::half),
+      slot_ps_(slot_time_bits_at(params, config.rate_mbps) * bit_time_ps(config.rate_mbps)),
       ifg_part1_ps_(params.ifg_part1_bits * bit_time_ps(config.rate_mbps)),
       jam_ps_(params.jam_bits * bit_time_ps(config.rate_mbps)),
       burst_limit_ps_(params.burst_limit_bits * bit_time_ps(config.rate_mbps)),
       queue_(static_cast<std::size_t>(params.tx_queue_frames)),
       backoff_rng_(context.rng_for(this->name())),
-      stats_(context.stats, this->name()),
-      frames_transmitted_ok_(stats_, "frames_transmitted_ok", "frames",
-                             "frames transmitted completely, MAC Control frames included"),
-      octets_transmitted_ok_(stats_, "octets_transmitted_ok", "bytes",
-                             "MAC client data and pad octets of frames transmitted OK (Clause 30)"),
-      frame_octets_transmitted_(stats_, "frame_octets_transmitted_ok", "bytes",
-                                "DA..FCS octets of frames transmitted OK"),
-      multicast_frames_transmitted_ok_(stats_, "multicast_frames_transmitted_ok", "frames",
-                                       "frames transmitted OK to a group address (not broadcast)"),
-      broadcast_frames_transmitted_ok_(stats_, "broadcast_frames_transmitted_ok", "frames",
-                                       "frames transmitted OK to the broadcast address"),
-      pause_mac_ctrl_frames_transmitted_(stats_, "pause_mac_ctrl_frames_transmitted", "frames",
-                                         "PAUSE frames transmitted"),
-      frames_received_ok_(stats_, "frames_received_ok", "frames",
-                          "frames received intact and accepted, MAC Control frames included"),
-      octets_received_ok_(stats_, "octets_received_ok", "bytes",
-                          "MAC client data and pad octets of frames received OK (Clause 30)"),
-      frame_octets_received_(stats_, "frame_octets_received_ok", "bytes",
-                             "DA..FCS octets of frames received OK"),
-      multicast_frames_received_ok_(stats_, "multicast_frames_received_ok", "frames",
-                                    "frames received OK for a group address (not broadcast)"),
-      broadcast_frames_received_ok_(stats_, "broadcast_frames_received_ok", "frames",
-                                    "frames received OK for the broadcast address"),
-      frame_check_sequence_errors_(stats_, "frame_check_sequence_errors", "frames",
-                                   "frames addressed here whose FCS did not match"),
-      frame_too_long_errors_(stats_, "frame_too_long_errors", "frames",
-                             "frames longer than max_frame_bytes (+4 if VLAN-tagged)"),
-      in_range_length_errors_(stats_, "in_range_length_errors", "frames",
-                              "frames whose length field disagrees with the data received"),
-      out_of_range_length_field_(stats_, "out_of_range_length_field", "frames",
-                                 "frames with a length/type field between 1501 and 1535"),
-      undersize_frames_(stats_, "undersize_frames", "frames",
-                        "received fragments shorter than 64 bytes, discarded"),
-      frames_filtered_(stats_, "frames_filtered", "frames",
-                       "intact frames not addressed to this station, discarded"),
-      pause_mac_ctrl_frames_received_(stats_, "pause_mac_ctrl_frames_received", "frames",
-                                      "PAUSE frames received"),
-      unsupported_opcodes_received_(stats_, "unsupported_opcodes_received", "frames",
-                                    "MAC Control frames with an opcode other than PAUSE"),
-      tx_queue_drops_(stats_, "tx_queue_drops", "frames",
-                      "frames refused by a full transmit queue or too long to send"),
-      tx_busy_ps_(stats_, "tx_busy_time", "ps",
-                  "time spent sending preamble, SFD and frames that completed"),
-      attempts_started_(stats_, "transmission_attempts", "attempts",
-                        "transmissions begun, retries included (half duplex)", half_duplex_),
-      collisions_(stats_, "collisions", "collisions", "collisions met by our transmissions",
-                  half_duplex_),
-      single_collision_frames_(stats_, "single_collision_frames", "frames",
-                               "frames sent after exactly one collision (Clause 30)", half_duplex_),
-      multiple_collision_frames_(stats_, "multiple_collision_frames", "frames",
-                                 "frames sent after more than one collision (Clause 30)",
-                                 half_duplex_),
-      late_collisions_(stats_, "late_collisions", "collisions",
-                       "collisions detected later than slotTime after the first preamble bit, or "
-                       "after the first frame of a burst (Clause 30)",
-                       half_duplex_),
-      frames_aborted_excessive_collisions_(
-          stats_, "frames_aborted_excessive_collisions", "frames",
-          "frames dropped after attempt_limit attempts (Clause 30)", half_duplex_),
-      frames_aborted_late_collision_(stats_, "frames_aborted_late_collision", "frames",
-                                     "frames dropped because of a late collision (never retried "
-                                     "at 1000 Mb/s)",
-                                     half_duplex_),
-      deferred_transmissions_(stats_, "deferred_transmissions", "frames",
-                              "frames whose first attempt waited for carrier (Clause 30)",
-                              half_duplex_),
-      bursts_(stats_, "bursts", "bursts", "frame bursts begun (frame_bursting)", half_duplex_),
-      frames_in_bursts_(stats_, "frames_in_bursts", "frames",
-                        "frames sent successfully inside bursts, the first included", half_duplex_),
-      access_delay_(stats_, "access_delay",
-                    "from a frame becoming the head of the line to the first bit of its successful "
-                    "transmission",
-                    half_duplex_) {
-  const Picoseconds bit = bit_ps_;
-  stats_.rate("tx_frame_rate", "frames/s", "frames_transmitted_ok per simulated second",
-              [this](const StatContext& c) {
-                return static_cast<double>(frames_transmitted_ok_.value()) * c.per_second();
-              });
-  stats_.rate("tx_throughput", "bit/s", "DA..FCS bits transmitted OK per second",
-              [this](const StatContext& c) {
-                return 8.0 * static_cast<double>(frame_octets_transmitted_.value()) *
-                       c.per_second();
-              });
-  stats_.rate("tx_payload_throughput", "bit/s",
-              "MAC client data and pad bits transmitted OK per second",
-              [this](const StatContext& c) {
-                return 8.0 * static_cast<double>(octets_transmitted_ok_.value()) * c.per_second();
-              });
-  stats_.total(
-      "paused_time", "ps", "time spent paused: data waiting, held back by a received PAUSE",
-      [this](const StatContext& c) {
-        const Picoseconds open = state_ == MacTxState::paused ? c.elapsed_ps - paused_since_ps_ : 0;
-        return static_cast<double>(paused_ps_ + static_cast<std::uint64_t>(open));
-      });
-  stats_.rate("tx_utilisation", "fraction",
-              "share of time the transmitter sent preamble, SFD or frame bits",
-              [this](const StatContext& c) {
-                return static_cast<double>(tx_busy_ps_.value()) / static_cast<double>(c.elapsed_ps);
-              });
-  stats_.rate("tx_efficiency", "fraction", "DA..FCS bits transmitted OK over line capacity",
-              [this, bit](const StatContext& c) {
-                return 8.0 * static_cast<double>(frame_octets_transmitted_.value()) *
-                       static_cast<double>(bit) / static_cast<double>(c.elapsed_ps);
-              });
-  stats_.rate("rx_frame_rate", "frames/s", "frames_received_ok per simulated second",
-              [this](const StatContext& c) {
-                return static_cast<double>(frames_received_ok_.value()) * c.per_second();
-              });
-  stats_.rate("rx_throughput", "bit/s", "DA..FCS bits received OK per second",
-              [this](const StatContext& c) {
-                return 8.0 * static_cast<double>(frame_octets_received_.value()) * c.per_second();
-              });
-  stats_.rate("rx_payload_throughput", "bit/s",
-              "MAC client data and pad bits received OK per second", [this](const StatContext& c) {
-                return 8.0 * static_cast<double>(octets_received_ok_.value()) * c.per_second();
-              });
-
+      stats_(context.stats, this->name(), half_duplex_, bit_ps_,
+             [this](const StatContext& c) { return paused_time_ps(c.elapsed_ps); }) {
   if (half_duplex_) {
     SC_METHOD(hd_process);
     sensitive << kick_ << hd_wake_;
@@ -206,6 +91,11 @@ Mac::Mac(sc_core::sc_module_name name, const MacParams& params, const MacConfig&
   SC_METHOD(pause_refresh_process);
   sensitive << refresh_;
   dont_initialize();
+}
+
+double Mac::paused_time_ps(Picoseconds elapsed) const {
+  const Picoseconds open = state_ == MacTxState::paused ? elapsed - paused_since_ps_ : 0;
+  return static_cast<double>(paused_ps_ + static_cast<std::uint64_t>(open));
 }
 
 Picoseconds Mac::frame_time_ps(std::size_t bytes) const {
@@ -233,7 +123,7 @@ bool Mac::enqueue(FramePtr frame) {
 }
 
 void Mac::drop(FramePtr frame, std::string_view reason) {
-  ++tx_queue_drops_;
+  ++stats_.tx_queue_drops;
   const Picoseconds now = station_now();
   if (client_ != nullptr) client_->mac_tx_done(*frame, now, false);
   events.emit(EventKind::drop, now, frame.get(), reason);
@@ -356,17 +246,17 @@ void Mac::tx_process() {
 void Mac::finish_frame(Picoseconds now) {
   // The last FCS bit has left: the frame is done and the inter-frame gap starts.
   FramePtr frame = std::move(in_flight_);
-  ++frames_transmitted_ok_;
-  frame_octets_transmitted_ += frame->size();
-  octets_transmitted_ok_ += client_octets(frame->bytes);
-  tx_busy_ps_ += static_cast<std::uint64_t>(now - tx_start_ps_);
+  ++stats_.frames_transmitted_ok;
+  stats_.frame_octets_transmitted += frame->size();
+  stats_.octets_transmitted_ok += client_octets(frame->bytes);
+  stats_.tx_busy_ps += static_cast<std::uint64_t>(now - tx_start_ps_);
   if (address_key(frame->bytes.data()) == kBroadcastKey) {
-    ++broadcast_frames_transmitted_ok_;
+    ++stats_.broadcast_frames_transmitted_ok;
   } else if ((frame->bytes[0] & 1U) != 0) {
-    ++multicast_frames_transmitted_ok_;
+    ++stats_.multicast_frames_transmitted_ok;
   }
   if (length_type_of(frame->bytes) == kEtherTypeMacControl) {
-    ++pause_mac_ctrl_frames_transmitted_;
+    ++stats_.pause_mac_ctrl_frames_transmitted;
     // While the backlog stays above xon, refresh the XOFF after half its pause time, counted
     // from its transmission and never sooner than one PAUSE frame slot (672 bit times).
     const auto control = parse_mac_control(frame->bytes);
@@ -493,22 +383,22 @@ void Mac::receive(FramePtr frame, Picoseconds at) {
     case RxVerdict::mac_control:
       break;
     case RxVerdict::undersize:
-      ++undersize_frames_;
+      ++stats_.undersize_frames;
       break;
     case RxVerdict::filtered:
-      ++frames_filtered_;
+      ++stats_.frames_filtered;
       break;
     case RxVerdict::too_long:
-      ++frame_too_long_errors_;
+      ++stats_.frame_too_long_errors;
       break;
     case RxVerdict::fcs_error:
-      ++frame_check_sequence_errors_;
+      ++stats_.frame_check_sequence_errors;
       break;
     case RxVerdict::length_error:
-      ++in_range_length_errors_;
+      ++stats_.in_range_length_errors;
       break;
     case RxVerdict::length_out_of_range:
-      ++out_of_range_length_field_;
+      ++stats_.out_of_range_length_field;
       break;
   }
   if (verdict != RxVerdict::ok && verdict != RxVerdict::mac_control) {
@@ -517,14 +407,14 @@ void Mac::receive(FramePtr frame, Picoseconds at) {
     return;
   }
   const std::size_t size = frame->size();
-  ++frames_received_ok_;
-  frame_octets_received_ += size;
-  octets_received_ok_ += client_octets(frame->bytes);
+  ++stats_.frames_received_ok;
+  stats_.frame_octets_received += size;
+  stats_.octets_received_ok += client_octets(frame->bytes);
   const std::uint64_t da = address_key(frame->bytes.data());
   if (da == kBroadcastKey) {
-    ++broadcast_frames_received_ok_;
+    ++stats_.broadcast_frames_received_ok;
   } else if ((frame->bytes[0] & 1U) != 0) {
-    ++multicast_frames_received_ok_;
+    ++stats_.multicast_frames_received_ok;
   }
   events.emit(EventKind::rx_ok, at, frame.get());
   // MAC Control frames addressed to us (or to the PAUSE address) are MAC Control's; any other
@@ -540,10 +430,10 @@ void Mac::receive(FramePtr frame, Picoseconds at) {
 void Mac::handle_mac_control(const Frame& frame, Picoseconds now) {
   const auto control = parse_mac_control(frame.bytes);
   if (!control || control->opcode != kOpcodePause) {
-    ++unsupported_opcodes_received_;
+    ++stats_.unsupported_opcodes_received;
     return;
   }
-  ++pause_mac_ctrl_frames_received_;
+  ++stats_.pause_mac_ctrl_frames_received;
   if (!params_.pause_rx_enabled) return;
   // pause_time counts quanta of 512 bit times from the end of the PAUSE frame; a new PAUSE
   // replaces the running timer, and zero releases it (31B.3.1).

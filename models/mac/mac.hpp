@@ -39,17 +39,18 @@
 #include "models/common/stats.hpp"
 #include "models/mac/frame_checks.hpp"
 #include "models/mac/mac_params.hpp"
+#include "models/mac/mac_stats.hpp"
 #include "models/mac/tx_queue.hpp"
 
 namespace gbesim {
 
-// What sits above the MAC and takes received frames. settle(now) completes the client's own
-// timed work (consuming frames) due by now.
-// The MAC's one client (a sink, a NIC, an ideal endpoint): it receives the accepted frames and is
-// told what became of every frame the MAC transmits and of every frame it rejects. The MAC calls
-// the transmit and rejection calls before its trace hook (events) sees the same moment, so a
-// client may act at once (queue its next frame); an accepted frame is traced (rx_ok) before the
-// client takes it. No client controls anything through the trace hook.
+// The MAC's one client, what sits above it: a sink, a NIC, an application's ideal endpoint, a light
+// host's CPU or a switch port. It receives the accepted frames and is told what became of every
+// frame the MAC transmits and of every frame it rejects. The MAC calls the transmit and rejection
+// calls before its trace hook (events) sees the same moment, so a client may act at once (queue
+// its next frame); an accepted frame is traced (rx_ok) before the client takes it. No client
+// controls anything through the trace hook. settle(now) completes the client's own timed work due
+// by now (consuming frames).
 class MacClient : public Settleable {
  public:
   // Called at the instant the last FCS bit of an accepted frame has arrived.
@@ -185,19 +186,23 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   }
   void settled_at_every_stop() override { lazy_fill_allowed_ = true; }
   // Statistics the collision domain aggregates.
-  std::uint64_t frame_octets_transmitted() const { return frame_octets_transmitted_.value(); }
-  std::uint64_t attempts_made() const { return attempts_started_.value(); }
-  std::uint64_t bursts() const { return bursts_.value(); }
-  std::uint64_t frames_transmitted_ok() const { return frames_transmitted_ok_.value(); }
-  std::uint64_t octets_transmitted_ok() const { return octets_transmitted_ok_.value(); }
-  std::uint64_t collisions() const { return collisions_.value(); }
+  std::uint64_t frame_octets_transmitted() const { return stats_.frame_octets_transmitted.value(); }
+  std::uint64_t attempts_made() const { return stats_.attempts_started.value(); }
+  std::uint64_t bursts() const { return stats_.bursts.value(); }
+  std::uint64_t frames_transmitted_ok() const { return stats_.frames_transmitted_ok.value(); }
+  std::uint64_t octets_transmitted_ok() const { return stats_.octets_transmitted_ok.value(); }
+  std::uint64_t collisions() const { return stats_.collisions.value(); }
   std::uint64_t excessive_collision_drops() const {
-    return frames_aborted_excessive_collisions_.value();
+    return stats_.frames_aborted_excessive_collisions.value();
   }
-  std::uint64_t late_collisions() const { return late_collisions_.value(); }
-  std::uint64_t late_collision_drops() const { return frames_aborted_late_collision_.value(); }
-  std::uint64_t frame_check_sequence_errors() const { return frame_check_sequence_errors_.value(); }
-  std::uint64_t frames_in_bursts() const { return frames_in_bursts_.value(); }
+  std::uint64_t late_collisions() const { return stats_.late_collisions.value(); }
+  std::uint64_t late_collision_drops() const {
+    return stats_.frames_aborted_late_collision.value();
+  }
+  std::uint64_t frame_check_sequence_errors() const {
+    return stats_.frame_check_sequence_errors.value();
+  }
+  std::uint64_t frames_in_bursts() const { return stats_.frames_in_bursts.value(); }
   Picoseconds slot_time_ps() const { return slot_ps_; }
   Picoseconds max_gap_ps() const override { return ifg_ps_ + ifg_part1_ps_; }
   Picoseconds ifg_ps() const override { return ifg_ps_; }
@@ -283,6 +288,8 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   Picoseconds hd_wire_bits(std::size_t frame_bytes, bool first_of_transmission) const;
   void drop(FramePtr frame, std::string_view reason);
   void handle_mac_control(const Frame& frame, Picoseconds now);
+  // Time spent paused by `elapsed`, the pause going on included (the paused_time statistic).
+  double paused_time_ps(Picoseconds elapsed) const;
 
   const MacParams params_;
   const MacConfig config_;
@@ -375,39 +382,7 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   Alarm tx_alarm_{tx_wake_};
   sc_core::sc_event refresh_;
 
-  StatGroup stats_;
-  Counter frames_transmitted_ok_;
-  Counter octets_transmitted_ok_;
-  Counter frame_octets_transmitted_;
-  Counter multicast_frames_transmitted_ok_;
-  Counter broadcast_frames_transmitted_ok_;
-  Counter pause_mac_ctrl_frames_transmitted_;
-  Counter frames_received_ok_;
-  Counter octets_received_ok_;
-  Counter frame_octets_received_;
-  Counter multicast_frames_received_ok_;
-  Counter broadcast_frames_received_ok_;
-  Counter frame_check_sequence_errors_;
-  Counter frame_too_long_errors_;
-  Counter in_range_length_errors_;
-  Counter out_of_range_length_field_;
-  Counter undersize_frames_;
-  Counter frames_filtered_;
-  Counter pause_mac_ctrl_frames_received_;
-  Counter unsupported_opcodes_received_;
-  Counter tx_queue_drops_;
-  Counter tx_busy_ps_;
-  Counter attempts_started_;
-  Counter collisions_;
-  Counter single_collision_frames_;
-  Counter multiple_collision_frames_;
-  Counter late_collisions_;
-  Counter frames_aborted_excessive_collisions_;
-  Counter frames_aborted_late_collision_;
-  Counter deferred_transmissions_;
-  Counter bursts_;
-  Counter frames_in_bursts_;
-  Distribution access_delay_;
+  MacStats stats_;
 };
 
 }  // namespace gbesim

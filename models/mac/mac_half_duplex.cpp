@@ -238,7 +238,7 @@ void Mac::hd_start(Picoseconds now, bool in_burst) {
     // A new transmission: the burst timer starts with its first preamble bit (BurstTimer).
     if (attempts_ == 0 && now > ready_ps_ &&
         medium_->first_signal_from(station_index_, ready_ps_) < now)
-      ++deferred_transmissions_;
+      ++stats_.deferred_transmissions;
     attempt_start_ps_ = now;
     first_of_transmission_ = true;
     bursting_ = params_.frame_bursting;
@@ -249,7 +249,7 @@ void Mac::hd_start(Picoseconds now, bool in_burst) {
     first_of_transmission_ = false;
   }
   ++attempts_;
-  ++attempts_started_;
+  ++stats_.attempts_started;
   frame_start_ps_ = now;
   data_end_ps_ = now + (kPreambleSfdBits + 8 * static_cast<Picoseconds>(hol_->size())) * bit_ps_;
   frame_end_ps_ =
@@ -266,26 +266,26 @@ void Mac::hd_start(Picoseconds now, bool in_burst) {
 void Mac::hd_frame_done(Picoseconds now) {
   FramePtr frame = std::move(hol_);
   const std::size_t size = frame->size();
-  ++frames_transmitted_ok_;
-  frame_octets_transmitted_ += size;
-  octets_transmitted_ok_ += client_octets(frame->bytes);
-  tx_busy_ps_ += static_cast<std::uint64_t>(now - frame_start_ps_);
+  ++stats_.frames_transmitted_ok;
+  stats_.frame_octets_transmitted += size;
+  stats_.octets_transmitted_ok += client_octets(frame->bytes);
+  stats_.tx_busy_ps += static_cast<std::uint64_t>(now - frame_start_ps_);
   const MacAddress da = destination_of(frame->bytes);
   if (da.is_broadcast()) {
-    ++broadcast_frames_transmitted_ok_;
+    ++stats_.broadcast_frames_transmitted_ok;
   } else if (da.is_multicast()) {
-    ++multicast_frames_transmitted_ok_;
+    ++stats_.multicast_frames_transmitted_ok;
   }
-  if (collisions_seen_ == 1) ++single_collision_frames_;
-  if (collisions_seen_ > 1) ++multiple_collision_frames_;
-  access_delay_.record(frame_start_ps_ - hol_since_ps_);
+  if (collisions_seen_ == 1) ++stats_.single_collision_frames;
+  if (collisions_seen_ > 1) ++stats_.multiple_collision_frames;
+  stats_.access_delay.record(frame_start_ps_ - hol_since_ps_);
   medium_->account_success(kPreambleSfdBits * bit_ps_,
                            data_end_ps_ - frame_start_ps_ - kPreambleSfdBits * bit_ps_,
                            frame_end_ps_ - data_end_ps_);
   if (bursting_) {
-    ++frames_in_bursts_;
+    ++stats_.frames_in_bursts;
     if (first_of_transmission_) {
-      ++bursts_;
+      ++stats_.bursts;
       burst_frames_ = 0;
     }
     ++burst_frames_;
@@ -356,9 +356,9 @@ void Mac::hd_collision(Picoseconds at) {
   // first frame of a burst (WatchForCollision).
   late_ = in_fill || !first_of_transmission_ || at - attempt_start_ps_ > slot_ps_;
   collision_ = true;
-  ++collisions_;
+  ++stats_.collisions;
   if (!in_fill) ++collisions_seen_;
-  if (late_) ++late_collisions_;
+  if (late_) ++stats_.late_collisions;
   events.emit(EventKind::collision, at, in_fill ? nullptr : hol_.get(), late_ ? "late" : "");
   if (late_) events.emit(EventKind::late_collision, at, in_fill ? nullptr : hol_.get());
   // Finish the preamble and SFD if still in them, then jam from the moment of detection.
@@ -387,11 +387,11 @@ void Mac::hd_jam_done(Picoseconds now) {
   }
   const bool no_retry = late_ && (config_.rate_mbps >= 1000 || !params_.retry_late_collisions);
   if (no_retry) {
-    hd_drop("late_collision", frames_aborted_late_collision_, now);
+    hd_drop("late_collision", stats_.frames_aborted_late_collision, now);
     return;
   }
   if (attempts_ >= params_.attempt_limit) {
-    hd_drop("excessive_collisions", frames_aborted_excessive_collisions_, now);
+    hd_drop("excessive_collisions", stats_.frames_aborted_excessive_collisions, now);
     return;
   }
   // Truncated binary exponential backoff: r uniform on [0, 2^min(attempts, backoffLimit)).

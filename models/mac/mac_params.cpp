@@ -1,14 +1,25 @@
 #include "models/mac/mac_params.hpp"
 
-#include "models/common/speed_modes.hpp"
-
 namespace gbesim {
+
+const ChoiceList<Duplex>& choice_list(Duplex) {
+  static const ChoiceList<Duplex> list = {
+      {Duplex::full, "full", "a point-to-point link"},
+      {Duplex::half, "half", "CSMA/CD on a collision domain (10/100/1000 Mb/s)"},
+  };
+  return list;
+}
+
+std::int64_t slot_time_bits_at(const MacParams& params, std::int64_t rate_mbps) {
+  if (params.slot_time_bits > 0) return params.slot_time_bits;
+  const auto mode = find_speed_mode(rate_mbps);
+  return mode ? mode->slot_time_bits : 0;
+}
 
 const ParamTable<MacParams>& mac_param_table() {
   static const ParamTable<MacParams> table = [] {
     ParamTable<MacParams> t("mac", "IEEE 802.3 Clause 4 MAC with Clause 31 PAUSE flow control");
-    t.choice("duplex", &MacParams::duplex, {"full", "half"},
-             "full: a point-to-point link; half: CSMA/CD on a collision domain (10/100/1000 Mb/s)")
+    t.choice("duplex", &MacParams::duplex)
         .integer("max_frame_bytes", &MacParams::max_frame_bytes, "bytes", kMaxBasicFrameBytes,
                  kMaxJumboFrameBytes,
                  "largest DA..FCS frame accepted and sent (1518 per 802.3; up to 16128 for jumbo); "

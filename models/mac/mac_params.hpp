@@ -1,26 +1,30 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 #include "models/common/param_table.hpp"
+#include "models/common/speed_modes.hpp"
 
 namespace gbesim {
 
-// Parameters of one IEEE 802.3 Clause 4 MAC with its Clause 31 MAC Control (PAUSE).
+enum class Duplex { full, half };
+const ChoiceList<Duplex>& choice_list(Duplex);
+
+// Parameters of one IEEE 802.3 Clause 4 MAC with its Clause 31 MAC Control (PAUSE). The
+// defaults are the standard's (speed_modes.hpp).
 struct MacParams {
-  std::string duplex = "full";
-  std::int64_t max_frame_bytes = 1518;
-  std::int64_t ifg_bits = 96;
+  Duplex duplex = Duplex::full;
+  std::int64_t max_frame_bytes = kMaxBasicFrameBytes;
+  std::int64_t ifg_bits = kInterFrameGapBits;
   // Half duplex (CSMA/CD).
-  std::int64_t ifg_part1_bits = 64;
-  std::int64_t slot_time_bits = 0;  // 0: the rate's slotTime; resolved by the loader
+  std::int64_t ifg_part1_bits = kInterFrameGapPart1Bits;
+  std::int64_t slot_time_bits = 0;  // 0: the rate's slotTime (slot_time_bits_at)
   bool carrier_extension = true;
   bool frame_bursting = false;
-  std::int64_t burst_limit_bits = 65536;
-  std::int64_t attempt_limit = 16;
-  std::int64_t backoff_limit = 10;
-  std::int64_t jam_bits = 32;
+  std::int64_t burst_limit_bits = kBurstLimitBits;
+  std::int64_t attempt_limit = kAttemptLimit;
+  std::int64_t backoff_limit = kBackoffLimit;
+  std::int64_t jam_bits = kJamBits;
   bool retry_late_collisions = true;
   bool promiscuous = false;
   bool accept_multicast = true;
@@ -34,5 +38,9 @@ struct MacParams {
 };
 
 const ParamTable<MacParams>& mac_param_table();
+
+// The slotTime a MAC with these parameters uses at `rate_mbps`: slot_time_bits, or when that is
+// 0 the speed mode's (0 at a rate without half duplex).
+std::int64_t slot_time_bits_at(const MacParams& params, std::int64_t rate_mbps);
 
 }  // namespace gbesim

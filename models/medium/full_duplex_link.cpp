@@ -17,9 +17,7 @@ LinkDirection::LinkDirection(sc_core::sc_module_name name, Picoseconds delay_ps,
       bit_errors_(stats_, "bit_errors", "bits", "bits flipped by the error process"),
       busy_ps_(stats_, "busy_time", "ps", "time the direction carried preamble, SFD or frame") {
   stats_.rate("utilisation", "fraction", "share of time carrying preamble, SFD or frame",
-              [this](const StatContext& c) {
-                return static_cast<double>(busy_ps_.value()) / static_cast<double>(c.elapsed_ps);
-              });
+              share_of_time(busy_ps_));
   if (ber > 0) {
     ber_injector_.emplace(ber, context.rng_for(this->name()));
     injector_ = [this](Frame& f) { return ber_injector_->corrupt(f); };

@@ -22,11 +22,16 @@
 
 namespace gbesim {
 
+enum class MediumBasis { budget, typical };
+const ChoiceList<MediumBasis>& choice_list(MediumBasis);
+enum class MediumConfidence { confirmed, derived, unconfirmed, assumption, user };
+const ChoiceList<MediumConfidence>& choice_list(MediumConfidence);
+
 struct MediumParams {
   double ns_per_m = 5.56;
-  std::string basis = "budget";  // "budget" | "typical"
+  MediumBasis basis = MediumBasis::budget;
   std::string source = "user";
-  std::string confidence = "user";  // confirmed | derived | unconfirmed | assumption | user
+  MediumConfidence confidence = MediumConfidence::user;
 };
 
 const ParamTable<MediumParams>& medium_param_table();

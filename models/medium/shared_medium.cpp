@@ -130,16 +130,10 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
     : sc_module(name),
       domain_(std::move(delay_ps)),
       context_(context),
-      bit_ps_(bit_time_ps(rate_mbps)),
       waiting_for_close_(domain_.size(), false),
       first_told_(domain_.size(), kForeverPs),
-      stats_(context.stats, this->name()),
-      transmissions_(stats_, "transmissions", "transmissions",
-                     "transmissions begun (attempts and bursts), successful or not"),
-      preamble_ps_(stats_, "preamble_time", "ps", "preamble and SFD of successful frames"),
-      frame_ps_(stats_, "frame_time", "ps", "DA..FCS bits of successful frames"),
-      extension_ps_(stats_, "extension_time", "ps",
-                    "carrier extension and the extension filling gaps inside bursts") {
+      stats_(context.stats, this->name(), bit_time_ps(rate_mbps), stations_,
+             [this](Picoseconds elapsed) { return busy_ps(elapsed); }) {
   waiting_ = MinTree(domain_.size(), kForeverPs);
   const WakesKept kept = wakes_kept();
   keeps_wakes_ = kept == WakesKept::by_medium ||
@@ -154,166 +148,11 @@ SharedMedium::SharedMedium(sc_core::sc_module_name name,
     const std::string port = "to_" + station_names[i];
     ports_.push_back(std::make_unique<MediumPort>(port.c_str(), *this, i, context));
   }
-  auto busy = [this](const StatContext& c) {
-    const Picoseconds end = open_ > 0 ? c.elapsed_ps : std::min(period_end_, c.elapsed_ps);
-    return static_cast<double>(busy_closed_ps_) + static_cast<double>(end - period_start_);
-  };
-  auto share = [](double ps, const StatContext& c) {
-    return ps / static_cast<double>(c.elapsed_ps);
-  };
-  stats_.total("busy_time", "ps", "time at least one station transmitted (any signal)", busy);
-  stats_.rate("frame_share", "fraction", "share of time carrying DA..FCS bits of good frames",
-              [this, share](const StatContext& c) {
-                return share(static_cast<double>(frame_ps_.value()), c);
-              });
-  stats_.rate("preamble_share", "fraction", "share of time carrying preamble and SFD",
-              [this, share](const StatContext& c) {
-                return share(static_cast<double>(preamble_ps_.value()), c);
-              });
-  stats_.rate("extension_share", "fraction",
-              "share of time carrying carrier extension (and burst fill)",
-              [this, share](const StatContext& c) {
-                return share(static_cast<double>(extension_ps_.value()), c);
-              });
-  auto in_progress = [this](const StatContext& c) {
-    double ps = 0;
-    for (const HalfDuplexStation* s : stations_)
-      ps += static_cast<double>(s->half_duplex_counts(c.elapsed_ps).clean_in_progress_ps);
-    return ps;
-  };
-  // Shares of the time the statistics cover: picoseconds over elapsed picoseconds.
-  auto elapsed = [](const StatContext& c) { return static_cast<double>(c.elapsed_ps); };
-  auto over_time = [](double ps, double elapsed_ps, const StatContext&) { return ps / elapsed_ps; };
-  stats_.ratio("in_progress_share", "fraction",
-               "share of time taken by a frame still on the wire, so far unharmed, at the end "
-               "(after a warm-up: net of the one on the wire at the restart)",
-               in_progress, elapsed, over_time);
-  stats_.ratio(
-      "collision_share", "fraction",
-      "share of time on collided attempts and jam (busy time not carrying a "
-      "successful frame, nor a frame still in progress)",
-      [this, busy, in_progress](const StatContext& c) {
-        const double good =
-            static_cast<double>(frame_ps_.value() + preamble_ps_.value() + extension_ps_.value());
-        return std::max(0.0, busy(c) - good - in_progress(c));
-      },
-      elapsed, over_time);
-  stats_.ratio(
-      "idle_share", "fraction", "share of time no station transmitted",
-      [busy](const StatContext& c) { return static_cast<double>(c.elapsed_ps) - busy(c); }, elapsed,
-      over_time);
-  stats_.rate("throughput", "bit/s", "DA..FCS bits of successful frames per second",
-              [this](const StatContext& c) {
-                return static_cast<double>(frame_ps_.value()) / static_cast<double>(bit_ps_) *
-                       c.per_second();
-              });
-  // A count summed over the domain's stations.
-  auto total = [this](std::uint64_t HalfDuplexCounts::*count) {
-    double n = 0;
-    for (const HalfDuplexStation* s : stations_)
-      n += static_cast<double>(s->half_duplex_counts(0).*count);
-    return n;
-  };
-  stats_.rate("payload_throughput", "bit/s",
-              "MAC client data bits (payload and pad) of successful frames per second",
-              [total](const StatContext& c) {
-                return 8.0 * total(&HalfDuplexCounts::octets_transmitted_ok) * c.per_second();
-              });
-  // A total over the domain's stations, as a formula.
-  auto summed = [total](std::uint64_t HalfDuplexCounts::*count) {
-    return [total, count](const StatContext&) { return total(count); };
-  };
-  // n per event (x scale), undefined without an event.
-  auto per = [](double scale) {
-    return [scale](double n, double events, const StatContext&) {
-      return events > 0 ? scale * n / events : std::nan("");
-    };
-  };
-  stats_.ratio("collisions_per_frame", "collisions/frame",
-               "collisions met by all stations per frame sent successfully",
-               summed(&HalfDuplexCounts::collisions),
-               summed(&HalfDuplexCounts::frames_transmitted_ok),
-               [](double n, double frames, const StatContext&) {
-                 return frames > 0 ? n / frames : std::nan("");
-               });
-  stats_.ratio("late_collisions_per_1000_frames", "collisions",
-               "late collisions met by all stations per 1000 transmission attempts",
-               summed(&HalfDuplexCounts::late_collisions), summed(&HalfDuplexCounts::attempts),
-               per(1000.0));
-  stats_.total("unnoticed_collision_losses", "frames",
-               "frames their sender counted as sent that reached the receiver damaged: the "
-               "colliding signal arrived after the sender had stopped (receivers' FCS errors)",
-               [total](const StatContext&) {
-                 return total(&HalfDuplexCounts::frame_check_sequence_errors);
-               });
-  stats_.ratio(
-      "late_or_unseen_collisions_per_1000_frames", "collisions",
-      "collisions the slot time did not cover, per 1000 transmission attempts: late "
-      "collisions the senders met, and collisions they never saw (receivers' FCS "
-      "errors; past the diameter edge these take over from late collisions)",
-      [total](const StatContext&) {
-        return total(&HalfDuplexCounts::late_collisions) +
-               total(&HalfDuplexCounts::frame_check_sequence_errors);
-      },
-      summed(&HalfDuplexCounts::attempts), per(1000.0));
-  stats_.ratio(
-      "collision_losses_per_1000_frames", "frames",
-      "frames lost to collisions (late-collision and excessive-collision drops, "
-      "unnoticed losses) per 1000 frames the stations finished with",
-      [total](const StatContext&) {
-        return total(&HalfDuplexCounts::late_collision_drops) +
-               total(&HalfDuplexCounts::excessive_collision_drops) +
-               total(&HalfDuplexCounts::frame_check_sequence_errors);
-      },
-      [total](const StatContext&) {
-        return total(&HalfDuplexCounts::frames_transmitted_ok) +
-               total(&HalfDuplexCounts::late_collision_drops) +
-               total(&HalfDuplexCounts::excessive_collision_drops);
-      },
-      per(1000.0));
-  stats_.total("late_collision_drops", "frames",
-               "frames dropped after a late collision (never retried at 1000 Mb/s), all stations",
-               summed(&HalfDuplexCounts::late_collision_drops));
-  stats_.total("excessive_collision_drops", "frames",
-               "frames dropped after attempt_limit collisions, all stations",
-               summed(&HalfDuplexCounts::excessive_collision_drops));
-  stats_.total("bursts", "bursts", "frame bursts sent on the domain (first frame successful)",
-               summed(&HalfDuplexCounts::bursts));
-  stats_.ratio("frames_per_burst", "frames", "mean frames per burst",
-               summed(&HalfDuplexCounts::frames_in_bursts), summed(&HalfDuplexCounts::bursts),
-               [](double frames, double bursts, const StatContext&) {
-                 return bursts > 0 ? frames / bursts : std::nan("");
-               });
-  // After a warm-up, fairness is over what each station did since: its counts at the restart.
-  stats_.on_restart([this](Picoseconds) {
-    fairness_base_.clear();
-    for (const HalfDuplexStation* s : stations_) fairness_base_.push_back(s->half_duplex_counts(0));
-  });
-  stats_.summary("fairness", "index",
-                 "Jain's fairness index of DA..FCS bits sent, over the stations that tried to send",
-                 [this](const StatContext&) {
-                   double sum = 0;
-                   double squares = 0;
-                   double n = 0;
-                   for (std::size_t i = 0; i < stations_.size(); ++i) {
-                     HalfDuplexCounts counts = stations_[i]->half_duplex_counts(0);
-                     if (i < fairness_base_.size()) {
-                       counts.attempts -= fairness_base_[i].attempts;
-                       counts.frame_octets_transmitted -=
-                           fairness_base_[i].frame_octets_transmitted;
-                     }
-                     if (counts.attempts == 0) continue;
-                     const double x = static_cast<double>(counts.frame_octets_transmitted);
-                     sum += x;
-                     squares += x * x;
-                     n += 1;
-                   }
-                   return squares > 0 ? sum * sum / (n * squares) : std::nan("");
-                 });
-  stats_.rate("efficiency", "fraction", "DA..FCS bits of successful frames over capacity",
-              [this, share](const StatContext& c) {
-                return share(static_cast<double>(frame_ps_.value()), c);
-              });
+}
+
+double SharedMedium::busy_ps(Picoseconds elapsed) const {
+  const Picoseconds end = open_ > 0 ? elapsed : std::min(period_end_, elapsed);
+  return static_cast<double>(busy_closed_ps_) + static_cast<double>(end - period_start_);
 }
 
 std::size_t SharedMedium::attach(HalfDuplexStation& station) {
@@ -353,7 +192,7 @@ void SharedMedium::enable_carrier_trace() {
 
 void SharedMedium::begin(std::size_t station, Picoseconds now) {
   domain_.begin(station, now);
-  ++transmissions_;
+  ++stats_.transmissions;
   if (open_ == 0 && now > period_end_) {
     busy_closed_ps_ += static_cast<std::uint64_t>(period_end_ - period_start_);
     period_start_ = now;
@@ -533,9 +372,9 @@ void SharedMedium::catch_up_late_sender(Picoseconds now) {
 
 void SharedMedium::account_success(Picoseconds preamble_ps, Picoseconds frame_ps,
                                    Picoseconds extension_ps) {
-  preamble_ps_ += static_cast<std::uint64_t>(preamble_ps);
-  frame_ps_ += static_cast<std::uint64_t>(frame_ps);
-  extension_ps_ += static_cast<std::uint64_t>(extension_ps);
+  stats_.preamble_ps += static_cast<std::uint64_t>(preamble_ps);
+  stats_.frame_ps += static_cast<std::uint64_t>(frame_ps);
+  stats_.extension_ps += static_cast<std::uint64_t>(extension_ps);
 }
 
 }  // namespace gbesim

@@ -35,6 +35,7 @@
 #include "models/common/stats.hpp"
 #include "models/common/wake_heap.hpp"
 #include "models/medium/collision_domain.hpp"
+#include "models/medium/shared_medium_stats.hpp"
 
 namespace gbesim {
 
@@ -167,15 +168,14 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   void prune_history(Picoseconds now);
   // Wakes every station whose wake is due, in station order, then re-arms for the next.
   void wake_process();
+  // The time at least one station transmitted, up to `elapsed` (the busy_time statistic).
+  double busy_ps(Picoseconds elapsed) const;
 
   CollisionDomain domain_;
   SimContext& context_;
-  const Picoseconds bit_ps_;
   std::vector<HalfDuplexStation*> stations_;
   std::vector<std::uint64_t> address_keys_;
   std::vector<bool> promiscuous_;
-  // Each station's counts when the statistics restarted (the fairness index covers the rest).
-  std::vector<HalfDuplexCounts> fairness_base_;
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_address_;  // stations by address
   std::vector<std::size_t> promiscuous_list_;
   std::vector<std::size_t> recipients_;
@@ -219,11 +219,7 @@ class SharedMedium : public sc_core::sc_module, public HalfDuplexMedium {
   Alarm wake_alarm_{wake_event_};
   bool waking_ = false;  // in wake_process: it re-arms when done
 
-  StatGroup stats_;
-  Counter transmissions_;
-  Counter preamble_ps_;
-  Counter frame_ps_;
-  Counter extension_ps_;
+  SharedMediumStats stats_;
 };
 
 }  // namespace gbesim

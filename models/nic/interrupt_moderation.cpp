@@ -40,13 +40,13 @@ const char* to_string(InterruptCause c) {
 
 std::pair<Picoseconds, InterruptCause> InterruptModeration::ready() const {
   if (frames_ == 0) return {kForeverPs, InterruptCause::immediate};
-  if (params_.moderation == "coalesce") {
+  if (params_.moderation == Moderation::coalesce) {
     if (frames_ >= params_.coalesce_frames) return {last_ps_, InterruptCause::coalesce_count};
     if (params_.coalesce_us > 0)
       return {first_ps_ + params_.coalesce_us * kPsPerUs, InterruptCause::coalesce_time};
     return {kForeverPs, InterruptCause::coalesce_count};
   }
-  if (params_.moderation != "itr") return {first_ps_, InterruptCause::immediate};
+  if (params_.moderation != Moderation::itr) return {first_ps_, InterruptCause::immediate};
   const auto [rx, tx] = timers();
   const Picoseconds ready = std::min(rx, tx);
   if (ready >= kForeverPs) return {kForeverPs, InterruptCause::rx_timer};
@@ -68,7 +68,7 @@ std::pair<Picoseconds, Picoseconds> InterruptModeration::timers() const {
 }
 
 bool InterruptModeration::held_by_itr(Picoseconds now) const {
-  if (frames_ == 0 || params_.moderation != "itr") return false;
+  if (frames_ == 0 || params_.moderation != Moderation::itr) return false;
   const auto [rx, tx] = timers();
   return std::min(rx, tx) <= now && now < itr_floor();
 }

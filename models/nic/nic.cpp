@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "models/pci/dma_master.hpp"
-
 namespace gbesim {
 
 namespace {
@@ -44,8 +42,8 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
       bus_(bus),
       context_(context),
       memory_(memory),
-      read_command_(pci_command_of(params.read_command)),
-      write_command_(pci_command_of(params.write_command)),
+      read_command_(params.read_command),
+      write_command_(params.write_command),
       stats_(context.stats, std::string(this->name())),
       arrived_(stats_, "frames_arrived", "frames", "frames the MAC accepted and passed to the NIC"),
       fifo_overflow_(stats_, "rx_fifo_overflow", "frames",
@@ -95,23 +93,7 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   registers.completion_latency_ns = 8 * params.register_read_latency_clocks;
   registers_ = bus.bus().add_target(basename(), registers);
   rx_descriptors_.post(params.rx_ring_descriptors - 1);  // the driver posts the ring at start-up
-  const Counter* irqs = &interrupts_;
-  stats_.rate(
-      "interrupts_per_second", "1/s", "interrupts per second",
-      [irqs](const StatContext& c) { return static_cast<double>(irqs->value()) * c.per_second(); });
-  stats_.level("frames_inside", "frames",
-               "frames in the FIFO, written but not written back, or written back and not taken",
-               [this](const StatContext&) { return static_cast<double>(frames_inside()); });
-  // The peaks restart at the occupancy of the moment.
-  stats_.on_restart([this](Picoseconds now) {
-    fifo_peak_ = fifo_used_;
-    tx_fifo_peak_ = tx_fifo_used_ - tx_drained(now);
-  });
-  stats_.summary("rx_fifo_peak", "bytes", "highest receive FIFO occupancy",
-                 [this](const StatContext&) { return static_cast<double>(fifo_peak_); });
-  stats_.summary("tx_fifo_peak", "bytes",
-                 "highest transmit FIFO occupancy (bytes read and not yet sent)",
-                 [this](const StatContext&) { return static_cast<double>(tx_fifo_peak_); });
+  declare_formulas();
   SC_METHOD(moderation_process);
   sensitive << timer_;
   dont_initialize();
@@ -122,6 +104,22 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   sensitive << tx_wake_;
   dont_initialize();
   mac.attach_client(this);
+}
+
+void Nic::declare_formulas() {
+  stats_.rate("interrupts_per_second", "1/s", "interrupts per second", per_second(interrupts_));
+  stats_.level("frames_inside", "frames",
+               "frames in the FIFO, written but not written back, or written back and not taken",
+               value_of([this] { return static_cast<double>(frames_inside()); }));
+  // The peaks restart at the occupancy of the moment.
+  stats_.on_restart([this](Picoseconds now) {
+    fifo_peak_ = fifo_used_;
+    tx_fifo_peak_ = tx_fifo_used_ - tx_drained(now);
+  });
+  stats_.summary("rx_fifo_peak", "bytes", "highest receive FIFO occupancy", value_of(fifo_peak_));
+  stats_.summary("tx_fifo_peak", "bytes",
+                 "highest transmit FIFO occupancy (bytes read and not yet sent)",
+                 value_of(tx_fifo_peak_));
 }
 
 DescriptorRingParams Nic::ring_params(const NicParams& p, bool transmit) {

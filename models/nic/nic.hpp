@@ -25,10 +25,9 @@
 
 #include <systemc>
 
+#include "models/common/frame.hpp"
 #include "models/common/sim_context.hpp"
 #include "models/common/stats.hpp"
-#include "models/host/host_stack.hpp"
-
 #include "models/mac/mac.hpp"
 #include "models/nic/descriptor_ring.hpp"
 #include "models/nic/interrupt_moderation.hpp"
@@ -144,6 +143,8 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   // Issues the ring's descriptor fetch if one is due.
   bool fetch_descriptors(Kind kind, DescriptorRing& ring);
   static DescriptorRingParams ring_params(const NicParams& p, bool transmit);
+  // The statistics computed when results are written (rates, levels, peaks).
+  void declare_formulas();
   bool pump_tx(Picoseconds now);
   // Bytes of the frame on the wire that the MAC has sent by `now`: they have left the FIFO.
   std::int64_t tx_drained(Picoseconds now) const;

@@ -1,8 +1,23 @@
 #include "models/nic/nic_params.hpp"
 
-#include "models/pci/pci_params.hpp"
-
 namespace gbesim {
+
+const ChoiceList<Moderation>& choice_list(Moderation) {
+  static const ChoiceList<Moderation> list = {
+      {Moderation::itr, "itr", "Intel ITR interval + RDTR/RADV timers"},
+      {Moderation::coalesce, "coalesce", "count/time"},
+      {Moderation::none, "none", ""},
+  };
+  return list;
+}
+
+const ChoiceList<NicBus>& choice_list(NicBus) {
+  static const ChoiceList<NicBus> list = {
+      {NicBus::pci, "pci", "a PCI card, also in PCI-X slots"},
+      {NicBus::pcie, "pcie", "PCI Express"},
+  };
+  return list;
+}
 
 const ParamTable<NicParams>& nic_param_table() {
   static const ParamTable<NicParams> table = [] {
@@ -38,16 +53,14 @@ const ParamTable<NicParams>& nic_param_table() {
                  "transmit start threshold: the MAC may start a frame once this many of its "
                  "bytes are in the FIFO; if the bus then falls behind the wire the frame "
                  "underruns and goes out with a bad FCS (tx_underruns); 0 = store and forward")
-        .choice("read_command", &NicParams::read_command, pci_command_names(),
+        .choice("read_command", &NicParams::read_command,
                 "bus command for descriptor and data reads")
-        .choice("write_command", &NicParams::write_command, pci_command_names(),
-                "bus command for data writes")
+        .choice("write_command", &NicParams::write_command, "bus command for data writes")
         .boolean("strip_crc", &NicParams::strip_crc, "do not write the FCS to host memory")
         .boolean("checksum_offload", &NicParams::checksum_offload,
                  "the NIC computes (transmit) and checks (receive) TCP/UDP checksums, so the "
                  "host's per_checksum_byte_ns is not spent")
-        .choice("moderation", &NicParams::moderation, {"itr", "coalesce", "none"},
-                "itr: Intel ITR interval + RDTR/RADV timers; coalesce: count/time; none")
+        .choice("moderation", &NicParams::moderation)
         .integer("itr_256ns", &NicParams::itr_256ns, "256 ns", 0, 65535,
                  "itr: minimum interval between interrupts (interrupts/s <= 1e9 / (ITR x 256))")
         .integer("rdtr_1024ns", &NicParams::rdtr_1024ns, "1.024 us", 0, 65535,
@@ -66,7 +79,7 @@ const ParamTable<NicParams>& nic_param_table() {
                  2, 16,
                  "the NIC's registers as a bus target: read latency (PCI Express: in clocks of "
                  "an assumed 125 MHz core)")
-        .choice("bus", &NicParams::bus, {"pci", "pcie"},
+        .choice("bus", &NicParams::bus,
                 "the NIC's bus family: pci (a PCI card, also in PCI-X slots) or pcie (PCI "
                 "Express); the host's pci.mode must match")
         .integer("pcie_lanes", &NicParams::pcie_lanes, "lanes", 1, 4,

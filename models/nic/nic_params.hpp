@@ -6,8 +6,16 @@
 #include <string>
 
 #include "models/common/param_table.hpp"
+#include "models/pci/pci_params.hpp"
 
 namespace gbesim {
+
+// How the NIC moderates its interrupts (models/nic/interrupt_moderation.hpp).
+enum class Moderation { itr, coalesce, none };
+const ChoiceList<Moderation>& choice_list(Moderation);
+// The bus family a NIC plugs into.
+enum class NicBus { pci, pcie };
+const ChoiceList<NicBus>& choice_list(NicBus);
 
 struct NicParams {
   std::string station;  // the station whose MAC this NIC serves
@@ -26,11 +34,11 @@ struct NicParams {
                                          // when it is all in)
   std::int64_t tx_start_bytes = 0;       // hand a frame to the MAC once this much is read (0 =
                                          // store and forward: the whole frame)
-  std::string read_command = "memory_read_multiple";
-  std::string write_command = "memory_write";
-  bool strip_crc = true;                          // the FCS is not written to host memory
-  bool checksum_offload = false;                  // the NIC computes/checks TCP/UDP checksums
-  std::string moderation = "itr";                 // itr (Intel: ITR + RDTR/RADV), coalesce, none
+  PciCommand read_command = PciCommand::memory_read_multiple;
+  PciCommand write_command = PciCommand::memory_write;
+  bool strip_crc = true;          // the FCS is not written to host memory
+  bool checksum_offload = false;  // the NIC computes/checks TCP/UDP checksums
+  Moderation moderation = Moderation::itr;
   std::int64_t itr_256ns = 0;                     // minimum interrupt interval in 256 ns units
   std::int64_t rdtr_1024ns = 0;                   // receive packet timer (restarted per frame)
   std::int64_t radv_1024ns = 0;                   // receive absolute delay from the first frame
@@ -39,7 +47,7 @@ struct NicParams {
   std::int64_t coalesce_frames = 1;               // coalesce: interrupt after this many frames
   std::int64_t coalesce_us = 0;                   //   or this long after the first
   std::int64_t register_read_latency_clocks = 4;  // the NIC as a bus target
-  std::string bus = "pci";                        // its bus family: pci (PCI, PCI-X) or pcie
+  NicBus bus = NicBus::pci;                       // its bus family
   std::int64_t pcie_lanes = 1;                    // pcie: the widest link it trains to
   std::int64_t pcie_max_payload_bytes = 128;      // pcie: the largest Max_Payload_Size it takes
   std::int64_t pcie_max_read_request_bytes = 0;   // pcie: what its driver programs (0: leave

@@ -15,13 +15,6 @@
 
 namespace gbesim {
 
-enum class PciCommand {
-  memory_read,
-  memory_read_line,
-  memory_read_multiple,
-  memory_write,
-  memory_write_invalidate,
-};
 bool is_read(PciCommand c);
 const char* to_string(PciCommand c);
 

@@ -4,12 +4,6 @@
 
 namespace gbesim {
 
-PciCommand pci_command_of(const std::string& name) {
-  const auto& n = pci_command_names();
-  const auto i = std::find(n.begin(), n.end(), name) - n.begin();
-  return static_cast<PciCommand>(i < static_cast<std::ptrdiff_t>(n.size()) ? i : 3);
-}
-
 DmaMaster::DmaMaster(sc_core::sc_module_name name, const DmaTrafficParams& traffic,
                      const PciMasterParams& master, std::size_t target, PciBusModule& bus,
                      SimContext& context)
@@ -28,18 +22,15 @@ DmaMaster::DmaMaster(sc_core::sc_module_name name, const DmaTrafficParams& traff
   if (traffic.rate_mbps > 0)
     gap_ps_ = round_to_ps(static_cast<double>(traffic.request_bytes) * 1e6 / traffic.rate_mbps);
   next_ps_ = traffic.start_ns * kPsPerNs;
-  const Counter* bytes = &bytes_;
   stats_.rate("mbps", "MB/s", "bytes moved per second (10^6 bytes/s)",
-              [bytes](const StatContext& c) {
-                return static_cast<double>(bytes->value()) * c.per_second() / 1e6;
-              });
+              megabytes_per_second(bytes_));
   SC_THREAD(run);
 }
 
 void DmaMaster::issue() {
   PciRequest r;
   r.target = target_;
-  r.command = pci_command_of(params_.command);
+  r.command = params_.command;
   r.bytes = params_.request_bytes;
   r.address = address_;
   address_ = (address_ + static_cast<std::uint64_t>(params_.request_bytes)) % (1ULL << 30);

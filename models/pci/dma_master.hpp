@@ -20,8 +20,6 @@
 
 namespace gbesim {
 
-PciCommand pci_command_of(const std::string& name);  // one of pci_command_names()
-
 class DmaMaster : public sc_core::sc_module, public PciMasterClient {
  public:
   SC_HAS_PROCESS(DmaMaster);

@@ -28,12 +28,6 @@ class SmallList {
   std::size_t size_ = 0;
 };
 
-std::int64_t devsel_clocks(const std::string& devsel) {
-  if (devsel == "medium") return 2;
-  if (devsel == "slow") return 3;
-  return 1;
-}
-
 std::int64_t round_up(std::int64_t x, std::int64_t to) {
   return (x + to - 1) / to * to;
 }
@@ -46,19 +40,7 @@ bool is_read(PciCommand c) {
 }
 
 const char* to_string(PciCommand c) {
-  switch (c) {
-    case PciCommand::memory_read:
-      return "memory_read";
-    case PciCommand::memory_read_line:
-      return "memory_read_line";
-    case PciCommand::memory_read_multiple:
-      return "memory_read_multiple";
-    case PciCommand::memory_write:
-      return "memory_write";
-    case PciCommand::memory_write_invalidate:
-      return "memory_write_invalidate";
-  }
-  return "?";
+  return choice_name(c).data();  // a view of a string literal: terminated
 }
 
 const char* to_string(PciEnding e) {
@@ -97,9 +79,9 @@ PciBus::PciBus(const PciBusParams& params, StatRegistry& stats, const std::strin
     : params_(params),
       registry_(stats),
       period_ps_(pci_clock_period_ps(params.clock_mhz)),
-      pcix_(params.mode == "pcix"),
-      fixed_priority_(params.arbiter == "fixed_priority"),
-      park_last_(params.parking == "last"),
+      pcix_(params.mode == PciMode::pcix),
+      fixed_priority_(params.arbiter == PciArbiter::fixed_priority),
+      park_last_(params.parking == PciParking::last),
       holder_(kNone),
       rr_last_(kNone),
       stats_(stats, component),
@@ -140,26 +122,18 @@ PciBus::PciBus(const PciBusParams& params, StatRegistry& stats, const std::strin
                [elapsed_clocks, busy](const StatContext& c) {
                  return std::max(0.0, elapsed_clocks(c) - busy());
                });
-  auto share = [](double clocks, double elapsed, const StatContext&) { return clocks / elapsed; };
-  stats_.ratio(
-      "utilisation", "fraction", "share of clocks not idle",
-      [busy](const StatContext&) { return busy(); }, elapsed_clocks, share);
-  stats_.ratio(
-      "data_share", "fraction", "share of clocks completing a data phase",
-      [this](const StatContext&) { return static_cast<double>(data_clocks_.value()); },
-      elapsed_clocks, share);
+  stats_.ratio("utilisation", "fraction", "share of clocks not idle", value_of(busy),
+               elapsed_clocks, fraction_of_span());
+  stats_.ratio("data_share", "fraction", "share of clocks completing a data phase",
+               value_of(data_clocks_), elapsed_clocks, fraction_of_span());
   stats_.level("peak_mbps", "MB/s", "theoretical peak: width x clock (10^6 bytes/s)",
                [this](const StatContext&) {
                  return static_cast<double>(width_bytes()) * 1e6 / static_cast<double>(period_ps_);
                });
   stats_.rate("read_mbps", "MB/s", "bytes read per second (10^6 bytes/s)",
-              [this](const StatContext& c) {
-                return static_cast<double>(bytes_read_.value()) * c.per_second() / 1e6;
-              });
+              megabytes_per_second(bytes_read_));
   stats_.rate("write_mbps", "MB/s", "bytes written per second (10^6 bytes/s)",
-              [this](const StatContext& c) {
-                return static_cast<double>(bytes_written_.value()) * c.per_second() / 1e6;
-              });
+              megabytes_per_second(bytes_written_));
   // The transaction-length histogram covers the transactions since a restart.
   stats_.on_restart([this](Picoseconds) { phases_.clear(); });
   stats_.summary("data_phases_mean", "phases", "mean data phases per transaction with data",
@@ -203,16 +177,10 @@ std::size_t PciBus::add_master(const std::string& name, const PciMasterParams& p
   m.bytes_written = &master_counters_.back();
   master_counters_.emplace_back(g, "retries", "transactions", "its transactions ended by Retry");
   m.retries = &master_counters_.back();
-  const Counter* read = m.bytes_read;
-  const Counter* written = m.bytes_written;
   g.rate("read_mbps", "MB/s", "bytes it read per second (10^6 bytes/s)",
-         [read](const StatContext& c) {
-           return static_cast<double>(read->value()) * c.per_second() / 1e6;
-         });
+         megabytes_per_second(*m.bytes_read));
   g.rate("write_mbps", "MB/s", "bytes it wrote per second (10^6 bytes/s)",
-         [written](const StatContext& c) {
-           return static_cast<double>(written->value()) * c.per_second() / 1e6;
-         });
+         megabytes_per_second(*m.bytes_written));
   masters_.push_back(std::move(m));
   return masters_.size() - 1;
 }

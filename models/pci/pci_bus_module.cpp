@@ -28,7 +28,7 @@ PciBusModule::PciBusModule(sc_core::sc_module_name name, const PciBusParams& par
                            SimContext& context)
     : sc_module(name), context_(context) {
   const std::string component(this->name());
-  if (params.mode == "pcie")
+  if (params.mode == PciMode::pcie)
     bus_ = std::make_unique<PcieLink>(params, context.stats, component);
   else
     bus_ = std::make_unique<PciBus>(params, context.stats, component);

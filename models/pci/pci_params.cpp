@@ -2,21 +2,81 @@
 
 namespace gbesim {
 
+const ChoiceList<PciMode>& choice_list(PciMode) {
+  static const ChoiceList<PciMode> list = {
+      {PciMode::pci, "pci", "conventional PCI 2.2 (wait states, Retry, delayed reads)"},
+      {PciMode::pcix, "pcix", "PCI-X 1.0 (attribute phase, split transactions)"},
+      {PciMode::pcie, "pcie",
+       "a PCI Express 1.x link (2.5 GT/s, 8b/10b; width_bits, clock_mhz, arbiter and parking do "
+       "not apply)"},
+  };
+  return list;
+}
+
+const ChoiceList<PciArbiter>& choice_list(PciArbiter) {
+  static const ChoiceList<PciArbiter> list = {
+      {PciArbiter::round_robin, "round_robin", "the masters asking are served in turn"},
+      {PciArbiter::fixed_priority, "fixed_priority",
+       "the master asking with the lowest priority value is served first"},
+  };
+  return list;
+}
+
+const ChoiceList<PciParking>& choice_list(PciParking) {
+  static const ChoiceList<PciParking> list = {
+      {PciParking::last, "last",
+       "with no request pending GNT# stays with the last master (it starts without arbitration)"},
+      {PciParking::none, "none", "with no request pending GNT# is removed"},
+  };
+  return list;
+}
+
+const ChoiceList<Devsel>& choice_list(Devsel) {
+  static const ChoiceList<Devsel> list = {
+      {Devsel::fast, "fast", "DEVSEL# 1 clock after the address phase (PCI-X decode A)"},
+      {Devsel::medium, "medium", "2 clocks (decode B)"},
+      {Devsel::slow, "slow", "3 clocks (decode C)"},
+  };
+  return list;
+}
+
+std::int64_t devsel_clocks(Devsel devsel) {
+  switch (devsel) {
+    case Devsel::fast:
+      return 1;
+    case Devsel::medium:
+      return 2;
+    case Devsel::slow:
+      return 3;
+  }
+  return 1;
+}
+
+const ChoiceList<PciCommand>& choice_list(PciCommand) {
+  static const ChoiceList<PciCommand> list = {
+      {PciCommand::memory_read, "memory_read", "Memory Read: to the end of the cache line"},
+      {PciCommand::memory_read_line, "memory_read_line",
+       "Memory Read Line: to the end of the cache line"},
+      {PciCommand::memory_read_multiple, "memory_read_multiple",
+       "Memory Read Multiple: the target streams prefetch_bytes"},
+      {PciCommand::memory_write, "memory_write", "Memory Write"},
+      {PciCommand::memory_write_invalidate, "memory_write_invalidate",
+       "Memory Write and Invalidate: whole cache lines"},
+  };
+  return list;
+}
+
 const ParamTable<PciBusParams>& pci_bus_param_table() {
   static const ParamTable<PciBusParams> table = [] {
     ParamTable<PciBusParams> t("pci.bus", "a PCI or PCI-X bus segment: width, clock, arbiter");
-    t.choice("mode", &PciBusParams::mode, {"pci", "pcix", "pcie"},
-             "pci: conventional PCI 2.2 (wait states, Retry, delayed reads); pcix: PCI-X 1.0 "
-             "(attribute phase, split transactions); pcie: a PCI Express 1.x link (2.5 GT/s, "
-             "8b/10b; width_bits, clock_mhz, arbiter and parking do not apply)")
+    t.choice("mode", &PciBusParams::mode)
         .integer("width_bits", &PciBusParams::width_bits, "bits", 32, 64,
                  "AD bus width: 32 or 64 (REQ64#/ACK64#: 8 bytes per data phase)")
         .one_of({32, 64}, "a PCI bus is 32 or 64 bits wide")
         .integer("clock_mhz", &PciBusParams::clock_mhz, "MHz", 33, 133,
                  "bus clock: 33 or 66 (pci); 66, 100 or 133 (pcix); 33 means 33.33 MHz")
-        .choice("arbiter", &PciBusParams::arbiter, {"round_robin", "fixed_priority"},
-                "central arbiter policy")
-        .choice("parking", &PciBusParams::parking, {"last", "none"},
+        .choice("arbiter", &PciBusParams::arbiter, "central arbiter policy")
+        .choice("parking", &PciBusParams::parking,
                 "with no request pending GNT# stays with the last master (it starts without "
                 "arbitration), or is removed")
         .integer("lanes", &PciBusParams::lanes, "lanes", 1, 4,
@@ -81,7 +141,7 @@ Picoseconds pci_clock_period_ps(std::int64_t clock_mhz) {
 const ParamTable<PciTargetParams>& pci_target_param_table() {
   static const ParamTable<PciTargetParams> table = [] {
     ParamTable<PciTargetParams> t("pci.target", "a bus target: the host bridge, a device");
-    t.choice("devsel", &PciTargetParams::devsel, {"fast", "medium", "slow"},
+    t.choice("devsel", &PciTargetParams::devsel,
              "DEVSEL# timing: 1, 2 or 3 clocks after the address phase (PCI-X decode A, B, C)")
         .integer("read_latency_clocks", &PciTargetParams::read_latency_clocks, "clocks", 1, 1000,
                  "target initial latency of a read, FRAME# to the first TRDY# (at least 2 and "
@@ -146,19 +206,12 @@ const ParamTable<PciMasterParams>& pci_master_param_table() {
   return table;
 }
 
-const std::vector<std::string>& pci_command_names() {
-  static const std::vector<std::string> names = {"memory_read", "memory_read_line",
-                                                 "memory_read_multiple", "memory_write",
-                                                 "memory_write_invalidate"};
-  return names;
-}
-
 const ParamTable<DmaTrafficParams>& dma_traffic_param_table() {
   static const ParamTable<DmaTrafficParams> table = [] {
     ParamTable<DmaTrafficParams> t("pci.dma", "what a generic DMA master moves over the bus");
     t.reference("target", &DmaTrafficParams::target, "target",
                 "the target it reads or writes (\"bridge\")")
-        .choice("command", &DmaTrafficParams::command, pci_command_names(),
+        .choice("command", &DmaTrafficParams::command,
                 "the bus command of every request (reads: memory -> device)")
         .integer("request_bytes", &DmaTrafficParams::request_bytes, "bytes", 4, 1 << 24,
                  "bytes per request (one or more transactions)")

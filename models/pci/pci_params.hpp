@@ -12,13 +12,21 @@
 
 namespace gbesim {
 
+// pci (conventional, PCI 2.2), pcix (PCI-X 1.0) or pcie (PCI Express 1.x, a link: the fields
+// below width_bits..parking).
+enum class PciMode { pci, pcix, pcie };
+const ChoiceList<PciMode>& choice_list(PciMode);
+enum class PciArbiter { round_robin, fixed_priority };
+const ChoiceList<PciArbiter>& choice_list(PciArbiter);
+enum class PciParking { last, none };
+const ChoiceList<PciParking>& choice_list(PciParking);
+
 struct PciBusParams {
-  std::string mode = "pci";  // pci (conventional, PCI 2.2), pcix (PCI-X 1.0) or pcie (PCI
-                             // Express 1.x, a link: the fields below width_bits..parking)
+  PciMode mode = PciMode::pci;
   std::int64_t width_bits = 32;
-  std::int64_t clock_mhz = 33;          // 33 and 66 (pci); 66, 100 and 133 (pcix)
-  std::string arbiter = "round_robin";  // or fixed_priority (by each master's priority)
-  std::string parking = "last";         // GNT# stays with the last master, or "none"
+  std::int64_t clock_mhz = 33;  // 33 and 66 (pci); 66, 100 and 133 (pcix)
+  PciArbiter arbiter = PciArbiter::round_robin;
+  PciParking parking = PciParking::last;
   // PCI Express 1.x (2.5 GT/s, 8b/10b): one symbol per lane every 4 ns.
   std::int64_t lanes = 1;                     // x1 or x4
   std::int64_t max_payload_bytes = 128;       // Max_Payload_Size (both ends)
@@ -46,9 +54,13 @@ const ParamTable<PciBusParams>& pci_bus_param_table();
 // 133 -> 7 500 (133.33). Zero for a clock the table does not know.
 Picoseconds pci_clock_period_ps(std::int64_t clock_mhz);
 
+enum class Devsel { fast, medium, slow };
+const ChoiceList<Devsel>& choice_list(Devsel);
+// DEVSEL# 1, 2 or 3 clocks after the address phase.
+std::int64_t devsel_clocks(Devsel devsel);
+
 struct PciTargetParams {
-  std::string devsel = "fast";              // fast, medium, slow: DEVSEL# 1, 2, 3 clocks after
-                                            // the address (PCI-X: decode A, B, C)
+  Devsel devsel = Devsel::fast;
   std::int64_t read_latency_clocks = 2;     // target initial latency of a read: FRAME# to the
                                             // first TRDY#; above 16 (pci) the target answers
                                             // with a delayed transaction (Retry)
@@ -87,10 +99,20 @@ struct PciMasterParams {
 
 const ParamTable<PciMasterParams>& pci_master_param_table();
 
+// The bus commands a master uses for memory.
+enum class PciCommand {
+  memory_read,
+  memory_read_line,
+  memory_read_multiple,
+  memory_write,
+  memory_write_invalidate,
+};
+const ChoiceList<PciCommand>& choice_list(PciCommand);
+
 // What a generic DMA master (a disk or another controller contending for the bus) moves.
 struct DmaTrafficParams {
   std::string target = "bridge";
-  std::string command = "memory_write";
+  PciCommand command = PciCommand::memory_write;
   std::int64_t request_bytes = 4096;
   double rate_mbps = 0;  // MB/s (10^6 bytes/s); 0 = back to back
   std::int64_t start_ns = 0;
@@ -98,6 +120,5 @@ struct DmaTrafficParams {
 };
 
 const ParamTable<DmaTrafficParams>& dma_traffic_param_table();
-const std::vector<std::string>& pci_command_names();
 
 }  // namespace gbesim

@@ -74,28 +74,23 @@ PcieLink::PcieLink(const PciBusParams& params, StatRegistry& stats, const std::s
     const Direction* d = &dirs_[i];
     const std::string n = names[i];
     const std::string w = whats[i];
-    stats_.total("tlps_" + n, "packets", "TLPs sent " + w,
-                 [d](const StatContext&) { return static_cast<double>(d->tlps_sent); });
+    stats_.total("tlps_" + n, "packets", "TLPs sent " + w, value_of(d->tlps_sent));
     stats_.total("dllps_" + n, "packets", "DLLPs (Ack, UpdateFC) sent " + w,
-                 [d](const StatContext&) { return static_cast<double>(d->dllps_sent); });
-    stats_.total("skps_" + n, "ordered sets", "SKP ordered sets sent " + w,
-                 [d](const StatContext&) { return static_cast<double>(d->skps); });
+                 value_of(d->dllps_sent));
+    stats_.total("skps_" + n, "ordered sets", "SKP ordered sets sent " + w, value_of(d->skps));
     stats_.total("wire_bytes_" + n, "bytes", "bytes of TLPs and DLLPs sent " + w,
-                 [d](const StatContext&) { return static_cast<double>(d->wire_bytes); });
+                 value_of(d->wire_bytes));
     stats_.total("payload_bytes_" + n, "bytes", "TLP payload bytes sent " + w,
-                 [d](const StatContext&) { return static_cast<double>(d->payload_bytes); });
+                 value_of(d->payload_bytes));
     stats_.rate("utilisation_" + n, "fraction",
                 "share of time the " + n + " direction sends packets or SKPs",
-                [d](const StatContext& c) {
-                  return static_cast<double>(d->busy_ps) / static_cast<double>(c.elapsed_ps);
-                });
+                share_of_time([d] { return static_cast<double>(d->busy_ps); }));
     stats_.total("credit_stalls_" + n, "stalls",
                  "times a TLP waited " + w + " for the receiver's flow-control credits",
-                 [d](const StatContext&) { return static_cast<double>(d->stalls); });
+                 value_of(d->stalls));
     stats_.rate("credit_stall_share_" + n, "fraction",
-                "share of time a TLP waited " + w + " for credits", [d](const StatContext& c) {
-                  return static_cast<double>(d->stall_ps) / static_cast<double>(c.elapsed_ps);
-                });
+                "share of time a TLP waited " + w + " for credits",
+                share_of_time([d] { return static_cast<double>(d->stall_ps); }));
   }
   // After a warm-up: each direction's busy time since, over the time since.
   stats_.on_restart([this](Picoseconds now) {
@@ -112,17 +107,17 @@ PcieLink::PcieLink(const PciBusParams& params, StatRegistry& stats, const std::s
                "raw rate per direction: 250 MB/s per lane (10^6 bytes/s, after 8b/10b)",
                [this](const StatContext&) { return 250.0 * static_cast<double>(params_.lanes); });
   stats_.rate("read_mbps", "MB/s", "bytes read (completion payload) per second",
-              [this](const StatContext& c) {
+              megabytes_per_second([this] {
                 double b = 0;
                 for (const Master& m : masters_) b += static_cast<double>(m.bytes_read);
-                return b * c.per_second() / 1e6;
-              });
+                return b;
+              }));
   stats_.rate("write_mbps", "MB/s", "bytes written (posted payload) per second",
-              [this](const StatContext& c) {
+              megabytes_per_second([this] {
                 double b = 0;
                 for (const Master& m : masters_) b += static_cast<double>(m.bytes_written);
-                return b * c.per_second() / 1e6;
-              });
+                return b;
+              }));
   stats_.level("ack_interval_ns", "ns", "Ack / UpdateFC interval in use",
                [this](const StatContext&) { return static_cast<double>(ack_interval_ps_) / 1e3; });
 }
@@ -142,20 +137,17 @@ std::size_t PcieLink::add_master(const std::string& name, const PciMasterParams&
   const std::size_t index = masters_.size() - 1;
   master_groups_.emplace_back(registry_, stats_.component() + "." + name);
   StatGroup& g = master_groups_.back();
-  g.total("bytes_read", "bytes", "bytes it read", [this, index](const StatContext&) {
-    return static_cast<double>(masters_[index].bytes_read);
-  });
-  g.total("bytes_written", "bytes", "bytes it wrote", [this, index](const StatContext&) {
+  // masters_ grows: the master by its index.
+  const Quantity read = [this, index] { return static_cast<double>(masters_[index].bytes_read); };
+  const Quantity written = [this, index] {
     return static_cast<double>(masters_[index].bytes_written);
-  });
+  };
+  g.total("bytes_read", "bytes", "bytes it read", value_of(read));
+  g.total("bytes_written", "bytes", "bytes it wrote", value_of(written));
   g.rate("read_mbps", "MB/s", "bytes it read per second (10^6 bytes/s)",
-         [this, index](const StatContext& c) {
-           return static_cast<double>(masters_[index].bytes_read) * c.per_second() / 1e6;
-         });
+         megabytes_per_second(read));
   g.rate("write_mbps", "MB/s", "bytes it wrote per second (10^6 bytes/s)",
-         [this, index](const StatContext& c) {
-           return static_cast<double>(masters_[index].bytes_written) * c.per_second() / 1e6;
-         });
+         megabytes_per_second(written));
   return index;
 }
 

@@ -170,7 +170,7 @@ Switch::Switch(sc_core::sc_module_name name, const SwitchParams& params, const M
     : sc_module(name),
       params_(params),
       context_(context),
-      cut_through_(params.mode == "cut_through"),
+      cut_through_(params.mode == SwitchMode::cut_through),
       latency_ps_(round_to_ps(params.forwarding_latency_ns * 1000.0)),
       aging_ps_(round_to_ps(params.aging_s * 1e12)),
       fabric_backlog_(ports.size(), 0),

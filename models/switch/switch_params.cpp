@@ -2,14 +2,22 @@
 
 namespace gbesim {
 
+const ChoiceList<SwitchMode>& choice_list(SwitchMode) {
+  static const ChoiceList<SwitchMode> list = {
+      {SwitchMode::store_and_forward, "store_and_forward",
+       "a frame is forwarded once it has arrived whole and checked"},
+      {SwitchMode::cut_through, "cut_through",
+       "once cut_through_bytes have arrived, when the output is no faster than the input (else "
+       "store and forward)"},
+  };
+  return list;
+}
+
 const ParamTable<SwitchParams>& switch_param_table() {
   static const ParamTable<SwitchParams> table = [] {
     ParamTable<SwitchParams> t(
         "switch", "an output-queued Ethernet switch: learning, flooding, buffers, fabric");
-    t.choice("mode", &SwitchParams::mode, {"store_and_forward", "cut_through"},
-             "store_and_forward: a frame is forwarded once it has arrived whole and checked; "
-             "cut_through: once cut_through_bytes have arrived, when the output is no faster "
-             "than the input (else store and forward)")
+    t.choice("mode", &SwitchParams::mode)
         .integer("cut_through_bytes", &SwitchParams::cut_through_bytes, "bytes", 14, 64,
                  "cut-through: frame bytes (after preamble and SFD) received before forwarding "
                  "starts; 14 = the header, 64 = fragment-free")

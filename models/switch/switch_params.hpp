@@ -2,17 +2,20 @@
 // Parameters of an Ethernet switch (models/switch/switch.hpp) and of its ports.
 
 #include <cstdint>
-#include <string>
 
 #include "models/common/param_table.hpp"
+#include "models/mac/mac_params.hpp"
 
 namespace gbesim {
 
+enum class SwitchMode { store_and_forward, cut_through };
+const ChoiceList<SwitchMode>& choice_list(SwitchMode);
+
 struct SwitchParams {
-  std::string mode = "store_and_forward";  // | cut_through
-  std::int64_t cut_through_bytes = 14;     // DA, SA, length/type; 64 = fragment-free
-  double forwarding_latency_ns = 0;        // lookup + fabric transit, once per frame
-  std::int64_t fabric_mbps = 0;            // 0: non-blocking
+  SwitchMode mode = SwitchMode::store_and_forward;
+  std::int64_t cut_through_bytes = 14;  // DA, SA, length/type; 64 = fragment-free
+  double forwarding_latency_ns = 0;     // lookup + fabric transit, once per frame
+  std::int64_t fabric_mbps = 0;         // 0: non-blocking
   std::int64_t port_buffer_bytes = 131072;
   std::int64_t port_buffer_frames = 1024;
   std::int64_t shared_buffer_bytes = 0;
@@ -26,7 +29,7 @@ const ParamTable<SwitchParams>& switch_param_table();
 // One port: its line rate and duplex (a half-duplex port joins a collision domain).
 struct SwitchPortParams {
   std::int64_t rate_mbps = 1000;
-  std::string duplex = "full";
+  Duplex duplex = Duplex::full;
 };
 
 }  // namespace gbesim

@@ -18,10 +18,18 @@ const char* confidence_name(Confidence c) {
   return "?";
 }
 
-Confidence confidence_of(const std::string& name) {
-  if (name == "confirmed") return Confidence::confirmed;
-  if (name == "derived") return Confidence::derived;
-  if (name == "unconfirmed" || name == "assumption") return Confidence::unconfirmed;
+Confidence confidence_of(MediumConfidence confidence) {
+  switch (confidence) {
+    case MediumConfidence::confirmed:
+      return Confidence::confirmed;
+    case MediumConfidence::derived:
+      return Confidence::derived;
+    case MediumConfidence::unconfirmed:
+    case MediumConfidence::assumption:
+      return Confidence::unconfirmed;
+    case MediumConfidence::user:
+      break;
+  }
   return Confidence::user;
 }
 
@@ -103,10 +111,10 @@ void DelayTable::set_medium(const std::string& name, const MediumParams& params)
                               [&name](const MediumDelay& m) { return m.medium == name; }),
                media_.end());
   for (const std::int64_t rate : {10, 100, 1000})
-    media_.push_back(
-        {name, rate, round_trip_bt_per_m(params.ns_per_m, static_cast<double>(rate)),
-         params.source + " (" + format_ns_per_m(params.ns_per_m) + " ns/m, " + params.basis + ")",
-         confidence_of(params.confidence)});
+    media_.push_back({name, rate, round_trip_bt_per_m(params.ns_per_m, static_cast<double>(rate)),
+                      params.source + " (" + format_ns_per_m(params.ns_per_m) + " ns/m, " +
+                          std::string(choice_name(params.basis)) + ")",
+                      confidence_of(params.confidence)});
 }
 
 void DelayTable::set_device(DeviceDelay row) {

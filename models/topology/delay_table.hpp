@@ -27,8 +27,8 @@ enum class Confidence {
   unconfirmed,  // recalled or assumed; kept as data so it can be corrected in one place
   user,         // given in the topology file
 };
-// "confirmed", "derived", "unconfirmed", "assumption" (unconfirmed) or anything else (user).
-Confidence confidence_of(const std::string& name);
+// A medium row's confidence as the table's: an assumption is unconfirmed.
+Confidence confidence_of(MediumConfidence confidence);
 const char* confidence_name(Confidence c);
 
 struct MediumDelay {

@@ -93,7 +93,8 @@ const Object<AppParams>& app_object() {
   static const Object<AppParams> o = [] {
     Object<AppParams> a(app_param_table().doc());
     a.rows(app_param_table())
-        .require("kind", "missing \"kind\": one of " + schema::key_list(app_kinds()))
+        .require("kind",
+                 "missing \"kind\": one of " + schema::key_list(choice_list(AppKind{}).names()))
         .require("peer", "missing \"peer\": the station at the other end");
     return a;
   }();
@@ -115,11 +116,7 @@ const ParamTable<TeamParams>& team_param_table() {
   static const ParamTable<TeamParams> table = [] {
     ParamTable<TeamParams> t("team",
                              "adapter teaming: NICs like the host's nic sharing its traffic");
-    t.choice("mode", &TeamParams::mode, {"per_client", "round_robin"},
-             "per_client: each peer is served by one NIC, in turn (the i-th peer by NIC i mod "
-             "N), both ways, as 3Com DynamicAccess and Intel ALB with receive balancing did; "
-             "round_robin: each frame sent goes out of the next NIC in turn, and every peer "
-             "sends to the first NIC (transmit load balancing)");
+    t.choice("mode", &TeamParams::mode);
     return t;
   }();
   return table;
@@ -177,7 +174,7 @@ const Object<HostConfig>& host_object() {
         .field("tx", &HostConfig::tx, schema::table(host_tx_param_table()))
         .written_if([](const HostConfig& host) { return host.has_nic && !host.tx.to.empty(); })
         .field("app", &HostConfig::app, app_object().node())
-        .written_if([](const HostConfig& host) { return !host.app.kind.empty(); })
+        .written_if([](const HostConfig& host) { return host.app.kind != AppKind::none; })
         .field("apps", &HostConfig::apps, app_list().node())
         .written_if([](const HostConfig& host) { return !host.apps.empty(); })
         .field("transport", &HostConfig::transport, schema::table(transport_param_table()))

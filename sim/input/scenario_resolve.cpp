@@ -148,7 +148,7 @@ void resolve_defaults(ScenarioConfig& c) {
   // A PCI Express link trains to the narrower width and the smaller payload of its two ends;
   // the NIC's driver may program its own read request size.
   for (auto& h : c.hosts) {
-    if (!h.has_nic || h.pci.mode != "pcie" || h.nic.bus != "pcie") continue;
+    if (!h.has_nic || h.pci.mode != PciMode::pcie || h.nic.bus != NicBus::pcie) continue;
     h.pci.lanes = std::min(h.pci.lanes, h.nic.pcie_lanes);
     h.pci.max_payload_bytes = std::min(h.pci.max_payload_bytes, h.nic.pcie_max_payload_bytes);
     if (h.nic.pcie_max_read_request_bytes > 0)
@@ -281,8 +281,8 @@ std::vector<std::string> plant_rule_warnings(const TopologyReport& report) {
 }
 
 double offered_load_bps(const TrafficParams& t) {
-  if (t.pattern == "poisson") return t.load_bps;
-  if (t.pattern == "on_off") return t.peak_load_bps * t.on_ns / (t.on_ns + t.off_ns);
+  if (t.pattern == TrafficPattern::poisson) return t.load_bps;
+  if (t.pattern == TrafficPattern::on_off) return t.peak_load_bps * t.on_ns / (t.on_ns + t.off_ns);
   return 0;
 }
 
@@ -292,7 +292,7 @@ std::vector<std::string> traffic_warnings(const ScenarioConfig& c) {
   for (const auto& s : c.stations) {
     for (std::size_t i = 0; i < s.traffic.size(); ++i) {
       const TrafficParams& t = s.traffic[i];
-      if (!t.enabled || t.pattern == "script") continue;
+      if (!t.enabled || t.pattern == TrafficPattern::script) continue;
       const std::string path = index_path(child_path(child_path("stations", s.name), "traffic"), i);
       const double stop = t.stop_ns < 0 ? run_ns : std::min(run_ns, static_cast<double>(t.stop_ns));
       const double active_ns = stop - static_cast<double>(t.start_ns);
@@ -305,9 +305,9 @@ std::vector<std::string> traffic_warnings(const ScenarioConfig& c) {
       }
       const double rate_bps = offered_load_bps(t);
       std::string rate;
-      if (t.pattern == "poisson") {
+      if (t.pattern == TrafficPattern::poisson) {
         rate = fmt::format("load_bps {:g} bit/s", t.load_bps);
-      } else if (t.pattern == "on_off") {
+      } else if (t.pattern == TrafficPattern::on_off) {
         rate = fmt::format("peak_load_bps {:g} bit/s on {:g} of every {:g} ns", t.peak_load_bps,
                            t.on_ns, t.on_ns + t.off_ns);
       } else {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_set>
 
@@ -146,9 +147,9 @@ void one_port_per_station(const ScenarioConfig& c, Diagnostics& d) {
 }
 
 // The duplex of a link or domain end: the station's MAC's, or the switch port's.
-std::string duplex_of(const ScenarioConfig& c, const std::string& end) {
+std::optional<Duplex> duplex_of(const ScenarioConfig& c, const std::string& end) {
   const auto e = c.endpoint(end);
-  if (!e) return "";
+  if (!e) return std::nullopt;
   if (e->sw == nullptr) return c.find_station(end)->mac.duplex;
   return e->sw->ports().at(static_cast<std::size_t>(e->port - 1)).duplex;
 }
@@ -156,7 +157,7 @@ std::string duplex_of(const ScenarioConfig& c, const std::string& end) {
 void duplex_matches(const ScenarioConfig& c, Diagnostics& d) {
   for (const auto& dom : c.domains)
     for (const auto& name : dom.stations) {
-      if (duplex_of(c, name) != "full") continue;
+      if (duplex_of(c, name) != Duplex::full) continue;
       if (c.find_station(name) != nullptr)
         d.error(station_path(name, "mac.duplex"),
                 "\"" + name + "\" is on " + dom.origin +
@@ -169,13 +170,14 @@ void duplex_matches(const ScenarioConfig& c, Diagnostics& d) {
     }
   for (std::size_t i = 0; i < c.links.size(); ++i) {
     const auto& l = c.links[i];
-    const std::string a = duplex_of(c, l.a);
-    const std::string b = duplex_of(c, l.b);
-    if (a.empty() || b.empty()) continue;
-    if (a != b)
-      d.error(index_path("links", i),
-              "duplex mismatch: " + l.a + " is " + a + " duplex, " + l.b + " is " + b + " duplex");
-    else if (a == "half" && l.params.ber > 0)
+    const auto a = duplex_of(c, l.a);
+    const auto b = duplex_of(c, l.b);
+    if (!a || !b) continue;
+    if (*a != *b)
+      d.error(index_path("links", i), "duplex mismatch: " + l.a + " is " +
+                                          std::string(choice_name(*a)) + " duplex, " + l.b +
+                                          " is " + std::string(choice_name(*b)) + " duplex");
+    else if (*a == Duplex::half && l.params.ber > 0)
       d.error(child_path(index_path("links", i), "ber"),
               "bit errors are modelled on full-duplex links only; this link joins two half-duplex "
               "MACs (a collision domain): use 0");
@@ -197,7 +199,7 @@ void mac_modes(const ScenarioConfig& c, Diagnostics& d) {
               "pause_xon_bytes (" + std::to_string(s.mac.pause_xon_bytes) +
                   ") must be below pause_xoff_bytes (" + std::to_string(s.mac.pause_xoff_bytes) +
                   ")");
-    if (s.mac.duplex != "half") continue;
+    if (s.mac.duplex != Duplex::half) continue;
     if (mode && !mode->half_duplex_defined)
       d.error(child_path(path, "duplex"), "half duplex is not defined at " +
                                               std::to_string(s.rate_mbps) +
@@ -234,7 +236,7 @@ void phy_model_applies(const ScenarioConfig& c, Diagnostics& d) {
                   l.params.medium + "\"");
       continue;
     }
-    if (duplex_of(c, l.a) == "half") {
+    if (duplex_of(c, l.a) == Duplex::half) {
       d.error(child_path(path, "phy"), "the 1000BASE-T error model is for full-duplex links; " +
                                            l.a + " is half duplex (use phy \"ideal\")");
       continue;
@@ -284,7 +286,7 @@ void traffic_fits(const ScenarioConfig& c, Diagnostics& d) {
                           " bytes; raise mac.max_frame_bytes for jumbo frames)");
         }
       };
-      if (t.pattern == "script") {
+      if (t.pattern == TrafficPattern::script) {
         for (std::size_t k = 0; k < t.script.size(); ++k)
           check_size(t.script[k].bytes,
                      child_path(index_path(child_path(path, "script"), k), "bytes"));
@@ -305,7 +307,7 @@ void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
     const std::vector<std::string> own = h.own_stations();
     for (const auto& [key, app] : h.applications()) {
       const std::string at = host_path(h, key);
-      if (app->kind == "udp" && app->request_bytes > 65507)
+      if (app->kind == AppKind::udp && app->request_bytes > 65507)
         d.error(child_path(at, "request_bytes"),
                 "a UDP datagram carries at most 65507 bytes, got " +
                     std::to_string(app->request_bytes));
@@ -346,16 +348,16 @@ void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
 
 void bus_modes(const ScenarioConfig& c, Diagnostics& d) {
   for (const auto& h : c.hosts) {
-    if (h.has_nic && (h.pci.mode == "pcie") != (h.nic.bus == "pcie"))
+    if (h.has_nic && (h.pci.mode == PciMode::pcie) != (h.nic.bus == NicBus::pcie))
       d.error(host_path(h, "pci.mode"),
-              h.nic.bus == "pcie"
+              h.nic.bus == NicBus::pcie
                   ? "the NIC is a PCI Express device (hosts." + h.name +
                         ".nic.bus \"pcie\"): give this host \"mode\": \"pcie\""
                   : "the NIC is a PCI device (hosts." + h.name +
                         ".nic.bus \"pci\") and this host's bus is PCI Express: give it \"mode\": "
                         "\"pci\" or \"pcix\", or a PCI Express NIC profile (intel-82573, "
                         "broadcom-bcm5751, marvell-88e8053)");
-    if (h.pci.mode == "pcie") {
+    if (h.pci.mode == PciMode::pcie) {
       if (h.bridge.split_read_bytes > 0)
         d.error(host_path(h, "bridge.split_read_bytes"),
                 "split transactions are PCI-X only; on PCI Express reads are completed in "
@@ -368,7 +370,7 @@ void bus_modes(const ScenarioConfig& c, Diagnostics& d) {
                     ".pci.max_payload_bytes), got " + std::to_string(h.bridge.completion_bytes));
       continue;
     }
-    const bool pcix = h.pci.mode == "pcix";
+    const bool pcix = h.pci.mode == PciMode::pcix;
     const std::vector<std::int64_t> clocks =
         pcix ? std::vector<std::int64_t>{66, 100, 133} : std::vector<std::int64_t>{33, 66};
     if (std::find(clocks.begin(), clocks.end(), h.pci.clock_mhz) == clocks.end())

@@ -289,12 +289,12 @@ void read_port_groups(const Json& v, const std::string& path, SwitchConfig& sw, 
                                 speed_mode_list());
         g.rate_mbps = rate.value_or(1000);
       } else if (item.key() == "duplex") {
-        const std::vector<std::string> choices = {"full", "half"};
-        const std::string d = item.value().is_string() ? item.value().get<std::string>() : "";
-        if (std::find(choices.begin(), choices.end(), d) == choices.end())
+        const auto d = choice_list(Duplex{}).find(
+            item.value().is_string() ? item.value().get<std::string>() : "");
+        if (!d)
           error_expected(r, key_at, "\"full\" or \"half\"", item.value());
         else
-          g.duplex = d;
+          g.duplex = *d;
       } else {
         r.d.error(key_at, "unknown key \"" + item.key() + "\"" +
                               suggestion(item.key(), {"count", "rate_mbps", "duplex"}) +
@@ -346,8 +346,9 @@ const Object<SwitchConfig>& switch_object() {
             [](const SwitchConfig& sw) -> std::optional<Json> {
               Json out = Json::array();
               for (const auto& g : sw.groups)
-                out.push_back(
-                    {{"count", g.count}, {"rate_mbps", g.rate_mbps}, {"duplex", g.duplex}});
+                out.push_back({{"count", g.count},
+                               {"rate_mbps", g.rate_mbps},
+                               {"duplex", choice_name(g.duplex)}});
               return out;
             }))
         .check([](const Json& obj, const std::string& path, SwitchConfig& sw, Reader& r) {
@@ -456,9 +457,9 @@ void read_media(const Json& v, const std::string& path, ScenarioConfig& c, Reade
     MediumParams& m = c.media[item.key()];
     // A changed delay is the user's figure unless the row says where it comes from.
     if (item.value().is_object() && item.value().contains("ns_per_m")) {
-      m.basis = "budget";
+      m.basis = MediumBasis::budget;
       m.source = "user";
-      m.confidence = "user";
+      m.confidence = MediumConfidence::user;
     }
     row.read(item.value(), at, m, r);
   }

@@ -126,15 +126,22 @@ Json write_script(const std::vector<ScriptEntry>& script) {
 
 }  // namespace
 
-const std::vector<std::string>& pattern_keys(const std::string& pattern) {
+const std::vector<std::string>& pattern_keys(TrafficPattern pattern) {
   static const std::vector<std::string> saturated = {"frame_bytes"};
   static const std::vector<std::string> poisson = {"frame_bytes", "load_bps", "load"};
   static const std::vector<std::string> on_off = {"frame_bytes", "peak_load_bps", "on_ns", "off_ns",
                                                   "periods"};
   static const std::vector<std::string> script = {"script"};
-  if (pattern == "poisson") return poisson;
-  if (pattern == "on_off") return on_off;
-  if (pattern == "script") return script;
+  switch (pattern) {
+    case TrafficPattern::saturated:
+      break;
+    case TrafficPattern::poisson:
+      return poisson;
+    case TrafficPattern::on_off:
+      return on_off;
+    case TrafficPattern::script:
+      return script;
+  }
   return saturated;
 }
 
@@ -148,10 +155,10 @@ namespace {
 
 std::string patterns_using(const std::string& key) {
   std::string out;
-  for (const auto& p : traffic_patterns()) {
-    const auto& keys = pattern_keys(p);
+  for (const auto& p : choice_list(TrafficPattern{}).choices()) {
+    const auto& keys = pattern_keys(p.value);
     if (std::find(keys.begin(), keys.end(), key) != keys.end())
-      out += (out.empty() ? "" : ", ") + p;
+      out += (out.empty() ? "" : ", ") + std::string(p.name);
   }
   return out;
 }
@@ -166,16 +173,17 @@ void check_traffic(const Json& obj, const std::string& path, TrafficParams& t, R
     if (std::find(common.begin(), common.end(), key) == common.end() &&
         std::find(own.begin(), own.end(), key) == own.end())
       r.d.error(child_path(path, key), "applies only to pattern " + patterns_using(key) +
-                                           "; this source's pattern is \"" + t.pattern + "\"");
+                                           "; this source's pattern is \"" +
+                                           std::string(choice_name(t.pattern)) + "\"");
   }
   if (t.load > 0 && obj.contains("load_bps"))
     r.d.error(child_path(path, "load"),
               "give load (a fraction of the line rate) or load_bps, not both");
-  if (t.pattern == "poisson" && !(t.load_bps > 0) && !(t.load > 0))
+  if (t.pattern == TrafficPattern::poisson && !(t.load_bps > 0) && !(t.load > 0))
     r.d.error(child_path(path, "load_bps"), "pattern \"poisson\" needs load_bps > 0 (or load > 0)");
-  if (t.pattern == "on_off" && !(t.peak_load_bps > 0))
+  if (t.pattern == TrafficPattern::on_off && !(t.peak_load_bps > 0))
     r.d.error(child_path(path, "peak_load_bps"), "pattern \"on_off\" needs peak_load_bps > 0");
-  if (t.pattern == "script" && t.script.empty() && !obj.contains("script"))
+  if (t.pattern == TrafficPattern::script && t.script.empty() && !obj.contains("script"))
     r.d.error(path, "pattern \"script\" needs a \"script\": [{\"at_ns\": T, \"bytes\": N}, ...]");
   if (t.stop_ns >= 0 && t.stop_ns < t.start_ns)
     r.d.error(child_path(path, "stop_ns"), "stop_ns (" + std::to_string(t.stop_ns) +

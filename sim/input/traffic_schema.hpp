@@ -18,6 +18,6 @@ const schema::ListOf<TrafficParams>& traffic_list();
 
 // The traffic keys every pattern takes, and those of one pattern.
 const std::vector<std::string>& common_traffic_keys();
-const std::vector<std::string>& pattern_keys(const std::string& pattern);
+const std::vector<std::string>& pattern_keys(TrafficPattern pattern);
 
 }  // namespace gbesim

@@ -24,7 +24,7 @@ SingleSenderSetup setup_for(const ScenarioConfig& config, const StationConfig& s
   SingleSenderSetup setup;
   setup.rate_mbps = config.run.rate_mbps;
   setup.frame_bytes = bytes;
-  setup.half_duplex = mac.duplex == "half";
+  setup.half_duplex = mac.duplex == Duplex::half;
   setup.slot_time_bits = mac.slot_time_bits;
   setup.carrier_extension = mac.carrier_extension;
   setup.frame_bursting = mac.frame_bursting;
@@ -48,17 +48,17 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
     const std::string nic = h.name + ".nic";
     const std::string driver = h.name + ".driver";
     NicPathShape base;
-    base.pcix = h.pci.mode == "pcix";
+    base.pcix = h.pci.mode == PciMode::pcix;
     base.width_bytes = std::min(h.pci.width_bits, h.nic_master.width_bits) / 8;
     base.dual_address = h.nic_master.dual_address_cycle;
-    base.bridge_devsel_clocks = h.bridge.devsel == "slow" ? 3 : h.bridge.devsel == "medium" ? 2 : 1;
+    base.bridge_devsel_clocks = devsel_clocks(h.bridge.devsel);
     base.bridge_read_latency_clocks = h.bridge.read_latency_clocks;
     base.bridge_write_latency_clocks = h.bridge.write_latency_clocks;
     base.bridge_wait_clocks = h.bridge.subsequent_wait_clocks;
     base.cache_line_bytes = h.bridge.cache_line_bytes;
     base.prefetch_bytes = h.bridge.prefetch_bytes;
     base.split_read_bytes = h.bridge.split_read_bytes;
-    base.read_multiple = h.nic.read_command == "memory_read_multiple";
+    base.read_multiple = h.nic.read_command == PciCommand::memory_read_multiple;
     base.register_read_latency_clocks = h.nic.register_read_latency_clocks;
     base.strip_crc = h.nic.strip_crc;
     base.burst_bytes = h.nic.max_burst_bytes;
@@ -83,7 +83,7 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
       } else {
         for (const auto& st : config.stations)
           for (const auto& t : st.traffic)
-            if (t.enabled && t.to == h.nic.station && t.pattern == "saturated" &&
+            if (t.enabled && t.to == h.nic.station && t.pattern == TrafficPattern::saturated &&
                 t.frame_bytes.kind == FrameSizeSpec::Kind::fixed)
               bytes = t.frame_bytes.fixed_bytes;
         if (const Scalar* f = find(simulated, driver, "frames_per_interrupt"))
@@ -99,7 +99,7 @@ std::vector<Scalar> nic_analytic_scalars(const ScenarioConfig& config,
       double bus_fps = 0;
       double busy_share = 0;  // of the bus (PCIe: its busier direction) at one frame per second
       double idle_floor = 0;  // PCIe: the share SKPs and DLLPs take whatever the frame rate
-      if (h.pci.mode == "pcie") {
+      if (h.pci.mode == PciMode::pcie) {
         PcieLinkShape link;
         link.lanes = h.pci.lanes;
         link.max_payload_bytes = h.pci.max_payload_bytes;
@@ -204,8 +204,9 @@ std::vector<Scalar> analytic_scalars(const ScenarioConfig& config,
     for (const auto& t : s.traffic) {
       if (!t.enabled) continue;
       senders.push_back({&s, &t});
-      if (t.pattern != "saturated" || t.frame_bytes.kind != FrameSizeSpec::Kind::fixed ||
-          t.count != 0 || t.start_ns != 0 || t.stop_ns >= 0)
+      if (t.pattern != TrafficPattern::saturated ||
+          t.frame_bytes.kind != FrameSizeSpec::Kind::fixed || t.count != 0 || t.start_ns != 0 ||
+          t.stop_ns >= 0)
         all_saturated_fixed = false;
     }
   }

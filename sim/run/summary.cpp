@@ -108,9 +108,9 @@ void print_stacks(const std::string& host, const std::vector<AppEnd>& ends,
   for (const AppEnd& e : ends) {
     const AppParams& app = e.app;
     const std::string s = host + "." + e.name;
-    const bool udp = app.kind == "udp";
-    const std::string role =
-        app.kind == "file" ? (e.sender ? "client" : "server") : (e.sender ? "send" : "receive");
+    const bool udp = app.kind == AppKind::udp;
+    const std::string role = app.kind == AppKind::file ? (e.sender ? "client" : "server")
+                                                       : (e.sender ? "send" : "receive");
     std::string detail =
         udp ? fmt::format("{:.0f} datagrams sent, {:.0f} received",
                           Shown{value(s, "udp_datagrams_sent")},
@@ -118,7 +118,7 @@ void print_stacks(const std::string& host, const std::vector<AppEnd>& ends,
             : fmt::format("{:.0f} segments resent, {:.0f} timeouts, round trip mean {:.2f} us",
                           Shown{value(s, "segments_retransmitted")}, Shown{value(s, "timeouts")},
                           Shown{value(s, "round_trip_mean") / 1e3});
-    if (app.kind == "file")
+    if (app.kind == AppKind::file)
       detail = fmt::format("records read {:.2f} MB/s, written {:.2f} MB/s; ",
                            Shown{value(s, "read_throughput") / 8e6},
                            Shown{value(s, "write_throughput") / 8e6}) +
@@ -126,8 +126,9 @@ void print_stacks(const std::string& host, const std::vector<AppEnd>& ends,
     fmt::print(
         "  {}: {} of {} B, {} with {}: application {:.2f} Mb/s received, {:.2f} Mb/s sent; "
         "{:.0f} requests/s; {}\n",
-        s, app.kind, app.request_bytes, role, e.peer, Shown{value(s, "receive_throughput") / 1e6},
-        Shown{value(s, "send_throughput") / 1e6}, Shown{value(s, "requests_per_second")}, detail);
+        s, choice_name(app.kind), app.request_bytes, role, e.peer,
+        Shown{value(s, "receive_throughput") / 1e6}, Shown{value(s, "send_throughput") / 1e6},
+        Shown{value(s, "requests_per_second")}, detail);
   }
 }
 
@@ -145,7 +146,7 @@ void print_light_hosts(const Network& network, const ScalarIndex& value) {
 void print_bus(const Host& host, const ScalarIndex& value) {
   const std::string b = std::string(host.name()) + ".pci";
   const PciBusParams& p = host.config().pci;
-  if (p.mode == "pcie")
+  if (p.mode == PciMode::pcie)
     fmt::print(
         "  {}: PCI Express x{}, peak {:.0f} MB/s per direction; utilisation up {:.1f} %, down "
         "{:.1f} %; read {:.1f} MB/s, write {:.1f} MB/s; {:.0f} TLPs up, {:.0f} down\n",
@@ -156,7 +157,7 @@ void print_bus(const Host& host, const ScalarIndex& value) {
     fmt::print(
         "  {}: {} {}-bit {} MHz, peak {:.1f} MB/s; utilisation {:.1f} %, data {:.1f} %; read "
         "{:.1f} MB/s, write {:.1f} MB/s; {:.0f} transactions, {:.1f} data phases each\n",
-        b, p.mode == "pcix" ? "PCI-X" : "PCI", p.width_bits, p.clock_mhz,
+        b, p.mode == PciMode::pcix ? "PCI-X" : "PCI", p.width_bits, p.clock_mhz,
         Shown{value(b, "peak_mbps")}, Shown{100 * value(b, "utilisation")},
         Shown{100 * value(b, "data_share")}, Shown{value(b, "read_mbps")},
         Shown{value(b, "write_mbps")}, Shown{value(b, "transactions")},
@@ -181,7 +182,7 @@ void print_nics(const Host& host, const ScalarIndex& value) {
   for (std::size_t k = 1; k < host.nics().size(); ++k) {
     const std::string t = std::string(host.nics()[k]->name());
     fmt::print("  {} (team, {}): {:.0f} frames in, {:.0f} dropped; {:.0f} interrupts/s\n", t,
-               host.config().team.mode, Shown{value(t, "frames_arrived")},
+               choice_name(host.config().team.mode), Shown{value(t, "frames_arrived")},
                Shown{value(t, "rx_fifo_overflow") + value(t, "rx_no_descriptor")},
                Shown{value(t, "interrupts_per_second")});
   }

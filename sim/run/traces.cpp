@@ -51,7 +51,7 @@ double host_event_bytes(const ScenarioConfig& c, const TraceFilter& events, doub
           kSentBytes * rate_bps / (8.0 * static_cast<double>(h.tx.frame_bytes + 20)) * 1e-12;
     for (const auto& s : c.stations)
       for (const TrafficParams& t : s.traffic)
-        if (t.enabled && t.pattern == "saturated" &&
+        if (t.enabled && t.pattern == TrafficPattern::saturated &&
             std::find(own.begin(), own.end(), t.to) != own.end())
           bytes_per_ps +=
               kReceivedBytes * rate_bps / (8 * (t.frame_bytes.mean_bytes() + 20)) * 1e-12;
@@ -81,11 +81,11 @@ TraceEstimate estimate_traces(const ScenarioConfig& c, const RunOptions& options
         static_cast<double>(s.rate_mbps > 0 ? s.rate_mbps : c.run.rate_mbps) * 1e6;
     for (const TrafficParams& t : s.traffic) {
       if (!t.enabled) continue;
-      const double mean = t.pattern == "script" ? 0 : t.frame_bytes.mean_bytes();
+      const double mean = t.pattern == TrafficPattern::script ? 0 : t.frame_bytes.mean_bytes();
       // Frames per ps while active, and the active span inside a filter's window.
       double per_ps = 0;
-      if (t.pattern == "saturated") per_ps = rate_bps / (8 * (mean + 20)) * 1e-12;
-      if (t.pattern == "poisson" || t.pattern == "on_off")
+      if (t.pattern == TrafficPattern::saturated) per_ps = rate_bps / (8 * (mean + 20)) * 1e-12;
+      if (t.pattern == TrafficPattern::poisson || t.pattern == TrafficPattern::on_off)
         per_ps = offered_load_bps(t) / (8 * mean) * 1e-12;
       const double start = static_cast<double>(t.start_ns) * kPsPerNs;
       const double stop =
@@ -93,7 +93,7 @@ TraceEstimate estimate_traces(const ScenarioConfig& c, const RunOptions& options
       auto frames_in = [&](const TraceFilter& f, double& bytes_each) {
         const double from = std::max(start, static_cast<double>(f.from_ps));
         const double to = std::min(stop, static_cast<double>(f.to_ps));
-        if (t.pattern == "script") {
+        if (t.pattern == TrafficPattern::script) {
           double n = 0, bytes = 0;
           for (const auto& e : t.script) {
             const double at = static_cast<double>(e.at_ns) * kPsPerNs;

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "models/common/rng.hpp"
+#include "models/mac/mac.hpp"
 #include "tests/support/sim_fixture.hpp"
 
 namespace gbesim {
@@ -37,6 +38,25 @@ std::vector<Picoseconds> times(const std::vector<RecordedEvent>& events) {
   std::vector<Picoseconds> out;
   for (const auto& e : events) out.push_back(e.time_ps);
   return out;
+}
+
+// Built from default parameters (no loader filling in slot_time_bits), a MAC takes the
+// slotTime of its speed: 4096 bit times at 1000 Mb/s, 512 at 100 Mb/s; a given one wins.
+TEST(HalfDuplex, AMacBuiltFromDefaultParametersHasItsSpeedsSlotTime) {
+  SimContext context(1);
+  MacParams params;
+  params.duplex = Duplex::half;
+  MacConfig gigabit;
+  gigabit.rate_mbps = 1000;
+  MacConfig fast;
+  fast.rate_mbps = 100;
+  const Mac a("a", params, gigabit, context);
+  const Mac b("b", params, fast, context);
+  EXPECT_EQ(a.slot_time_ps(), 4096 * 1'000);
+  EXPECT_EQ(b.slot_time_ps(), 512 * 10'000);
+  params.slot_time_bits = 1024;
+  const Mac c("c", params, gigabit, context);
+  EXPECT_EQ(c.slot_time_ps(), 1024 * 1'000);
 }
 
 TEST(HalfDuplex, ExtendedFramesHoldTheMediumForASlotPlusPreamble) {

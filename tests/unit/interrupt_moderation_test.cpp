@@ -11,7 +11,7 @@ constexpr Picoseconds kUs = 1'000'000;
 
 TEST(InterruptModeration, NoneFiresAtTheFirstPendingFrame) {
   NicParams p;
-  p.moderation = "none";
+  p.moderation = Moderation::none;
   InterruptModeration m(p);
   EXPECT_EQ(m.ready_ps(), kForeverPs);  // nothing pending
   m.frames_visible(1, 3 * kUs, false);
@@ -24,7 +24,7 @@ TEST(InterruptModeration, NoneFiresAtTheFirstPendingFrame) {
 
 TEST(InterruptModeration, CoalescingWaitsForFramesOrTime) {
   NicParams p;
-  p.moderation = "coalesce";
+  p.moderation = Moderation::coalesce;
   p.coalesce_frames = 3;
   p.coalesce_us = 0;
   InterruptModeration m(p);
@@ -44,7 +44,7 @@ TEST(InterruptModeration, CoalescingWaitsForFramesOrTime) {
 // interrupt.
 TEST(InterruptModeration, ItrTakesTheSoonerTimerAndKeepsTheMinimumInterval) {
   NicParams p;
-  p.moderation = "itr";
+  p.moderation = Moderation::itr;
   p.rdtr_1024ns = 8;
   p.radv_1024ns = 32;
   p.itr_256ns = 100;
@@ -67,7 +67,7 @@ TEST(InterruptModeration, ItrTakesTheSoonerTimerAndKeepsTheMinimumInterval) {
 // (124.928 us), and from 58.192 us to then it is held by the ITR with its timer ended.
 TEST(InterruptModeration, ItSaysWhichRuleSetsTheInstant) {
   NicParams p;
-  p.moderation = "itr";
+  p.moderation = Moderation::itr;
   p.itr_256ns = 488;
   p.radv_1024ns = 8;
   InterruptModeration m(p);
@@ -83,7 +83,7 @@ TEST(InterruptModeration, ItSaysWhichRuleSetsTheInstant) {
   EXPECT_FALSE(m.held_by_itr(58 * kUs));  // RADV still running
   EXPECT_TRUE(m.held_by_itr(59 * kUs));
   EXPECT_FALSE(m.held_by_itr(124'928'000));
-  p.moderation = "coalesce";
+  p.moderation = Moderation::coalesce;
   p.coalesce_frames = 2;
   p.coalesce_us = 10;
   InterruptModeration c(p);

@@ -114,7 +114,8 @@ TEST(PciBus, ReadsPayTheTurnaroundTheInitialLatencyAndTheWaitStates) {
 }
 
 TEST(PciBus, MediumAndSlowDevselAndADualAddressCycleAddClocks) {
-  for (auto [devsel, clocks] : {std::pair{"fast", 1}, {"medium", 2}, {"slow", 3}}) {
+  for (auto [devsel, clocks] :
+       {std::pair{Devsel::fast, 1}, {Devsel::medium, 2}, {Devsel::slow, 3}}) {
     for (bool dac : {false, true}) {
       Bench b;
       PciTargetParams tp;
@@ -126,7 +127,7 @@ TEST(PciBus, MediumAndSlowDevselAndADualAddressCycleAddClocks) {
       b.bus.request(m, pci_request(bridge, PciCommand::memory_write, 16), 0);
       b.run();
       const PciTransaction& t = b.log.at(0);
-      EXPECT_EQ(t.end_clock, 2 + (dac ? 2 : 1) + clocks + 3) << devsel << dac;
+      EXPECT_EQ(t.end_clock, 2 + (dac ? 2 : 1) + clocks + 3) << choice_name(devsel) << dac;
       EXPECT_EQ(t.wait_clocks, clocks - 1);
     }
   }
@@ -157,7 +158,7 @@ TEST(PciBus, SixtyFourBitTransfersHalveTheDataPhases) {
 // The master keeps the bus: parked, its next transaction starts right after the turnaround
 // clock without arbitration; with parking "none" it must ask again (one more clock).
 TEST(PciBus, AParkedMasterStartsWithoutArbitration) {
-  for (const char* parking : {"last", "none"}) {
+  for (const PciParking parking : {PciParking::last, PciParking::none}) {
     PciBusParams bp;
     bp.parking = parking;
     Bench b(bp);
@@ -170,7 +171,7 @@ TEST(PciBus, AParkedMasterStartsWithoutArbitration) {
     ASSERT_EQ(b.log.size(), 2u);
     EXPECT_EQ(b.log[0].end_clock, 7);
     // Asked at edge 7: sampled at 8. Parked: FRAME# at 8; not parked: GNT# at 9.
-    EXPECT_EQ(b.log[1].start_clock, std::string(parking) == "last" ? 8 : 9) << parking;
+    EXPECT_EQ(b.log[1].start_clock, parking == PciParking::last ? 8 : 9) << choice_name(parking);
   }
 }
 
@@ -179,7 +180,7 @@ TEST(PciBus, AParkedMasterStartsWithoutArbitration) {
 // the data phase in progress at edge 18: the 16th, at 19. Round robin then serves the masters
 // after a in turn (b, c); fixed priority serves c (priority 0) before b (1).
 TEST(PciBus, MastersAreServedInTheArbitersOrder) {
-  for (const char* policy : {"round_robin", "fixed_priority"}) {
+  for (const PciArbiter policy : {PciArbiter::round_robin, PciArbiter::fixed_priority}) {
     PciBusParams bp;
     bp.arbiter = policy;
     Bench b(bp);
@@ -200,7 +201,7 @@ TEST(PciBus, MastersAreServedInTheArbitersOrder) {
     b.run();
     std::string order;
     for (const auto& t : b.log) order += b.bus.master_name(t.master);
-    EXPECT_EQ(order, std::string(policy) == "round_robin" ? "abca" : "acba") << policy;
+    EXPECT_EQ(order, policy == PciArbiter::round_robin ? "abca" : "acba") << choice_name(policy);
     EXPECT_EQ(b.log[0].data_phases, 16);
     EXPECT_EQ(b.log[0].ending, PciEnding::latency_timer);
     EXPECT_EQ(b.log[0].end_clock, 19);
@@ -251,7 +252,7 @@ TEST(PciBus, LatencyTimerExpiryCutsABurstAtTheRightClock) {
 TEST(PciBus, TheTimerCutsOnlyIfGntIsGoneWhenItExpires) {
   for (bool asks_again_early : {true, false}) {
     PciBusParams bp;
-    bp.arbiter = "fixed_priority";
+    bp.arbiter = PciArbiter::fixed_priority;
     Bench b(bp);
     const auto bridge = b.bus.add_target("bridge", {});
     PciMasterParams p;
@@ -422,7 +423,7 @@ TEST(PciBus, ASlowReadIsRetriedUntilTheDelayedReadCompletes) {
 // the completion: address, attribute, decode, then 64 data phases: s + 35 + 4 + 63.
 TEST(PciBus, PciXSplitReadTiming) {
   PciBusParams bp;
-  bp.mode = "pcix";
+  bp.mode = PciMode::pcix;
   bp.width_bits = 64;
   bp.clock_mhz = 133;
   Bench b(bp);
@@ -452,7 +453,7 @@ TEST(PciBus, PciXSplitReadTiming) {
 // runs to its end although another master asks meanwhile and the timer has expired.
 TEST(PciBus, ASplitCompletionIsNotCutByTheLatencyTimer) {
   PciBusParams bp;
-  bp.mode = "pcix";
+  bp.mode = PciMode::pcix;
   bp.width_bits = 32;
   bp.clock_mhz = 133;
   Bench b(bp);
@@ -590,8 +591,8 @@ TEST(PciBus, WhetherARequestComesBeforeOrAfterTheBusAtItsInstantChangesNothing) 
   };
   RngStream rng(7, "pci-order");
   int trials = 0;
-  for (const char* arbiter : {"round_robin", "fixed_priority"}) {
-    for (const char* parking : {"last", "none"}) {
+  for (const PciArbiter arbiter : {PciArbiter::round_robin, PciArbiter::fixed_priority}) {
+    for (const PciParking parking : {PciParking::last, PciParking::none}) {
       for (int trial = 0; trial < 25; ++trial, ++trials) {
         PciBusParams bp;
         bp.arbiter = arbiter;
@@ -621,7 +622,7 @@ TEST(PciBus, WhetherARequestComesBeforeOrAfterTheBusAtItsInstantChangesNothing) 
                  after.first[at] == before.first[at])
             ++at;
           at = after.first.rfind(' ', at);  // from the transaction where they part
-          ADD_FAILURE() << arbiter << " " << parking << " trial " << trial
+          ADD_FAILURE() << choice_name(arbiter) << " " << choice_name(parking) << " trial " << trial
                         << ": after: " << after.first.substr(at, 160)
                         << "; before: " << before.first.substr(at, 160);
           return;

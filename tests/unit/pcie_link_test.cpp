@@ -98,7 +98,7 @@ using gbesim::testing::pci_request;
 
 PciBusParams pcie(std::int64_t lanes, std::int64_t skp = 0) {
   PciBusParams p;
-  p.mode = "pcie";
+  p.mode = PciMode::pcie;
   p.lanes = lanes;
   p.skp_interval_symbols = skp;
   return p;

@@ -71,6 +71,56 @@ TEST(Schema, AnObjectReadsItsFieldsAndNamesEveryProblemByPath) {
   EXPECT_NE(e.find("pumps.p.poles: a motor needs a flow"), std::string::npos) << e;
 }
 
+// A choice: an enum in the Params struct, its names and docs declared once beside it.
+enum class Drive { none, manual, motor };
+const ChoiceList<Drive>& choice_list(Drive) {
+  static const ChoiceList<Drive> list = {
+      {Drive::none, "", "no drive"},
+      {Drive::manual, "manual", "a hand wheel"},
+      {Drive::motor, "motor", ""},
+  };
+  return list;
+}
+struct Valve {
+  Drive drive = Drive::none;
+};
+
+TEST(Schema, AChoiceIsAnEnumInItsParamsAndANameOnlyInTheDocument) {
+  ParamTable<Valve> t("valve", "a valve");
+  t.choice("drive", &Valve::drive);
+  const ParamInfo& info = t.entries().at(0).info;
+  // The unset value is not offered; the row's doc is the values' own.
+  EXPECT_EQ(info.choices, (std::vector<std::string>{"manual", "motor"}));
+  EXPECT_EQ(info.range_text(), "manual | motor");
+  EXPECT_EQ(info.doc, "manual: a hand wheel; motor");
+  EXPECT_EQ(std::get<std::string>(info.default_value), "");
+  EXPECT_EQ(choice_name(Drive::manual), "manual");
+
+  const auto node = schema::table(t);
+  Valve v;
+  Diagnostics d("v.json");
+  schema::Reader r(d);
+  node.read(Json::parse(R"({"drive": "motor"})"), "valves.v", v, r);
+  EXPECT_TRUE(d.empty());
+  EXPECT_EQ(v.drive, Drive::motor);
+  EXPECT_EQ(node.write(v), Json::parse(R"({"drive": "motor"})"));
+  node.read(Json::parse(R"({"drive": "motr"})"), "valves.v", v, r);
+  EXPECT_EQ(v.drive, Drive::motor);  // unchanged
+  try {
+    d.throw_if_any();
+    ADD_FAILURE() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "valves.v.drive: \"motr\" is not one of manual | motor; did you mean \"motor\"?"),
+              std::string::npos)
+        << e.what();
+  }
+
+  ParamTable<Valve> worded("valve", "a valve");
+  worded.choice("drive", &Valve::drive, "how it turns");
+  EXPECT_EQ(worded.entries().at(0).info.doc, "how it turns");
+}
+
 TEST(Schema, ReferencesAreCollectedForLaterAndWritingFollowsPresence) {
   Pump p;
   Diagnostics d("p.json");

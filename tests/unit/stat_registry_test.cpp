@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -144,6 +145,31 @@ TEST(StatRegistry, ADistributionIsSixRows) {
   EXPECT_EQ(rows[1].value, 3.0);  // ns
   EXPECT_EQ(rows[5].name, "delay_max");
   EXPECT_EQ(g.describe()[1].description, "time in queue: mean");
+}
+
+// The formula helpers over 2 simulated seconds: 1000 bytes are 4000 bit/s, 500 events 250/s,
+// 1.5 s busy a share of 0.75; a ratio of counts is NaN until its denominator counts something.
+TEST(StatRegistry, FormulaHelpersGiveRatesSharesAndMeans) {
+  StatRegistry registry;
+  StatGroup g(registry, "g");
+  Counter bytes(g, "bytes", "bytes", "bytes");
+  Counter busy(g, "busy", "ps", "busy time");
+  bytes += 1000;
+  busy += 1'500'000'000'000;
+  StatContext c;
+  c.elapsed_ps = 2'000'000'000'000;
+  EXPECT_EQ(bits_per_second(bytes)(c), 4000.0);
+  EXPECT_EQ(per_second(bytes)(c), 500.0);
+  EXPECT_EQ(megabytes_per_second([] { return 3e6; })(c), 1.5);
+  EXPECT_EQ(share_of_time(busy)(c), 0.75);
+  EXPECT_EQ(value_of(bytes)(c), 1000.0);
+  const std::int64_t field = 7;
+  EXPECT_EQ(value_of(field)(c), 7.0);
+  EXPECT_EQ(elapsed_ps()(c), 2e12);
+  EXPECT_EQ(per_event()(3.0, 4.0, c), 0.75);
+  EXPECT_EQ(per_event(1000.0)(3.0, 4.0, c), 750.0);
+  EXPECT_TRUE(std::isnan(per_event()(3.0, 0.0, c)));
+  EXPECT_EQ(fraction_of_span()(1.0, 4.0, c), 0.25);
 }
 
 TEST(RunRecord, OnlyTheMembersAskedForAreKept) {

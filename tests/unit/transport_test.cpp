@@ -175,7 +175,7 @@ TEST(Transport, TimeoutResendsTheTail) {
 // aimd: a duplicate-ACK loss halves the congestion window (65535 -> 32767), which then grows back.
 TEST(Transport, AimdHalvesTheWindowOnLoss) {
   TransportParams params;
-  params.congestion = "aimd";
+  params.congestion = Congestion::aimd;
   params.ack_every = 1;
   Pair n(params);
   n.a.write(40 * 1460, 0);

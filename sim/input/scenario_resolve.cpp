@@ -155,8 +155,8 @@ void resolve_defaults(ScenarioConfig& c) {
       h.pci.max_read_request_bytes = h.nic.pcie_max_read_request_bytes;
   }
   for (auto& s : c.stations) {
-    const auto own = find_speed_mode(s.rate_mbps);
-    if (s.mac.slot_time_bits == 0 && own) s.mac.slot_time_bits = own->slot_time_bits;
+    // Written out, so that run.json says the slotTime the station used.
+    s.mac.slot_time_bits = slot_time_bits_at(s.mac, s.rate_mbps);
     for (auto& t : s.traffic) {
       if (t.load > 0) t.load_bps = t.load * 1e6 * static_cast<double>(s.rate_mbps);
       t.load = 0;  // from here on the load is load_bps

@@ -510,94 +510,125 @@ void check_document(const Json& doc, const std::string&, ScenarioConfig& c, Read
 
 }  // namespace
 
+namespace {
+
+using ScenarioField = Object<ScenarioConfig>::Field;
+
+// Every station starts from the scenario-wide mac and sink blocks and a numbered address.
+ScenarioField stations_field() {
+  ScenarioField stations = collection("stations", station_map(), &ScenarioConfig::stations);
+  stations.read = [](const Json& v, const std::string& path, ScenarioConfig& c, Reader& r) {
+    MapOf<StationConfig> m = station_map();
+    m.seed = [&c](StationConfig& st, std::size_t i) {
+      st.mac = c.default_mac;
+      st.sink = c.default_sink;
+      st.address = MacAddress::for_station(static_cast<std::uint32_t>(i + 1));
+    };
+    m.read(v, path, c.stations, r);
+  };
+  return stations;
+}
+
+// Every switch's ports start from the scenario-wide mac block.
+ScenarioField switches_field() {
+  ScenarioField switches = collection("switches", switch_map(), &ScenarioConfig::switches);
+  switches.read = [](const Json& v, const std::string& path, ScenarioConfig& c, Reader& r) {
+    MapOf<SwitchConfig> m = switch_map();
+    m.seed = [&c](SwitchConfig& sw, std::size_t) { sw.mac = c.default_mac; };
+    m.read(v, path, c.switches, r);
+  };
+  return switches;
+}
+
+// Domains derived from the topology block are written as that block.
+ScenarioField domains_field() {
+  ScenarioField domains = collection("collision_domains", domain_list(), &ScenarioConfig::domains);
+  domains.write = [](const ScenarioConfig& c) -> std::optional<Json> {
+    Json out = Json::array();
+    for (const auto& d : c.domains)
+      if (!d.from_topology) out.push_back(domain_object().write(d));
+    if (out.empty()) return std::nullopt;
+    return out;
+  };
+  return domains;
+}
+
+ScenarioField link_level_field() {
+  ScenarioField link_level;
+  link_level.key = "link_level";
+  link_level.read = [](const Json& v, const std::string& path, ScenarioConfig& c, Reader& r) {
+    link_level_object().read(v, path, c.link_level.emplace(), r);
+  };
+  link_level.write = [](const ScenarioConfig& c) -> std::optional<Json> {
+    if (!c.link_level) return std::nullopt;
+    return link_level_object().write(*c.link_level);
+  };
+  link_level.describe = link_level_object().node().describe;
+  return link_level;
+}
+
+// The sweep plan is read on its own (sim/input/sweep_plan.cpp): here it is a known key.
+ScenarioField sweep_field() {
+  ScenarioField sweep;
+  sweep.key = "sweep";
+  sweep.read = [](const Json&, const std::string&, ScenarioConfig&, Reader&) {};
+  sweep.write = [](const ScenarioConfig&) -> std::optional<Json> { return std::nullopt; };
+  sweep.describe = [](const std::string& path, std::vector<Entry>& out) {
+    out.push_back(sweep_entry(path));
+    out.push_back(sweep_entry(path + ".*"));
+  };
+  return sweep;
+}
+
+ScenarioField media_field() {
+  ScenarioField media = by_hand<ScenarioConfig>(
+      "media", "map", "{\"<medium>\": {...}}", "",
+      "the media table: built-in rows, changed or added to", read_media, write_media);
+  media.describe = [describe = media.describe](const std::string& path, std::vector<Entry>& out) {
+    describe(path, out);
+    schema::describe_rows(medium_param_table(), child_path(path, "*"), out);
+  };
+  return media;
+}
+
+// The topology block is read once the stations are known (resolve_topology) and written as
+// resolved there, every default spelled out; it is described by its own schema.
+ScenarioField topology_field() {
+  ScenarioField topology = by_hand<ScenarioConfig>(
+      "topology", "object", "", "", topology_schema().doc(),
+      [](const Json&, const std::string&, ScenarioConfig&, Reader&) {},
+      [](const ScenarioConfig& c) -> std::optional<Json> {
+        if (!c.topology) return std::nullopt;
+        return c.topology->resolved;
+      });
+  topology.describe = [](const std::string& path, std::vector<Entry>& out) {
+    topology_schema().describe(path, out);
+  };
+  return topology;
+}
+
+}  // namespace
+
 const Object<ScenarioConfig>& scenario_schema() {
   static const Object<ScenarioConfig> o = [] {
     Object<ScenarioConfig> s("a scenario");
-    Object<ScenarioConfig>::Field stations =
-        collection("stations", station_map(), &ScenarioConfig::stations);
-    // Every station starts from the scenario-wide mac and sink blocks and a numbered address.
-    stations.read = [](const Json& v, const std::string& path, ScenarioConfig& c, Reader& r) {
-      MapOf<StationConfig> m = station_map();
-      m.seed = [&c](StationConfig& st, std::size_t i) {
-        st.mac = c.default_mac;
-        st.sink = c.default_sink;
-        st.address = MacAddress::for_station(static_cast<std::uint32_t>(i + 1));
-      };
-      m.read(v, path, c.stations, r);
-    };
-    // Every switch's ports start from the scenario-wide mac block.
-    Object<ScenarioConfig>::Field switches =
-        collection("switches", switch_map(), &ScenarioConfig::switches);
-    switches.read = [](const Json& v, const std::string& path, ScenarioConfig& c, Reader& r) {
-      MapOf<SwitchConfig> m = switch_map();
-      m.seed = [&c](SwitchConfig& sw, std::size_t) { sw.mac = c.default_mac; };
-      m.read(v, path, c.switches, r);
-    };
-    Object<ScenarioConfig>::Field domains =
-        collection("collision_domains", domain_list(), &ScenarioConfig::domains);
-    // Domains derived from the topology block are written as that block.
-    domains.write = [](const ScenarioConfig& c) -> std::optional<Json> {
-      Json out = Json::array();
-      for (const auto& d : c.domains)
-        if (!d.from_topology) out.push_back(domain_object().write(d));
-      if (out.empty()) return std::nullopt;
-      return out;
-    };
-    Object<ScenarioConfig>::Field link_level;
-    link_level.key = "link_level";
-    link_level.read = [](const Json& v, const std::string& path, ScenarioConfig& c, Reader& r) {
-      link_level_object().read(v, path, c.link_level.emplace(), r);
-    };
-    link_level.write = [](const ScenarioConfig& c) -> std::optional<Json> {
-      if (!c.link_level) return std::nullopt;
-      return link_level_object().write(*c.link_level);
-    };
-    link_level.describe = link_level_object().node().describe;
-    // The sweep plan is read on its own (sim/sweep_plan.cpp): here it is a known key.
-    Object<ScenarioConfig>::Field sweep;
-    sweep.key = "sweep";
-    sweep.read = [](const Json&, const std::string&, ScenarioConfig&, Reader&) {};
-    sweep.write = [](const ScenarioConfig&) -> std::optional<Json> { return std::nullopt; };
-    sweep.describe = [](const std::string& path, std::vector<Entry>& out) {
-      out.push_back(sweep_entry(path));
-      out.push_back(sweep_entry(path + ".*"));
-    };
-    Object<ScenarioConfig>::Field media = by_hand<ScenarioConfig>(
-        "media", "map", "{\"<medium>\": {...}}", "",
-        "the media table: built-in rows, changed or added to", read_media, write_media);
-    media.describe = [describe = media.describe](const std::string& path, std::vector<Entry>& out) {
-      describe(path, out);
-      schema::describe_rows(medium_param_table(), child_path(path, "*"), out);
-    };
-    // The topology block is read once the stations are known (resolve_topology) and written
-    // as resolved there, every default spelled out; it is described by its own schema.
-    Object<ScenarioConfig>::Field topology = by_hand<ScenarioConfig>(
-        "topology", "object", "", "", topology_schema().doc(),
-        [](const Json&, const std::string&, ScenarioConfig&, Reader&) {},
-        [](const ScenarioConfig& c) -> std::optional<Json> {
-          if (!c.topology) return std::nullopt;
-          return c.topology->resolved;
-        });
-    topology.describe = [](const std::string& path, std::vector<Entry>& out) {
-      topology_schema().describe(path, out);
-    };
     s.rows(run_param_table(), &ScenarioConfig::run)
-        .custom(std::move(media))
+        .custom(media_field())
         .field("mac", &ScenarioConfig::default_mac, schema::table(mac_param_table()))
         .written_if([](const ScenarioConfig&) { return false; })
         .field("sink", &ScenarioConfig::default_sink, schema::table(sink_param_table()))
         .written_if([](const ScenarioConfig&) { return false; })
-        .custom(std::move(stations))
+        .custom(stations_field())
         .written_if([](const ScenarioConfig& c) { return !c.stations.empty() || c.hosts.empty(); })
         .custom(collection("links", link_list(), &ScenarioConfig::links))
-        .custom(std::move(domains))
-        .custom(std::move(topology))
+        .custom(domains_field())
+        .custom(topology_field())
         .custom(collection("hosts", host_map(), &ScenarioConfig::hosts))
         .written_if([](const ScenarioConfig& c) { return !c.hosts.empty(); })
-        .custom(std::move(switches))
+        .custom(switches_field())
         .written_if([](const ScenarioConfig& c) { return !c.switches.empty(); })
-        .custom(std::move(link_level))
-        .custom(std::move(sweep))
+        .custom(link_level_field())
+        .custom(sweep_field())
         .require("name", "missing \"name\"")
         .require("description", "missing \"description\"")
         .check(check_document);

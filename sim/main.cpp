@@ -31,6 +31,7 @@ int cli(int argc, char** argv) {
                              add_events_verb(app), add_topology_verb(app)};
   for (Verb& chart : add_chart_verbs(app, self)) verbs.push_back(std::move(chart));
   verbs.push_back(add_phy_verb(app));
+  verbs.push_back(add_validate_verb(app));
   verbs.push_back(add_bench_verb(app, self));
 
   if (const auto code = parse_command_line(app, argc, argv)) return *code;

@@ -6,6 +6,7 @@
 #include "sim/campaign/bench.hpp"
 #include "sim/campaign/slurm_options.hpp"
 #include "sim/campaign/sweep.hpp"
+#include "sim/campaign/validate.hpp"
 #include "sim/run/run_verb.hpp"
 #include "sim/run/series.hpp"
 
@@ -129,7 +130,51 @@ void declare_bench(CLI::App* cmd, BenchLine& l) {
                       "scenarios/carrier-extension-waste.json, from the project's directory)");
 }
 
+struct ValidateLine {
+  ValidateOptions validate;
+  std::string out_dir;
+  CLI::Option* out = nullptr;
+};
+
+void declare_validate(CLI::App* cmd, ValidateLine& l) {
+  ValidateOptions& v = l.validate;
+  cmd->add_option("--data", v.data_files,
+                  "score against these measurement files (docs/validation.md's shape) instead of "
+                  "the built-in sources (repeatable)");
+  cmd->add_option("--source", v.sources,
+                  "only this source (e.g. nic-review-2003; repeatable; --list names them)");
+  cmd->add_flag("--quick", v.quick, "only the rows marked quick (a few runs per source)");
+  cmd->add_option("-j,--jobs", v.jobs, "runs in parallel (default 1)")
+      ->check(decimal())
+      ->check(CLI::Range(1, 256));
+  l.out = cmd->add_option("--out", l.out_dir, "results directory (default results/validation)");
+  cmd->add_option("--check", v.check_file,
+                  "compare with a committed validation.csv: exit 1 when a prediction's error grew "
+                  "by more than --allowed-points or a claim no longer holds");
+  cmd->add_option("--allowed-points", v.allowed_points,
+                  "--check: how many percentage points a prediction's error may grow (default 2)")
+      ->check(CLI::Range(0.0, 1000.0));
+  cmd->add_flag("--list", v.list_only, "list the sources, their figures and claims; run nothing");
+  auto* markdown =
+      cmd->add_option("--markdown", v.markdown_of,
+                      "print a validation.csv as docs/validation.md's tables; run nothing");
+  cmd->add_flag("--totals", v.totals_only, "--markdown: only the totals")->needs(markdown);
+  cmd->add_flag("--quiet", v.quiet, "no progress");
+}
+
 }  // namespace
+
+Verb add_validate_verb(CLI::App& app) {
+  auto line = std::make_shared<ValidateLine>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate", "score the model against the source documents' published measurements");
+  declare_validate(cmd, *line);
+  return {cmd, [line] {
+            check_out_option(line->out);
+            if (line->out->count() > 0) line->validate.out_dir = line->out_dir;
+            return run_validate(line->validate);
+          }};
+}
 
 Verb add_sweep_verb(CLI::App& app, const std::string& self) {
   auto line = std::make_shared<SweepLine>();

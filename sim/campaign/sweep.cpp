@@ -329,4 +329,35 @@ int run_sweep(const SweepOptions& options) {
   return run_whole_sweep(sweep);
 }
 
+std::vector<ChosenRun> run_chosen(const SweepOptions& options,
+                                  const std::vector<std::size_t>& chosen) {
+  LoadOptions load;
+  load.sets = options.sets;
+  const SweepPlan plan = load_sweep_plan(options.scenario_file, load);
+  Sweep sweep = set_up(options, plan);
+  const OutputDirectory out = open_sweep_directory(sweep);
+  make_runs_directory(sweep.dir());
+  PendingRuns pending;
+  std::vector<std::string> redo;
+  for (const std::size_t k : chosen) {
+    const PendingRuns one = pending_runs(sweep.runs, {k, k + 1}, redo);
+    pending.runs.insert(pending.runs.end(), one.runs.begin(), one.runs.end());
+    pending.skipped += one.skipped;
+    ++pending.in_range;
+  }
+  if (!options.quiet) say_why_run_again(options, redo);
+  refuse_runs_into_links(sweep.runs, pending.runs);
+  run_pending(options, sweep.runs, pending, "runs of " + sweep.name, nullptr, nullptr);
+  say_which_failed(sweep.runs);
+  std::vector<ChosenRun> result;
+  for (const std::size_t k : chosen) {
+    ChosenRun r;
+    r.run = k;
+    r.state = sweep.runs.state(k, &r.scalars);
+    if (sweep.runs.failed().count(k) != 0) r.state.status = "failed";
+    result.push_back(std::move(r));
+  }
+  return result;
+}
+
 }  // namespace gbesim

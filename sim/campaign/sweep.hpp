@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/campaign/run_state.hpp"
+
 namespace gbesim {
 
 struct SweepOptions {
@@ -47,5 +49,17 @@ struct SweepOptions {
 };
 
 int run_sweep(const SweepOptions& options);
+
+// Some runs of a sweep, chosen by number: those not complete already run into the sweep's usual
+// layout (options.out_dir), -j at a time, without the sweep-wide files -- what `gbesim validate`
+// runs of each scenario. Returns what each chosen run's directory holds afterwards, with its
+// scalars when complete (checked as --status checks them).
+struct ChosenRun {
+  std::size_t run = 0;
+  RunState state;
+  std::vector<RunScalar> scalars;
+};
+std::vector<ChosenRun> run_chosen(const SweepOptions& options,
+                                  const std::vector<std::size_t>& runs);
 
 }  // namespace gbesim

@@ -114,7 +114,8 @@ Ends application_ends(const ScenarioConfig& config) {
     std::vector<std::string> clients;  // per-client teaming: peers in order of first appearance
     for (const auto& [key, app] : h.applications()) {
       std::size_t home = 0;
-      if (own.size() > 1 && h.team.mode == TeamMode::per_client) {
+      if (own.size() > 1 && h.team.mode == TeamMode::per_client &&
+          (h.team.balances == TeamBalance::every_protocol || app->network == AppNetwork::ip)) {
         auto it = std::find(clients.begin(), clients.end(), app->peer);
         if (it == clients.end()) it = clients.insert(clients.end(), app->peer);
         home = static_cast<std::size_t>(it - clients.begin()) % own.size();

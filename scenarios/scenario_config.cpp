@@ -20,6 +20,17 @@ const ChoiceList<TeamMode>& choice_list(TeamMode) {
   return list;
 }
 
+const ChoiceList<TeamBalance>& choice_list(TeamBalance) {
+  static const ChoiceList<TeamBalance> list = {
+      {TeamBalance::every_protocol, "every_protocol", "every application's traffic is spread"},
+      {TeamBalance::ip_only, "ip_only",
+       "only TCP/IP applications are spread; IPX (apps' network \"ipx\") goes through the first "
+       "NIC, both ways: 3Com DynamicAccess load balancing (3Com Fast EtherLink Server NIC "
+       "release notes 09-1548-001, 1999, as the file-server test reports)"},
+  };
+  return list;
+}
+
 const ParamTable<RunParams>& run_param_table() {
   static const ParamTable<RunParams> table = [] {
     ParamTable<RunParams> t("scenario", "top-level keys of a scenario file");

@@ -104,8 +104,14 @@ struct DmaMasterConfig {
 enum class TeamMode { per_client, round_robin };
 const ChoiceList<TeamMode>& choice_list(TeamMode);
 
+// Which traffic a team spreads over its NICs: every protocol, or TCP/IP only (the rest goes
+// through the first NIC), as 3Com's DynamicAccess load balancing did.
+enum class TeamBalance { every_protocol, ip_only };
+const ChoiceList<TeamBalance>& choice_list(TeamBalance);
+
 struct TeamParams {
   TeamMode mode = TeamMode::per_client;
+  TeamBalance balances = TeamBalance::every_protocol;
   std::vector<std::string> stations;
 };
 

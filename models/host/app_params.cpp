@@ -67,6 +67,16 @@ const ParamTable<TransportParams>& transport_param_table() {
   return table;
 }
 
+const ChoiceList<AppNetwork>& choice_list(AppNetwork) {
+  static const ChoiceList<AppNetwork> list = {
+      {AppNetwork::ip, "ip", "TCP/IP or UDP/IP"},
+      {AppNetwork::ipx, "ipx",
+       "IPX (NetWare's NCP; the frames stay the windowed transport's IPv4, only a team's load "
+       "balancing tells them apart)"},
+  };
+  return list;
+}
+
 const ParamTable<AppParams>& app_param_table() {
   static const ParamTable<AppParams> table = [] {
     ParamTable<AppParams> t("app", "the host's application against one peer station");
@@ -98,7 +108,10 @@ const ParamTable<AppParams>& app_param_table() {
                  "the application starts at this time")
         .integer("stop_ns", &AppParams::stop_ns, "ns", 0, 1LL << 50,
                  "no new request, write or datagram from this time on (what is under way "
-                 "finishes); 0: the application runs to the end");
+                 "finishes); 0: the application runs to the end")
+        .choice("network", &AppParams::network,
+                "the network protocol the application's traffic stands for, as a NIC team's load "
+                "balancing sees it (hosts.<h>.team.balances)");
     return t;
   }();
   return table;

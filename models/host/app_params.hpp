@@ -33,6 +33,11 @@ const ChoiceList<AppKind>& choice_list(AppKind);
 enum class AppDirection { receive, send };
 const ChoiceList<AppDirection>& choice_list(AppDirection);
 
+// The network protocol an application's traffic stands for, as a NIC team's load balancing sees
+// it (the frames are the windowed transport's IPv4 either way): ipx for NetWare's NCP.
+enum class AppNetwork { ip, ipx };
+const ChoiceList<AppNetwork>& choice_list(AppNetwork);
+
 // The application a host runs against one peer station (an ideal endpoint, or the application's
 // other end on the host whose NIC serves that station).
 struct AppParams {
@@ -49,6 +54,7 @@ struct AppParams {
   std::int64_t control_bytes = 64;  // file: a read request, a write's acknowledgement (bytes)
   std::int64_t start_ns = 0;        // nothing is sent before this
   std::int64_t stop_ns = 0;         // no new request, write or datagram from this time; 0: never
+  AppNetwork network = AppNetwork::ip;
 };
 
 const ParamTable<AppParams>& app_param_table();

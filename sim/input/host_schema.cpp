@@ -116,7 +116,9 @@ const ParamTable<TeamParams>& team_param_table() {
   static const ParamTable<TeamParams> table = [] {
     ParamTable<TeamParams> t("team",
                              "adapter teaming: NICs like the host's nic sharing its traffic");
-    t.choice("mode", &TeamParams::mode);
+    t.choice("mode", &TeamParams::mode)
+        .choice("balances", &TeamParams::balances,
+                "which applications' traffic the team spreads (per_client teams)");
     return t;
   }();
   return table;

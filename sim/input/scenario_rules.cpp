@@ -61,6 +61,9 @@ void nic_fits_station(const ScenarioConfig& c, Diagnostics& d) {
                         "(nic.rx_fifo_bytes " +
                         std::to_string(h.nic.rx_fifo_bytes) + ")");
     }
+    if (h.team.balances == TeamBalance::ip_only && h.team.mode != TeamMode::per_client)
+      d.error(host_path(h, "team.balances"),
+              "ip_only balances per client; a round_robin team spreads every frame it sends");
     if (!h.team.stations.empty() && !h.tx.to.empty())
       d.error(host_path(h, "team"),
               "the raw sender (tx) uses one NIC; a team carries "
@@ -416,7 +419,7 @@ const std::vector<ScenarioRule>& scenario_rules() {
       {"nic-fits-station",
        "a NIC (or a light host) serves one station; its FIFOs and receive ring hold that "
        "station's largest frame, on every station of a team; its sender sends to another station "
-       "in frames the MAC takes, through one NIC",
+       "in frames the MAC takes, through one NIC; a team balances by protocol only per client",
        nic_fits_station},
       {"one-port-per-station",
        "every station is on exactly one link or collision domain (topology included)",

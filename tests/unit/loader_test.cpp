@@ -815,6 +815,11 @@ TEST(Loader, TeamsAppsAndLightHostsAreChecked) {
   EXPECT_CONTAINS(
       error_of(with_hosts(R"({"h": {"nic": {"station": "a"}, "team": {"mode": "round_robin"}}})")),
       "hosts.h.team: missing \"stations\"");
+  EXPECT_CONTAINS(error_of(with_hosts(
+                      R"({"h": {"nic": {"station": "a"}, "team": {"mode": "round_robin",
+                                 "balances": "ip_only", "stations": ["a2"]}}})")),
+                  "hosts.h.team.balances: ip_only balances per client; a round_robin team "
+                  "spreads every frame it sends");
   EXPECT_CONTAINS(error_of(with_hosts(R"({"h": {"nic": {"station": "a"}, "apps": []}})")),
                   "hosts.h.apps: expected a non-empty array of applications, got []");
   EXPECT_CONTAINS(

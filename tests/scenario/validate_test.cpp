@@ -84,6 +84,17 @@ TEST(Validate, AUsersMeasurementsAreScoredOnTheRunsOwnScalarsAndResume) {
   EXPECT_TRUE(contains(read_text(dir / "v/scorecard.txt"), "small-frames-more"));
   EXPECT_TRUE(contains(first.output, "lab-notes.txt"));
 
+  // Its charts and report: simulated against measured, the rows, the claim.
+  const auto plot = run_bounded({"plot", "v", "-o", "charts"}, dir);
+  EXPECT_EQ(plot.exit_code, 0) << plot.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "charts/validation-lab-notes-frames.png"));
+  const auto report = run_bounded({"report", "v", "-o", "report.html"}, dir);
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  const std::string html = read_text(dir / "report.html");
+  EXPECT_TRUE(contains(html, "Validation against the source documents"));
+  EXPECT_TRUE(contains(html, "<td>frames-1518</td><td>prediction</td>"));
+  EXPECT_TRUE(contains(html, "claim: more 512-byte frames than 1518-byte ones"));
+
   // Again: every run is complete, so nothing runs; the same scorecard.
   const auto again = run_bounded(
       {"validate", "--data", "lab.json", "--out", "v", "--check", "v/validation.csv"}, dir);

@@ -31,10 +31,13 @@
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
+#include <QtCharts/QXYSeries>
 
 #include "analysis/comparisons.hpp"
 #include "analysis/diameter.hpp"
+#include "analysis/result_files.hpp"
 #include "ui/render.hpp"
+#include "ui/validation_charts.hpp"
 
 namespace gbesim::ui {
 namespace {
@@ -472,6 +475,68 @@ TEST(Charts, EveryStatisticTheChartsAndComparisonsReadByNameExists) {
     }
   }
   EXPECT_GE(asked, 40u);
+}
+
+// A `gbesim validate` directory: one chart per source and unit, each figure at (measured,
+// simulated) as a calibration or a prediction marker, with the diagonal and the +-20 % lines.
+TEST(Charts, AValidationDirectoryGivesSimulatedAgainstMeasuredPerSourceAndUnit) {
+  auto row = [](const std::string& source, const std::string& id, const std::string& unit,
+                double measured, double simulated, ValidationRole role) {
+    ScoreRow r;
+    r.source = source;
+    r.id = id;
+    r.kind = "figure";
+    r.unit = unit;
+    r.role = role;
+    r.measured = measured;
+    r.simulated = simulated;
+    r.error_pct = 100 * (simulated / measured - 1);
+    r.tolerance_pct = 20;
+    return r;
+  };
+  ScoreRow claim;
+  claim.source = "a.txt";
+  claim.id = "order";
+  claim.kind = "claim";
+  const std::vector<ScoreRow> rows = {
+      row("a.txt", "rx", "Mbit/s", 840, 655, ValidationRole::calibration),
+      row("a.txt", "tx", "Mbit/s", 690, 712, ValidationRole::prediction),
+      row("a.txt", "cpu", "%", 24, 25, ValidationRole::prediction),
+      row("b.txt", "agg", "KB/s", 49500, 60002, ValidationRole::prediction), claim};
+  const auto dir = fresh("validation");
+  {
+    std::ofstream f(dir / "validation.csv");
+    f << scorecard_csv(rows);
+  }
+  ASSERT_TRUE(is_validation_directory(dir));
+  auto charts = validation_charts(read_validation_directory(dir));
+  ASSERT_EQ(charts.size(), 3u);
+  EXPECT_EQ(charts[0].name, "validation-a-mbit-s");
+  EXPECT_EQ(charts[1].name, "validation-a-percent");
+  EXPECT_EQ(charts[2].name, "validation-b-kb-s");
+  std::map<std::string, int> points;
+  for (QAbstractSeries* s : charts[0].chart->series())
+    if (auto* xy = qobject_cast<QXYSeries*>(s)) points[s->name().toStdString()] = xy->count();
+  EXPECT_EQ(points["calibration rows (may be fitted)"], 1);
+  EXPECT_EQ(points["prediction rows"], 1);
+  EXPECT_EQ(points["simulated = measured"], 2);
+  EXPECT_EQ(points["+20 %"], 2);
+  const auto axes = charts[0].chart->axes(Qt::Horizontal);
+  ASSERT_EQ(axes.size(), 1);
+  EXPECT_EQ(axes[0]->titleText().toStdString(), "measured (Mbit/s)");
+  for (auto& c : charts) delete c.chart;
+
+  std::ofstream(dir / "validation.csv", std::ios::app)
+      << "a.txt,x,figure,guess,w,c,q,u,1,1,0,20,yes,\n";
+  try {
+    read_validation_directory(dir);
+    FAIL() << "no error";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("validation.csv: line 7: role: expected calibration or "
+                                         "prediction, got \"guess\""),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Charts, RenderWritesPngOfTheHouseSizeAndSvg) {

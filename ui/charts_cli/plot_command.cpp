@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include <fmt/core.h>
 
@@ -12,23 +13,35 @@
 #include "sim/support/output_dir.hpp"
 #include "ui/render.hpp"
 #include "ui/standard_charts.hpp"
+#include "ui/validation_charts.hpp"
 
 namespace gbesim {
 
-int run_plot(const PlotOptions& o) {
-  Results results;
+namespace {
+
+// The standard charts of a results directory, or a validation directory's (an error: nullopt).
+std::optional<std::vector<ui::StandardChart>> charts_of(const std::string& dir) {
   try {
-    results = load_results(o.results_dir);
+    if (ui::is_validation_directory(dir))
+      return ui::validation_charts(ui::read_validation_directory(dir));
+    return ui::standard_charts(load_results(dir));
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return 2;
+    return std::nullopt;
   }
+}
+
+}  // namespace
+
+int run_plot(const PlotOptions& o) {
   // Charts render offscreen: no display is needed (or used).
   const ui::OffscreenApplication app;
+  const auto made = charts_of(o.results_dir);
+  if (!made) return 2;
+  const auto& charts = *made;
   const std::filesystem::path out = o.out_dir.empty()
                                         ? std::filesystem::path(o.results_dir) / "charts"
                                         : std::filesystem::path(o.out_dir);
-  const auto charts = ui::standard_charts(results);
   if (charts.empty()) {
     std::cerr << "error: " << o.results_dir << ": no standard chart applies to these results\n";
     return 2;

@@ -16,10 +16,12 @@
 #include "analysis/result_files.hpp"
 #include "analysis/results.hpp"
 #include "analysis/side_by_side.hpp"
+#include "analysis/validation.hpp"
 #include "sim/support/atomic_file.hpp"
 #include "sim/support/diagnostics.hpp"
 #include "ui/render.hpp"
 #include "ui/standard_charts.hpp"
+#include "ui/validation_charts.hpp"
 
 namespace gbesim {
 
@@ -277,6 +279,59 @@ void parameters(const Results& r, std::ostringstream& h) {
 // The report's path, checked before anything is drawn: a file in a directory that exists or
 // can be made, and nothing but a regular file replaced (a device, a FIFO, a directory or a link
 // at that path is refused). ScenarioErrors name the path (exit code 2).
+void validation_totals(const std::vector<ScoreRow>& rows, std::ostringstream& h) {
+  h << "<h2>Validation against the source documents</h2>\n<table><tr><th>source</th><th>"
+       "figures</th><th>within tolerance</th><th>predictions</th><th>within tolerance</th><th>"
+       "median |error| of the predictions</th><th>claims</th><th>holding</th></tr>\n";
+  for (const ScoreTotals& t : score_totals(rows))
+    h << "<tr><td>" << html_escape(t.source) << "</td><td>" << t.figures << "</td><td>"
+      << t.figures_within << "</td><td>" << t.predictions << "</td><td>" << t.predictions_within
+      << "</td><td>"
+      << (t.median_abs_prediction_error_pct
+              ? fmt::format("{:.1f} %", *t.median_abs_prediction_error_pct)
+              : "-")
+      << "</td><td>" << t.claims << "</td><td>" << t.claims_holding << "</td></tr>\n";
+  h << "</table>\n";
+}
+
+void validation_row(const ScoreRow& r, std::ostringstream& h) {
+  const bool claim = r.kind == "claim";
+  h << "<tr><td>" << html_escape(r.id) << "</td><td>" << role_name(r.role) << "</td><td>"
+    << html_escape(claim ? "claim: " + r.condition + " (" + r.detail + ")" : r.condition)
+    << "</td><td>" << (r.measured ? number(*r.measured) + " " + html_escape(r.unit) : "")
+    << "</td><td>" << (r.simulated ? number(*r.simulated) : "") << "</td><td>"
+    << (r.error_pct ? fmt::format("{:+.1f} %", *r.error_pct) : "") << "</td><td>"
+    << (claim ? "" : fmt::format("{:g} %", r.tolerance_pct)) << "</td><td>"
+    << (claim ? (r.within ? "holds" : "<b>fails</b>") : (r.within ? "yes" : "<b>no</b>"))
+    << "</td></tr>\n";
+}
+
+// A `gbesim validate` directory: the totals, then per source document its simulated-against-
+// measured charts and every row (figures with their errors, claims with their checks). Returns
+// the charts drawn.
+int validation_section(const std::vector<ScoreRow>& rows, std::ostringstream& h) {
+  validation_totals(rows, h);
+  int charts = 0;
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t end = i;
+    while (end < rows.size() && rows[end].source == rows[i].source) ++end;
+    const std::vector<ScoreRow> of_source(rows.begin() + static_cast<std::ptrdiff_t>(i),
+                                          rows.begin() + static_cast<std::ptrdiff_t>(end));
+    h << "<h3>" << html_escape(rows[i].source) << "</h3>\n";
+    for (auto& c : ui::validation_charts(of_source)) {
+      h << "<img alt=\"" << html_escape(c.name) << "\" src=\"data:image/png;base64,"
+        << ui::chart_png(c.chart, c.annotate).toBase64().toStdString() << "\">\n";
+      ++charts;
+    }
+    h << "<table><tr><th>row</th><th>role</th><th>conditions</th><th>measured</th><th>"
+         "simulated</th><th>error</th><th>tolerance</th><th>within</th></tr>\n";
+    for (const ScoreRow& r : of_source) validation_row(r, h);
+    h << "</table>\n";
+    i = end;
+  }
+  return charts;
+}
+
 std::filesystem::path report_path(const ReportOptions& o) {
   const std::filesystem::path out =
       o.out_file.empty() ? std::filesystem::path(o.results_dirs.front()) / "report.html"
@@ -306,9 +361,13 @@ std::filesystem::path report_path(const ReportOptions& o) {
 int run_report(const ReportOptions& o) {
   const std::filesystem::path out = report_path(o);
   std::vector<Results> all;
+  std::vector<std::vector<ScoreRow>> validations;
   for (const auto& dir : o.results_dirs) {
     try {
-      all.push_back(load_results(dir));
+      if (ui::is_validation_directory(dir))
+        validations.push_back(ui::read_validation_directory(dir));
+      else
+        all.push_back(load_results(dir));
     } catch (const std::exception& e) {
       std::cerr << "error: " << e.what() << "\n";
       return 2;
@@ -342,10 +401,12 @@ int run_report(const ReportOptions& o) {
     key_table(r, h);
     parameters(r, h);
   }
+  for (const auto& rows : validations) charts_total += validation_section(rows, h);
   h << "</body></html>\n";
   write_file_atomically(out, h.str());
   if (!o.quiet)
-    fmt::print("report: {} ({} results, {} charts)\n", out.string(), all.size(), charts_total);
+    fmt::print("report: {} ({} results, {} charts)\n", out.string(),
+               all.size() + validations.size(), charts_total);
   return 0;
 }
 

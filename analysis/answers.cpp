@@ -68,95 +68,132 @@ Mode mode_of(const nlohmann::json& config) {
   return half ? Mode::half : Mode::full;
 }
 
-void carrier_extension(const Results& r, std::vector<Answer>& out) {
-  if (r.kind != ResultsKind::sweep) return;
-  // Only sweeps where some point spends time extending.
+// Whether some point of a sweep spends time extending.
+bool extends_somewhere(const Results& r) {
   bool any = false;
   for (std::size_t p = 0; p < r.points.size() && !any; ++p)
     if (const auto e = r.value(p, "domain0", "extension_share")) any = e->mean > 0;
-  if (!any) return;
+  return any;
+}
+
+// Each point's MAC mode and rate, and so each extension point's partners.
+struct PointModes {
   std::vector<Mode> modes;
   std::vector<int> rates;
-  for (std::size_t p = 0; p < r.points.size(); ++p) {
-    const auto& config = r.config(p);
-    modes.push_back(mode_of(config));
-    rates.push_back(config.is_object() ? config.value("rate_mbps", 1000) : 0);
+
+  explicit PointModes(const Results& r) {
+    for (std::size_t p = 0; p < r.points.size(); ++p) {
+      const auto& config = r.config(p);
+      modes.push_back(mode_of(config));
+      rates.push_back(config.is_object() ? config.value("rate_mbps", 1000) : 0);
+    }
   }
-  // Each extension point's partner in the given mode: the point at the same rate differing from
-  // it on one axis.
-  auto partner = [&](std::size_t p, Mode m) -> std::optional<std::size_t> {
+  // Point p's partner in mode m: the point at the same rate differing from it on one axis.
+  std::optional<std::size_t> partner(const Results& r, std::size_t p, Mode m) const {
     for (std::size_t q = 0; q < r.points.size(); ++q)
       if (modes[q] == m && rates[q] == rates[p] && differing_axes(r, p, q).size() == 1) return q;
     return std::nullopt;
-  };
-  const int size_axis = axis_containing(r, "frame_bytes");
-  // Sentences per group of the axes other than the frame size and the mode's axis.
-  std::vector<std::string> group_order;
-  std::map<std::string, std::vector<std::string>> wasted, none, won;
-  Answer a;
-  a.kind = "carrier-extension";
-  a.question = "How much does carrier extension waste, and what does frame bursting win back?";
-  for (std::size_t p = 0; p < r.points.size(); ++p) {
-    if (modes[p] != Mode::extension) continue;
-    const auto ext = r.value(p, "domain0", "extension_share");
-    const auto eff = r.value(p, "domain0", "efficiency");
-    if (!ext || !eff) continue;
-    const auto burst = partner(p, Mode::bursting);
-    const auto plain = partner(p, Mode::half);
-    if (!burst && !plain) continue;  // nothing to contrast it with
-    std::set<std::size_t> skip;
-    if (size_axis >= 0) skip.insert(static_cast<std::size_t>(size_axis));
-    for (const auto q : {burst, plain})
-      if (q)
-        for (std::size_t d : differing_axes(r, p, *q)) skip.insert(d);
-    std::vector<std::size_t> rest;
-    for (std::size_t i = 0; i < r.axes.size(); ++i)
-      if (!skip.count(i)) rest.push_back(i);
-    std::string group = short_label_of(r, p, rest);
-    if (group.empty()) group = "all points";
-    if (std::find(group_order.begin(), group_order.end(), group) == group_order.end())
-      group_order.push_back(group);
-    const std::string size =
-        size_axis >= 0 ? r.points[p][static_cast<std::size_t>(size_axis)] : "these frames";
-    const std::string bytes = parse_number(size) ? size + " B" : size;
-    if (ext->mean > 0)
-      wasted[group].push_back(fmt::format("{} at {}", percent(ext->mean), bytes));
-    else
-      none[group].push_back(bytes);
-    std::string detail = short_label_of(r, p, [&] {
-      std::vector<std::size_t> all(r.axes.size());
-      for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-      return all;
-    }());
-    detail += fmt::format(": extension {} of the time, efficiency {}", percent(ext->mean),
-                          percent(eff->mean));
-    if (plain)
-      if (const auto e = r.value(*plain, "domain0", "efficiency"))
-        detail += fmt::format(" (without extension {})", percent(e->mean));
-    if (burst)
-      if (const auto e = r.value(*burst, "domain0", "efficiency")) {
-        if (e->mean - eff->mean >= 0.005)  // half a point: below that, nothing won back
-          won[group].push_back(
-              fmt::format("{} -> {} at {}", percent(eff->mean), percent(e->mean), bytes));
-        detail += fmt::format("; with bursting {} ({:+.1f} points)", percent(e->mean),
-                              100 * (e->mean - eff->mean));
-      }
-    a.details.push_back(detail);
   }
-  if (group_order.empty()) return;
+};
+
+// The sentences of the answer per group of the axes other than the frame size and the mode's
+// axis, the groups in first-seen order.
+struct ExtensionGroups {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> wasted, none, won;
+};
+
+// An extension point's group: its values on the axes other than the frame size's and those on
+// which it differs from its partners.
+std::string extension_group(const Results& r, std::size_t p, int size_axis,
+                            std::optional<std::size_t> burst, std::optional<std::size_t> plain) {
+  std::set<std::size_t> skip;
+  if (size_axis >= 0) skip.insert(static_cast<std::size_t>(size_axis));
+  for (const auto q : {burst, plain})
+    if (q)
+      for (std::size_t d : differing_axes(r, p, *q)) skip.insert(d);
+  std::vector<std::size_t> rest;
+  for (std::size_t i = 0; i < r.axes.size(); ++i)
+    if (!skip.count(i)) rest.push_back(i);
+  std::string group = short_label_of(r, p, rest);
+  return group.empty() ? "all points" : group;
+}
+
+// One extension point: its sentences in its group, and its detail line (its efficiency beside
+// its partners').
+std::string extension_point(const Results& r, std::size_t p, int size_axis, const Statistic& ext,
+                            const Statistic& eff, std::optional<std::size_t> burst,
+                            std::optional<std::size_t> plain, ExtensionGroups& groups) {
+  const std::string group = extension_group(r, p, size_axis, burst, plain);
+  if (std::find(groups.order.begin(), groups.order.end(), group) == groups.order.end())
+    groups.order.push_back(group);
+  const std::string size =
+      size_axis >= 0 ? r.points[p][static_cast<std::size_t>(size_axis)] : "these frames";
+  const std::string bytes = parse_number(size) ? size + " B" : size;
+  if (ext.mean > 0)
+    groups.wasted[group].push_back(fmt::format("{} at {}", percent(ext.mean), bytes));
+  else
+    groups.none[group].push_back(bytes);
+  std::vector<std::size_t> all(r.axes.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  std::string detail = short_label_of(r, p, all);
+  detail += fmt::format(": extension {} of the time, efficiency {}", percent(ext.mean),
+                        percent(eff.mean));
+  if (plain)
+    if (const auto e = r.value(*plain, "domain0", "efficiency"))
+      detail += fmt::format(" (without extension {})", percent(e->mean));
+  if (burst)
+    if (const auto e = r.value(*burst, "domain0", "efficiency")) {
+      if (e->mean - eff.mean >= 0.005)  // half a point: below that, nothing won back
+        groups.won[group].push_back(
+            fmt::format("{} -> {} at {}", percent(eff.mean), percent(e->mean), bytes));
+      detail += fmt::format("; with bursting {} ({:+.1f} points)", percent(e->mean),
+                            100 * (e->mean - eff.mean));
+    }
+  return detail;
+}
+
+// One line per group: the share extension takes, and what bursting wins back.
+std::vector<std::string> extension_lines(ExtensionGroups& groups) {
   auto join = [](const std::vector<std::string>& parts) {
     std::string s;
     for (const auto& x : parts) s += (s.empty() ? "" : ", ") + x;
     return s;
   };
-  for (const auto& g : group_order) {
+  std::vector<std::string> lines;
+  for (const auto& g : groups.order) {
     std::string line = g + ": carrier extension takes ";
-    line += wasted[g].empty() ? "none" : join(wasted[g]);
+    line += groups.wasted[g].empty() ? "none" : join(groups.wasted[g]);
     line += " of the medium's time";
-    if (!none[g].empty()) line += " (none at " + join(none[g]) + ": frames at least the slot)";
-    if (!won[g].empty()) line += "; frame bursting raises efficiency " + join(won[g]);
-    a.lines.push_back(line);
+    if (!groups.none[g].empty())
+      line += " (none at " + join(groups.none[g]) + ": frames at least the slot)";
+    if (!groups.won[g].empty()) line += "; frame bursting raises efficiency " + join(groups.won[g]);
+    lines.push_back(line);
   }
+  return lines;
+}
+
+void carrier_extension(const Results& r, std::vector<Answer>& out) {
+  if (r.kind != ResultsKind::sweep) return;
+  if (!extends_somewhere(r)) return;
+  const PointModes modes(r);
+  const int size_axis = axis_containing(r, "frame_bytes");
+  ExtensionGroups groups;
+  Answer a;
+  a.kind = "carrier-extension";
+  a.question = "How much does carrier extension waste, and what does frame bursting win back?";
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    if (modes.modes[p] != Mode::extension) continue;
+    const auto ext = r.value(p, "domain0", "extension_share");
+    const auto eff = r.value(p, "domain0", "efficiency");
+    if (!ext || !eff) continue;
+    const auto burst = modes.partner(r, p, Mode::bursting);
+    const auto plain = modes.partner(r, p, Mode::half);
+    if (!burst && !plain) continue;  // nothing to contrast it with
+    a.details.push_back(extension_point(r, p, size_axis, *ext, *eff, burst, plain, groups));
+  }
+  if (groups.order.empty()) return;
+  a.lines = extension_lines(groups);
   a.method =
       "Share: the collision domain's time spent sending extension symbols (after frames shorter "
       "than the slot time), from the simulated medium. Efficiency: DA..FCS bits carried over the "
@@ -282,12 +319,16 @@ std::string mechanism_of(const Results& r, std::size_t p, const std::string& com
   return s;
 }
 
-void pci(const Results& r, std::vector<Answer>& out) {
+// The hosts' closed-form components (analysis.<host>; the links' are analysis.link...).
+std::set<std::string> host_analysis_components(const Results& r) {
   std::set<std::string> components;
   for (const auto& c : r.components())
     if (c.rfind("analysis.", 0) == 0 && c.rfind("analysis.link", 0) != 0) components.insert(c);
-  const int size_axis = axis_containing(r, "frame_bytes");
-  const int nic_axis = axis_containing(r, "nic");
+  return components;
+}
+
+// Every simulated path with a closed-form bus ceiling: per point, host and direction.
+std::vector<PathResult> path_results(const Results& r, const std::set<std::string>& components) {
   std::vector<PathResult> paths;
   for (std::size_t p = 0; p < r.points.size(); ++p)
     for (const auto& component : components) {
@@ -307,9 +348,12 @@ void pci(const Results& r, std::vector<Answer>& out) {
         paths.push_back(std::move(path));
       }
     }
-  if (paths.empty()) return;
-  // A point that receives and transmits at once: the two paths share the bus, so its mechanism
-  // is their clocks together.
+  return paths;
+}
+
+// A point that receives and transmits at once: the two paths share the bus, so its mechanism
+// is their clocks together.
+void shared_bus_mechanisms(const Results& r, std::vector<PathResult>& paths) {
   std::map<std::pair<std::size_t, std::string>, int> directions;
   for (const auto& x : paths) ++directions[{x.point, x.host}];
   for (auto& x : paths) {
@@ -331,25 +375,64 @@ void pci(const Results& r, std::vector<Answer>& out) {
       x.mechanism += fmt::format(", so at {:g} MHz at most {:.0f} k frames/s each way", mhz,
                                  mhz * 1e3 / clocks);
   }
+}
+
+// The frame size the answer's lines are at: the largest standard frame (1518 bytes when swept,
+// else the largest swept); empty when the size is not swept.
+std::string answer_frame_size(const Results& r, int size_axis) {
+  std::string size;
+  if (size_axis < 0) return size;
+  const auto sizes = r.values_of(r.axes[static_cast<std::size_t>(size_axis)]);
+  if (std::find(sizes.begin(), sizes.end(), "1518") != sizes.end()) return "1518";
+  double best = -1;
+  for (const auto& s : sizes)
+    if (const auto n = parse_number(s); n && *n > best) {
+      best = *n;
+      size = s;
+    }
+  return size;
+}
+
+// One group's line: the throughput over its NICs, slowest to fastest, what limits them, and
+// the slowest one's mechanism when the bus limits it.
+std::string path_group_line(const Results& r, const std::string& key,
+                            const std::vector<const PathResult*>& g, int nic_axis) {
+  const auto [lo, hi] = std::minmax_element(
+      g.begin(), g.end(), [](const auto* x, const auto* y) { return x->simulated < y->simulated; });
+  auto nic = [&](const PathResult* x) {
+    return nic_axis >= 0 ? r.points[x->point][static_cast<std::size_t>(nic_axis)] : x->host;
+  };
+  std::map<std::string, int> by;
+  for (const auto* x : g) ++by[x->bottleneck];
+  std::string limits;
+  for (const auto& [b, n] : by)
+    limits += (limits.empty() ? "" : ", ") + b +
+              (g.size() > 1 ? fmt::format(" for {} of {}", n, g.size()) : std::string());
+  std::string line = key + ": ";
+  if (g.size() == 1)
+    line += mbps((*lo)->simulated);
+  else
+    line += mbps((*lo)->simulated) + " (" + nic(*lo) + ") to " + mbps((*hi)->simulated) + " (" +
+            nic(*hi) + ")";
+  line += "; limited by " + limits;
+  if ((*lo)->bottleneck.find("bus") != std::string::npos && !(*lo)->mechanism.empty())
+    line += ". " + std::string(g.size() > 1 ? "Slowest: " : "") + (*lo)->mechanism;
+  return line;
+}
+
+void pci(const Results& r, std::vector<Answer>& out) {
+  const std::set<std::string> components = host_analysis_components(r);
+  const int size_axis = axis_containing(r, "frame_bytes");
+  const int nic_axis = axis_containing(r, "nic");
+  std::vector<PathResult> paths = path_results(r, components);
+  if (paths.empty()) return;
+  shared_bus_mechanisms(r, paths);
   Answer a;
   a.kind = "pci";
   a.question = "What throughput can each NIC and bus carry, and what limits it?";
-  // The answer at the largest standard frame (1518 bytes when swept, else the largest swept),
-  // one line per combination of the axes other than the NIC's and per direction.
-  std::string size;
-  if (size_axis >= 0) {
-    const auto sizes = r.values_of(r.axes[static_cast<std::size_t>(size_axis)]);
-    if (std::find(sizes.begin(), sizes.end(), "1518") != sizes.end()) {
-      size = "1518";
-    } else {
-      double best = -1;
-      for (const auto& s : sizes)
-        if (const auto n = parse_number(s); n && *n > best) {
-          best = *n;
-          size = s;
-        }
-    }
-  }
+  // One line per combination of the axes other than the NIC's and per direction, at one frame
+  // size; a detail per path.
+  const std::string size = answer_frame_size(r, size_axis);
   std::vector<std::size_t> rest, all_but_nic;
   for (std::size_t i = 0; i < r.axes.size(); ++i) {
     if (static_cast<int>(i) == nic_axis) continue;
@@ -375,32 +458,7 @@ void pci(const Results& r, std::vector<Answer>& out) {
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(&path);
   }
-  for (const auto& key : order) {
-    const auto& g = groups[key];
-    const auto [lo, hi] = std::minmax_element(g.begin(), g.end(), [](const auto* x, const auto* y) {
-      return x->simulated < y->simulated;
-    });
-    auto nic = [&](const PathResult* x) {
-      return nic_axis >= 0 ? r.points[x->point][static_cast<std::size_t>(nic_axis)] : x->host;
-    };
-    std::map<std::string, int> by;
-    for (const auto* x : g) ++by[x->bottleneck];
-    std::string limits;
-    for (const auto& [b, n] : by)
-      limits += (limits.empty() ? "" : ", ") + b +
-                (g.size() > 1 ? fmt::format(" for {} of {}", n, g.size()) : std::string());
-    std::string line = key + ": ";
-    if (g.size() == 1)
-      line += mbps((*lo)->simulated);
-    else
-      line += mbps((*lo)->simulated) + " (" + nic(*lo) + ") to " + mbps((*hi)->simulated) + " (" +
-              nic(*hi) + ")";
-    line += "; limited by " + limits;
-    // The mechanism of the slowest, when the bus limits it.
-    if ((*lo)->bottleneck.find("bus") != std::string::npos && !(*lo)->mechanism.empty())
-      line += ". " + std::string(g.size() > 1 ? "Slowest: " : "") + (*lo)->mechanism;
-    a.lines.push_back(line);
-  }
+  for (const auto& key : order) a.lines.push_back(path_group_line(r, key, groups[key], nic_axis));
   a.method =
       "Simulated: the driver's delivered (receive) or sent (transmit) DA..FCS bits per second of "
       "a saturated stream" +

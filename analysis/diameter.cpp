@@ -110,87 +110,111 @@ int diameter_axis(const Results& r) {
   return -1;
 }
 
+namespace {
+
+// A group of points that differ only in the swept length: the other axes' values, and the points.
+struct LengthGroup {
+  std::vector<std::string> key;
+  std::vector<std::size_t> points;
+};
+
+// The points grouped by the other axes' values, in first-seen order.
+std::vector<LengthGroup> groups_by_other_axes(const Results& r, std::size_t length_axis) {
+  std::vector<LengthGroup> groups;
+  std::map<std::vector<std::string>, std::size_t> index;
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    auto key = r.points[p];
+    key.erase(key.begin() + static_cast<std::ptrdiff_t>(length_axis));
+    const auto [it, added] = index.emplace(key, groups.size());
+    if (added) groups.push_back({std::move(key), {}});
+    groups[it->second].points.push_back(p);
+  }
+  return groups;
+}
+
+// The legal length of the geometry the sweep varies, when its runs computed it (run.json's
+// swept_cable_limits); else the station cables' (every station cable at one length, the others
+// as they are). With the budget and the repeater rules the plant breaks.
+void legal_length(const Results& r, const std::string& axis_name,
+                  const std::vector<std::pair<double, std::size_t>>& by_length, DiameterAnswer& a) {
+  bool swept = false;
+  for (const auto& lp : by_length)
+    if (const auto limit = swept_limit(r.record(lp.second))) {
+      a.legal_pdv_m = limit->first;
+      a.legal_m = limit->second;
+      swept = true;
+      break;
+    }
+  a.swept = !swept || axis_name.find("[*]") != std::string::npos ||
+                    axis_name.rfind("collision_domains", 0) == 0
+                ? "per cable"
+                : "of " + axis_name.substr(0, axis_name.find(".length_m"));
+  for (const auto& [len, p] : by_length) {
+    if (!a.legal_pdv_m)
+      if (const auto v = r.value(p, "topology.domain0", "max_station_cable_pdv"))
+        a.legal_pdv_m = v->mean;
+    if (!a.legal_m)
+      if (const auto v = r.value(p, "topology.domain0", "max_station_cable")) a.legal_m = v->mean;
+    // Results from before the station-cable answer: the longest legal path, halved (the same
+    // for a symmetric star).
+    if (!a.legal_pdv_m)
+      if (const auto v = r.value(p, "topology.domain0", "max_legal_path_cable"))
+        a.legal_pdv_m = v->mean / 2;
+    if (!a.budget_bt)
+      if (const auto v = r.value(p, "topology.domain0", "budget")) a.budget_bt = v->mean;
+    if (const auto v = r.value(p, "topology.domain0", "repeater_rule_breaches"); v && v->mean > 0) {
+      ++a.illegal_points;
+      if (a.illegal.empty()) a.illegal = rule_breach(r.record(p));
+      if (a.illegal.empty()) a.illegal = "the plant breaks a repeater rule (topology.txt)";
+    }
+  }
+}
+
+// The first swept length, shortest first, at which a frame is lost to a late or unnoticed
+// collision, and the longest clean one before it.
+void first_failure(const Results& r, const std::vector<std::pair<double, std::size_t>>& by_length,
+                   DiameterAnswer& a) {
+  for (const auto& [len, p] : by_length) {
+    const auto late = r.value(p, "domain0", "late_collisions_per_1000_frames");
+    const auto unnoticed = r.value(p, "domain0", "unnoticed_collision_losses");
+    const bool late_failed = late && late->mean > 0;
+    const bool unnoticed_failed = unnoticed && unnoticed->mean > 0;
+    if (!late_failed && !unnoticed_failed) {
+      a.last_clean_m = len;
+      continue;
+    }
+    a.first_failing_m = len;
+    a.point = p;
+    if (late_failed) a.failure = fmt::format("late collisions: {:.3g} per 1000 frames", late->mean);
+    if (unnoticed_failed)
+      a.failure += fmt::format("{}{:.3g} frames damaged by collisions their senders never saw",
+                               a.failure.empty() ? "" : "; ", unnoticed->mean);
+    break;
+  }
+}
+
+}  // namespace
+
 std::vector<DiameterAnswer> diameter_answers(const Results& r) {
   std::vector<DiameterAnswer> out;
   const int axis = diameter_axis(r);
   if (axis < 0) return out;
   const auto length_axis = static_cast<std::size_t>(axis);
-  // Points by the other axes' values, in first-seen order.
-  std::vector<std::vector<std::string>> keys;
-  std::map<std::vector<std::string>, std::vector<std::size_t>> groups;
-  for (std::size_t p = 0; p < r.points.size(); ++p) {
-    auto key = r.points[p];
-    key.erase(key.begin() + axis);
-    if (!groups.count(key)) keys.push_back(key);
-    groups[key].push_back(p);
-  }
-  for (const auto& key : keys) {
+  for (const auto& group : groups_by_other_axes(r, length_axis)) {
     std::vector<std::pair<double, std::size_t>> by_length;
-    for (const std::size_t p : groups[key])
+    for (const std::size_t p : group.points)
       if (const auto len = parse_number(r.points[p][length_axis])) by_length.emplace_back(*len, p);
     if (by_length.empty()) continue;
     std::stable_sort(by_length.begin(), by_length.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     DiameterAnswer a;
     for (std::size_t i = 0, k = 0; i < r.axes.size(); ++i)
-      if (i != length_axis) a.where.emplace_back(r.axes[i], key[k++]);
+      if (i != length_axis) a.where.emplace_back(r.axes[i], group.key[k++]);
     a.point = by_length.front().second;
     a.longest_swept_m = by_length.back().first;
     a.points = by_length.size();
-    // The legal length of the geometry the sweep varies, when its runs computed it (run.json's
-    // swept_cable_limits); else the station cables' (every station cable at one length, the
-    // others as they are).
-    const std::string& axis_name = r.axes[length_axis];
-    bool swept = false;
-    for (const auto& lp : by_length)
-      if (const auto limit = swept_limit(r.record(lp.second))) {
-        a.legal_pdv_m = limit->first;
-        a.legal_m = limit->second;
-        swept = true;
-        break;
-      }
-    a.swept = !swept || axis_name.find("[*]") != std::string::npos ||
-                      axis_name.rfind("collision_domains", 0) == 0
-                  ? "per cable"
-                  : "of " + axis_name.substr(0, axis_name.find(".length_m"));
-    for (const auto& [len, p] : by_length) {
-      if (!a.legal_pdv_m)
-        if (const auto v = r.value(p, "topology.domain0", "max_station_cable_pdv"))
-          a.legal_pdv_m = v->mean;
-      if (!a.legal_m)
-        if (const auto v = r.value(p, "topology.domain0", "max_station_cable")) a.legal_m = v->mean;
-      // Results from before the station-cable answer: the longest legal path, halved (the same
-      // for a symmetric star).
-      if (!a.legal_pdv_m)
-        if (const auto v = r.value(p, "topology.domain0", "max_legal_path_cable"))
-          a.legal_pdv_m = v->mean / 2;
-      if (!a.budget_bt)
-        if (const auto v = r.value(p, "topology.domain0", "budget")) a.budget_bt = v->mean;
-      if (const auto v = r.value(p, "topology.domain0", "repeater_rule_breaches");
-          v && v->mean > 0) {
-        ++a.illegal_points;
-        if (a.illegal.empty()) a.illegal = rule_breach(r.record(p));
-        if (a.illegal.empty()) a.illegal = "the plant breaks a repeater rule (topology.txt)";
-      }
-    }
-    for (const auto& [len, p] : by_length) {
-      const auto late = r.value(p, "domain0", "late_collisions_per_1000_frames");
-      const auto unnoticed = r.value(p, "domain0", "unnoticed_collision_losses");
-      const bool late_failed = late && late->mean > 0;
-      const bool unnoticed_failed = unnoticed && unnoticed->mean > 0;
-      if (!late_failed && !unnoticed_failed) {
-        a.last_clean_m = len;
-        continue;
-      }
-      a.first_failing_m = len;
-      a.point = p;
-      if (late_failed)
-        a.failure = fmt::format("late collisions: {:.3g} per 1000 frames", late->mean);
-      if (unnoticed_failed)
-        a.failure += fmt::format("{}{:.3g} frames damaged by collisions their senders never saw",
-                                 a.failure.empty() ? "" : "; ", unnoticed->mean);
-      break;
-    }
+    legal_length(r, r.axes[length_axis], by_length, a);
+    first_failure(r, by_length, a);
     out.push_back(std::move(a));
   }
   return out;

@@ -271,25 +271,19 @@ std::optional<nlohmann::json> point_record(const std::filesystem::path& dir, std
   return record;
 }
 
-void load_sweep(Results& r, const std::filesystem::path& dir) {
-  const auto record_file = dir / "sweep.json";
-  r.kind = ResultsKind::sweep;
-  r.provenance = read_record(record_file);
-  r.name = text_member(r.provenance, record_file, "name");
-  const auto replications =
-      integer_member(r.provenance, record_file, "replications", 1, 1, 1'000'000);
-  r.provenance["replications"] = replications;
-  std::size_t point_limit = std::numeric_limits<std::size_t>::max();
-  if (r.provenance.contains("points")) {
-    if (!r.provenance["points"].is_array())
-      fail(record_file,
-           "points: expected an array, got " + std::string(r.provenance["points"].type_name()));
-    point_limit = r.provenance["points"].size();
-  }
-  const auto summary_file = dir / "summary.csv";
-  const auto summary = parse_csv(read_recorded_file(dir, "summary.csv", r.provenance, "sweep.json"),
-                                 summary_file.string());
-  // point, <axes...>, component, name, unit, n, mean, ci95_half_width[, status]
+// How many points sweep.json says the sweep has, or the largest size_t when it does not say.
+std::size_t recorded_points(const nlohmann::json& provenance,
+                            const std::filesystem::path& record_file) {
+  if (!provenance.contains("points")) return std::numeric_limits<std::size_t>::max();
+  if (!provenance["points"].is_array())
+    fail(record_file,
+         "points: expected an array, got " + std::string(provenance["points"].type_name()));
+  return provenance["points"].size();
+}
+
+// summary.csv's component column, once its columns are checked:
+// point, <axes...>, component, name, unit, n, mean, ci95_half_width[, status]
+std::size_t component_column(const CsvTable& summary, const std::filesystem::path& summary_file) {
   const int comp = summary.column("component");
   const std::vector<std::string> tail = {"component", "name", "unit",
                                          "n",         "mean", "ci95_half_width"};
@@ -300,55 +294,52 @@ void load_sweep(Results& r, const std::filesystem::path& dir) {
     fail(summary_file,
          "line 1: expected columns point, <axes>, component, name, unit, n, mean, "
          "ci95_half_width");
-  if (point_limit == std::numeric_limits<std::size_t>::max())
-    point_limit = summary.rows.size();  // written by hand: at most a point a row
-  if (point_limit > kMaxSweepRuns / static_cast<std::size_t>(replications))
-    fail(record_file, fmt::format("{} points x {} replications: a sweep has at most {} runs",
-                                  point_limit, replications, kMaxSweepRuns));
-  r.axes.assign(summary.columns.begin() + 1, summary.columns.begin() + comp);
-  for (std::size_t i = 0; i < summary.rows.size(); ++i) {
-    const auto& row = summary.rows[i];
-    const std::string line = "line " + std::to_string(i + 2) + ": ";
-    const auto point_number = parse_number(row[0]);
-    if (row[0].empty() || row[0].find_first_not_of("0123456789") != std::string::npos ||
-        !point_number || *point_number >= static_cast<double>(point_limit))
-      fail(summary_file, line + "point \"" + row[0].substr(0, 20) + "\": expected 0 .. " +
-                             std::to_string(point_limit == 0 ? 0 : point_limit - 1));
-    const auto n = row[static_cast<std::size_t>(comp) + 3];
-    if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 9)
-      fail(summary_file, line + "n \"" + n.substr(0, 20) + "\" is not a count");
-    for (const std::size_t c :
-         {static_cast<std::size_t>(comp) + 4, static_cast<std::size_t>(comp) + 5})
-      if (!is_number_field(row[c]))
-        fail(summary_file, line + summary.columns[c] + " \"" + row[c].substr(0, 40) +
-                               "\" is not a number (gbesim writes a number, inf, -inf or nothing)");
-    const auto point = static_cast<std::size_t>(*point_number);
-    if (point >= r.points.size()) r.points.resize(point + 1);
-    if (r.points[point].empty())
-      r.points[point].assign(row.begin() + 1, row.begin() + comp);
-    else if (!std::equal(r.points[point].begin(), r.points[point].end(), row.begin() + 1))
-      fail(summary_file,
-           line + "point " + row[0] + " has other swept values than on an earlier line");
-    Statistic s;
-    s.mean = summary.number(i, "mean");
-    s.ci95 = summary.number(i, "ci95_half_width");
-    if (std::isnan(s.ci95)) s.ci95 = 0;
-    s.n = std::stoi(n);
-    s.unit = row[static_cast<std::size_t>(comp) + 2];
-    r.set(point, row[static_cast<std::size_t>(comp)], row[static_cast<std::size_t>(comp) + 1], s);
-  }
-  // A point with no complete run (an interrupted sweep) has no rows: empty values, which no
-  // chart takes for a number.
-  for (auto& p : r.points)
-    if (p.empty()) p.assign(r.axes.size(), "");
-  // Each point's record (its configuration, what its plant breaks): its first replication's
-  // that is intact, read and checked now. A damaged one is passed over for the next (the sweep
-  // left that run out of the summary too); a point whose every record is damaged is an error,
-  // never an answer from another point's configuration.
+  return static_cast<std::size_t>(comp);
+}
+
+// Line i of summary.csv, checked: its point's swept values and one statistic of that point.
+void read_summary_row(Results& r, const CsvTable& summary, std::size_t i, std::size_t comp,
+                      std::size_t point_limit, const std::filesystem::path& summary_file) {
+  const auto& row = summary.rows[i];
+  const std::string line = "line " + std::to_string(i + 2) + ": ";
+  const auto point_number = parse_number(row[0]);
+  if (row[0].empty() || row[0].find_first_not_of("0123456789") != std::string::npos ||
+      !point_number || *point_number >= static_cast<double>(point_limit))
+    fail(summary_file, line + "point \"" + row[0].substr(0, 20) + "\": expected 0 .. " +
+                           std::to_string(point_limit == 0 ? 0 : point_limit - 1));
+  const auto n = row[comp + 3];
+  if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 9)
+    fail(summary_file, line + "n \"" + n.substr(0, 20) + "\" is not a count");
+  for (const std::size_t c : {comp + 4, comp + 5})
+    if (!is_number_field(row[c]))
+      fail(summary_file, line + summary.columns[c] + " \"" + row[c].substr(0, 40) +
+                             "\" is not a number (gbesim writes a number, inf, -inf or nothing)");
+  const auto point = static_cast<std::size_t>(*point_number);
+  const auto swept_end = row.begin() + static_cast<std::ptrdiff_t>(comp);
+  if (point >= r.points.size()) r.points.resize(point + 1);
+  if (r.points[point].empty())
+    r.points[point].assign(row.begin() + 1, swept_end);
+  else if (!std::equal(r.points[point].begin(), r.points[point].end(), row.begin() + 1))
+    fail(summary_file,
+         line + "point " + row[0] + " has other swept values than on an earlier line");
+  Statistic s;
+  s.mean = summary.number(i, "mean");
+  s.ci95 = summary.number(i, "ci95_half_width");
+  if (std::isnan(s.ci95)) s.ci95 = 0;
+  s.n = std::stoi(n);
+  s.unit = row[comp + 2];
+  r.set(point, row[comp], row[comp + 1], s);
+}
+
+// Each point's record (its configuration, what its plant breaks): its first replication's that
+// is intact, read and checked now. A damaged one is passed over for the next (the sweep left
+// that run out of the summary too); a point whose every record is damaged is an error, never an
+// answer from another point's configuration.
+void read_point_records(Results& r, const std::filesystem::path& dir, std::size_t replications) {
   for (std::size_t p = 0; p < r.points.size(); ++p) {
     std::optional<ResultsError> first_problem;
-    for (std::size_t k = 0; k < static_cast<std::size_t>(replications); ++k) {
-      const std::size_t run = p * static_cast<std::size_t>(replications) + k;
+    for (std::size_t k = 0; k < replications; ++k) {
+      const std::size_t run = p * replications + k;
       try {
         if (auto record = point_record(dir, run)) {
           if (p == 0)
@@ -364,6 +355,35 @@ void load_sweep(Results& r, const std::filesystem::path& dir) {
     }
     if (first_problem) throw *first_problem;
   }
+}
+
+void load_sweep(Results& r, const std::filesystem::path& dir) {
+  const auto record_file = dir / "sweep.json";
+  r.kind = ResultsKind::sweep;
+  r.provenance = read_record(record_file);
+  r.name = text_member(r.provenance, record_file, "name");
+  const auto replications =
+      integer_member(r.provenance, record_file, "replications", 1, 1, 1'000'000);
+  r.provenance["replications"] = replications;
+  std::size_t point_limit = recorded_points(r.provenance, record_file);
+  const auto summary_file = dir / "summary.csv";
+  const auto summary = parse_csv(read_recorded_file(dir, "summary.csv", r.provenance, "sweep.json"),
+                                 summary_file.string());
+  const std::size_t comp = component_column(summary, summary_file);
+  if (point_limit == std::numeric_limits<std::size_t>::max())
+    point_limit = summary.rows.size();  // written by hand: at most a point a row
+  if (point_limit > kMaxSweepRuns / static_cast<std::size_t>(replications))
+    fail(record_file, fmt::format("{} points x {} replications: a sweep has at most {} runs",
+                                  point_limit, replications, kMaxSweepRuns));
+  r.axes.assign(summary.columns.begin() + 1,
+                summary.columns.begin() + static_cast<std::ptrdiff_t>(comp));
+  for (std::size_t i = 0; i < summary.rows.size(); ++i)
+    read_summary_row(r, summary, i, comp, point_limit, summary_file);
+  // A point with no complete run (an interrupted sweep) has no rows: empty values, which no
+  // chart takes for a number.
+  for (auto& p : r.points)
+    if (p.empty()) p.assign(r.axes.size(), "");
+  read_point_records(r, dir, static_cast<std::size_t>(replications));
 }
 
 void load_run(Results& r, const std::filesystem::path& dir) {

@@ -166,20 +166,32 @@ Ends application_ends(const ScenarioConfig& config) {
   return ends;
 }
 
+// A link or domain end as a name part: "sw:2" -> "sw_2".
+std::string direction_name(std::string end) {
+  std::replace(end.begin(), end.end(), ':', '_');
+  return end;
+}
+
 }  // namespace
 
 Network::Network(const ScenarioConfig& config, SimContext& context) {
   const Ends ends = application_ends(config);
+  build_stations(config, ends.at_station, context);
+  watch_flows(config);
+  build_switches(config, context);
+  build_domains(config, context);
+  build_links(config, context);
+  build_hosts(config, ends.at_host, context);
+}
+
+void Network::build_stations(const ScenarioConfig& config,
+                             const std::map<std::string, AppEnd>& ideal_ends, SimContext& context) {
   std::set<std::string> served;
   for (const auto& h : config.hosts)
     for (const auto& station : h.own_stations()) served.insert(station);
   auto end_for = [&](const std::string& station) -> const AppEnd* {
-    const auto it = ends.at_station.find(station);
-    return it == ends.at_station.end() ? nullptr : &it->second;
-  };
-  auto ends_of = [&](const std::string& host) {
-    const auto it = ends.at_host.find(host);
-    return it == ends.at_host.end() ? std::vector<AppEnd>{} : it->second;
+    const auto it = ideal_ends.find(station);
+    return it == ideal_ends.end() ? nullptr : &it->second;
   };
   // The stations' configurations by name (the first of a name, as ScenarioConfig::find_station):
   // a thousand flows find their destinations without a search each.
@@ -200,10 +212,12 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
         served.count(s.name) ? nullptr : end_for(s.name), served.count(s.name) > 0, context));
     station_by_name_.emplace(stations_.back()->basename(), stations_.back().get());
   }
+}
 
+void Network::watch_flows(const ScenarioConfig& config) {
   // Each unicast traffic source's frames are followed at the receiving station's sink (flows to
   // a station a NIC serves are its host's; broadcast frames have no single receiver).
-  flow = 1;
+  std::uint32_t flow = 1;
   for (const auto& s : config.stations)
     for (std::size_t i = 0; i < s.traffic.size(); ++i, ++flow) {
       const std::string& to = s.traffic[i].to;
@@ -212,7 +226,9 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
       if (receiver != nullptr && receiver->sink() != nullptr)
         receiver->sink()->watch_flow(flow, s.name + ".source" + std::to_string(i) + ".to_" + to);
     }
+}
 
+void Network::build_switches(const ScenarioConfig& config, SimContext& context) {
   for (std::size_t i = 0; i < config.switches.size(); ++i) {
     const SwitchConfig& sw = config.switches[i];
     std::vector<SwitchPortParams> ports = sw.ports();
@@ -221,48 +237,51 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
     switches_.push_back(std::make_unique<Switch>(sw.name.c_str(), sw.params, sw.mac, ports,
                                                  static_cast<std::uint32_t>(i + 1), context));
   }
-  auto plug = [&](const std::string& end) {
-    const auto colon = end.find(':');
-    if (colon == std::string::npos) return static_cast<SwitchPort*>(nullptr);
-    SwitchPort& port = find_switch(end.substr(0, colon))->port(std::stoul(end.substr(colon + 1)));
-    port.set_up();
-    return &port;
-  };
-  auto direction_name = [](std::string end) {
-    std::replace(end.begin(), end.end(), ':', '_');
-    return end;
-  };
+}
 
-  auto attach_domain = [&](const std::string& name, const std::vector<std::string>& members,
-                           std::vector<std::vector<Picoseconds>> delays, std::int64_t rate) {
-    std::vector<std::string> names;
-    for (const auto& m : members) names.push_back(direction_name(m));
-    media_.push_back(
-        std::make_unique<SharedMedium>(name.c_str(), std::move(delays), names, rate, context));
-    SharedMedium& medium = *media_.back();
-    for (const auto& m : members) {
-      plug(m);
-      Mac& mac = *mac_of(m);
-      const std::size_t index = medium.attach(mac);
-      mac.attach_medium(&medium, index, &medium.port(index));
-      seats_.push_back({m, &medium, index});
-    }
-  };
+SwitchPort* Network::plug(const std::string& end) {
+  const auto colon = end.find(':');
+  if (colon == std::string::npos) return nullptr;
+  SwitchPort& port = find_switch(end.substr(0, colon))->port(std::stoul(end.substr(colon + 1)));
+  port.set_up();
+  return &port;
+}
+
+void Network::attach_domain(const std::string& name, const std::vector<std::string>& members,
+                            std::vector<std::vector<Picoseconds>> delays, std::int64_t rate,
+                            SimContext& context) {
+  std::vector<std::string> names;
+  for (const auto& m : members) names.push_back(direction_name(m));
+  media_.push_back(
+      std::make_unique<SharedMedium>(name.c_str(), std::move(delays), names, rate, context));
+  SharedMedium& medium = *media_.back();
+  for (const auto& m : members) {
+    plug(m);
+    Mac& mac = *mac_of(m);
+    const std::size_t index = medium.attach(mac);
+    mac.attach_medium(&medium, index, &medium.port(index));
+    seats_.push_back({m, &medium, index});
+  }
+}
+
+void Network::build_domains(const ScenarioConfig& config, SimContext& context) {
   for (std::size_t i = 0; i < config.domains.size(); ++i) {
     const auto& dom = config.domains[i];
     attach_domain("domain" + std::to_string(i), dom.stations,
                   dom.delay_ps(config.media.at(dom.medium).ns_per_m,
                                1000.0 / static_cast<double>(dom.resolved_rate_mbps)),
-                  dom.resolved_rate_mbps);
+                  dom.resolved_rate_mbps, context);
   }
+}
 
+void Network::build_links(const ScenarioConfig& config, SimContext& context) {
   for (std::size_t i = 0; i < config.links.size(); ++i) {
     const auto& l = config.links[i];
     const double ns_per_m = config.media.at(l.params.medium).ns_per_m;
     const std::string name = "link" + std::to_string(i);
     if (mac_of(l.a)->half_duplex()) {
       const Picoseconds d = FullDuplexLink::delay_for(l.params, ns_per_m);
-      attach_domain(name, {l.a, l.b}, {{0, d}, {d, 0}}, l.rate_mbps);
+      attach_domain(name, {l.a, l.b}, {{0, d}, {d, 0}}, l.rate_mbps, context);
       continue;
     }
     links_.push_back(std::make_unique<FullDuplexLink>(name.c_str(), l.effective_params(), ns_per_m,
@@ -280,7 +299,15 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
       link.b_to_a().arriving.connect(
           [port](const Frame& f, Picoseconds first_bit) { port->frame_arriving(f, first_bit); });
   }
+}
 
+void Network::build_hosts(const ScenarioConfig& config,
+                          const std::map<std::string, std::vector<AppEnd>>& host_ends,
+                          SimContext& context) {
+  auto ends_of = [&](const std::string& host) {
+    const auto it = host_ends.find(host);
+    return it == host_ends.end() ? std::vector<AppEnd>{} : it->second;
+  };
   for (const auto& h : config.hosts) {
     if (h.light()) {
       light_hosts_.push_back(std::make_unique<LightHostNode>(

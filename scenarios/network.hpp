@@ -8,6 +8,7 @@
 // per station, "to_<station>". A switch is an sc_module named after it with ports "port<n>",
 // each holding its MAC ("mac").
 
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -160,6 +161,25 @@ class Network {
   void settle_late_deliveries();
 
  private:
+  // The construction steps, in this order: the SystemC hierarchy is built as the scenario lists
+  // it. ideal_ends: the application ends run on ideal endpoints, by station; host_ends: each
+  // host's application ends, by host name.
+  void build_stations(const ScenarioConfig& config, const std::map<std::string, AppEnd>& ideal_ends,
+                      SimContext& context);
+  void watch_flows(const ScenarioConfig& config);
+  void build_switches(const ScenarioConfig& config, SimContext& context);
+  void build_domains(const ScenarioConfig& config, SimContext& context);
+  void build_links(const ScenarioConfig& config, SimContext& context);
+  void build_hosts(const ScenarioConfig& config,
+                   const std::map<std::string, std::vector<AppEnd>>& host_ends,
+                   SimContext& context);
+  // A shared medium named `name` carrying the MACs at `members` (stations or switch ports).
+  void attach_domain(const std::string& name, const std::vector<std::string>& members,
+                     std::vector<std::vector<Picoseconds>> delays, std::int64_t rate,
+                     SimContext& context);
+  // The switch port at a "<switch>:<n>" end, brought up; nullptr for a station's end.
+  SwitchPort* plug(const std::string& end);
+
   std::vector<std::unique_ptr<Station>> stations_;
   // By name: a thousand stations' flows find their receivers without a search each.
   std::unordered_map<std::string, Station*> station_by_name_;

@@ -391,6 +391,103 @@ void CollisionDomain::merge_at_repeater() const {
   merged_to_ = signals.size();
 }
 
+// The repeater's periods as seen at one station: each becomes intervals in `seen` (scratch_),
+// shifted by the station's part and the rest, with the station's own signals where it sent them.
+struct CollisionDomain::PeriodsHere {
+  const CollisionDomain& d;
+  std::size_t station;
+  Picoseconds lo;      // the least rest
+  Picoseconds spread;  // the most rest less the least
+  Picoseconds shift;   // the station's part
+  DelayMatrix::Row to_here;
+  std::vector<Interval>& seen;
+
+  Picoseconds here(const RepeaterSignal& x, Picoseconds t) const {
+    return t - d.delay_.part(x.station) + to_here[x.station];
+  }
+  // The others' signals x..x_end that make one period [start, end) at the repeater, as one
+  // interval here: shifted by this station's part and the rest, or where the rests differ,
+  // from the earliest here of those that came within the spread of its start to the latest of
+  // those that left within it of its end.
+  void add(const RepeaterSignal* x, const RepeaterSignal* x_end, Picoseconds start,
+           Picoseconds end) {
+    if (spread == 0) {
+      seen.push_back({start + shift + lo, end == kForeverPs ? end : end + shift + lo, false});
+      return;
+    }
+    Picoseconds first_here = kForeverPs;
+    Picoseconds last_here = end == kForeverPs ? kForeverPs : -kForeverPs;
+    for (; x != x_end; ++x) {
+      if (x->station == station) continue;
+      if (x->arrive <= start + spread) first_here = std::min(first_here, here(*x, x->arrive));
+      if (end != kForeverPs && x->leave >= end - spread)
+        last_here = std::max(last_here, here(*x, x->leave));
+    }
+    seen.push_back({first_here, last_here, false});
+  }
+  // The station's own signal, where it sent it.
+  void add_own(const RepeaterSignal& x) {
+    seen.push_back({x.arrive - shift, x.leave == kForeverPs ? kForeverPs : x.leave - shift, true});
+  }
+  // A period with one own signal, mine_x, and every rest the same: the others merged without
+  // it, found from the merge with it. The ones before it are one piece, ending where the period
+  // had got to just before it; past it, leaving it out can part the rest only while it alone
+  // held the end: once the others reach its leaving, they join from there on as they did with
+  // it, to the period's end.
+  void add_around_lone_own(const RepeaterSignal* members, const RepeaterSignal* members_end,
+                           const RepeaterSignal* mine_x, Picoseconds period_end) {
+    add_own(*mine_x);
+    bool piece = mine_x != members;
+    Picoseconds start = piece ? members->arrive : 0;
+    Picoseconds end = piece ? (mine_x - 1)->run_end : 0;
+    auto close_piece = [&] {
+      seen.push_back(
+          {start + shift + lo, end == kForeverPs ? kForeverPs : end + shift + lo, false});
+    };
+    const RepeaterSignal* x = mine_x + 1;
+    for (; x != members_end; ++x) {
+      if (piece && end >= mine_x->leave) break;
+      if (piece && x->arrive <= end) {
+        end = std::max(end, x->leave);
+        continue;
+      }
+      if (piece) close_piece();
+      piece = true;
+      start = x->arrive;
+      end = x->leave;
+    }
+    if (x != members_end) end = period_end;
+    if (piece) close_piece();
+  }
+  // A period holding the station's own signals: the others' merged again without them, each
+  // piece one interval here as long as every signal in it joins it whatever the rests (none is
+  // brief: the period is sure), and its own where it sent them; pieces that come close or
+  // overlap here are merged later with the rest. False where a signal joins a piece within the
+  // spread of its end (too close to call).
+  bool add_without_own(const RepeaterSignal* members, const RepeaterSignal* members_end) {
+    const RepeaterSignal* piece = nullptr;
+    Picoseconds start = 0;
+    Picoseconds end = 0;
+    for (const RepeaterSignal* x = members; x != members_end; ++x) {
+      if (x->station == station) {
+        add_own(*x);
+        continue;
+      }
+      if (piece != nullptr && x->arrive <= end) {
+        if (x->arrive > end - spread) return false;
+        end = std::max(end, x->leave);
+        continue;
+      }
+      if (piece != nullptr) add(piece, x, start, end);
+      piece = x;
+      start = x->arrive;
+      end = x->leave;
+    }
+    if (piece != nullptr) add(piece, members_end, start, end);
+    return true;
+  }
+};
+
 bool CollisionDomain::repeater_periods(std::size_t station, Picoseconds from,
                                        std::size_t first) const {
   if (!delay_.has_parts()) return false;
@@ -415,32 +512,9 @@ bool CollisionDomain::repeater_periods(std::size_t station, Picoseconds from,
                                          });
   for (auto q = p0; q != periods.end(); ++q)
     if (q->unsure) return false;
-  const DelayMatrix::Row to_here = delay_.to_row(station);
-  auto here = [&](const RepeaterSignal& x, Picoseconds t) {
-    return t - delay_.part(x.station) + to_here[x.station];
-  };
   std::vector<Interval>& seen = scratch_;
   seen.clear();
-  // The others' signals x..x_end that make one period [start, end) at the repeater, as one
-  // interval here: shifted by this station's part and the rest, or where the rests differ,
-  // from the earliest here of those that came within the spread of its start to the latest of
-  // those that left within it of its end.
-  auto add = [&](const RepeaterSignal* x, const RepeaterSignal* x_end, Picoseconds start,
-                 Picoseconds end) {
-    if (spread == 0) {
-      seen.push_back({start + shift + lo, end == kForeverPs ? end : end + shift + lo, false});
-      return;
-    }
-    Picoseconds first_here = kForeverPs;
-    Picoseconds last_here = end == kForeverPs ? kForeverPs : -kForeverPs;
-    for (; x != x_end; ++x) {
-      if (x->station == station) continue;
-      if (x->arrive <= start + spread) first_here = std::min(first_here, here(*x, x->arrive));
-      if (end != kForeverPs && x->leave >= end - spread)
-        last_here = std::max(last_here, here(*x, x->leave));
-    }
-    seen.push_back({first_here, last_here, false});
-  };
+  PeriodsHere here{*this, station, lo, spread, shift, delay_.to_row(station), seen};
   bool resort = false;
   // The station's own signals not yet passed: those that arrived before a period began are in
   // none from it on.
@@ -452,70 +526,18 @@ bool CollisionDomain::repeater_periods(std::size_t station, Picoseconds from,
     auto mine_past = mine_next;
     while (mine_past != mine.end() && *mine_past <= q->end) ++mine_past;
     if (mine_past == mine_next) {
-      add(members, members_end, q->start, q->end);
+      here.add(members, members_end, q->start, q->end);
       continue;
     }
+    resort = true;
     if (spread == 0 && mine_past - mine_next == 1) {
-      // One own signal, and every rest the same: the others merged without it, found from the
-      // merge with it. The ones before it are one piece, ending where the period had got to
-      // just before it; past it, leaving it out can part the rest only while it alone held
-      // the end: once the others reach its leaving, they join from there on as they did with
-      // it, to the period's end.
-      resort = true;
       const RepeaterSignal* mine_x = first_arriving(members, members_end, *mine_next);
       while (mine_x->station != station) ++mine_x;  // among those that arrived with it
-      mine_next = mine_past;
-      seen.push_back({mine_x->arrive - shift,
-                      mine_x->leave == kForeverPs ? kForeverPs : mine_x->leave - shift, true});
-      bool piece = mine_x != members;
-      Picoseconds start = piece ? members->arrive : 0;
-      Picoseconds end = piece ? (mine_x - 1)->run_end : 0;
-      auto close_piece = [&] {
-        seen.push_back(
-            {start + shift + lo, end == kForeverPs ? kForeverPs : end + shift + lo, false});
-      };
-      const RepeaterSignal* x = mine_x + 1;
-      for (; x != members_end; ++x) {
-        if (piece && end >= mine_x->leave) break;
-        if (piece && x->arrive <= end) {
-          end = std::max(end, x->leave);
-          continue;
-        }
-        if (piece) close_piece();
-        piece = true;
-        start = x->arrive;
-        end = x->leave;
-      }
-      if (x != members_end) end = q->end;
-      if (piece) close_piece();
-      continue;
+      here.add_around_lone_own(members, members_end, mine_x, q->end);
+    } else if (!here.add_without_own(members, members_end)) {
+      return false;
     }
     mine_next = mine_past;
-    // A period holding the station's own signal: the others' merged again without it, each
-    // piece one interval here as long as every signal in it joins it whatever the rests (none
-    // is brief: the period is sure), and its own where it sent them; pieces that come close
-    // or overlap here are merged below with the rest.
-    resort = true;
-    const RepeaterSignal* piece = nullptr;
-    Picoseconds start = 0;
-    Picoseconds end = 0;
-    for (const RepeaterSignal* x = members; x != members_end; ++x) {
-      if (x->station == station) {
-        seen.push_back(
-            {x->arrive - shift, x->leave == kForeverPs ? kForeverPs : x->leave - shift, true});
-        continue;
-      }
-      if (piece != nullptr && x->arrive <= end) {
-        if (x->arrive > end - spread) return false;
-        end = std::max(end, x->leave);
-        continue;
-      }
-      if (piece != nullptr) add(piece, x, start, end);
-      piece = x;
-      start = x->arrive;
-      end = x->leave;
-    }
-    if (piece != nullptr) add(piece, members_end, start, end);
   }
   if (resort) sort_nearly_sorted(seen, before);
   merge_periods(seen);
@@ -526,64 +548,8 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
                                                               Picoseconds ifg_ps,
                                                               Picoseconds part1_ps) const {
   // The Deference process (4.2.8) is followed cycle by cycle from a busy period on: a busy
-  // period, its gap, deferring off, until carrier is next present. Where it starts matters only
-  // before a quiet stretch: a busy period that comes after at least a full gap with no carrier
-  // here finds deferring off whatever came before (the carrier before it dropped at least a gap
-  // earlier, with nothing in the gap's first part to restart it), so every cycle followed from
-  // an earlier period passes through it. The history is therefore looked at from the latest
-  // such period at or before t0: among the signals of the last few hundred nanoseconds, then in
-  // the whole kept history, and from the oldest period kept when that has none, as before.
-  // A station asks again and again as its frame waits, with t0 never earlier than before: the
-  // latest cycle its last answer passed through, on the way to a t0 at or before this one, is
-  // where this one starts (the cycles before it are the same and none ended the process), as
-  // long as nothing from there on has been pruned.
-  std::size_t p = 0;
-  bool found = false;
-  const Picoseconds cached = cycle_start_[station];
-  if (cached != kForeverPs && cached >= pruned_to_ && t0 >= cycle_t0_[station]) {
-    periods_from(station, cached);
-    const auto it =
-        std::lower_bound(periods_.begin(), periods_.end(), cached,
-                         [](const BusyPeriod& q, Picoseconds start) { return q.start < start; });
-    // No carrier from there up to t0 (a signal arriving at t0 itself is not sensed): deferring
-    // is off, and stays so.
-    if (it == periods_.end() || it->start >= t0) {
-      remember(station, t0, t0);
-      return t0;
-    }
-    p = static_cast<std::size_t>(it - periods_.begin());
-    found = true;
-  }
-  // A small window first (the last busy period or two), then the whole kept history.
-  for (Picoseconds window = 2 * ifg_ps + max_delay_; !found; window = kForeverPs) {
-    const Picoseconds from = window == kForeverPs ? -kForeverPs : t0 - window;
-    const bool whole = periods_from(station, from);
-    // The latest period at or before t0 with a quiet full gap before it, where the periods
-    // from `from` on are whole and the gap lies after `from` too (all of them, and any gap,
-    // when the history is whole: then the oldest period is the start if there is none).
-    const std::vector<BusyPeriod>& periods = periods_;
-    for (std::size_t r = periods.size(); r-- > 0;) {
-      const Picoseconds b = periods[r].start;
-      if (b > t0) continue;
-      if (b - ifg_ps < from) break;
-      if (r == 0 || periods[r - 1].end <= b - ifg_ps) {
-        p = r;
-        found = true;
-        break;
-      }
-    }
-    if (found) break;
-    // t0 itself after a quiet full gap: deferring is off and the frame goes.
-    if (t0 - ifg_ps >= from) {
-      const auto after = std::find_if(periods.begin(), periods.end(),
-                                      [t0](const BusyPeriod& q) { return q.start >= t0; });
-      if (after == periods.begin() || std::prev(after)->end <= t0 - ifg_ps) {
-        remember(station, t0, t0);
-        return t0;
-      }
-    }
-    if (whole) break;
-  }
+  // period, its gap, deferring off, until carrier is next present.
+  std::size_t p = deference_start(station, t0, ifg_ps);
   const std::vector<BusyPeriod>& periods = periods_;
   // A signal arriving at t0 itself is not sensed by a decision at t0.
   if (p == periods.size() || periods[p].start >= t0) {
@@ -621,6 +587,56 @@ std::optional<Picoseconds> CollisionDomain::deference_release(std::size_t statio
   }
   remember(station, periods[cycle].start, t0);
   return answer;
+}
+
+// Inline: it runs at every decision a waiting station takes, where a call of its own would
+// cost time.
+inline std::size_t CollisionDomain::deference_start(std::size_t station, Picoseconds t0,
+                                                    Picoseconds ifg_ps) const {
+  // Where the walk starts matters only before a quiet stretch: a busy period that comes after
+  // at least a full gap with no carrier here finds deferring off whatever came before (the
+  // carrier before it dropped at least a gap earlier, with nothing in the gap's first part to
+  // restart it), so every cycle followed from an earlier period passes through it. The history
+  // is therefore looked at from the latest such period at or before t0: among the signals of
+  // the last few hundred nanoseconds, then in the whole kept history, and from the oldest
+  // period kept when that has none.
+  // A station asks again and again as its frame waits, with t0 never earlier than before: the
+  // latest cycle its last answer passed through, on the way to a t0 at or before this one, is
+  // where this one starts (the cycles before it are the same and none ended the process), as
+  // long as nothing from there on has been pruned.
+  const Picoseconds cached = cycle_start_[station];
+  if (cached != kForeverPs && cached >= pruned_to_ && t0 >= cycle_t0_[station]) {
+    periods_from(station, cached);
+    const auto it =
+        std::lower_bound(periods_.begin(), periods_.end(), cached,
+                         [](const BusyPeriod& q, Picoseconds start) { return q.start < start; });
+    // No carrier from there up to t0 (a signal arriving at t0 itself is not sensed): deferring
+    // is off, and stays so.
+    if (it == periods_.end() || it->start >= t0) return periods_.size();
+    return static_cast<std::size_t>(it - periods_.begin());
+  }
+  // A small window first (the last busy period or two), then the whole kept history.
+  for (Picoseconds window = 2 * ifg_ps + max_delay_;; window = kForeverPs) {
+    const Picoseconds from = window == kForeverPs ? -kForeverPs : t0 - window;
+    const bool whole = periods_from(station, from);
+    // The latest period at or before t0 with a quiet full gap before it, where the periods
+    // from `from` on are whole and the gap lies after `from` too (all of them, and any gap,
+    // when the history is whole: then the oldest period is the start if there is none).
+    const std::vector<BusyPeriod>& periods = periods_;
+    for (std::size_t r = periods.size(); r-- > 0;) {
+      const Picoseconds b = periods[r].start;
+      if (b > t0) continue;
+      if (b - ifg_ps < from) break;
+      if (r == 0 || periods[r - 1].end <= b - ifg_ps) return r;
+    }
+    // t0 itself after a quiet full gap: deferring is off and the frame goes.
+    if (t0 - ifg_ps >= from) {
+      const auto after = std::find_if(periods.begin(), periods.end(),
+                                      [t0](const BusyPeriod& q) { return q.start >= t0; });
+      if (after == periods.begin() || std::prev(after)->end <= t0 - ifg_ps) return periods.size();
+    }
+    if (whole) return 0;
+  }
 }
 
 // Both queries take the minimum (or any) over the transmissions present after `from`: the same

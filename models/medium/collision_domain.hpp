@@ -215,6 +215,7 @@ class CollisionDomain {
   // false, having done nothing, where that does not hold: signals too close to call, no sum
   // form.
   bool repeater_periods(std::size_t station, Picoseconds from, std::size_t first) const;
+  struct PeriodsHere;  // how repeater_periods maps a period at the repeater to one station
   // Brings repeater_periods_ up to date with repeater_signals_ from the first changed signal.
   void merge_at_repeater() const;
   void add_at_repeater(std::size_t station, Picoseconds start);
@@ -243,6 +244,10 @@ class CollisionDomain {
   bool prunable_ = true;
   // Records a station's walk: from `start`, for t0 on.
   void remember(std::size_t station, Picoseconds start, Picoseconds t0) const;
+  // Where deference_release's walk starts: the index in periods_ of a busy period at or before
+  // t0 that every cycle followed from an earlier one passes through, or periods_.size() when
+  // deferring is off at t0.
+  std::size_t deference_start(std::size_t station, Picoseconds t0, Picoseconds ifg_ps) const;
   Picoseconds pruned_to_ = -kForeverPs;  // prune's latest horizon
   mutable std::vector<Interval> scratch_;
   mutable std::vector<BusyPeriod> periods_;

@@ -404,126 +404,134 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   std::int64_t address_clocks = x.params.dual_address_cycle ? 2 : 1;
   if (pcix()) ++address_clocks;  // the attribute phase
   a.t.address_clocks = address_clocks;
-  std::int64_t bytes = 0;
-  std::int64_t first_edge = 0;
-  std::int64_t subsequent_wait = 0;
-  const Target* posted = nullptr;
-  PciEnding uncut_ending = PciEnding::complete;
-  bool wants_more = false;  // the owner has work after this transaction: it keeps REQ# asserted
-
   if (x.completer_for >= 0) {
-    // PCI-X split completion: the target returns read data to the requester, which decodes it
-    // at speed A; a completion is written in one burst.
-    const Completion& c = x.completions.front();
-    a.t.target = static_cast<std::size_t>(x.completer_for);
-    a.t.command = PciCommand::memory_write;
-    a.t.split_completion = true;
-    a.address0 = c.address;
-    a.t.frame_id = c.frame_id;
-    bytes = c.bytes;
-    first_edge = s + address_clocks + 1 + 1;
-    wants_more = x.completions.size() > 1;
-  } else {
-    Pending& p = x.queue.front();
-    const Target& t = targets_[p.request.target];
-    const bool read = is_read(p.request.command);
-    a.t.target = p.request.target;
-    a.t.command = p.request.command;
-    a.t.frame_id = p.request.frame_id;
-    const std::int64_t done =
-        pcix() && read && t.params.split_read_bytes > 0 ? p.requested : p.moved;
-    const std::int64_t remaining = p.request.bytes - done;
-    const std::uint64_t address = p.request.address + static_cast<std::uint64_t>(done);
-    a.address0 = address;
-    wants_more = x.queue.size() > 1;
-    const std::int64_t line = t.params.cache_line_bytes;
-    if (a.t.command == PciCommand::memory_write_invalidate &&
-        (static_cast<std::int64_t>(address % static_cast<std::uint64_t>(line)) != 0 ||
-         remaining % line != 0))
-      a.t.command = PciCommand::memory_write;  // not whole lines: an ordinary write
-
-    if (pcix() && read && t.params.split_read_bytes > 0) {
-      // Split Response: the target takes the request and will complete it as a master.
-      a.t.ending = PciEnding::split_response;
-      a.t.end_clock = s + address_clocks + t.devsel_clocks + 1;
-      a.split_chunk = std::min(remaining, t.params.split_read_bytes);
-      a_ = a;
-      active_ = true;
-      return;
-    }
-    bool delayed_served = false;
-    if (!pcix() && read && t.params.read_latency_clocks > 16) {
-      // Delayed transaction: the first attempt is retried while the target fetches; a retry
-      // after the data has arrived is served at the fastest timing.
-      if (p.delayed_ready < 0) p.delayed_ready = s + t.params.read_latency_clocks;
-      if (s < p.delayed_ready) {
-        a.t.ending = PciEnding::retry;
-        a.t.end_clock = s + address_clocks + t.devsel_clocks;
-        a_ = a;
-        active_ = true;
-        return;
-      }
-      delayed_served = true;
-    }
-    if (pcix()) {
-      // Registered protocol: the target decodes (A/B/C) after the attribute phase; latencies
-      // beyond the minimum add initial wait states.
-      const std::int64_t extra = read
-                                     ? std::max<std::int64_t>(0, t.params.read_latency_clocks - 2)
-                                     : std::max<std::int64_t>(0, t.params.write_latency_clocks - 1);
-      first_edge = s + address_clocks + t.devsel_clocks + (read ? 2 : 1) + extra;
-    } else {
-      // Target initial latency, FRAME# to the first TRDY#: at least DEVSEL#, and 2 on a read
-      // (the AD turnaround).
-      const std::int64_t latency =
-          read ? std::max({delayed_served ? 2 : t.params.read_latency_clocks, t.devsel_clocks,
-                           std::int64_t{2}})
-               : std::max({t.params.write_latency_clocks, t.devsel_clocks, std::int64_t{1}});
-      first_edge = s + address_clocks + latency;
-    }
-    if (!pcix()) subsequent_wait = t.params.subsequent_wait_clocks;
-
-    // How far the target goes before it disconnects.
-    std::int64_t limit = remaining;
-    if (read) {
-      std::int64_t end;
-      if (a.t.command == PciCommand::memory_read_multiple)
-        end = round_up(static_cast<std::int64_t>(address) + t.params.prefetch_bytes, line);
-      else
-        end = (static_cast<std::int64_t>(address) / line + 1) * line;
-      limit = std::min(limit, end - static_cast<std::int64_t>(address));
-    } else if (t.params.write_disconnect_bytes > 0) {
-      const std::int64_t b = t.params.write_disconnect_bytes;
-      limit = std::min(limit, (static_cast<std::int64_t>(address) / b + 1) * b -
-                                  static_cast<std::int64_t>(address));
-    }
-    if (limit < remaining) uncut_ending = PciEnding::disconnect;
-    bytes = limit;
-    wants_more = wants_more || limit < remaining;
-    if (!read && t.params.posted_write_bytes > 0) posted = &t;
+    start_completion(x, s, a);
+  } else if (!start_request(x, s, a)) {
+    a_ = a;  // the target ended it before any data
+    active_ = true;
+    return;
   }
 
   // The data phases: the first may be partial (address not aligned to the width), so may the
   // last.
   a.width_bytes = width;
-  a.first_edge = first_edge;
-  a.subsequent_wait = subsequent_wait;
   a.next_address = a.address0;
-  a.bytes_left = bytes;
-  if (posted) {
-    a.posted_capacity_bytes = posted->params.posted_write_bytes;
-    a.posted_ps_per_byte = posted->ps_per_byte;
-    a.drained = posted->drained_ps;
-  }
   const auto offset0 = static_cast<std::int64_t>(a.address0 % static_cast<std::uint64_t>(width));
-  a.uncut_phases = bytes > 0 ? (offset0 + bytes + width - 1) / width : 0;
+  a.uncut_phases = a.bytes_left > 0 ? (offset0 + a.bytes_left + width - 1) / width : 0;
   generate_phases(a, kPhaseBlock);
-  a.uncut_ending = uncut_ending;
-  if (wants_more) a.owner_requests_from = s;  // REQ# held through the transaction
   a_ = std::move(a);
   active_ = true;
   cut_at_latency_timer(a_);
 }
+
+// The steps of start() and finish() are inline: each has one caller and runs once per
+// transaction, so naming them costs the bus nothing.
+inline void PciBus::start_completion(const Master& x, std::int64_t s, Active& a) const {
+  // PCI-X split completion: the target returns read data to the requester, which decodes it
+  // at speed A; a completion is written in one burst.
+  const Completion& c = x.completions.front();
+  a.t.target = static_cast<std::size_t>(x.completer_for);
+  a.t.command = PciCommand::memory_write;
+  a.t.split_completion = true;
+  a.address0 = c.address;
+  a.t.frame_id = c.frame_id;
+  a.bytes_left = c.bytes;
+  a.first_edge = s + a.t.address_clocks + 1 + 1;
+  if (x.completions.size() > 1) a.owner_requests_from = s;  // REQ# held through the transaction
+}
+
+inline bool PciBus::start_request(Master& x, std::int64_t s, Active& a) {
+  Pending& p = x.queue.front();
+  const Target& t = targets_[p.request.target];
+  const bool read = is_read(p.request.command);
+  const std::int64_t address_clocks = a.t.address_clocks;
+  a.t.target = p.request.target;
+  a.t.command = p.request.command;
+  a.t.frame_id = p.request.frame_id;
+  const std::int64_t done = pcix() && read && t.params.split_read_bytes > 0 ? p.requested : p.moved;
+  const std::int64_t remaining = p.request.bytes - done;
+  const std::uint64_t address = p.request.address + static_cast<std::uint64_t>(done);
+  a.address0 = address;
+  const std::int64_t line = t.params.cache_line_bytes;
+  if (a.t.command == PciCommand::memory_write_invalidate &&
+      (static_cast<std::int64_t>(address % static_cast<std::uint64_t>(line)) != 0 ||
+       remaining % line != 0))
+    a.t.command = PciCommand::memory_write;  // not whole lines: an ordinary write
+
+  if (pcix() && read && t.params.split_read_bytes > 0) {
+    // Split Response: the target takes the request and will complete it as a master.
+    a.t.ending = PciEnding::split_response;
+    a.t.end_clock = s + address_clocks + t.devsel_clocks + 1;
+    a.split_chunk = std::min(remaining, t.params.split_read_bytes);
+    return false;
+  }
+  bool delayed_served = false;
+  if (!pcix() && read && t.params.read_latency_clocks > 16) {
+    // Delayed transaction: the first attempt is retried while the target fetches; a retry
+    // after the data has arrived is served at the fastest timing.
+    if (p.delayed_ready < 0) p.delayed_ready = s + t.params.read_latency_clocks;
+    if (s < p.delayed_ready) {
+      a.t.ending = PciEnding::retry;
+      a.t.end_clock = s + address_clocks + t.devsel_clocks;
+      return false;
+    }
+    delayed_served = true;
+  }
+  a.first_edge = s + address_clocks + initial_latency(t, read, delayed_served);
+  if (!pcix()) a.subsequent_wait = t.params.subsequent_wait_clocks;
+  const std::int64_t limit = burst_limit(t, a.t.command, address, remaining, read);
+  if (limit < remaining) a.uncut_ending = PciEnding::disconnect;
+  a.bytes_left = limit;
+  if (!read && t.params.posted_write_bytes > 0) {
+    a.posted_capacity_bytes = t.params.posted_write_bytes;
+    a.posted_ps_per_byte = t.ps_per_byte;
+    a.drained = t.drained_ps;
+  }
+  // The owner has work after this transaction: it keeps REQ# asserted through it.
+  if (x.queue.size() > 1 || limit < remaining) a.owner_requests_from = s;
+  return true;
+}
+
+inline std::int64_t PciBus::initial_latency(const Target& t, bool read, bool delayed_served) const {
+  if (pcix()) {
+    // Registered protocol: the target decodes (A/B/C) after the attribute phase; latencies
+    // beyond the minimum add initial wait states.
+    const std::int64_t extra = read ? std::max<std::int64_t>(0, t.params.read_latency_clocks - 2)
+                                    : std::max<std::int64_t>(0, t.params.write_latency_clocks - 1);
+    return t.devsel_clocks + (read ? 2 : 1) + extra;
+  }
+  // Target initial latency, FRAME# to the first TRDY#: at least DEVSEL#, and 2 on a read (the
+  // AD turnaround).
+  return read ? std::max({delayed_served ? 2 : t.params.read_latency_clocks, t.devsel_clocks,
+                          std::int64_t{2}})
+              : std::max({t.params.write_latency_clocks, t.devsel_clocks, std::int64_t{1}});
+}
+
+inline std::int64_t PciBus::burst_limit(const Target& t, PciCommand command, std::uint64_t address,
+                                        std::int64_t remaining, bool read) {
+  const std::int64_t line = t.params.cache_line_bytes;
+  std::int64_t limit = remaining;
+  if (read) {
+    std::int64_t end;
+    if (command == PciCommand::memory_read_multiple)
+      end = round_up(static_cast<std::int64_t>(address) + t.params.prefetch_bytes, line);
+    else
+      end = (static_cast<std::int64_t>(address) / line + 1) * line;
+    limit = std::min(limit, end - static_cast<std::int64_t>(address));
+  } else if (t.params.write_disconnect_bytes > 0) {
+    const std::int64_t b = t.params.write_disconnect_bytes;
+    limit = std::min(limit, (static_cast<std::int64_t>(address) / b + 1) * b -
+                                static_cast<std::int64_t>(address));
+  }
+  return limit;
+}
+
+// What a finished transaction tells the masters' clients once the bus state is settled: at most
+// two progress reports and one completion, in fixed arrays (nothing allocated).
+struct PciBus::Outcome {
+  SmallList<std::pair<std::size_t, PciRequest>, 2> done;
+  SmallList<std::pair<std::size_t, std::pair<PciRequest, std::int64_t>>, 2> progress;
+};
 
 void PciBus::finish() {
   active_ = false;
@@ -548,82 +556,94 @@ void PciBus::finish() {
   ++*x.transactions;
   const Picoseconds at = time_of(t.end_clock);
 
-  // State first, then the masters' callbacks (which may request more). At most two progress
-  // reports and one completion per transaction: fixed arrays, nothing allocated.
-  SmallList<std::pair<std::size_t, PciRequest>, 2> done;
-  SmallList<std::pair<std::size_t, std::pair<PciRequest, std::int64_t>>, 2> progress;
+  // State first, then the masters' callbacks (which may request more).
+  Outcome outcome;
   if (t.split_completion) {
-    const Completion c = x.completions.front();
-    x.completions.pop_front();
-    Master& r = masters_[c.requester];
-    --r.outstanding;
-    *r.bytes_read += static_cast<std::uint64_t>(c.bytes);
-    for (std::size_t i = 0; i < r.awaiting.size(); ++i) {
-      Pending& p = r.awaiting[i];
-      if (p.id != c.id) continue;
-      p.moved += c.bytes;
-      progress.push_back({c.requester, {p.request, c.bytes}});
-      if (p.moved == p.request.bytes) {
-        done.push_back({c.requester, p.request});
-        r.awaiting.erase(r.awaiting.begin() + static_cast<std::ptrdiff_t>(i));
-      }
-      break;
-    }
-    for (Pending& p : r.queue) {
-      if (p.id != c.id) continue;
-      p.moved += c.bytes;
-      progress.push_back({c.requester, {p.request, c.bytes}});
-      break;
-    }
-    if (!r.queue.empty())
-      r.queue.front().visible = std::max(r.queue.front().visible, t.end_clock + 1);
+    finish_split_completion(x, t, outcome);
   } else if (t.ending == PciEnding::retry) {
     x.not_before = t.end_clock + x.params.retry_backoff_clocks;
     ++*x.retries;
   } else if (t.ending == PciEnding::split_response) {
-    Pending& p = x.queue.front();
-    const Target& target = targets_[p.request.target];
-    Completion c;
-    c.requester = t.master;
-    c.id = p.id;
-    c.bytes = a.split_chunk;
-    c.address = a.address0;
-    c.ready = t.end_clock + target.params.read_latency_clocks;
-    c.frame_id = t.frame_id;
-    masters_[target.completer].completions.push_back(c);
-    p.requested += a.split_chunk;
-    ++x.outstanding;
-    if (p.requested == p.request.bytes) {
-      x.awaiting.push_back(p);
-      x.queue.pop_front();
-    }
+    finish_split_response(x, a);
   } else {
-    Pending& p = x.queue.front();
-    p.moved += t.bytes;
-    p.delayed_ready = -1;
-    if (read)
-      *x.bytes_read += static_cast<std::uint64_t>(t.bytes);
-    else
-      *x.bytes_written += static_cast<std::uint64_t>(t.bytes);
-    if (!read && targets_[t.target].params.posted_write_bytes > 0)
-      targets_[t.target].drained_ps = a.drained_after[a.last];
-    progress.push_back({t.master, {p.request, t.bytes}});
-    if (p.moved == p.request.bytes) {
-      done.push_back({t.master, p.request});
-      x.queue.pop_front();
-    } else {
-      p.visible = std::max(p.visible, t.end_clock);  // REQ# stays asserted for the rest
-    }
+    finish_data(x, a, read, outcome);
   }
   if (events.connected()) {
     report(EventKind::bus_turnaround, t.end_clock, t);
     report(EventKind::bus_end, t.end_clock + 1, t, to_string(t.ending), t.data_phases, t.bytes);
   }
   spare_ = std::move(a);  // its storage serves the next transaction
-  for (const auto& [m, pr] : progress)
+  for (const auto& [m, pr] : outcome.progress)
     if (masters_[m].client) masters_[m].client->pci_progress(pr.first, pr.second, at);
-  for (const auto& [m, r] : done)
+  for (const auto& [m, r] : outcome.done)
     if (masters_[m].client) masters_[m].client->pci_done(r, at);
+}
+
+inline void PciBus::finish_split_completion(Master& x, const PciTransaction& t, Outcome& outcome) {
+  const Completion c = x.completions.front();
+  x.completions.pop_front();
+  Master& r = masters_[c.requester];
+  --r.outstanding;
+  *r.bytes_read += static_cast<std::uint64_t>(c.bytes);
+  for (std::size_t i = 0; i < r.awaiting.size(); ++i) {
+    Pending& p = r.awaiting[i];
+    if (p.id != c.id) continue;
+    p.moved += c.bytes;
+    outcome.progress.push_back({c.requester, {p.request, c.bytes}});
+    if (p.moved == p.request.bytes) {
+      outcome.done.push_back({c.requester, p.request});
+      r.awaiting.erase(r.awaiting.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    break;
+  }
+  for (Pending& p : r.queue) {
+    if (p.id != c.id) continue;
+    p.moved += c.bytes;
+    outcome.progress.push_back({c.requester, {p.request, c.bytes}});
+    break;
+  }
+  if (!r.queue.empty())
+    r.queue.front().visible = std::max(r.queue.front().visible, t.end_clock + 1);
+}
+
+inline void PciBus::finish_split_response(Master& x, const Active& a) {
+  const PciTransaction& t = a.t;
+  Pending& p = x.queue.front();
+  const Target& target = targets_[p.request.target];
+  Completion c;
+  c.requester = t.master;
+  c.id = p.id;
+  c.bytes = a.split_chunk;
+  c.address = a.address0;
+  c.ready = t.end_clock + target.params.read_latency_clocks;
+  c.frame_id = t.frame_id;
+  masters_[target.completer].completions.push_back(c);
+  p.requested += a.split_chunk;
+  ++x.outstanding;
+  if (p.requested == p.request.bytes) {
+    x.awaiting.push_back(p);
+    x.queue.pop_front();
+  }
+}
+
+inline void PciBus::finish_data(Master& x, const Active& a, bool read, Outcome& outcome) {
+  const PciTransaction& t = a.t;
+  Pending& p = x.queue.front();
+  p.moved += t.bytes;
+  p.delayed_ready = -1;
+  if (read)
+    *x.bytes_read += static_cast<std::uint64_t>(t.bytes);
+  else
+    *x.bytes_written += static_cast<std::uint64_t>(t.bytes);
+  if (!read && targets_[t.target].params.posted_write_bytes > 0)
+    targets_[t.target].drained_ps = a.drained_after[a.last];
+  outcome.progress.push_back({t.master, {p.request, t.bytes}});
+  if (p.moved == p.request.bytes) {
+    outcome.done.push_back({t.master, p.request});
+    x.queue.pop_front();
+  } else {
+    p.visible = std::max(p.visible, t.end_clock);  // REQ# stays asserted for the rest
+  }
 }
 
 void PciBus::count(const PciTransaction& t) {

@@ -194,12 +194,30 @@ class PciBus : public DmaBus {
   std::int64_t next_decision_edge() const;
   Picoseconds decision_due_ps(std::int64_t edge) const;
   void decide(std::int64_t edge);
+  // Master m starts a transaction at edge s: the address phase, then the data phases its work
+  // and the target allow, or the target's stop before any data (Retry, Split Response).
   void start(std::size_t m, std::int64_t s);
+  // A PCI-X split completion: the completer writes the requester's read data in one burst.
+  void start_completion(const Master& x, std::int64_t s, Active& a) const;
+  // The master's next request: false when the target ends the transaction before any data
+  // (Retry, Split Response); else a's data phases are set up but for their width.
+  bool start_request(Master& x, std::int64_t s, Active& a);
+  // Clocks from the address phase to the first data phase's completion.
+  std::int64_t initial_latency(const Target& t, bool read, bool delayed_served) const;
+  // How far the target goes before it disconnects (its prefetch, cache-line or address
+  // boundary), at most `remaining`.
+  static std::int64_t burst_limit(const Target& t, PciCommand command, std::uint64_t address,
+                                  std::int64_t remaining, bool read);
   // The phases a transaction's start fixes (events connected).
   void report_start(const Active& a);
   void report(EventKind kind, std::int64_t edge, const PciTransaction& t,
               std::string_view detail = {}, std::int64_t value = -1, std::int64_t bytes = -1) const;
+  // The transaction in progress ends: its figures, the masters' state, then their callbacks.
   void finish();
+  struct Outcome;  // what a finished transaction tells the masters' clients
+  void finish_split_completion(Master& x, const PciTransaction& t, Outcome& outcome);
+  void finish_split_response(Master& x, const Active& a);
+  void finish_data(Master& x, const Active& a, bool read, Outcome& outcome);
   // A default Active whose phase vectors reuse the last finished transaction's storage (so that
   // a transaction allocates nothing in steady state).
   Active fresh_active();

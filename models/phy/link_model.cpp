@@ -397,35 +397,43 @@ double coding_gain_db(double octet_error_rate) {
                          sigma_for_octet_error(octet_error_rate, false));
 }
 
-PhyLinkAnalysis analyse_link(const PhyLinkParams& p) {
-  if (p.cable == nullptr) throw std::invalid_argument("analyse_link: no cable category");
-  if (p.ffe_taps < 1 || p.dfe_taps < 0)
-    throw std::invalid_argument("analyse_link: ffe_taps must be >= 1 and dfe_taps >= 0");
-  const double es = coded_symbol_energy();
-  const Spectra s = build_spectra(p);
-  const auto through_os = to_time(s.through);
-  const auto echo_os = to_time(s.echo);
-  const auto next_os = to_time(s.next);
-  const auto fext_os = to_time(s.fext);
-  // Noise autocorrelation at symbol lags: (two-sided PSD) -> inverse transform * sample rate.
-  std::vector<double> noise_r;
-  {
-    Spectrum psd(s.noise_psd_levels.begin(), s.noise_psd_levels.end());
-    std::vector<double> t;
-    half_spectrum_fft().inv(t, psd, kFftSize);
-    for (int m = 0; m < 64; ++m) noise_r.push_back(t[m * kOversample] * kSampleRate);
-  }
+namespace {
 
-  PhyLinkAnalysis best;
+// Noise autocorrelation at symbol lags: (two-sided PSD) -> inverse transform * sample rate.
+std::vector<double> noise_autocorrelation(const Spectra& s) {
+  std::vector<double> noise_r;
+  Spectrum psd(s.noise_psd_levels.begin(), s.noise_psd_levels.end());
+  std::vector<double> t;
+  half_spectrum_fft().inv(t, psd, kFftSize);
+  for (int m = 0; m < 64; ++m) noise_r.push_back(t[m * kOversample] * kSampleRate);
+  return noise_r;
+}
+
+// The oversampled responses at the receiver, before the cancellers.
+struct Oversampled {
+  std::vector<double> through, echo, next, fext;
+};
+
+// The receiver solved at its best sampling phase and decision delay (least MSE).
+struct BestReceiver {
+  Receiver rx;
+  Solution sol;
+  int sampling_phase = 0;
+  double adc_step = 0;
+};
+
+// Every sampling phase, and at each the decision delays from the main cursor over the FFE's
+// span: the MMSE solution of least error.
+BestReceiver best_receiver(const PhyLinkParams& p, const Oversampled& os,
+                           const std::vector<double>& noise_r, double es) {
+  BestReceiver best;
   double best_mse = 1e300;
-  Receiver best_rx;
-  Solution best_sol;
   for (int phase = 0; phase < kOversample; ++phase) {
     Receiver rx;
-    rx.through = sample(through_os, phase);
-    const Response echo = sample(echo_os, phase);
-    const Response next = sample(next_os, phase);
-    rx.fext = sample(fext_os, phase);
+    rx.through = sample(os.through, phase);
+    const Response echo = sample(os.echo, phase);
+    const Response next = sample(os.next, phase);
+    rx.fext = sample(os.fext, phase);
     rx.echo = cancel(echo, p.echo_cancellation, p.echo_canceller_taps);
     rx.next = cancel(next, p.next_cancellation, p.next_canceller_taps);
     rx.noise_autocorrelation = noise_r;
@@ -447,102 +455,141 @@ PhyLinkAnalysis analyse_link(const PhyLinkParams& p) {
       const Solution sol = solve_mmse(rx, p.ffe_taps, p.dfe_taps, delay, es, matrices);
       if (sol.mse < best_mse) {
         best_mse = sol.mse;
-        best_sol = sol;
-        best_rx = rx;
+        best.sol = sol;
+        best.rx = rx;
         best.sampling_phase = phase;
         best.adc_step = step;
       }
     }
   }
-  const Receiver& rx = best_rx;
-  const Eigen::VectorXd& w = best_sol.w;
-  const double mse = best_sol.mse;
-  best.decision_delay = best_sol.delay;
-  best.gain = es / (es - mse);  // unbiasing: the biased cursor is 1 - mse/es
-  const double snr = es / mse - 1;
-  best.snr_db = 10 * std::log10(snr);
-  best.sigma = std::sqrt(es / snr);
-  // Per source at the slicer, unbiased.
-  const double g2 = best.gain * best.gain;
-  {
-    std::map<int, double> c;
-    for (int i = 0; i < w.size(); ++i)
-      for (int d = rx.through.first(); d <= rx.through.last(); ++d)
-        c[i + d] += w[i] * rx.through.at(d);
-    double isi = 0;
-    for (const auto& [j, v] : c)
-      if (j != best.decision_delay &&
-          (j < best.decision_delay + 1 || j > best.decision_delay + p.dfe_taps))
-        isi += v * v;
-    best.budget.isi = g2 * es * isi;
-    best.dfe.assign(static_cast<std::size_t>(p.dfe_taps), 0.0);
-    for (int j = 0; j < p.dfe_taps; ++j) {
-      const auto it = c.find(best.decision_delay + 1 + j);
-      if (it != c.end()) best.dfe[static_cast<std::size_t>(j)] = best.gain * it->second;
-    }
+  return best;
+}
+
+// The residual ISI at the slicer (unbiased), and the DFE's taps: the combined response's
+// postcursors it cancels.
+void isi_and_dfe(const PhyLinkParams& p, const Receiver& rx, const Eigen::VectorXd& w, double es,
+                 PhyLinkAnalysis& a) {
+  const double g2 = a.gain * a.gain;
+  std::map<int, double> c;
+  for (int i = 0; i < w.size(); ++i)
+    for (int d = rx.through.first(); d <= rx.through.last(); ++d)
+      c[i + d] += w[i] * rx.through.at(d);
+  double isi = 0;
+  for (const auto& [j, v] : c)
+    if (j != a.decision_delay && (j < a.decision_delay + 1 || j > a.decision_delay + p.dfe_taps))
+      isi += v * v;
+  a.budget.isi = g2 * es * isi;
+  a.dfe.assign(static_cast<std::size_t>(p.dfe_taps), 0.0);
+  for (int j = 0; j < p.dfe_taps; ++j) {
+    const auto it = c.find(a.decision_delay + 1 + j);
+    if (it != c.end()) a.dfe[static_cast<std::size_t>(j)] = a.gain * it->second;
   }
-  best.budget.echo = g2 * output_power(rx.echo, w, es);
-  best.budget.next = g2 * 3 * output_power(rx.next, w, es);
-  best.budget.fext = g2 * 3 * output_power(rx.fext, w, es);
+}
+
+// The noise budget at the slicer per source (ISI, echo, NEXT, FEXT, noise, ADC), unbiased.
+void noise_budget(const PhyLinkParams& p, const Receiver& rx, const Eigen::VectorXd& w,
+                  const std::vector<double>& noise_r, double es, PhyLinkAnalysis& a) {
+  const double g2 = a.gain * a.gain;
+  isi_and_dfe(p, rx, w, es, a);
+  a.budget.echo = g2 * output_power(rx.echo, w, es);
+  a.budget.next = g2 * 3 * output_power(rx.next, w, es);
+  a.budget.fext = g2 * 3 * output_power(rx.fext, w, es);
   double noise = 0;
   for (int i = 0; i < w.size(); ++i)
     for (int k = 0; k < w.size(); ++k) {
       const auto lag = static_cast<std::size_t>(std::abs(i - k));
       if (lag < noise_r.size()) noise += w[i] * w[k] * noise_r[lag];
     }
-  best.budget.noise = g2 * noise;
-  best.budget.adc = g2 * rx.adc_variance * w.squaredNorm();
+  a.budget.noise = g2 * noise;
+  a.budget.adc = g2 * rx.adc_variance * w.squaredNorm();
+}
 
-  const CodedErrorRates coded = coded_error_rates(best.sigma);
-  best.ber_coded = coded.ber;
-  best.octet_error_coded = coded.octet_error;
-  best.octet_error_uncoded = uncoded_octet_error_rate(best.sigma);
-  best.ber_uncoded = best.octet_error_uncoded / 8;
-  // The slicer noise at which the coded stream errs at 1e-10 (bisection on sigma).
+// The error rates at the slicer's sigma, coded and not, and the margin to the SNR at which the
+// coded stream errs at 1e-10 (bisection on sigma).
+void slicer_error_rates(double es, PhyLinkAnalysis& a) {
+  const CodedErrorRates coded = coded_error_rates(a.sigma);
+  a.ber_coded = coded.ber;
+  a.octet_error_coded = coded.octet_error;
+  a.octet_error_uncoded = uncoded_octet_error_rate(a.sigma);
+  a.ber_uncoded = a.octet_error_uncoded / 8;
   double lo = 0.01, hi = 1.0;
   for (int i = 0; i < 60; ++i) {
     const double mid = std::sqrt(lo * hi);
     (coded_error_rates(mid).ber > kTargetBer ? hi : lo) = mid;
   }
-  best.required_snr_db = 10 * std::log10(es / (lo * lo));
-  best.margin_db = best.snr_db - best.required_snr_db;
-  best.insertion_loss_62mhz_db = insertion_loss_db(*p.cable, 62.5, p.length_m);
-  best.propagation_delay_ns = propagation_ns_per_m(p) * p.length_m;
+  a.required_snr_db = 10 * std::log10(es / (lo * lo));
+  a.margin_db = a.snr_db - a.required_snr_db;
+}
 
-  auto expand = [](const Response& r) {
-    std::vector<double> v(static_cast<std::size_t>(r.last() + 1 + kPrecursorSymbols), 0.0);
-    for (int d = std::max(r.first(), -kPrecursorSymbols); d <= r.last(); ++d)
-      v[static_cast<std::size_t>(d + kPrecursorSymbols)] = r.at(d);
-    return v;
-  };
-  best.through = expand(rx.through);
-  best.echo_residual = expand(rx.echo);
-  best.next_residual = expand(rx.next);
-  best.fext = expand(rx.fext);
-  best.ffe.assign(w.data(), w.data() + w.size());
-  best.through_oversampled = through_os;
-  // A T-spaced filter turning white unit noise into the filtered noise: the zero-phase square
-  // root of its folded spectrum.
-  {
-    constexpr int kLags = 64;
-    constexpr int kGrid = 2 * kLags;
-    std::vector<double> g(2 * 16 + 1, 0.0);
-    std::vector<double> root(kGrid);
-    for (int m = 0; m < kGrid; ++m) {
-      double psd = noise_r[0];
-      for (int l = 1; l < kLags; ++l)
-        psd += 2 * noise_r[static_cast<std::size_t>(l)] * std::cos(2 * M_PI * m * l / kGrid);
-      root[static_cast<std::size_t>(m)] = std::sqrt(std::max(psd, 0.0));
-    }
-    for (int l = -16; l <= 16; ++l) {
-      double v = 0;
-      for (int m = 0; m < kGrid; ++m)
-        v += root[static_cast<std::size_t>(m)] * std::cos(2 * M_PI * m * l / kGrid);
-      g[static_cast<std::size_t>(l + 16)] = v / kGrid;
-    }
-    best.noise_shaping = g;
+// A response as a vector from delay -kPrecursorSymbols on.
+std::vector<double> response_taps(const Response& r) {
+  std::vector<double> v(static_cast<std::size_t>(r.last() + 1 + kPrecursorSymbols), 0.0);
+  for (int d = std::max(r.first(), -kPrecursorSymbols); d <= r.last(); ++d)
+    v[static_cast<std::size_t>(d + kPrecursorSymbols)] = r.at(d);
+  return v;
+}
+
+// A T-spaced filter turning white unit noise into the filtered noise: the zero-phase square
+// root of its folded spectrum.
+std::vector<double> noise_shaping_filter(const std::vector<double>& noise_r) {
+  constexpr int kLags = 64;
+  constexpr int kGrid = 2 * kLags;
+  std::vector<double> g(2 * 16 + 1, 0.0);
+  std::vector<double> root(kGrid);
+  for (int m = 0; m < kGrid; ++m) {
+    double psd = noise_r[0];
+    for (int l = 1; l < kLags; ++l)
+      psd += 2 * noise_r[static_cast<std::size_t>(l)] * std::cos(2 * M_PI * m * l / kGrid);
+    root[static_cast<std::size_t>(m)] = std::sqrt(std::max(psd, 0.0));
   }
-  return best;
+  for (int l = -16; l <= 16; ++l) {
+    double v = 0;
+    for (int m = 0; m < kGrid; ++m)
+      v += root[static_cast<std::size_t>(m)] * std::cos(2 * M_PI * m * l / kGrid);
+    g[static_cast<std::size_t>(l + 16)] = v / kGrid;
+  }
+  return g;
+}
+
+}  // namespace
+
+PhyLinkAnalysis analyse_link(const PhyLinkParams& p) {
+  if (p.cable == nullptr) throw std::invalid_argument("analyse_link: no cable category");
+  if (p.ffe_taps < 1 || p.dfe_taps < 0)
+    throw std::invalid_argument("analyse_link: ffe_taps must be >= 1 and dfe_taps >= 0");
+  const double es = coded_symbol_energy();
+  const Spectra s = build_spectra(p);
+  Oversampled os;
+  os.through = to_time(s.through);
+  os.echo = to_time(s.echo);
+  os.next = to_time(s.next);
+  os.fext = to_time(s.fext);
+  const std::vector<double> noise_r = noise_autocorrelation(s);
+
+  const BestReceiver best = best_receiver(p, os, noise_r, es);
+  const Receiver& rx = best.rx;
+  const Eigen::VectorXd& w = best.sol.w;
+  const double mse = best.sol.mse;
+  PhyLinkAnalysis a;
+  a.sampling_phase = best.sampling_phase;
+  a.adc_step = best.adc_step;
+  a.decision_delay = best.sol.delay;
+  a.gain = es / (es - mse);  // unbiasing: the biased cursor is 1 - mse/es
+  const double snr = es / mse - 1;
+  a.snr_db = 10 * std::log10(snr);
+  a.sigma = std::sqrt(es / snr);
+  noise_budget(p, rx, w, noise_r, es, a);
+  slicer_error_rates(es, a);
+  a.insertion_loss_62mhz_db = insertion_loss_db(*p.cable, 62.5, p.length_m);
+  a.propagation_delay_ns = propagation_ns_per_m(p) * p.length_m;
+  a.through = response_taps(rx.through);
+  a.echo_residual = response_taps(rx.echo);
+  a.next_residual = response_taps(rx.next);
+  a.fext = response_taps(rx.fext);
+  a.ffe.assign(w.data(), w.data() + w.size());
+  a.through_oversampled = os.through;
+  a.noise_shaping = noise_shaping_filter(noise_r);
+  return a;
 }
 
 namespace {
@@ -724,51 +771,41 @@ class SplitDecoder {
   Window<std::uint8_t> sent_;
 };
 
-}  // namespace
+// Stage 1 of the Monte Carlo, the received samples after the cancellers and the ADC, block by
+// block: the responses are linear, so the sources are summed as spectra (the three NEXT or FEXT
+// disturbers share a response), the noise is generated as a spectrum.
+class BlockReceiver {
+ public:
+  // n: the symbols of the whole run.
+  BlockReceiver(const PhyLinkParams& p, const PhyLinkAnalysis& a, std::int64_t n,
+                std::uint64_t seed)
+      : a_(a),
+        adc_bits_(p.adc_bits),
+        full_scale_(a.adc_step * std::pow(2.0, p.adc_bits) / 2),
+        n_(n),
+        seed_(seed),
+        k_through_(fft_.kernel(a.through, kPrecursorSymbols)),
+        k_echo_(fft_.kernel(a.echo_residual, kPrecursorSymbols)),
+        k_next_(fft_.kernel(a.next_residual, kPrecursorSymbols)),
+        k_fext_(fft_.kernel(a.fext, kPrecursorSymbols)),
+        k_noise_(fft_.kernel(a.noise_shaping, static_cast<int>(a.noise_shaping.size() / 2))) {}
 
-PhyLinkSimulation simulate_link(const PhyLinkParams& p, const PhyLinkAnalysis& a,
-                                std::int64_t symbols, std::uint64_t seed) {
-  const auto start = std::chrono::steady_clock::now();
-  // The data under test comes from the remote transmitters; the local ones disturb (echo, NEXT).
-  // The symbols stream through in blocks: each block is received (below) while the previous
-  // one is decoded on the other thread (this machine has two cores), so the memory does not
-  // grow with the run. Every random stream is tied to what it describes (a block's noise to the
-  // block), so the result does not depend on the split.
-  const int delay = a.decision_delay;
-  const auto taps_f = static_cast<Eigen::Index>(a.ffe.size());
-  const auto taps_b = static_cast<Eigen::Index>(a.dfe.size());
-  // Symbols before the first measured one: the equaliser's and the DFE's spans must be filled.
-  const std::int64_t warm = std::max<std::int64_t>(512, delay + taps_b + taps_f);
-  const std::int64_t n = symbols + 2 * warm;
-  PairStream remote(n, seed, "remote");
-  PairStream local(n, seed, "local");
-
-  // Stage 1, the received samples after the cancellers and the ADC, block by block: the
-  // responses are linear, so the sources are summed as spectra (the three NEXT or FEXT
-  // disturbers share a response), the noise is generated as a spectrum.
-  const double full_scale = a.adc_step * std::pow(2.0, p.adc_bits) / 2;
-  BlockFft fft;
-  const auto k_through = fft.kernel(a.through, kPrecursorSymbols);
-  const auto k_echo = fft.kernel(a.echo_residual, kPrecursorSymbols);
-  const auto k_next = fft.kernel(a.next_residual, kPrecursorSymbols);
-  const auto k_fext = fft.kernel(a.fext, kPrecursorSymbols);
-  const auto k_noise = fft.kernel(a.noise_shaping, static_cast<int>(a.noise_shaping.size() / 2));
-  std::array<Window<double>, 4> y;
-  auto receive_block = [&](std::int64_t b) {
+  // Appends block b's samples to y, per pair.
+  void receive(std::int64_t b, PairStream& remote, PairStream& local) {
     const std::int64_t out_from = b * static_cast<std::int64_t>(kBlockOut);
     const std::int64_t from = out_from - static_cast<std::int64_t>(kBlockHistory);
     remote.generate_to(from + static_cast<std::int64_t>(kBlockFft));
     local.generate_to(from + static_cast<std::int64_t>(kBlockFft));
     std::array<std::vector<Complex>, 4> sr, sl;
     for (int q = 0; q < 4; ++q) {
-      sr[q] = fft.segment(remote, q, from);
-      sl[q] = fft.segment(local, q, from);
+      sr[q] = fft_.segment(remote, q, from);
+      sl[q] = fft_.segment(local, q, from);
     }
     local.forget_before(from + static_cast<std::int64_t>(kBlockOut));
     const std::size_t bins = sr[0].size();
     std::vector<Complex> sum(bins);
     for (int pr = 0; pr < 4; ++pr) {
-      RngStream noise(seed, "phy/link/noise/" + std::to_string(pr) + "/" + std::to_string(b));
+      RngStream noise(seed_, "phy/link/noise/" + std::to_string(pr) + "/" + std::to_string(b));
       for (std::size_t i = 0; i < bins; ++i) {
         // White noise's spectrum: E|X|^2 = kBlockFft per bin (real and imaginary halves).
         Complex white;
@@ -784,43 +821,66 @@ PhyLinkSimulation simulate_link(const PhyLinkParams& p, const PhyLinkAnalysis& a
             others_local += sl[q][i];
             others_remote += sr[q][i];
           }
-        sum[i] = k_through[i] * sr[pr][i] + k_echo[i] * sl[pr][i] + k_next[i] * others_local +
-                 k_fext[i] * others_remote + k_noise[i] * white;
+        sum[i] = k_through_[i] * sr[pr][i] + k_echo_[i] * sl[pr][i] + k_next_[i] * others_local +
+                 k_fext_[i] * others_remote + k_noise_[i] * white;
       }
-      const auto t = fft.inverse(sum);
-      for (std::size_t j = 0; j < kBlockOut && out_from + static_cast<std::int64_t>(j) < n; ++j) {
+      const auto t = fft_.inverse(sum);
+      for (std::size_t j = 0; j < kBlockOut && out_from + static_cast<std::int64_t>(j) < n_; ++j) {
         double v = t[kBlockHistory + j];
         // The ADC saw the cancellers' part too; quantising what is left with the full input's
         // step makes the same uniform error.
-        if (p.adc_bits > 0)
-          v = std::clamp(a.adc_step * std::round(v / a.adc_step), -full_scale, full_scale);
+        if (adc_bits_ > 0)
+          v = std::clamp(a_.adc_step * std::round(v / a_.adc_step), -full_scale_, full_scale_);
         y[pr].push_back(v);
       }
     }
-  };
+  }
 
-  // Stage 2, per pair: FFE with the unbiasing gain, DFE fed with the correct past symbols, both
-  // as dot products over contiguous samples (taps reversed), which Eigen vectorises.
-  Eigen::VectorXd ffe(taps_f), dfe(taps_b);
-  for (Eigen::Index i = 0; i < taps_f; ++i)
-    ffe[taps_f - 1 - i] = a.gain * a.ffe[static_cast<std::size_t>(i)];
-  for (Eigen::Index j = 0; j < taps_b; ++j)
-    dfe[taps_b - 1 - j] = a.dfe[static_cast<std::size_t>(j)];
-  std::array<double, 4> sq{};
-  std::int64_t slicer_errors = 0;
-  std::int64_t next_symbol = 0;  // the first not yet equalised
-  auto equalise = [&](std::int64_t to) {
+  std::array<Window<double>, 4> y;  // the received samples, per pair
+
+ private:
+  const PhyLinkAnalysis& a_;
+  int adc_bits_;
+  double full_scale_;
+  std::int64_t n_;
+  std::uint64_t seed_;
+  BlockFft fft_;
+  std::vector<Complex> k_through_, k_echo_, k_next_, k_fext_, k_noise_;
+};
+
+// Stage 2 of the Monte Carlo, per pair: FFE with the unbiasing gain, DFE fed with the correct
+// past symbols, both as dot products over contiguous samples (taps reversed), which Eigen
+// vectorises.
+class Equaliser {
+ public:
+  // warm: the symbols before the first measured one.
+  Equaliser(const PhyLinkAnalysis& a, std::int64_t warm)
+      : delay_(a.decision_delay),
+        taps_f_(static_cast<Eigen::Index>(a.ffe.size())),
+        taps_b_(static_cast<Eigen::Index>(a.dfe.size())),
+        warm_(warm),
+        ffe_(taps_f_),
+        dfe_(taps_b_) {
+    for (Eigen::Index i = 0; i < taps_f_; ++i)
+      ffe_[taps_f_ - 1 - i] = a.gain * a.ffe[static_cast<std::size_t>(i)];
+    for (Eigen::Index j = 0; j < taps_b_; ++j)
+      dfe_[taps_b_ - 1 - j] = a.dfe[static_cast<std::size_t>(j)];
+  }
+
+  // The measured symbols from next_symbol() up to `to`, equalised and sliced.
+  EqualisedRun equalise(std::int64_t to, const PairStream& remote,
+                        const std::array<Window<double>, 4>& y) {
     EqualisedRun run;
-    run.first = next_symbol;
-    for (std::int64_t k = next_symbol; k < to; ++k) {
-      const std::int64_t kk = k + warm;
-      const std::int64_t at = kk - delay;
+    run.first = next_symbol_;
+    for (std::int64_t k = next_symbol_; k < to; ++k) {
+      const std::int64_t kk = k + warm_;
+      const std::int64_t at = kk - delay_;
       Sample s;
       for (int pr = 0; pr < 4; ++pr) {
         const Window<double>& x = remote.level[pr];
         const double v =
-            ffe.dot(Eigen::Map<const Eigen::VectorXd>(y[pr].from(kk + 1 - taps_f), taps_f)) -
-            dfe.dot(Eigen::Map<const Eigen::VectorXd>(x.from(at - taps_b), taps_b));
+            ffe_.dot(Eigen::Map<const Eigen::VectorXd>(y[pr].from(kk + 1 - taps_f_), taps_f_)) -
+            dfe_.dot(Eigen::Map<const Eigen::VectorXd>(x.from(at - taps_b_), taps_b_));
         sq[pr] += (v - x[at]) * (v - x[at]);
         slicer_errors += std::clamp(std::round(v), -2.0, 2.0) != x[at];
         // The receiver knows the sign scrambling: undo it for the decoder.
@@ -829,9 +889,43 @@ PhyLinkSimulation simulate_link(const PhyLinkParams& p, const PhyLinkAnalysis& a
       run.rx.push_back(s);
       run.sent.push_back(remote.bytes[at]);
     }
-    next_symbol = to;
+    next_symbol_ = to;
     return run;
-  };
+  }
+  // The first measured symbol not yet equalised.
+  std::int64_t next_symbol() const { return next_symbol_; }
+
+  std::array<double, 4> sq{};  // squared slicer errors, per pair
+  std::int64_t slicer_errors = 0;
+
+ private:
+  int delay_;
+  Eigen::Index taps_f_, taps_b_;
+  std::int64_t warm_;
+  Eigen::VectorXd ffe_, dfe_;
+  std::int64_t next_symbol_ = 0;
+};
+
+}  // namespace
+
+PhyLinkSimulation simulate_link(const PhyLinkParams& p, const PhyLinkAnalysis& a,
+                                std::int64_t symbols, std::uint64_t seed) {
+  const auto start = std::chrono::steady_clock::now();
+  // The data under test comes from the remote transmitters; the local ones disturb (echo, NEXT).
+  // The symbols stream through in blocks: each block is received while the previous one is
+  // decoded on the other thread (this machine has two cores), so the memory does not grow with
+  // the run. Every random stream is tied to what it describes (a block's noise to the block), so
+  // the result does not depend on the split.
+  const int delay = a.decision_delay;
+  const auto taps_f = static_cast<Eigen::Index>(a.ffe.size());
+  const auto taps_b = static_cast<Eigen::Index>(a.dfe.size());
+  // Symbols before the first measured one: the equaliser's and the DFE's spans must be filled.
+  const std::int64_t warm = std::max<std::int64_t>(512, delay + taps_b + taps_f);
+  const std::int64_t n = symbols + 2 * warm;
+  PairStream remote(n, seed, "remote");
+  PairStream local(n, seed, "local");
+  BlockReceiver receiver(p, a, n, seed);
+  Equaliser equaliser(a, warm);
 
   TrellisEncoder replay;
   remote.generate_to(warm - delay);
@@ -842,28 +936,30 @@ PhyLinkSimulation simulate_link(const PhyLinkParams& p, const PhyLinkAnalysis& a
   EqualisedRun pending;
   for (std::int64_t b = 0; b <= blocks; ++b) {
     EqualisedRun next;
-    in_parallel([&] { decoder.decode(pending); },
-                [&] {
-                  if (b == blocks) return;
-                  receive_block(b);
-                  next = equalise(std::clamp<std::int64_t>(y[0].end() - warm, 0, symbols));
-                  // What the next block and the next symbols still need.
-                  const std::int64_t need =
-                      std::min((b + 1) * static_cast<std::int64_t>(kBlockOut) -
-                                   static_cast<std::int64_t>(kBlockHistory),
-                               next_symbol + warm - delay - taps_b);
-                  remote.forget_before(need);
-                  for (auto& w : y) w.forget_before(next_symbol + warm + 1 - taps_f);
-                });
+    in_parallel(
+        [&] { decoder.decode(pending); },
+        [&] {
+          if (b == blocks) return;
+          receiver.receive(b, remote, local);
+          next = equaliser.equalise(
+              std::clamp<std::int64_t>(receiver.y[0].end() - warm, 0, symbols), remote, receiver.y);
+          // What the next block and the next symbols still need.
+          const std::int64_t need = std::min((b + 1) * static_cast<std::int64_t>(kBlockOut) -
+                                                 static_cast<std::int64_t>(kBlockHistory),
+                                             equaliser.next_symbol() + warm - delay - taps_b);
+          remote.forget_before(need);
+          for (auto& w : receiver.y) w.forget_before(equaliser.next_symbol() + warm + 1 - taps_f);
+        });
     pending = std::move(next);
   }
 
   PhyLinkSimulation out;
   out.symbols = symbols;
-  out.slicer_errors = slicer_errors;
+  out.slicer_errors = equaliser.slicer_errors;
   out.octet_errors = decoder.octet_errors;
   out.bit_errors = decoder.bit_errors;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::array<double, 4>& sq = equaliser.sq;
   out.measured_mse = (sq[0] + sq[1] + sq[2] + sq[3]) / (4.0 * static_cast<double>(symbols));
   return out;
 }

@@ -262,6 +262,22 @@ class DomainPaths {
   // Inner nodes with their delays, leaves and their groups. False when the domain is not a tree
   // with its stations as leaves (a station with several cables: reported as a problem already).
   bool collect(const std::vector<Vertex>& members, std::vector<std::size_t>& slot) {
+    collect_inner(members, slot);
+    if (!collect_leaves(members, slot)) return false;
+    for (std::size_t x = 0; x < inner_.size(); ++x) {
+      for (auto [e, end] = boost::out_edges(inner_[x].v, g_); e != end; ++e) {
+        const std::size_t y = slot[boost::target(*e, g_)];
+        if (y != none && !info_[boost::target(*e, g_)].end_station)
+          inner_[x].next.emplace_back(y, g_[*e].cable);
+      }
+    }
+    groups_at_.assign(inner_.size(), {});
+    for (std::size_t k = 0; k < groups_.size(); ++k) groups_at_[groups_[k].at].push_back(k);
+    return true;
+  }
+
+  // The repeaters and converters, each with its slot and its delay.
+  void collect_inner(const std::vector<Vertex>& members, std::vector<std::size_t>& slot) {
     const std::int64_t rate = dom_.rate_mbps;
     for (Vertex v : members) {
       if (info_[v].end_station) continue;
@@ -284,8 +300,12 @@ class DomainPaths {
       }
       inner_.push_back(std::move(n));
     }
+  }
+
+  // The end stations, each on its one cable, with its end class and group.
+  bool collect_leaves(const std::vector<Vertex>& members, const std::vector<std::size_t>& slot) {
     std::map<EndClass, std::size_t> classes;
-    std::map<std::tuple<std::size_t, std::size_t, std::string, bool>, std::size_t> group_of;
+    GroupIndex group_of;
     for (Vertex v : members) {
       if (!info_[v].end_station) continue;
       const auto degree = boost::out_degree(v, g_);
@@ -311,41 +331,39 @@ class DomainPaths {
       const auto [it, added] = classes.emplace(ec, end_classes_.size());
       if (added) end_classes_.push_back(ec);
       leaf.end_class = it->second;
-      if (leaf.at != none) {
-        const std::string& medium = plant_.cables[leaf.cable].medium;
-        const auto key = std::make_tuple(leaf.at, leaf.end_class, medium, ec.dte);
-        const auto [git, new_group] = group_of.emplace(key, groups_.size());
-        if (new_group) {
-          Group gr;
-          gr.at = leaf.at;
-          gr.end_class = leaf.end_class;
-          gr.medium = medium;
-          gr.dte = ec.dte;
-          gr.bt_per_m = plant_.table.medium(medium, rate)->round_trip_bt_per_m;
-          groups_.push_back(std::move(gr));
-        }
-        leaf.group = git->second;
-        Group& gr = groups_[leaf.group];
-        const std::size_t index = leaves_.size();
-        if (gr.top[0] == none || leaf.bt > leaves_[gr.top[0]].bt) {
-          gr.top[1] = gr.top[0];
-          gr.top[0] = index;
-        } else if (gr.top[1] == none || leaf.bt > leaves_[gr.top[1]].bt) {
-          gr.top[1] = index;
-        }
-      }
+      if (leaf.at != none) join_group(leaf, ec.dte, group_of);
       leaves_.push_back(leaf);
     }
-    for (std::size_t x = 0; x < inner_.size(); ++x) {
-      for (auto [e, end] = boost::out_edges(inner_[x].v, g_); e != end; ++e) {
-        const std::size_t y = slot[boost::target(*e, g_)];
-        if (y != none && !info_[boost::target(*e, g_)].end_station)
-          inner_[x].next.emplace_back(y, g_[*e].cable);
-      }
-    }
-    groups_at_.assign(inner_.size(), {});
-    for (std::size_t k = 0; k < groups_.size(); ++k) groups_at_[groups_[k].at].push_back(k);
     return true;
+  }
+
+  // Groups by (inner node, end class, medium, station or switch port).
+  using GroupIndex = std::map<std::tuple<std::size_t, std::size_t, std::string, bool>, std::size_t>;
+
+  // Puts a leaf (the next in leaves_) in its group, a new one when it is the first alike, and
+  // keeps the group's two longest cables.
+  void join_group(Leaf& leaf, bool dte, GroupIndex& group_of) {
+    const std::string& medium = plant_.cables[leaf.cable].medium;
+    const auto key = std::make_tuple(leaf.at, leaf.end_class, medium, dte);
+    const auto [git, new_group] = group_of.emplace(key, groups_.size());
+    if (new_group) {
+      Group gr;
+      gr.at = leaf.at;
+      gr.end_class = leaf.end_class;
+      gr.medium = medium;
+      gr.dte = dte;
+      gr.bt_per_m = plant_.table.medium(medium, dom_.rate_mbps)->round_trip_bt_per_m;
+      groups_.push_back(std::move(gr));
+    }
+    leaf.group = git->second;
+    Group& gr = groups_[leaf.group];
+    const std::size_t index = leaves_.size();
+    if (gr.top[0] == none || leaf.bt > leaves_[gr.top[0]].bt) {
+      gr.top[1] = gr.top[0];
+      gr.top[0] = index;
+    } else if (gr.top[1] == none || leaf.bt > leaves_[gr.top[1]].bt) {
+      gr.top[1] = index;
+    }
   }
 
   const PairDelay& pair_delay(std::size_t a, std::size_t b) {
@@ -884,122 +902,202 @@ std::optional<double> longest_legal_length(const CablingPlant& plant,
   return length;
 }
 
-TopologyReport analyse_topology(const CablingPlant& plant, PairScope scope) {
-  TopologyReport report;
-  auto problem = [&report](std::string where, std::string message) {
-    report.problems.push_back({std::move(where), std::move(message)});
-  };
-  std::unordered_map<std::string, std::size_t> index;
-  index.reserve(plant.nodes.size());
-  for (std::size_t i = 0; i < plant.nodes.size(); ++i) index.emplace(plant.nodes[i].name, i);
+namespace {
+
+// One analysis of a plant: the plant as a graph (a vertex per node, a switch split into one per
+// cable), checked for repeater loops, then each collision domain (a connected part of the graph)
+// checked and its paths analysed, in the plant's order. Each step adds what it finds wrong to
+// the report's problems.
+class TopologyAnalysis {
+ public:
+  TopologyAnalysis(const CablingPlant& plant, PairScope scope) : plant_(plant), scope_(scope) {}
+
+  TopologyReport run() {
+    index_nodes();
+    collect_cables();
+    check_node_cables();
+    build_graph();
+    if (find_repeater_loop()) return std::move(report_);
+    analyse_domains();
+    return std::move(report_);
+  }
+
+ private:
+  void problem(std::string where, std::string message) {
+    report_.problems.push_back({std::move(where), std::move(message)});
+  }
+
+  void index_nodes() {
+    index_.reserve(plant_.nodes.size());
+    for (std::size_t i = 0; i < plant_.nodes.size(); ++i) index_.emplace(plant_.nodes[i].name, i);
+  }
+
+  // A cable's two nodes, or nullopt when either name is unknown (the loader reports those).
+  std::optional<std::pair<std::size_t, std::size_t>> ends_of(const Cable& cable) const {
+    const auto a = index_.find(cable.a);
+    const auto b = index_.find(cable.b);
+    if (a == index_.end() || b == index_.end()) return std::nullopt;
+    return std::pair(a->second, b->second);
+  }
 
   // Cables per node, and which cables have a station at one end.
-  std::vector<std::vector<std::size_t>> cables_of(plant.nodes.size());
-  std::vector<char> station_cable(plant.cables.size(), 0);
-  for (std::size_t c = 0; c < plant.cables.size(); ++c) {
-    const Cable& cable = plant.cables[c];
-    const auto a = index.find(cable.a);
-    const auto b = index.find(cable.b);
-    if (a == index.end() || b == index.end()) continue;  // the loader reports unknown names
-    cables_of[a->second].push_back(c);
-    if (b->second != a->second) cables_of[b->second].push_back(c);
-    station_cable[c] = plant.nodes[a->second].kind == NodeKind::dte ||
-                       plant.nodes[b->second].kind == NodeKind::dte;
-  }
-  for (std::size_t i = 0; i < plant.nodes.size(); ++i) {
-    const CablingNode& n = plant.nodes[i];
-    const std::string where = "nodes." + n.name;
-    if (cables_of[i].empty()) problem(where, "\"" + n.name + "\" has no cables");
-    if (n.kind == NodeKind::dte && cables_of[i].size() > 1)
-      problem(where, "a station has one port, but \"" + n.name + "\" has " +
-                         std::to_string(cables_of[i].size()) +
-                         " cables; connect it to a repeater or a switch");
+  void collect_cables() {
+    cables_of_.assign(plant_.nodes.size(), {});
+    station_cable_.assign(plant_.cables.size(), 0);
+    for (std::size_t c = 0; c < plant_.cables.size(); ++c) {
+      const auto ends = ends_of(plant_.cables[c]);
+      if (!ends) continue;
+      const auto [a, b] = *ends;
+      cables_of_[a].push_back(c);
+      if (b != a) cables_of_[b].push_back(c);
+      station_cable_[c] =
+          plant_.nodes[a].kind == NodeKind::dte || plant_.nodes[b].kind == NodeKind::dte;
+    }
   }
 
-  // Vertices: every node but switches, then one port per switch cable.
-  Graph g;
-  std::vector<VertexInfo> info;
-  std::vector<Vertex> vertex_of(plant.nodes.size(), 0);
-  std::map<std::pair<std::size_t, std::size_t>, Vertex> port_of;  // (switch, cable) -> vertex
-  for (std::size_t i = 0; i < plant.nodes.size(); ++i) {
-    const CablingNode& n = plant.nodes[i];
-    if (n.kind == NodeKind::bridge) {
-      for (std::size_t c : cables_of[i]) {
-        const Cable& cable = plant.cables[c];
-        const std::string other = cable.a == n.name ? cable.b : cable.a;
-        port_of[{i, c}] = boost::add_vertex(g);
-        info.push_back({i, n.name + ":" + other, true});
+  void check_node_cables() {
+    for (std::size_t i = 0; i < plant_.nodes.size(); ++i) {
+      const CablingNode& n = plant_.nodes[i];
+      const std::string where = "nodes." + n.name;
+      if (cables_of_[i].empty()) problem(where, "\"" + n.name + "\" has no cables");
+      if (n.kind == NodeKind::dte && cables_of_[i].size() > 1)
+        problem(where, "a station has one port, but \"" + n.name + "\" has " +
+                           std::to_string(cables_of_[i].size()) +
+                           " cables; connect it to a repeater or a switch");
+    }
+  }
+
+  // Vertices: every node but switches, then one port per switch cable; an edge per cable.
+  void build_graph() {
+    std::vector<Vertex> vertex_of(plant_.nodes.size(), 0);
+    std::map<std::pair<std::size_t, std::size_t>, Vertex> port_of;  // (switch, cable) -> vertex
+    for (std::size_t i = 0; i < plant_.nodes.size(); ++i) {
+      const CablingNode& n = plant_.nodes[i];
+      if (n.kind == NodeKind::bridge) {
+        for (std::size_t c : cables_of_[i]) {
+          const Cable& cable = plant_.cables[c];
+          const std::string other = cable.a == n.name ? cable.b : cable.a;
+          port_of[{i, c}] = boost::add_vertex(g_);
+          info_.push_back({i, n.name + ":" + other, true});
+        }
+      } else {
+        vertex_of[i] = boost::add_vertex(g_);
+        info_.push_back({i, n.name, n.kind == NodeKind::dte});
       }
-    } else {
-      vertex_of[i] = boost::add_vertex(g);
-      info.push_back({i, n.name, n.kind == NodeKind::dte});
     }
-  }
-  auto vertex_for = [&](std::size_t node, std::size_t cable) {
-    return plant.nodes[node].kind == NodeKind::bridge ? port_of.at({node, cable}) : vertex_of[node];
-  };
-  for (std::size_t c = 0; c < plant.cables.size(); ++c) {
-    const Cable& cable = plant.cables[c];
-    const auto a = index.find(cable.a);
-    const auto b = index.find(cable.b);
-    if (a == index.end() || b == index.end()) continue;
-    if (plant.nodes[a->second].kind == NodeKind::bridge &&
-        plant.nodes[b->second].kind == NodeKind::bridge && a->second == b->second) {
-      problem("cables[" + std::to_string(c) + "]", "a cable from \"" + cable.a + "\" to itself");
-      continue;
+    auto vertex_for = [&](std::size_t node, std::size_t cable) {
+      return plant_.nodes[node].kind == NodeKind::bridge ? port_of.at({node, cable})
+                                                         : vertex_of[node];
+    };
+    for (std::size_t c = 0; c < plant_.cables.size(); ++c) {
+      const Cable& cable = plant_.cables[c];
+      const auto ends = ends_of(cable);
+      if (!ends) continue;
+      const auto [a, b] = *ends;
+      if (plant_.nodes[a].kind == NodeKind::bridge && plant_.nodes[b].kind == NodeKind::bridge &&
+          a == b) {
+        problem("cables[" + std::to_string(c) + "]", "a cable from \"" + cable.a + "\" to itself");
+        continue;
+      }
+      boost::add_edge(vertex_for(a, c), vertex_for(b, c), EdgeProperties{c}, g_);
     }
-    boost::add_edge(vertex_for(a->second, c), vertex_for(b->second, c), EdgeProperties{c}, g);
   }
 
-  bool looped = false;
   // Repeater loops: any cycle inside a collision domain (through switches there is none: ports
-  // are separate vertices, and loops between switches are the spanning tree's business).
-  {
-    std::vector<Vertex> parent(boost::num_vertices(g));
+  // are separate vertices, and loops between switches are the spanning tree's business). True,
+  // with the first loop a problem, when there is one.
+  bool find_repeater_loop() {
+    std::vector<Vertex> parent(boost::num_vertices(g_));
     for (Vertex v = 0; v < parent.size(); ++v) parent[v] = v;
     std::vector<Vertex> loop;
-    std::vector<boost::default_color_type> colors(boost::num_vertices(g));
+    std::vector<boost::default_color_type> colors(boost::num_vertices(g_));
     LoopFinder finder;
     finder.parent = &parent;
     finder.loop = &loop;
-    boost::undirected_dfs(g, boost::visitor(finder)
-                                 .vertex_color_map(boost::make_iterator_property_map(
-                                     colors.begin(), boost::get(boost::vertex_index, g)))
-                                 .edge_color_map(boost::get(&EdgeProperties::color, g)));
-    looped = !loop.empty();
-    if (!loop.empty()) {
-      std::string names;
-      for (std::size_t k = 0; k < loop.size(); ++k)
-        names += (k > 0 ? " - " : "") + info[loop[k]].label;
-      problem("nodes." + plant.nodes[info[loop.front()].node].name,
-              "loop in a collision domain: " + names +
-                  " (a repeated domain must be a tree; break the loop or put a switch in it)");
-    }
+    boost::undirected_dfs(g_, boost::visitor(finder)
+                                  .vertex_color_map(boost::make_iterator_property_map(
+                                      colors.begin(), boost::get(boost::vertex_index, g_)))
+                                  .edge_color_map(boost::get(&EdgeProperties::color, g_)));
+    if (loop.empty()) return false;
+    std::string names;
+    for (std::size_t k = 0; k < loop.size(); ++k)
+      names += (k > 0 ? " - " : "") + info_[loop[k]].label;
+    problem("nodes." + plant_.nodes[info_[loop.front()].node].name,
+            "loop in a collision domain: " + names +
+                " (a repeated domain must be a tree; break the loop or put a switch in it)");
+    return true;
   }
-  if (looped) return report;
 
   // Collision domains, each with its vertices and cables (found once, in order).
-  std::vector<int> component(boost::num_vertices(g));
-  const int domains = boost::connected_components(
-      g, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, g)));
-  std::vector<std::vector<Vertex>> members(static_cast<std::size_t>(domains));
-  for (Vertex v = 0; v < boost::num_vertices(g); ++v) members[component[v]].push_back(v);
-  std::vector<std::vector<std::size_t>> domain_cables(static_cast<std::size_t>(domains));
-  for (auto [e, end] = boost::edges(g); e != end; ++e)
-    domain_cables[component[boost::source(*e, g)]].push_back(g[*e].cable);
-  std::vector<std::size_t> slot(boost::num_vertices(g), none);
-  double listing_bytes_left = kMaxPairListingBytes;
-  for (int d = 0; d < domains; ++d) {
+  void analyse_domains() {
+    std::vector<int> component(boost::num_vertices(g_));
+    const int domains = boost::connected_components(
+        g_,
+        boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, g_)));
+    std::vector<std::vector<Vertex>> members(static_cast<std::size_t>(domains));
+    for (Vertex v = 0; v < boost::num_vertices(g_); ++v) members[component[v]].push_back(v);
+    std::vector<std::vector<std::size_t>> domain_cables(static_cast<std::size_t>(domains));
+    for (auto [e, end] = boost::edges(g_); e != end; ++e)
+      domain_cables[component[boost::source(*e, g_)]].push_back(g_[*e].cable);
+    slot_.assign(boost::num_vertices(g_), none);
+    listing_bytes_left_ = kMaxPairListingBytes;
+    for (int d = 0; d < domains; ++d) {
+      std::sort(domain_cables[d].begin(), domain_cables[d].end());
+      analyse_domain(members[d], domain_cables[d]);
+    }
+  }
+
+  // One collision domain, added to the report unless a problem stops its analysis.
+  void analyse_domain(const std::vector<Vertex>& members, const std::vector<std::size_t>& cables) {
     DomainReport dom;
+    const int repeaters = list_members(members, dom);
+    const Budget* budget = plant_.table.budget(dom.rate_mbps);
+    if (budget == nullptr) {
+      problem("", "no collision-domain budget for " + std::to_string(dom.rate_mbps) +
+                      " Mb/s (half duplex exists at 10, 100 and 1000 Mb/s)");
+      return;
+    }
+    dom.budget_bt = plant_.budget_bt.value_or(budget->budget_bt);
+    std::set<std::string> unconfirmed;
+    if (!check_domain_cables(cables, dom, unconfirmed)) return;
+    for (const Vertex v : members) {
+      const CablingNode& n = plant_.nodes[info_[v].node];
+      if (n.kind == NodeKind::converter && !n.delay_bt)
+        problem("nodes." + n.name, "no delay is known for media converter \"" + n.name +
+                                       "\": give \"delay_bt\" (round trip, from its datasheet)");
+    }
+    if (dom.stations.size() < 2) {
+      for (const auto& s : dom.stations)
+        dom.notes.push_back("\"" + s + "\" reaches no other station");
+    }
+    if (const std::size_t inner = members.size() - dom.stations.size(); inner > kMaxInner) {
+      problem("", "collision domain " + std::to_string(report_.domains.size()) + " has " +
+                      std::to_string(inner) + " repeaters and converters; the analysis takes at " +
+                      "most " + std::to_string(kMaxInner) + " per domain (its time grows with " +
+                      "their square; real domains have a few)");
+      return;
+    }
+    if (!DomainPaths(plant_, g_, info_, station_cable_, dom, unconfirmed)
+             .analyse(members, slot_, scope_, listing_bytes_left_)) {
+      problem("", listing_problem(report_.domains.size(), dom, scope_));
+      return;
+    }
+    conclude_domain(repeaters, unconfirmed, dom);
+    report_.domains.push_back(std::move(dom));
+  }
+
+  // The domain's stations and repeaters by name, and its speed: the one its repeaters and nodes
+  // run at (a problem when they differ), else the plant's. Returns how many repeaters it has.
+  int list_members(const std::vector<Vertex>& members, DomainReport& dom) {
     std::set<std::int64_t> rates;
     std::string rate_owner;
     int repeaters = 0;
-    for (const Vertex v : members[d]) {
-      const CablingNode& n = plant.nodes[info[v].node];
-      if (info[v].end_station)
-        dom.stations.push_back(info[v].label);
+    for (const Vertex v : members) {
+      const CablingNode& n = plant_.nodes[info_[v].node];
+      if (info_[v].end_station)
+        dom.stations.push_back(info_[v].label);
       else
-        dom.repeaters.push_back(info[v].label);
+        dom.repeaters.push_back(info_[v].label);
       if (n.kind == NodeKind::repeater) ++repeaters;
       std::int64_t r = n.kind == NodeKind::repeater ? repeater_rate(n.type) : 0;
       if (n.rate_mbps != 0 && n.kind != NodeKind::bridge) {
@@ -1018,23 +1116,19 @@ TopologyReport analyse_topology(const CablingPlant& plant, PairScope scope) {
         rate_owner = n.name;
       }
     }
-    dom.rate_mbps = rates.empty() ? plant.rate_mbps : *rates.begin();
-    const Budget* budget = plant.table.budget(dom.rate_mbps);
-    if (budget == nullptr) {
-      problem("", "no collision-domain budget for " + std::to_string(dom.rate_mbps) +
-                      " Mb/s (half duplex exists at 10, 100 and 1000 Mb/s)");
-      continue;
-    }
-    dom.budget_bt = plant.budget_bt.value_or(budget->budget_bt);
-    std::set<std::string> unconfirmed;
+    dom.rate_mbps = rates.empty() ? plant_.rate_mbps : *rates.begin();
+    return repeaters;
+  }
 
-    // The domain's cables at its speed, each held to its segment limit.
-    std::sort(domain_cables[d].begin(), domain_cables[d].end());
+  // The domain's cables at its speed, each held to its segment limit. False when a cable's
+  // medium or PMD is unusable there (a problem each).
+  bool check_domain_cables(const std::vector<std::size_t>& cables, DomainReport& dom,
+                           std::set<std::string>& unconfirmed) {
     bool cables_ok = true;
-    for (const std::size_t c : domain_cables[d]) {
+    for (const std::size_t c : cables) {
       dom.cables.push_back(c);
-      const Cable& cable = plant.cables[c];
-      const MediumDelay* m = plant.table.medium(cable.medium, dom.rate_mbps);
+      const Cable& cable = plant_.cables[c];
+      const MediumDelay* m = plant_.table.medium(cable.medium, dom.rate_mbps);
       if (m == nullptr) {
         problem("cables[" + std::to_string(c) + "].medium",
                 "no delay for medium \"" + cable.medium + "\" at " + std::to_string(dom.rate_mbps) +
@@ -1057,32 +1151,13 @@ TopologyReport analyse_topology(const CablingPlant& plant, PairScope scope) {
         dom.pass = false;
       }
     }
-    if (!cables_ok) continue;
+    return cables_ok;
+  }
 
-    for (const Vertex v : members[d]) {
-      const CablingNode& n = plant.nodes[info[v].node];
-      if (n.kind == NodeKind::converter && !n.delay_bt)
-        problem("nodes." + n.name, "no delay is known for media converter \"" + n.name +
-                                       "\": give \"delay_bt\" (round trip, from its datasheet)");
-    }
-    if (dom.stations.size() < 2) {
-      for (const auto& s : dom.stations)
-        dom.notes.push_back("\"" + s + "\" reaches no other station");
-    }
-
-    if (const std::size_t inner = members[d].size() - dom.stations.size(); inner > kMaxInner) {
-      problem("", "collision domain " + std::to_string(report.domains.size()) + " has " +
-                      std::to_string(inner) + " repeaters and converters; the analysis takes at " +
-                      "most " + std::to_string(kMaxInner) + " per domain (its time grows with " +
-                      "their square; real domains have a few)");
-      continue;
-    }
-    if (!DomainPaths(plant, g, info, station_cable, dom, unconfirmed)
-             .analyse(members[d], slot, scope, listing_bytes_left)) {
-      problem("", listing_problem(report.domains.size(), dom, scope));
-      continue;
-    }
-
+  // What follows from the analysed paths: the one-repeater rule at 1000 Mb/s, the margin in
+  // metres, and notes on what the verdict rests on.
+  void conclude_domain(int repeaters, const std::set<std::string>& unconfirmed,
+                       DomainReport& dom) const {
     if (dom.rate_mbps == 1000 && repeaters > 1) {
       dom.pass = false;
       dom.notes.push_back(std::to_string(repeaters) +
@@ -1091,7 +1166,7 @@ TopologyReport analyse_topology(const CablingPlant& plant, PairScope scope) {
     if (dom.worst) {
       const PathReport& w = dom.pairs[*dom.worst];
       dom.margin_bt = dom.budget_bt - w.pdv_bt;
-      const MediumDelay* m = plant.table.medium(dom.margin_medium, dom.rate_mbps);
+      const MediumDelay* m = plant_.table.medium(dom.margin_medium, dom.rate_mbps);
       dom.margin_m =
           m != nullptr && m->round_trip_bt_per_m > 0 ? dom.margin_bt / m->round_trip_bt_per_m : 0;
       if (!w.pdv_known)
@@ -1101,9 +1176,24 @@ TopologyReport analyse_topology(const CablingPlant& plant, PairScope scope) {
                             "the repeater rules");
     }
     for (const auto& u : unconfirmed) dom.notes.push_back("uses an UNCONFIRMED table value: " + u);
-    report.domains.push_back(std::move(dom));
   }
-  return report;
+
+  const CablingPlant& plant_;
+  const PairScope scope_;
+  TopologyReport report_;
+  std::unordered_map<std::string, std::size_t> index_;  // node by name
+  std::vector<std::vector<std::size_t>> cables_of_;     // per node
+  std::vector<char> station_cable_;                     // per cable: a station at one end
+  Graph g_;
+  std::vector<VertexInfo> info_;
+  std::vector<std::size_t> slot_;  // DomainPaths' scratch, one per vertex
+  double listing_bytes_left_ = 0;
+};
+
+}  // namespace
+
+TopologyReport analyse_topology(const CablingPlant& plant, PairScope scope) {
+  return TopologyAnalysis(plant, scope).run();
 }
 
 std::string topology_dot(const CablingPlant& plant, const TopologyReport& report) {

@@ -79,12 +79,17 @@ SweepPoints points_of(const SweepPlan& plan) {
 // The scenario's sweep points, and every selection of the source checked against them, before
 // anything is written or run.
 void check_against_scenario(LoadedSource& s, bool quick) {
-  const std::string text =
-      s.scenario_text.empty() ? read_json_file(s.scenario_file.string()) : s.scenario_text;
-  Diagnostics scenario(s.scenario_text.empty() ? s.scenario_file.string()
-                                               : "scenarios/" + s.data.scenario + ".json");
-  const SweepPlan plan = read_sweep_plan(parse_document(text, scenario), scenario);
-  scenario.throw_if_any();
+  SweepPlan plan;
+  if (s.scenario_text.empty()) {
+    // A user's scenario: loaded whole, every point with the source's sets.
+    LoadOptions load;
+    load.sets = s.data.sets;
+    plan = load_sweep_plan(s.scenario_file.string(), load);
+  } else {
+    Diagnostics scenario("scenarios/" + s.data.scenario + ".json");
+    plan = read_sweep_plan(parse_document(s.scenario_text, scenario), scenario);
+    scenario.throw_if_any();
+  }
   s.points = points_of(plan);
   Diagnostics d(s.data.file);
   check_selectors(s.data, s.points, d);

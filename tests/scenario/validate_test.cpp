@@ -145,6 +145,18 @@ TEST(Validate, ABadMeasurementFileIsRefusedWithItsPathBeforeAnythingRuns) {
       << r2.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "v2"));
 
+  // Sets the scenario refuses: every point is loaded with them before anything is written.
+  std::string bad_sets = measurements(1000, 1000);
+  bad_sets.replace(bad_sets.find("\"figures\""), 0,
+                   "\"sets\": [\"stations.a.mac.ifg_bit=96\"], \"sets_why\": \"a typo\", ");
+  write_text(dir / "lab.json", bad_sets);
+  const auto r4 = run_bounded({"validate", "--data", "lab.json", "--out", "v4"}, dir);
+  EXPECT_EQ(r4.exit_code, 2) << r4.output;
+  EXPECT_TRUE(
+      contains(r4.output, "stations.a.mac.ifg_bit: unknown key; did you mean \"ifg_bits\"?"))
+      << r4.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "v4"));
+
   const auto r3 = run_bounded({"validate", "--source", "nic-reviw-2003", "--out", "v3"}, dir);
   EXPECT_EQ(r3.exit_code, 2) << r3.output;
   EXPECT_TRUE(contains(r3.output, "did you mean \"nic-review-2003\"?")) << r3.output;

@@ -2,7 +2,7 @@
 // figures' simulated values are the runs' own scalars, the scorecard and validation.csv say the
 // same, a second validation resumes (runs nothing), --check names a regression (exit 1), and a
 // bad measurement file is refused with its path and a did-you-mean before anything runs (exit 2).
-// Every test waits for the command to end, never for a time; `timeout` only catches a hang.
+// Every test waits for the command to end, never for a time.
 
 #include <gtest/gtest.h>
 
@@ -44,12 +44,6 @@ std::string measurements(double measured_512, double measured_1518) {
                      measured_512, measured_1518);
 }
 
-CommandResult run_bounded(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
-  std::string line = "cd '" + cwd.string() + "' && timeout 600 " + GBESIM_BINARY;
-  for (const auto& a : args) line += " '" + a + "'";
-  return run_command(line);
-}
-
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
@@ -66,7 +60,7 @@ TEST(Validate, AUsersMeasurementsAreScoredOnTheRunsOwnScalarsAndResume) {
   const auto dir = fresh_directory("validate-user");
   write_text(dir / "frames.json", kSweep);
   write_text(dir / "lab.json", measurements(1000, 1000));
-  const auto first = run_bounded({"validate", "--data", "lab.json", "--out", "v", "-j", "2"}, dir);
+  const auto first = run_gbesim({"validate", "--data", "lab.json", "--out", "v", "-j", "2"}, dir);
   ASSERT_EQ(first.exit_code, 0) << first.output;
   // Points 1 (512 B) and 2 (1518 B) ran; point 0 (64 B) is needed by nothing.
   EXPECT_FALSE(std::filesystem::exists(dir / "v/lab/runs/0"));
@@ -85,10 +79,10 @@ TEST(Validate, AUsersMeasurementsAreScoredOnTheRunsOwnScalarsAndResume) {
   EXPECT_TRUE(contains(first.output, "lab-notes.txt"));
 
   // Its charts and report: simulated against measured, the rows, the claim.
-  const auto plot = run_bounded({"plot", "v", "-o", "charts"}, dir);
+  const auto plot = run_gbesim({"plot", "v", "-o", "charts"}, dir);
   EXPECT_EQ(plot.exit_code, 0) << plot.output;
   EXPECT_TRUE(std::filesystem::exists(dir / "charts/validation-lab-notes-frames.png"));
-  const auto report = run_bounded({"report", "v", "-o", "report.html"}, dir);
+  const auto report = run_gbesim({"report", "v", "-o", "report.html"}, dir);
   ASSERT_EQ(report.exit_code, 0) << report.output;
   const std::string html = read_text(dir / "report.html");
   EXPECT_TRUE(contains(html, "Validation against the source documents"));
@@ -96,7 +90,7 @@ TEST(Validate, AUsersMeasurementsAreScoredOnTheRunsOwnScalarsAndResume) {
   EXPECT_TRUE(contains(html, "claim: more 512-byte frames than 1518-byte ones"));
 
   // Again: every run is complete, so nothing runs; the same scorecard.
-  const auto again = run_bounded(
+  const auto again = run_gbesim(
       {"validate", "--data", "lab.json", "--out", "v", "--check", "v/validation.csv"}, dir);
   EXPECT_EQ(again.exit_code, 0) << again.output;
   EXPECT_TRUE(contains(again.output, "no prediction worse than v/validation.csv"));
@@ -107,9 +101,9 @@ TEST(Validate, AUsersMeasurementsAreScoredOnTheRunsOwnScalarsAndResume) {
   write_text(dir / "committed.csv", read_text(dir / "v/validation.csv"));
   write_text(dir / "lab.json", measurements(1000, n1518 / 1.1));
   write_text(dir / "committed-good.json", measurements(1000, n1518));
-  ASSERT_EQ(run_bounded({"validate", "--data", "committed-good.json", "--out", "c"}, dir).exit_code,
+  ASSERT_EQ(run_gbesim({"validate", "--data", "committed-good.json", "--out", "c"}, dir).exit_code,
             0);
-  const auto worse = run_bounded(
+  const auto worse = run_gbesim(
       {"validate", "--data", "lab.json", "--out", "v", "--check", "c/validation.csv"}, dir);
   EXPECT_EQ(worse.exit_code, 1) << worse.output;
   EXPECT_TRUE(contains(worse.output,
@@ -125,7 +119,7 @@ TEST(Validate, ABadMeasurementFileIsRefusedWithItsPathBeforeAnythingRuns) {
   const std::string role = "\"role\": \"prediction\"}]";
   bad.replace(bad.find(role), role.size(), "\"role\": \"predicton\"}]");
   write_text(dir / "lab.json", bad);
-  const auto r = run_bounded({"validate", "--data", "lab.json", "--out", "v"}, dir);
+  const auto r = run_gbesim({"validate", "--data", "lab.json", "--out", "v"}, dir);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(contains(r.output,
                        "lab.json: figures[1].role: expected calibration | prediction, "
@@ -136,7 +130,7 @@ TEST(Validate, ABadMeasurementFileIsRefusedWithItsPathBeforeAnythingRuns) {
   std::string wrong_label = measurements(1000, 1000);
   wrong_label.replace(wrong_label.find("\"1518\"}, \"measured\""), 6, "\"1519\"");
   write_text(dir / "lab.json", wrong_label);
-  const auto r2 = run_bounded({"validate", "--data", "lab.json", "--out", "v2"}, dir);
+  const auto r2 = run_gbesim({"validate", "--data", "lab.json", "--out", "v2"}, dir);
   EXPECT_EQ(r2.exit_code, 2) << r2.output;
   EXPECT_TRUE(contains(r2.output,
                        "figures[1].point.stations.a.traffic[0].frame_bytes: no point "
@@ -150,14 +144,14 @@ TEST(Validate, ABadMeasurementFileIsRefusedWithItsPathBeforeAnythingRuns) {
   bad_sets.replace(bad_sets.find("\"figures\""), 0,
                    "\"sets\": [\"stations.a.mac.ifg_bit=96\"], \"sets_why\": \"a typo\", ");
   write_text(dir / "lab.json", bad_sets);
-  const auto r4 = run_bounded({"validate", "--data", "lab.json", "--out", "v4"}, dir);
+  const auto r4 = run_gbesim({"validate", "--data", "lab.json", "--out", "v4"}, dir);
   EXPECT_EQ(r4.exit_code, 2) << r4.output;
   EXPECT_TRUE(
       contains(r4.output, "stations.a.mac.ifg_bit: unknown key; did you mean \"ifg_bits\"?"))
       << r4.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "v4"));
 
-  const auto r3 = run_bounded({"validate", "--source", "nic-reviw-2003", "--out", "v3"}, dir);
+  const auto r3 = run_gbesim({"validate", "--source", "nic-reviw-2003", "--out", "v3"}, dir);
   EXPECT_EQ(r3.exit_code, 2) << r3.output;
   EXPECT_TRUE(contains(r3.output, "did you mean \"nic-review-2003\"?")) << r3.output;
 }

@@ -148,19 +148,26 @@ TEST(ValidationScoring, ASelectionOfNoPointIsAnErrorNamingIt) {
             (std::vector<std::size_t>{1, 3}));
 }
 
+// A figure's row of a scorecard: measured 100, simulated 100 + error.
+ScoreRow error_row(const std::string& source, const std::string& id, double error,
+                   ValidationRole role) {
+  ScoreRow r;
+  r.source = source;
+  r.id = id;
+  r.kind = "figure";
+  r.role = role;
+  r.measured = 100;
+  r.simulated = 100 + error;
+  r.error_pct = error;
+  r.tolerance_pct = 20;
+  r.within = std::fabs(error) <= 20;
+  return r;
+}
+
 TEST(ValidationScoring, TheTotalsGiveTheMedianAbsoluteErrorOfThePredictionsOnly) {
   std::vector<ScoreRow> rows;
   auto row = [](const std::string& source, double error, ValidationRole role) {
-    ScoreRow r;
-    r.source = source;
-    r.kind = "figure";
-    r.role = role;
-    r.measured = 100;
-    r.simulated = 100 + error;
-    r.error_pct = error;
-    r.tolerance_pct = 20;
-    r.within = std::fabs(error) <= 20;
-    return r;
+    return error_row(source, "", error, role);
   };
   rows = {row("a", -10, ValidationRole::prediction), row("a", 30, ValidationRole::prediction),
           row("a", 25, ValidationRole::prediction), row("a", 90, ValidationRole::calibration),
@@ -184,16 +191,7 @@ TEST(ValidationScoring, TheTotalsGiveTheMedianAbsoluteErrorOfThePredictionsOnly)
 
 TEST(ValidationScoring, ThePredictionsThatGotWorseThanTheCommittedScorecardAreRegressions) {
   auto row = [](const std::string& id, double error, ValidationRole role) {
-    ScoreRow r;
-    r.source = "doc.txt";
-    r.id = id;
-    r.kind = "figure";
-    r.role = role;
-    r.measured = 100;
-    r.simulated = 100 + error;
-    r.error_pct = error;
-    r.tolerance_pct = 20;
-    return r;
+    return error_row("doc.txt", id, error, role);
   };
   ScoreRow claim;
   claim.source = "doc.txt";

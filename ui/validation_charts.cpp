@@ -85,14 +85,19 @@ StandardChart one_chart(const std::string& source, const std::string& unit,
 
 bool is_validation_directory(const std::filesystem::path& dir) {
   std::error_code ec;
-  return std::filesystem::exists(std::filesystem::symlink_status(dir / "validation.csv", ec)) &&
+  return std::filesystem::exists(std::filesystem::symlink_status(dir / "validation.json", ec)) &&
          !std::filesystem::exists(std::filesystem::symlink_status(dir / "run.json", ec)) &&
          !std::filesystem::exists(std::filesystem::symlink_status(dir / "sweep.json", ec));
 }
 
 std::vector<ScoreRow> read_validation_directory(const std::filesystem::path& dir) {
-  const auto file = dir / "validation.csv";
-  return read_scorecard(read_result_file(file), file.string());
+  const nlohmann::json record = read_record_file(dir / "validation.json");
+  const auto kind = record.find("kind");
+  if (kind == record.end() || *kind != "validation")
+    throw ResultsError((dir / "validation.json").string() +
+                       ": \"kind\": expected \"validation\" (gbesim validate's record)");
+  const std::string text = read_recorded_file(dir, "validation.csv", record, "validation.json");
+  return read_scorecard(text, (dir / "validation.csv").string());
 }
 
 std::vector<StandardChart> validation_charts(const std::vector<ScoreRow>& rows) {

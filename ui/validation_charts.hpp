@@ -12,9 +12,10 @@
 
 namespace gbesim::ui {
 
-// Whether `dir` holds what `gbesim validate` writes (validation.csv, and no run or sweep record).
+// Whether `dir` holds what `gbesim validate` writes (validation.json, and no run or sweep record).
 bool is_validation_directory(const std::filesystem::path& dir);
-// DIR/validation.csv read as untrusted input (ResultsError naming the file and line).
+// DIR/validation.csv read as untrusted input: checked against the size and CRC-32 its sealed
+// record (validation.json) lists, then every field (ResultsError naming the file and line).
 std::vector<ScoreRow> read_validation_directory(const std::filesystem::path& dir);
 
 std::vector<StandardChart> validation_charts(const std::vector<ScoreRow>& rows);

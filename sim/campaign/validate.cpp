@@ -8,6 +8,7 @@
 
 #include "analysis/result_files.hpp"
 #include "analysis/validation.hpp"
+#include "gbesim_version.hpp"
 #include "sim/campaign/sweep.hpp"
 #include "sim/input/json_input.hpp"
 #include "sim/input/scenario_loader.hpp"
@@ -206,7 +207,8 @@ int list_sources(const std::vector<LoadedSource>& sources) {
 }
 
 std::vector<std::string> names_written(const std::vector<LoadedSource>& sources) {
-  std::vector<std::string> names = {"validation.csv", "scorecard.txt", "scenarios"};
+  std::vector<std::string> names = {"validation.csv", "scorecard.txt", "validation.json",
+                                    "scenarios"};
   for (const LoadedSource& s : sources) names.push_back(s.stem);
   return names;
 }
@@ -264,6 +266,22 @@ int print_markdown(const ValidateOptions& o) {
 
 }  // namespace
 
+// DIR/validation.json, sealed: what was validated, by which version, and the size and CRC-32 of
+// each file written, so that plot and report read them as untrusted input.
+void write_record(const std::filesystem::path& dir, const std::vector<LoadedSource>& sources,
+                  const ValidateOptions& o) {
+  Json record;
+  record["kind"] = "validation";
+  record["version"] = kVersion;
+  record["quick"] = o.quick;
+  record["sources"] = Json::array();
+  for (const LoadedSource& s : sources)
+    record["sources"].push_back(
+        {{"name", s.stem}, {"source", s.data.source}, {"scenario", s.data.scenario}});
+  record["files"] = checks_of_files(dir, {"validation.csv", "scorecard.txt"});
+  write_file_atomically(dir / "validation.json", seal_record(dump_json(record, 2)));
+}
+
 int run_validate(const ValidateOptions& options) {
   if (!options.markdown_of.empty()) return print_markdown(options);
   install_stop_handlers();
@@ -285,7 +303,9 @@ int run_validate(const ValidateOptions& options) {
   write_file_atomically(dir / "validation.csv", scorecard_csv(rows));
   const std::string text = scorecard_text(rows);
   write_file_atomically(dir / "scorecard.txt", text);
-  fmt::print("{}\nvalidate: {} (validation.csv, scorecard.txt)\n", text, dir.string());
+  write_record(dir, sources, options);
+  fmt::print("{}\nvalidate: {} (validation.csv, scorecard.txt, validation.json)\n", text,
+             dir.string());
   const bool all_ran = std::none_of(rows.begin(), rows.end(), [](const ScoreRow& r) {
     return r.kind == "figure" && !r.simulated;
   });

@@ -89,6 +89,14 @@ TEST(Validate, AUsersMeasurementsAreScoredOnTheRunsOwnScalarsAndResume) {
   EXPECT_TRUE(contains(html, "<td>frames-1518</td><td>prediction</td>"));
   EXPECT_TRUE(contains(html, "claim: more 512-byte frames than 1518-byte ones"));
 
+  // A scorecard changed since validate wrote it is refused, naming it (exit 2).
+  std::filesystem::copy(dir / "v", dir / "copy", std::filesystem::copy_options::recursive);
+  write_text(dir / "copy/validation.csv", read_text(dir / "copy/validation.csv") + "\n");
+  const auto tampered = run_gbesim({"plot", "copy", "-o", "charts2"}, dir);
+  EXPECT_EQ(tampered.exit_code, 2) << tampered.output;
+  EXPECT_TRUE(contains(tampered.output, "validation.csv")) << tampered.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "charts2"));
+
   // Again: every run is complete, so nothing runs; the same scorecard.
   const auto again = run_gbesim(
       {"validate", "--data", "lab.json", "--out", "v", "--check", "v/validation.csv"}, dir);

@@ -508,6 +508,8 @@ TEST(Charts, AValidationDirectoryGivesSimulatedAgainstMeasuredPerSourceAndUnit) 
     std::ofstream f(dir / "validation.csv");
     f << scorecard_csv(rows);
   }
+  EXPECT_FALSE(is_validation_directory(dir));  // no record
+  std::ofstream(dir / "validation.json") << R"({"kind": "validation"})";
   ASSERT_TRUE(is_validation_directory(dir));
   auto charts = validation_charts(read_validation_directory(dir));
   ASSERT_EQ(charts.size(), 3u);

@@ -1457,10 +1457,11 @@ TEST(Pipeline, TheSwitchedReviewTestbedLosesReceivingToTheSwitchesQueue) {
 
 // scenarios/server-fe-vs-gbe.json at 80,000 KB/s offered (0.2 s): with one 3C980B the records
 // read are bounded by the Fast Ethernet wire's goodput, 100 Mbit/s x 1460/1538 x 8192/8256 =
-// 11.78 MB/s, and get within 10 % of it; two 3C980B teamed by 3Com's load balancing carry the
-// same, since it spreads only TCP/IP and the NCP traffic is IPX (every frame through the first
-// NIC), but at least 1.7 times as much once the applications are TCP/IP; the gigabit 3C985 at
-// least 2.5 times (there the ten clients' own CPUs are the limit).
+// 11.78 MB/s, and get within 15 % of it (the rest is the server's time per call); two 3C980B
+// teamed by 3Com's load balancing carry the same, since it spreads only TCP/IP and the NCP
+// traffic is IPX (every frame through the first NIC), but at least 1.7 times as much once the
+// applications are TCP/IP; the gigabit 3C985 at least 2.5 times (there the server's CPU, with its
+// fitted cost per call, and the clients' own CPUs are the limit).
 TEST(Pipeline, TheFileServerGrowsWithItsWireUntilTheClientsLimitIt) {
   const auto dir = fresh_directory("file-server");
   const std::string scenario =
@@ -1485,7 +1486,7 @@ TEST(Pipeline, TheFileServerGrowsWithItsWireUntilTheClientsLimitIt) {
   const double giga = records(23, "read");
   const double wire = 12.5 * 1460.0 / 1538.0 * 8192.0 / 8256.0;
   EXPECT_LE(one, wire);
-  EXPECT_GT(one, 0.9 * wire);
+  EXPECT_GT(one, 0.85 * wire);
   EXPECT_NEAR(two, one, 0.01 * one);
   EXPECT_EQ(scalar_of(dir / "p15ipx" / "scalars.csv", "srv2.mac", "frames_transmitted_ok"), "0");
   EXPECT_GT(two_over_ip, 1.7 * one);

@@ -171,12 +171,24 @@ std::pair<double, double> topology_once(const std::string& self, const std::file
 
 }  // namespace
 
-std::string bench_scenario_json(int frame_bytes, int duration_ms) {
+namespace {
+
+// A benchmark scenario's head: its name, what it is, its length, at 1000 Mb/s.
+Json bench_doc(const std::string& name, const std::string& description, int duration_ms) {
   Json doc;
-  doc["name"] = fmt::format("bench-fd-{}", frame_bytes);
-  doc["description"] = "benchmark: 2 stations, full duplex 1000 Mb/s, saturated both ways";
+  doc["name"] = name;
+  doc["description"] = description;
   doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
   doc["rate_mbps"] = 1000;
+  return doc;
+}
+
+}  // namespace
+
+std::string bench_scenario_json(int frame_bytes, int duration_ms) {
+  Json doc =
+      bench_doc(fmt::format("bench-fd-{}", frame_bytes),
+                "benchmark: 2 stations, full duplex 1000 Mb/s, saturated both ways", duration_ms);
   doc["stations"]["a"]["traffic"] =
       Json::array({Json{{"pattern", "saturated"}, {"to", "b"}, {"frame_bytes", frame_bytes}}});
   doc["stations"]["b"]["traffic"] =
@@ -186,13 +198,11 @@ std::string bench_scenario_json(int frame_bytes, int duration_ms) {
 }
 
 std::string bench_half_duplex_json(int stations, int duration_ms) {
-  Json doc;
-  doc["name"] = fmt::format("bench-hd-{}", stations);
-  doc["description"] =
+  Json doc = bench_doc(
+      fmt::format("bench-hd-{}", stations),
       "benchmark: saturated stations sharing a half-duplex 1000 Mb/s collision domain, 64-byte "
-      "frames, carrier extension and frame bursting";
-  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
-  doc["rate_mbps"] = 1000;
+      "frames, carrier extension and frame bursting",
+      duration_ms);
   doc["mac"] = {{"duplex", "half"}, {"carrier_extension", true}, {"frame_bursting", true}};
   Json names = Json::array();
   Json cable = Json::object();
@@ -210,12 +220,10 @@ std::string bench_half_duplex_json(int stations, int duration_ms) {
 }
 
 std::string bench_nic_rx_json(int frame_bytes, int duration_ms) {
-  Json doc;
-  doc["name"] = fmt::format("bench-nic-rx-{}", frame_bytes);
-  doc["description"] =
-      "benchmark: Intel 82540EM receiving at line rate on 32-bit/33 MHz PCI, with its driver";
-  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
-  doc["rate_mbps"] = 1000;
+  Json doc = bench_doc(
+      fmt::format("bench-nic-rx-{}", frame_bytes),
+      "benchmark: Intel 82540EM receiving at line rate on 32-bit/33 MHz PCI, with its driver",
+      duration_ms);
   doc["stations"]["a"] = Json::object();
   doc["stations"]["b"]["traffic"] =
       Json::array({Json{{"pattern", "saturated"}, {"to", "a"}, {"frame_bytes", frame_bytes}}});
@@ -228,13 +236,11 @@ std::string bench_nic_rx_json(int frame_bytes, int duration_ms) {
 }
 
 std::string bench_switch_json(int ports, int duration_ms) {
-  Json doc;
-  doc["name"] = fmt::format("bench-switch-{}", ports);
-  doc["description"] =
+  Json doc = bench_doc(
+      fmt::format("bench-switch-{}", ports),
       "benchmark: stations on the gigabit ports of one store-and-forward switch, each saturated "
-      "with 1518-byte frames to the next station's port (every port at line rate both ways)";
-  doc["duration_ns"] = static_cast<std::int64_t>(duration_ms) * 1'000'000;
-  doc["rate_mbps"] = 1000;
+      "with 1518-byte frames to the next station's port (every port at line rate both ways)",
+      duration_ms);
   Json links = Json::array();
   for (int i = 0; i < ports; ++i) {
     const std::string name = fmt::format("s{}", i);

@@ -15,6 +15,21 @@ std::vector<PathToken> parse_json_path(const std::string& path) {
   auto fail = [&](const std::string& why) {
     throw std::invalid_argument("bad path \"" + path + "\": " + why);
   };
+  // Past a key or an index: the next one starts after a '.' (which must not end the path) or at
+  // a '['.
+  auto skip_dot = [&] {
+    if (i < path.size() && path[i] == '.') {
+      ++i;
+      if (i == path.size()) fail("ends with '.'");
+    }
+  };
+  // Past an index's ']': only '.' or '[' may follow.
+  auto after_index = [&](std::size_t close) {
+    i = close + 1;
+    if (i < path.size() && path[i] != '.' && path[i] != '[')
+      fail("expected '.' or '[' after ']' at position " + std::to_string(i));
+    skip_dot();
+  };
   if (path.empty()) fail("empty");
   while (i < path.size()) {
     if (tokens.size() >= kMaxJsonDepth)
@@ -25,26 +40,14 @@ std::vector<PathToken> parse_json_path(const std::string& path) {
       const std::string digits = path.substr(i + 1, close - i - 1);
       if (digits == "*") {
         tokens.emplace_back(kEveryIndexToken);
-        i = close + 1;
-        if (i < path.size() && path[i] != '.' && path[i] != '[')
-          fail("expected '.' or '[' after ']' at position " + std::to_string(i));
-        if (i < path.size() && path[i] == '.') {
-          ++i;
-          if (i == path.size()) fail("ends with '.'");
-        }
+        after_index(close);
         continue;
       }
       if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
         fail("array index must be a non-negative integer, got [" + digits + "]");
       if (digits.size() > 9) fail("array index [" + digits + "] is too large");
       tokens.emplace_back(static_cast<std::size_t>(std::stoull(digits)));
-      i = close + 1;
-      if (i < path.size() && path[i] != '.' && path[i] != '[')
-        fail("expected '.' or '[' after ']' at position " + std::to_string(i));
-      if (i < path.size() && path[i] == '.') {
-        ++i;
-        if (i == path.size()) fail("ends with '.'");
-      }
+      after_index(close);
       continue;
     }
     std::size_t end = i;
@@ -52,10 +55,7 @@ std::vector<PathToken> parse_json_path(const std::string& path) {
     if (end == i) fail("empty key at position " + std::to_string(i));
     tokens.emplace_back(path.substr(i, end - i));
     i = end;
-    if (i < path.size() && path[i] == '.') {
-      ++i;
-      if (i == path.size()) fail("ends with '.'");
-    }
+    skip_dot();
   }
   return tokens;
 }

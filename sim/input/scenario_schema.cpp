@@ -166,6 +166,43 @@ void read_delay_matrix(const Json& m, const std::string& path, DomainConfig& dom
   }
 }
 
+// A domain gives either cables to a central repeater or a one-way delay matrix, and the
+// repeater's and the PHYs' delays only with cables.
+void check_domain_delays(const Json& obj, const std::string& path, DomainConfig& dom, Reader& r) {
+  dom.origin = path;
+  if (dom.stations.size() < 2) return;
+  const bool cables = obj.contains("cable_m");
+  const bool matrix = obj.contains("delay_ns");
+  if (cables == matrix)
+    r.d.error(path,
+              "give either \"cable_m\" (each station's cable to a central repeater) or "
+              "\"delay_ns\" (a one-way delay matrix), not " +
+                  std::string(cables ? "both" : "neither"));
+  for (const char* key : {"repeater_round_trip_bt", "dte_pair_round_trip_bt"})
+    if (matrix && obj.contains(key))
+      r.d.error(child_path(path, key),
+                "applies to \"cable_m\" domains; a delay_ns matrix already holds every "
+                "delay");
+}
+
+Json write_domain(const Object<DomainConfig>&, const DomainConfig& dom) {
+  Json out = Json::object();
+  out["stations"] = dom.stations;
+  out["rate_mbps"] = dom.rate_mbps;
+  if (dom.delay_ns.empty()) {
+    out["medium"] = dom.medium;
+    Json cable = Json::object();
+    for (std::size_t i = 0; i < dom.stations.size() && i < dom.cable_m.size(); ++i)
+      cable.get_ref<Json::object_t&>().emplace_back(dom.stations[i], dom.cable_m[i]);
+    out["cable_m"] = cable;
+    out["repeater_round_trip_bt"] = dom.repeater_round_trip_bt;
+    out["dte_pair_round_trip_bt"] = dom.dte_pair_round_trip_bt;
+  } else {
+    out["delay_ns"] = dom.delay_ns;
+  }
+  return out;
+}
+
 const Object<DomainConfig>& domain_object() {
   static const Object<DomainConfig> o = [] {
     Object<DomainConfig> d(
@@ -210,39 +247,8 @@ const Object<DomainConfig>& domain_object() {
             "delay_ns", "structured", "[[ns, ...], ...] (one row per station)", "ns",
             "one-way delays [from][to], in the order of stations", read_delay_matrix,
             [](const DomainConfig&) -> std::optional<Json> { return std::nullopt; }))
-        .check([](const Json& obj, const std::string& path, DomainConfig& dom, Reader& r) {
-          dom.origin = path;
-          if (dom.stations.size() < 2) return;
-          const bool cables = obj.contains("cable_m");
-          const bool matrix = obj.contains("delay_ns");
-          if (cables == matrix)
-            r.d.error(path,
-                      "give either \"cable_m\" (each station's cable to a central repeater) or "
-                      "\"delay_ns\" (a one-way delay matrix), not " +
-                          std::string(cables ? "both" : "neither"));
-          for (const char* key : {"repeater_round_trip_bt", "dte_pair_round_trip_bt"})
-            if (matrix && obj.contains(key))
-              r.d.error(child_path(path, key),
-                        "applies to \"cable_m\" domains; a delay_ns matrix already holds every "
-                        "delay");
-        })
-        .writer([](const Object<DomainConfig>&, const DomainConfig& dom) {
-          Json out = Json::object();
-          out["stations"] = dom.stations;
-          out["rate_mbps"] = dom.rate_mbps;
-          if (dom.delay_ns.empty()) {
-            out["medium"] = dom.medium;
-            Json cable = Json::object();
-            for (std::size_t i = 0; i < dom.stations.size() && i < dom.cable_m.size(); ++i)
-              cable.get_ref<Json::object_t&>().emplace_back(dom.stations[i], dom.cable_m[i]);
-            out["cable_m"] = cable;
-            out["repeater_round_trip_bt"] = dom.repeater_round_trip_bt;
-            out["dte_pair_round_trip_bt"] = dom.dte_pair_round_trip_bt;
-          } else {
-            out["delay_ns"] = dom.delay_ns;
-          }
-          return out;
-        });
+        .check(check_domain_delays)
+        .writer(write_domain);
     return d;
   }();
   return o;

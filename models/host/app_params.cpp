@@ -13,6 +13,20 @@ const ChoiceList<Congestion>& choice_list(Congestion) {
   return list;
 }
 
+const ChoiceList<Recovery>& choice_list(Recovery) {
+  static const ChoiceList<Recovery> list = {
+      {Recovery::go_back_n, "go_back_n",
+       "after duplicate ACKs or a timeout the sender resends from the first unacknowledged byte; "
+       "the receiver discards out-of-order data"},
+      {Recovery::newreno, "newreno",
+       "TCP's fast retransmit and fast recovery (RFC 5681) with NewReno's partial ACKs (RFC "
+       "6582): one segment resent per hole, new data sent meanwhile, slow start after a timeout "
+       "(with congestion aimd); the receiver keeps out-of-order data and ACKs at once when a "
+       "hole fills"},
+  };
+  return list;
+}
+
 const ChoiceList<AppKind>& choice_list(AppKind) {
   static const ChoiceList<AppKind> list = {
       {AppKind::none, "", "no application"},
@@ -59,6 +73,7 @@ const ParamTable<TransportParams>& transport_param_table() {
         .integer("dupack_threshold", &TransportParams::dupack_threshold, "ACKs", 1, 64,
                  "duplicate ACKs that make the sender go back to the first unacknowledged byte")
         .choice("congestion", &TransportParams::congestion)
+        .choice("recovery", &TransportParams::recovery)
         .boolean("nagle", &TransportParams::nagle,
                  "Nagle's rule (RFC 896): a short segment only when nothing is unacknowledged; "
                  "false is TCP_NODELAY (netPIPE sets it)");

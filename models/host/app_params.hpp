@@ -11,6 +11,12 @@ namespace gbesim {
 // fixed window, or aimd (halve on loss, +1 MSS per RTT).
 enum class Congestion { fixed, aimd };
 const ChoiceList<Congestion>& choice_list(Congestion);
+// How a loss is recovered (docs/host.md, "Transport"): go_back_n resends everything from the first
+// unacknowledged byte and the receiver discards out-of-order data; newreno is TCP's fast
+// retransmit and fast recovery with NewReno's partial ACKs (RFC 5681, RFC 6582) and a receiver
+// that keeps out-of-order data (RFC 1122 4.2.2.20).
+enum class Recovery { go_back_n, newreno };
+const ChoiceList<Recovery>& choice_list(Recovery);
 
 struct TransportParams {
   std::int64_t mtu = 1500;                // IP MTU; frames are MTU + 18 bytes, MSS = MTU - 40
@@ -22,6 +28,7 @@ struct TransportParams {
   std::int64_t dupack_threshold = 3;  // duplicate ACKs that trigger a go-back-N resend
   bool nagle = true;                  // hold a short segment while data is unacknowledged
   Congestion congestion = Congestion::fixed;
+  Recovery recovery = Recovery::go_back_n;
 };
 
 const ParamTable<TransportParams>& transport_param_table();

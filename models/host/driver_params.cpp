@@ -37,7 +37,20 @@ const ParamTable<CpuParams>& cpu_param_table() {
         .real("per_refill_ns", &CpuParams::per_refill_ns, "ns", 0, 1e9,
               "per receive buffer given back to the NIC")
         .boolean("read_icr", &CpuParams::read_icr,
-                 "the handler first reads the interrupt cause register (a PIO read on the bus)");
+                 "the handler first reads the interrupt cause register (a PIO read on the bus)")
+        .integer("logical_cpus", &CpuParams::logical_cpus, "", 1, 2,
+                 "the CPUs the operating system sees: 1, or 2 (two processors, two cores, or "
+                 "Hyper-Threading's two logical CPUs): the NIC's interrupt handler and the "
+                 "stack's receive path run on the first, the applications' calls and their "
+                 "sends on the second; cpu_utilisation is the mean over them, as Windows and "
+                 "IOmeter report it")
+        .boolean("shared_core", &CpuParams::shared_core,
+                 "the two logical CPUs are one core's Hyper-Threading pair: while both work, "
+                 "each runs at pair_throughput / 2 of the core's speed")
+        .real("pair_throughput", &CpuParams::pair_throughput, "", 1.0, 2.0,
+              "the work a Hyper-Threading pair does together, relative to one logical CPU "
+              "alone: 1.1 assumed (measured gains on network servers are 'slight': Ruan et al. "
+              "2005, docs/references.md)");
     return t;
   }();
   return table;

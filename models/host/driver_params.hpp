@@ -24,6 +24,11 @@ struct CpuParams {
   double per_request_ns = 0;        // an application send/receive call (system call + bookkeeping)
   double per_checksum_byte_ns = 0;  // software checksum per frame byte, unless the NIC offloads
   bool read_icr = true;             // the handler reads the interrupt cause register (PIO read)
+  // Logical CPUs (docs/host.md, "Logical CPUs"): 1, or 2 -- the NIC's interrupt handler and the
+  // stack's receive path on the first, the applications' calls on the second.
+  std::int64_t logical_cpus = 1;
+  bool shared_core = false;      // the two are one core's Hyper-Threading pair
+  double pair_throughput = 1.1;  // a Hyper-Threading pair's work together, relative to one
 
   // The copy cost per byte: per_byte_ns when given, else two bytes of memory traffic (a read and
   // a write) per byte copied at copy_efficiency x memory_mbps; 0 when neither is given.

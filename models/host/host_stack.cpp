@@ -96,14 +96,16 @@ void HostStack::declare_formulas() {
   if (!udp_) {
     count("segments_sent", "segments", "data segments sent the first time",
           &Connection::Counts::segments_sent);
-    count("segments_retransmitted", "segments", "data segments sent again (go-back-N)",
+    count("segments_retransmitted", "segments",
+          "data segments sent again (a resent hole, or go-back-N)",
           &Connection::Counts::retransmitted);
     count("acks_sent", "segments", "pure ACKs sent (incl. window updates)",
           &Connection::Counts::acks_sent);
     count("segments_discarded", "segments", "received out of order or twice, discarded",
           &Connection::Counts::discarded);
     count("timeouts", "timeouts", "retransmission timeouts", &Connection::Counts::timeouts);
-    count("fast_retransmits", "events", "go-back-N after duplicate ACKs",
+    count("fast_retransmits", "events",
+          "losses found by duplicate ACKs (a fast retransmit, or go-back-N)",
           &Connection::Counts::fast_retransmits);
   } else {
     stats_.total("udp_datagrams_lost", "datagrams",

@@ -4,7 +4,11 @@
 // ring), posts the stacks' or the raw sender's frames to the transmit ring and reclaims them,
 // and charges every step the CPU time of models/host/driver_params' costs. It drives every NIC of
 // the host (a team) and every application end the host runs.
-// Does not model: more than one CPU, cache effects, scheduling of other work, a team's failover.
+// With two logical CPUs (cpu.logical_cpus 2) the interrupt handler, the stack's receive path and
+// the frames it makes run on the first and the applications' calls (and the frames their send
+// calls make) on the second, each a SystemC thread; LogicalCpus says how fast each runs.
+// Does not model: more than two CPUs, an interrupt moving between CPUs, cache effects,
+// scheduling of other work, a team's failover.
 
 #include <cstdint>
 #include <deque>
@@ -16,6 +20,7 @@
 #include "models/common/stats.hpp"
 #include "models/host/driver_params.hpp"
 #include "models/host/host_stack.hpp"
+#include "models/host/logical_cpus.hpp"
 #include "models/host/stack_set.hpp"
 #include "models/nic/nic.hpp"
 #include "models/pci/pci_bus_module.hpp"
@@ -36,6 +41,7 @@ struct NicTeam {
 // The host's CPU: the NICs' interrupt handler, and -- between interrupts, which come first at
 // every step -- the applications' calls into their stacks and the posting of the stacks' frames to
 // the transmit rings. One CPU, one thing at a time; each step takes the CPU time its costs say.
+// With two logical CPUs the second makes the applications' calls (see the file's comment).
 class NicDriver : public sc_core::sc_module, public PciMasterClient {
  public:
   SC_HAS_PROCESS(NicDriver);
@@ -64,6 +70,8 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
     }
   };
   void cpu_process();
+  void app_process();  // the second logical CPU: the applications' calls
+  bool any_irq_asserted() const;
   // The statistics computed when results are written (rates, levels, ratios).
   void declare_formulas();
   void service_interrupt(std::size_t port);
@@ -71,14 +79,19 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
   // Posts frames to a NIC, then writes its tail register.
   void post_tx(std::size_t port, std::vector<FramePtr>& frames);
   std::vector<FramePtr> build_raw(std::int64_t frames);
-  void spend(double ns);         // the CPU is busy for this long
-  void pause(Picoseconds cost);  // waits, then settles the bus (see the definition)
-  bool post_stack_frames();      // false: nothing to post, or no room in the rings
+  // Logical CPU k is busy with this much work (ns at full speed); its busy time is what it takes.
+  void spend(double ns, int k = 0);
+  void pause(Picoseconds cost, int k = 0);  // works, then settles the bus (see the definition)
+  bool post_stack_frames(int k = 0);        // false: nothing to post, or no room in the rings
   // A 4-byte PIO access to a NIC's registers, mastered by the host bridge.
   void register_access(std::size_t port, PciCommand command, std::uint64_t address,
                        std::uint64_t tag);
 
   const CpuParams cpu_;
+  const bool two_cpus_;  // the applications' calls on a second logical CPU
+  LogicalCpus cpus_;
+  bool posting_ = false;  // a CPU is posting frames (the other waits: frames go out in order)
+  sc_core::sc_event posted_;
   const HostTxParams tx_;
   FrameBuilder builder_;
   std::int64_t tx_ring_;
@@ -104,6 +117,7 @@ class NicDriver : public sc_core::sc_module, public PciMasterClient {
   StatGroup stats_;
   Counter delivered_, octets_, handler_runs_, cpu_busy_ps_, refills_, tx_posted_, tx_reclaimed_,
       tx_octets_, app_calls_;
+  std::uint64_t app_cpu_busy_ps_ = 0;  // of cpu_busy_ps_, the second logical CPU's
   Distribution latency_;
 };
 

@@ -11,6 +11,7 @@ Connection::Connection(const TransportParams& params, const IpPacket& header)
       header_(header),
       peer_edge_(params.window_bytes),
       cwnd_(params.window_bytes),
+      ssthresh_(params.window_bytes),
       advertised_edge_(params.window_bytes) {
   header_.protocol = kProtocolTcp;
   counts_.smallest_cwnd = cwnd_;
@@ -97,25 +98,98 @@ void Connection::transmit(Picoseconds now) {
     rto_at_ = now + params_.rto_us * kPsPerUs;
 }
 
+bool Connection::take_data(std::int64_t sequence, std::int64_t bytes, Picoseconds now) {
+  const std::int64_t end = sequence + bytes;
+  const bool fits = end <= read_ + params_.window_bytes;
+  const bool in_order = newreno() ? sequence <= rcv_nxt_ && end > rcv_nxt_ : sequence == rcv_nxt_;
+  if (in_order && fits) {
+    const std::int64_t before = rcv_nxt_;
+    rcv_nxt_ = end;
+    // Data kept out of order that now follows on (newreno): a hole filled, ACKed at once.
+    const bool filled = !out_of_order_.empty();
+    while (!out_of_order_.empty() && out_of_order_.begin()->first <= rcv_nxt_) {
+      rcv_nxt_ = std::max(rcv_nxt_, out_of_order_.begin()->second);
+      out_of_order_.erase(out_of_order_.begin());
+    }
+    counts_.bytes_received += rcv_nxt_ - before;
+    if (filled || ++unacked_segments_ >= params_.ack_every) return true;
+    if (ack_at_ == kForeverPs) ack_at_ = now + params_.delayed_ack_us * kPsPerUs;
+    return false;
+  }
+  if (newreno() && sequence > rcv_nxt_ && fits) {
+    std::int64_t& kept = out_of_order_[sequence];
+    kept = std::max(kept, end);
+  } else {
+    ++counts_.discarded;
+  }
+  return true;  // a duplicate ACK tells the sender what is missing
+}
+
+void Connection::resend_one(Picoseconds now) {
+  const std::int64_t n = std::min(mss_, snd_max_ - snd_una_);
+  if (n <= 0) return;
+  ++counts_.retransmitted;
+  emit(snd_una_, n, kTcpAck);
+  rto_at_ = now + params_.rto_us * kPsPerUs;
+}
+
+void Connection::acknowledged(std::int64_t ack, Picoseconds now) {
+  const std::int64_t acked = ack - snd_una_;
+  counts_.bytes_acknowledged += acked;
+  const bool aimd = params_.congestion == Congestion::aimd;
+  snd_una_ = ack;
+  snd_nxt_ = std::max(snd_nxt_, snd_una_);
+  dupacks_ = 0;
+  rto_at_ = snd_una_ < snd_max_ ? now + params_.rto_us * kPsPerUs : kForeverPs;
+  if (recovering_ && ack < recover_) {  // a partial ACK: the next hole (RFC 6582)
+    if (aimd) cwnd_ = std::max(cwnd_ - acked + mss_, mss_);
+    resend_one(now);
+    return;
+  }
+  if (recovering_) {  // everything sent before the loss is acknowledged
+    recovering_ = false;
+    if (aimd) cwnd_ = ssthresh_;
+    return;
+  }
+  if (!aimd) return;
+  if (newreno() && cwnd_ < ssthresh_) {  // slow start
+    cwnd_ = std::min(params_.window_bytes, cwnd_ + std::min(acked, mss_));
+    return;
+  }
+  // Congestion avoidance: one MSS more per window's worth acknowledged.
+  cwnd_ = std::min(params_.window_bytes, cwnd_ + std::max<std::int64_t>(1, mss_ * acked / cwnd_));
+}
+
+void Connection::duplicate_ack(Picoseconds now) {
+  const bool aimd = params_.congestion == Congestion::aimd;
+  ++dupacks_;
+  if (newreno() && recovering_) {
+    if (aimd) cwnd_ += mss_;  // a segment has left the network
+    return;
+  }
+  if (dupacks_ != params_.dupack_threshold) return;
+  ++counts_.fast_retransmits;
+  if (!newreno()) {
+    if (aimd) cwnd_ = std::max(cwnd_ / 2, 2 * mss_);
+    snd_nxt_ = snd_una_;  // go back N
+  } else {
+    recovering_ = true;
+    recover_ = snd_max_;
+    if (aimd) {
+      ssthresh_ = std::max(in_flight() / 2, 2 * mss_);
+      cwnd_ = ssthresh_ + params_.dupack_threshold * mss_;
+    }
+    resend_one(now);
+  }
+  counts_.smallest_cwnd = std::min(counts_.smallest_cwnd, cwnd_);
+}
+
 void Connection::receive(const IpPacket& p, Picoseconds now) {
   ++counts_.segments_received;
   const std::size_t before = out_.size();
   bool ack_now = false;
   if (p.payload > 0) {
-    const std::int64_t sequence = unwrap(p.sequence, rcv_nxt_);
-    const auto bytes = static_cast<std::int64_t>(p.payload);
-    if (sequence == rcv_nxt_ && bytes <= params_.window_bytes - (rcv_nxt_ - read_)) {
-      rcv_nxt_ += bytes;
-      counts_.bytes_received += bytes;
-      if (++unacked_segments_ >= params_.ack_every) {
-        ack_now = true;
-      } else if (ack_at_ == kForeverPs) {
-        ack_at_ = now + params_.delayed_ack_us * kPsPerUs;
-      }
-    } else {
-      ++counts_.discarded;
-      ack_now = true;
-    }
+    ack_now = take_data(unwrap(p.sequence, rcv_nxt_), static_cast<std::int64_t>(p.payload), now);
   } else if ((p.flags & kTcpPsh) != 0) {
     ack_now = true;  // a window probe
   }
@@ -123,23 +197,9 @@ void Connection::receive(const IpPacket& p, Picoseconds now) {
     const std::int64_t ack = unwrap(p.acknowledgement, snd_una_);
     const std::int64_t edge = ack + (static_cast<std::int64_t>(p.window) << shift_);
     if (ack > snd_una_ && ack <= snd_max_) {
-      counts_.bytes_acknowledged += ack - snd_una_;
-      if (params_.congestion == Congestion::aimd)  // one MSS more per window's worth acknowledged
-        cwnd_ = std::min(params_.window_bytes,
-                         cwnd_ + std::max<std::int64_t>(1, mss_ * (ack - snd_una_) / cwnd_));
-      snd_una_ = ack;
-      snd_nxt_ = std::max(snd_nxt_, snd_una_);
-      dupacks_ = 0;
-      rto_at_ = snd_una_ < snd_max_ ? now + params_.rto_us * kPsPerUs : kForeverPs;
+      acknowledged(ack, now);
     } else if (ack == snd_una_ && p.payload == 0 && snd_max_ > snd_una_ && edge == peer_edge_) {
-      if (++dupacks_ == params_.dupack_threshold) {
-        ++counts_.fast_retransmits;
-        if (params_.congestion == Congestion::aimd) {
-          cwnd_ = std::max(cwnd_ / 2, 2 * mss_);
-          counts_.smallest_cwnd = std::min(counts_.smallest_cwnd, cwnd_);
-        }
-        snd_nxt_ = snd_una_;  // go back N
-      }
+      duplicate_ack(now);
     }
     if (ack >= snd_una_) peer_edge_ = edge;
   }
@@ -158,7 +218,9 @@ void Connection::on_timer(Picoseconds now) {
     if (snd_una_ < snd_max_) {
       ++counts_.timeouts;
       snd_nxt_ = snd_una_;  // go back N
+      recovering_ = false;
       if (params_.congestion == Congestion::aimd) {
+        if (newreno()) ssthresh_ = std::max(in_flight() / 2, 2 * mss_);
         cwnd_ = mss_;
         counts_.smallest_cwnd = std::min(counts_.smallest_cwnd, cwnd_);
       }

@@ -237,7 +237,9 @@ bool Nic::pump_tx(Picoseconds now) {
   }
   if (tx_read_) {
     const std::int64_t size = tx_read_->size;
-    const std::int64_t n = std::min(params_.max_burst_bytes, size - tx_read_->issued);
+    const std::int64_t burst =
+        params_.tx_max_burst_bytes > 0 ? params_.tx_max_burst_bytes : params_.max_burst_bytes;
+    const std::int64_t n = std::min(burst, size - tx_read_->issued);
     const std::int64_t drained = tx_drained(now);
     const std::int64_t used = tx_fifo_used_ - drained;
     if (n > 0 && (tx_read_->finished || used + n <= params_.tx_fifo_bytes)) {

@@ -44,6 +44,9 @@ const ParamTable<NicParams>& nic_param_table() {
                  "write completed descriptors back in groups of this many (1: after each frame)")
         .integer("max_burst_bytes", &NicParams::max_burst_bytes, "bytes", 4, 65536,
                  "bytes per data DMA request")
+        .integer("tx_max_burst_bytes", &NicParams::tx_max_burst_bytes, "bytes", 0, 65536,
+                 "bytes per data DMA read of a frame to send, where the chip sets it apart from "
+                 "receive (the DP8382x's TXCFG and RXCFG MXDMA); 0: max_burst_bytes")
         .integer("rx_early_bytes", &NicParams::rx_early_bytes, "bytes", 0, 1 << 20,
                  "receive early threshold: DMA of a frame starts once this many of its bytes "
                  "have arrived, bursts follow the bytes in (full-duplex links only); a frame the "

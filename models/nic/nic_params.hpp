@@ -30,6 +30,7 @@ struct NicParams {
   std::int64_t prefetch_batch = 16;      // descriptors per fetch (at most)
   std::int64_t writeback_threshold = 1;  // write back after this many done (1 = each frame)
   std::int64_t max_burst_bytes = 256;    // data DMA request size
+  std::int64_t tx_max_burst_bytes = 0;   // the same for transmit reads (0: max_burst_bytes)
   std::int64_t rx_early_bytes = 0;       // start DMA of a frame once this much has arrived (0 =
                                          // when it is all in)
   std::int64_t tx_start_bytes = 0;       // hand a frame to the MAC once this much is read (0 =

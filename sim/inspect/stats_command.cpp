@@ -39,6 +39,7 @@ const char* kCatalogue = R"({
   "collision_domains": [{"stations": ["c", "d"], "cable_m": {"c": 10, "d": 10}}],
   "hosts": {
     "h": {"nic": {"station": "e", "profile": "intel-82540em"},
+          "cpu": {"logical_cpus": 2},
           "app": {"kind": "requests", "peer": "f"},
           "dma": {"disk": {"request_bytes": 4096}}},
     "x": {"pci": {"mode": "pcie"}, "nic": {"station": "g", "profile": "intel-82573"}},

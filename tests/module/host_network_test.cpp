@@ -124,6 +124,24 @@ TEST(HostApps, TwoConnectionsShareOneNic) {
   }
 }
 
+// Two logical CPUs on separate cores: the applications' calls run on the second, each taking
+// exactly per_request_ns (nothing shares its core), so that CPU's busy time is the calls times
+// 2 us; the CPU % reported is the mean of the two, as Windows and IOmeter read it.
+TEST(HostCpus, TheSecondCpuMakesTheCallsAndTheMeanIsReported) {
+  gbesim::testing::SimFixture sim(switched(
+      R"("cpu": {"clock_mhz": 1000, "per_request_ns": 2000, "per_packet_ns": 1000,
+                 "logical_cpus": 2},
+         "app": {"kind": "requests", "peer": "b", "direction": "receive", "request_bytes": 1024})"));
+  sim.run();
+  const double interrupt = sim.scalar("h.driver", "interrupt_cpu_utilisation");
+  const double application = sim.scalar("h.driver", "application_cpu_utilisation");
+  const double calls = sim.scalar("h.driver", "app_calls");
+  EXPECT_GT(calls, 1000);
+  EXPECT_NEAR(application, calls * 2000e-9 / 20e-3, 1e-12);
+  EXPECT_GT(interrupt, 0.0);
+  EXPECT_NEAR(sim.scalar("h.driver", "cpu_utilisation"), (interrupt + application) / 2, 1e-12);
+}
+
 // Per-client teaming: a second NIC on station a2 (switch port 4). b is the first client (NIC 1),
 // c the second (NIC 2): each stream has its own gigabit port, so together they get nearly twice
 // one wire's goodput; every frame to b leaves from a, every frame to c from a2. The bus is

@@ -188,5 +188,66 @@ TEST(Transport, AimdHalvesTheWindowOnLoss) {
   EXPECT_TRUE(n.a.all_acknowledged());
 }
 
+// newreno: the receiver keeps the eight segments after the lost one, so the sender resends that
+// one alone (against go-back-N's nine above).
+TEST(Transport, NewRenoResendsOnlyTheLostSegment) {
+  TransportParams params;
+  params.ack_every = 1;
+  params.recovery = Recovery::newreno;
+  Pair n(params);
+  n.a.write(10 * 1460, 0);
+  bool dropped = false;
+  n.deliver(0, [&](const IpPacket& p) {
+    if (p.sequence == 1460 && !dropped) return dropped = true;
+    return false;
+  });
+  EXPECT_EQ(n.b.counts().discarded, 0U);
+  EXPECT_EQ(n.a.counts().fast_retransmits, 1U);
+  EXPECT_EQ(n.a.counts().retransmitted, 1U);
+  EXPECT_TRUE(n.a.all_acknowledged());
+  EXPECT_EQ(n.b.readable(), 14'600);
+}
+
+// Two segments of one window lost: the ACK for the first hole's resend is partial (RFC 6582), so
+// the second hole is resent at once, without a second fast retransmit or a timeout.
+TEST(Transport, NewRenoPartialAckResendsTheNextHole) {
+  TransportParams params;
+  params.ack_every = 1;
+  params.recovery = Recovery::newreno;
+  Pair n(params);
+  n.a.write(10 * 1460, 0);
+  int dropped = 0;
+  n.deliver(0, [&](const IpPacket& p) {
+    if ((p.sequence == 1460 || p.sequence == 4 * 1460) && p.payload > 0 && dropped < 2)
+      return ++dropped > 0;
+    return false;
+  });
+  EXPECT_EQ(n.a.counts().fast_retransmits, 1U);
+  EXPECT_EQ(n.a.counts().retransmitted, 2U);
+  EXPECT_EQ(n.a.counts().timeouts, 0U);
+  EXPECT_TRUE(n.a.all_acknowledged());
+  EXPECT_EQ(n.b.readable(), 14'600);
+}
+
+// newreno with aimd: 40 segments in flight (all fit the 65,535-byte window), the sixth lost. At
+// the third duplicate ACK 34 segments are unacknowledged (51,100 bytes): ssthresh 25,550 and the
+// window 25,550 + 3 x 1,460 = 29,930, its lowest (RFC 5681 3.2).
+TEST(Transport, NewRenoHalvesTheDataInFlight) {
+  TransportParams params;
+  params.congestion = Congestion::aimd;
+  params.recovery = Recovery::newreno;
+  params.ack_every = 1;
+  Pair n(params);
+  n.a.write(40 * 1460, 0);
+  bool dropped = false;
+  n.deliver(0, [&](const IpPacket& p) {
+    if (p.sequence == 5 * 1460 && !dropped) return dropped = true;
+    return false;
+  });
+  EXPECT_EQ(n.a.counts().smallest_cwnd, 25'550 + 3 * 1460);
+  EXPECT_EQ(n.a.counts().retransmitted, 1U);
+  EXPECT_TRUE(n.a.all_acknowledged());
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <set>
 
 namespace gbesim {
 namespace {
@@ -37,6 +38,14 @@ struct Pair {
   Connection a;
   Connection b;
 };
+
+// A filter for deliver(): loses the first data segment at each of these stream offsets (their
+// resends go through).
+std::function<bool(const IpPacket&)> lose_first(std::set<std::int64_t> sequences) {
+  return [left = std::move(sequences)](const IpPacket& p) mutable {
+    return p.payload > 0 && left.erase(p.sequence) > 0;
+  };
+}
 
 std::int64_t data_segments(const std::vector<IpPacket>& v) {
   std::int64_t n = 0;
@@ -143,11 +152,7 @@ TEST(Transport, GoBackNAfterThreeDuplicateAcks) {
   params.ack_every = 1;
   Pair n(params);
   n.a.write(10 * 1460, 0);
-  bool dropped = false;
-  n.deliver(0, [&](const IpPacket& p) {
-    if (p.sequence == 1460 && !dropped) return dropped = true;
-    return false;
-  });
+  n.deliver(0, lose_first({1460}));
   EXPECT_EQ(n.b.counts().discarded, 8U);
   EXPECT_EQ(n.a.counts().fast_retransmits, 1U);
   EXPECT_EQ(n.a.counts().retransmitted, 9U);
@@ -179,11 +184,7 @@ TEST(Transport, AimdHalvesTheWindowOnLoss) {
   params.ack_every = 1;
   Pair n(params);
   n.a.write(40 * 1460, 0);
-  bool dropped = false;
-  n.deliver(0, [&](const IpPacket& p) {
-    if (p.sequence == 5 * 1460 && !dropped) return dropped = true;
-    return false;
-  });
+  n.deliver(0, lose_first({5 * 1460}));
   EXPECT_EQ(n.a.counts().smallest_cwnd, 65535 / 2);
   EXPECT_TRUE(n.a.all_acknowledged());
 }
@@ -196,11 +197,7 @@ TEST(Transport, NewRenoResendsOnlyTheLostSegment) {
   params.recovery = Recovery::newreno;
   Pair n(params);
   n.a.write(10 * 1460, 0);
-  bool dropped = false;
-  n.deliver(0, [&](const IpPacket& p) {
-    if (p.sequence == 1460 && !dropped) return dropped = true;
-    return false;
-  });
+  n.deliver(0, lose_first({1460}));
   EXPECT_EQ(n.b.counts().discarded, 0U);
   EXPECT_EQ(n.a.counts().fast_retransmits, 1U);
   EXPECT_EQ(n.a.counts().retransmitted, 1U);
@@ -216,12 +213,7 @@ TEST(Transport, NewRenoPartialAckResendsTheNextHole) {
   params.recovery = Recovery::newreno;
   Pair n(params);
   n.a.write(10 * 1460, 0);
-  int dropped = 0;
-  n.deliver(0, [&](const IpPacket& p) {
-    if ((p.sequence == 1460 || p.sequence == 4 * 1460) && p.payload > 0 && dropped < 2)
-      return ++dropped > 0;
-    return false;
-  });
+  n.deliver(0, lose_first({1460, 4 * 1460}));
   EXPECT_EQ(n.a.counts().fast_retransmits, 1U);
   EXPECT_EQ(n.a.counts().retransmitted, 2U);
   EXPECT_EQ(n.a.counts().timeouts, 0U);
@@ -239,11 +231,7 @@ TEST(Transport, NewRenoHalvesTheDataInFlight) {
   params.ack_every = 1;
   Pair n(params);
   n.a.write(40 * 1460, 0);
-  bool dropped = false;
-  n.deliver(0, [&](const IpPacket& p) {
-    if (p.sequence == 5 * 1460 && !dropped) return dropped = true;
-    return false;
-  });
+  n.deliver(0, lose_first({5 * 1460}));
   EXPECT_EQ(n.a.counts().smallest_cwnd, 25'550 + 3 * 1460);
   EXPECT_EQ(n.a.counts().retransmitted, 1U);
   EXPECT_TRUE(n.a.all_acknowledged());

@@ -47,6 +47,9 @@ void nic_fits_station(const ScenarioConfig& c, Diagnostics& d) {
         d.error(host_path(h, "station"),
                 "station \"" + h.station + "\" already has a host (a NIC or a light host)");
     }
+    if (h.light() && h.cpu.logical_cpus > 1)
+      d.error(host_path(h, "cpu.logical_cpus"),
+              "a light host has one CPU; two logical CPUs need a host with a nic");
     if (!h.has_nic || h.nic.station.empty()) continue;
     for (std::size_t i = 0; i < h.team.stations.size(); ++i) {
       const std::string& member = h.team.stations[i];

@@ -835,6 +835,13 @@ TEST(Loader, TeamsAppsAndLightHostsAreChecked) {
                   "\"station\": this host has neither");
   EXPECT_CONTAINS(error_of(with_hosts(R"({"cl": {"station": "bb"}})")),
                   "hosts.cl.station: no station \"bb\"; did you mean \"b\"?");
+  EXPECT_CONTAINS(
+      error_of(with_hosts(R"({"cl": {"station": "b", "cpu": {"logical_cpus": 2}}})")),
+      "hosts.cl.cpu.logical_cpus: a light host has one CPU; two logical CPUs need a host with a "
+      "nic");
+  EXPECT_CONTAINS(
+      error_of(with_hosts(R"({"h": {"nic": {"station": "a"}, "cpu": {"logical_cpus": 3}}})")),
+      "hosts.h.cpu.logical_cpus: expected an integer in 1 .. 2, got 3");
 }
 
 }  // namespace

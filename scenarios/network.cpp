@@ -91,6 +91,17 @@ struct Ends {
   std::map<std::string, AppEnd> at_station;            // ideal endpoints, by station
 };
 
+// What an end takes from the OS of the host it runs on (nothing on an ideal station).
+void take_host_os(AppEnd& e, const HostConfig* runs) {
+  if (runs == nullptr) {
+    e.app.report_ring_slots = 0;  // an ideal end has no reporter thread
+    return;
+  }
+  e.transport.udp_receive_buffer_bytes = runs->driver.udp_receive_buffer_bytes;
+  e.transport.udp_truesize_bytes = runs->driver.udp_truesize_bytes;
+  e.transport.tick_us = runs->driver.tick_us;
+}
+
 Ends application_ends(const ScenarioConfig& config) {
   auto address = [&](const std::string& station) { return config.find_station(station)->address; };
   // A host answers on its first station's IP address, whichever NIC a packet uses.
@@ -128,6 +139,7 @@ Ends application_ends(const ScenarioConfig& config) {
         e.peer = other;
         e.app = *app;
         e.transport = h.transport;
+        take_host_os(e, config.host_of(at));
         e.sender = sender;
         e.ethernet.source = address(at);
         e.ethernet.destination = address(other);

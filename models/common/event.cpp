@@ -130,7 +130,8 @@ constexpr Row kKinds[] = {
      {"datagram_received", "a UDP datagram arrived whole (bytes: its payload)"}},
     {EventKind::datagram_dropped,
      {"datagram_dropped",
-      "a UDP datagram was abandoned with fragments missing (detail: fragments_missing)"}},
+      "a UDP datagram was lost at the receiving end (detail: fragments_missing, abandoned "
+      "incomplete; receive_buffer_full, whole but no room in the socket's receive buffer)"}},
     {EventKind::frame_in,
      {"frame_in", "the port's MAC handed a frame to the relay (whole and checked)"}},
     {EventKind::forward,

@@ -126,7 +126,14 @@ const ParamTable<AppParams>& app_param_table() {
                  "finishes); 0: the application runs to the end")
         .choice("network", &AppParams::network,
                 "the network protocol the application's traffic stands for, as a NIC team's load "
-                "balancing sees it (hosts.<h>.team.balances)");
+                "balancing sees it (hosts.<h>.team.balances)")
+        .integer("report_ring_slots", &AppParams::report_ring_slots, "reports", 0, 1 << 20,
+                 "udp: iperf 2.0.x's ring of reports between the thread that sends or reads the "
+                 "datagrams and its reporter thread (NUM_REPORT_STRUCTS, 700 in 2.0.2), one "
+                 "report per datagram; the reporter empties it once per OS timer tick (it waits "
+                 "with usleep(0), which sleeps to the next tick), and the traffic thread, finding "
+                 "it full (slots - 1 reports), sleeps to the next tick as well (each end's host's "
+                 "driver.tick_us); an ideal peer's end has none; 0: no reporter");
     return t;
   }();
   return table;

@@ -29,6 +29,10 @@ struct TransportParams {
   bool nagle = true;                  // hold a short segment while data is unacknowledged
   Congestion congestion = Congestion::fixed;
   Recovery recovery = Recovery::go_back_n;
+  // Not keys of the transport: the OS of the host the end runs on (hosts.<h>.driver), set per end.
+  std::int64_t udp_receive_buffer_bytes = 0;  // UDP socket receive buffer; 0: no limit
+  std::int64_t udp_truesize_bytes = 0;        // a received fragment's charge on it; 0: its IP bytes
+  std::int64_t tick_us = 10'000;              // the OS timer tick
 };
 
 const ParamTable<TransportParams>& transport_param_table();
@@ -62,6 +66,7 @@ struct AppParams {
   std::int64_t start_ns = 0;        // nothing is sent before this
   std::int64_t stop_ns = 0;         // no new request, write or datagram from this time; 0: never
   AppNetwork network = AppNetwork::ip;
+  std::int64_t report_ring_slots = 0;  // udp: iperf's report ring (0: no reporter)
 };
 
 const ParamTable<AppParams>& app_param_table();

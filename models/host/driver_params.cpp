@@ -87,7 +87,19 @@ const ParamTable<DriverParams>& driver_param_table() {
         .real("request_cycles", &DriverParams::request_cycles, "cycles", 0, 1e9,
               "an application send or receive call: system call, socket, bookkeeping")
         .real("checksum_byte_cycles", &DriverParams::checksum_byte_cycles, "cycles", 0, 1e6,
-              "software TCP/UDP checksum per frame byte when the NIC does not offload it");
+              "software TCP/UDP checksum per frame byte when the NIC does not offload it")
+        .integer("udp_receive_buffer_bytes", &DriverParams::udp_receive_buffer_bytes, "bytes", 0,
+                 1 << 30,
+                 "the OS's default UDP socket receive buffer (Linux net.core.rmem_default: 65535 "
+                 "on 2.4); a UDP end on this host drops a whole datagram that would fill it to "
+                 "its size or beyond with those waiting for the application's receive calls, as "
+                 "Linux's sock_queue_rcv_skb does (udp_receive_buffer_drops); 0: no limit")
+        .integer("udp_truesize_bytes", &DriverParams::udp_truesize_bytes, "bytes", 0, 1 << 20,
+                 "what each received fragment takes of that buffer (Linux skb->truesize: the "
+                 "driver's receive buffer plus its sk_buff); 0: the fragment's IP bytes")
+        .integer("tick_us", &DriverParams::tick_us, "us", 1, 1'000'000,
+                 "the OS timer tick, at the instants k x tick of the run: a thread sleeping to "
+                 "the next tick wakes there (10,000: Linux 2.4's HZ 100; 4,000: HZ 250)");
     return t;
   }();
   return table;

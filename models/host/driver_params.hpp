@@ -50,6 +50,10 @@ struct DriverParams {
   double refill_cycles = 0;         // per receive buffer given back to the NIC
   double request_cycles = 0;        // per application send/receive call
   double checksum_byte_cycles = 0;  // software checksum per byte, unless the NIC offloads it
+  // The OS's UDP receive socket: its default buffer (0: no limit) and what a fragment takes of it.
+  std::int64_t udp_receive_buffer_bytes = 0;
+  std::int64_t udp_truesize_bytes = 0;
+  std::int64_t tick_us = 10'000;  // the OS timer tick (a sleep to the next tick ends there)
 
   bool any_cycles() const;
 };

@@ -67,6 +67,9 @@ HostStack::HostStack(sc_core::sc_module_name name, const AppParams& app,
                     "UDP datagrams received whole (all fragments)"),
       udp_fragments_lost_(stats_, "udp_incomplete", "datagrams",
                           "UDP datagrams abandoned with fragments missing"),
+      udp_buffer_drops_(stats_, "udp_receive_buffer_drops", "datagrams",
+                        "UDP datagrams dropped whole because the socket's receive buffer was "
+                        "full (transport.udp_receive_buffer_bytes; Linux: Udp InErrors)"),
       round_trip_(stats_, "round_trip",
                   "request written to its answer received (requests with replies, ping-pong)") {
   udp_header_.protocol = kProtocolUdp;
@@ -141,10 +144,10 @@ std::optional<AppCall> HostStack::poll(Picoseconds now) {
   }
   if (udp_) {
     if (!sender_) {
-      if (datagrams_done_ > 0) return AppCall{AppCall::complete, 0, true};
+      if (datagrams_done_ > 0 && !report_ring_full(now)) return AppCall{AppCall::complete, 0, true};
       return std::nullopt;
     }
-    if (stopped(now)) return std::nullopt;
+    if (stopped(now) || report_ring_full(now)) return std::nullopt;
     std::int64_t queued = 0;
     for (const auto& p : out_) queued += static_cast<std::int64_t>(p.payload);
     if (queued >= transport_.socket_bytes) return std::nullopt;  // the runner wakes us as it takes
@@ -196,6 +199,11 @@ void HostStack::perform(const AppCall& call, Picoseconds now) {
     case AppCall::complete:
       if (udp_) {
         --datagrams_done_;
+        take_report_slot(now);
+        if (!queued_charges_.empty()) {
+          queued_charge_ -= queued_charges_.front();
+          queued_charges_.pop_front();
+        }
         ++completed_;
         break;
       }
@@ -227,6 +235,7 @@ void HostStack::perform(const AppCall& call, Picoseconds now) {
       break;
     }
     case AppCall::datagram:
+      take_report_slot(now);
       send_datagram(now);
       break;
   }
@@ -306,6 +315,26 @@ void HostStack::report_datagram(EventKind kind, Picoseconds at, std::int64_t byt
   events(e);
 }
 
+bool HostStack::report_ring_full(Picoseconds now) {
+  if (app_.report_ring_slots <= 0) return false;
+  const Picoseconds tick = transport_.tick_us * 1'000'000;
+  const std::int64_t k = now / tick;
+  if (k != ring_tick_) {  // the reporter has emptied it at the tick
+    ring_tick_ = k;
+    ring_used_ = 0;
+  }
+  if (ring_used_ < app_.report_ring_slots - 1) return false;
+  const Picoseconds next = (k + 1) * tick;
+  if (timer_at_ > next) arm_timer(next, now);
+  return true;
+}
+
+void HostStack::take_report_slot(Picoseconds now) {
+  if (app_.report_ring_slots <= 0) return;
+  report_ring_full(now);  // brings the ring to this tick
+  ++ring_used_;
+}
+
 void HostStack::udp_receive(const IpPacket& p, Picoseconds now) {
   // Datagram numbers (the IP identification) unwrapped near the highest seen.
   const std::int64_t near = std::max<std::int64_t>(highest_datagram_, 0);
@@ -313,15 +342,26 @@ void HostStack::udp_receive(const IpPacket& p, Picoseconds now) {
                                          p.identification - static_cast<std::uint16_t>(near)));
   Reassembly& r = reassembly_[number];
   r.bytes += static_cast<std::int64_t>(p.payload) + (p.fragment_offset_8 == 0 ? 8 : 0);
+  r.charge += transport_.udp_truesize_bytes > 0 ? transport_.udp_truesize_bytes
+                                                : static_cast<std::int64_t>(ip_packet_bytes(p));
   if (p.fragment_offset_8 == 0) r.total = p.udp_length;
   highest_datagram_ = std::max(highest_datagram_, number);
   if (r.total >= 0 && r.bytes >= r.total) {
-    ++udp_received_;
-    ++datagrams_done_;
-    app_received_ +=
-        static_cast<std::uint64_t>(r.total - static_cast<std::int64_t>(kUdpHeaderBytes));
-    report_datagram(EventKind::datagram_received, now,
-                    r.total - static_cast<std::int64_t>(kUdpHeaderBytes));
+    const std::int64_t payload = r.total - static_cast<std::int64_t>(kUdpHeaderBytes);
+    const std::int64_t limit = transport_.udp_receive_buffer_bytes;
+    if (limit > 0 && queued_charge_ + r.charge >= limit) {
+      ++udp_buffer_drops_;
+      report_datagram(EventKind::datagram_dropped, now, payload, "receive_buffer_full");
+    } else {
+      ++udp_received_;
+      ++datagrams_done_;
+      if (limit > 0) {
+        queued_charges_.push_back(r.charge);
+        queued_charge_ += r.charge;
+      }
+      app_received_ += static_cast<std::uint64_t>(payload);
+      report_datagram(EventKind::datagram_received, now, payload);
+    }
     reassembly_.erase(number);
   }
   // Datagrams far behind the newest will not complete: a fragment was lost.

@@ -18,9 +18,14 @@
 // (the copy to the application), and per_checksum_byte_ns per frame byte, sent or received,
 // unless the NIC offloads checksums.
 // One HostStack is one connection; a host running several holds one each (StackSet).
-// Does not model: ARP or ICMP (addresses are fixed), a UDP receive buffer limit (no datagram is
-// dropped for lack of room), or IP reassembly timeouts (an incomplete datagram is abandoned once it
-// is 1024 datagrams behind the newest).
+// A UDP receiving end queues whole datagrams for the application's receive calls; with
+// transport.udp_receive_buffer_bytes it drops one whose charge (its fragments' true sizes) would
+// take the queue's to the buffer's size or beyond, as Linux's sock_queue_rcv_skb does. With
+// app.report_ring_slots a UDP end is iperf 2.0.2: one report per datagram sent or read goes into a
+// ring its reporter empties at each OS tick; while the ring is full the end makes no call until
+// the next tick (so at most slots - 1 datagrams per tick, 69,900/s at 700 slots and HZ 100).
+// Does not model: ARP or ICMP (addresses are fixed), or IP reassembly timeouts (an incomplete
+// datagram is abandoned once it is 1024 datagrams behind the newest; reassembly takes no buffer).
 
 #include <cstdint>
 #include <deque>
@@ -118,6 +123,10 @@ class HostStack : public sc_core::sc_module {
   Picoseconds next_request_ps() const;
   void count_file_request(std::int64_t k);  // request k is done (served, or answered)
   void udp_receive(const IpPacket& p, Picoseconds now);
+  // iperf's report ring (app.report_ring_slots): full until the next tick (the timer is armed
+  // for it); a report taken (one per datagram sent or read).
+  bool report_ring_full(Picoseconds now);
+  void take_report_slot(Picoseconds now);
   void report_datagram(EventKind kind, Picoseconds at, std::int64_t bytes,
                        std::string_view detail = {}) const;
 
@@ -158,14 +167,19 @@ class HostStack : public sc_core::sc_module {
   struct Reassembly {
     std::int64_t bytes = 0;
     std::int64_t total = -1;
+    std::int64_t charge = 0;  // the fragments' true sizes (transport.udp_truesize_bytes)
   };
   std::map<std::uint16_t, Reassembly> reassembly_;
-  std::int64_t datagrams_done_ = 0;  // complete datagrams waiting for their receive call
+  std::int64_t datagrams_done_ = 0;          // complete datagrams waiting for their receive call
+  std::deque<std::int64_t> queued_charges_;  // theirs, oldest first (with a receive buffer)
+  std::int64_t queued_charge_ = 0;           // their sum
   std::int64_t highest_datagram_ = -1;
+  std::int64_t ring_tick_ = -1;  // the tick the ring's reports were made in
+  std::int64_t ring_used_ = 0;
 
   StatGroup stats_;
   Counter app_sent_, app_received_, requests_issued_, completed_, frames_out_, frames_in_,
-      udp_sent_, udp_received_, udp_fragments_lost_;
+      udp_sent_, udp_received_, udp_fragments_lost_, udp_buffer_drops_;
   Distribution round_trip_;
 };
 

@@ -313,6 +313,13 @@ void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
     const std::vector<std::string> own = h.own_stations();
     for (const auto& [key, app] : h.applications()) {
       const std::string at = host_path(h, key);
+      if (app->report_ring_slots > 0 && (app->kind != AppKind::udp || app->report_ring_slots == 1))
+        d.error(child_path(at, "report_ring_slots"),
+                std::string(app->kind != AppKind::udp
+                                ? "expected 0: the report ring is iperf's UDP reporter (kind "
+                                  "\"udp\")"
+                                : "expected 0 or at least 2 (a ring keeps one slot empty)") +
+                    ", got " + std::to_string(app->report_ring_slots));
       if (app->kind == AppKind::udp && app->request_bytes > 65507)
         d.error(child_path(at, "request_bytes"),
                 "a UDP datagram carries at most 65507 bytes, got " +

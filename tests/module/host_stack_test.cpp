@@ -87,6 +87,53 @@ TEST(HostUdp, LargeDatagramsTravelAsIpFragments) {
   EXPECT_LE(sim.scalar("b.stack", "frames_received"), 6 * received + 6);
 }
 
+// A 500 Mbit/s iperf UDP flow of 1470-byte datagrams whose ends keep iperf 2.0.2's report ring
+// of 21 (20 usable); h's end is the flow's `direction`, h's driver block `driver`.
+std::string ring_scenario(const std::string& direction, const std::string& driver) {
+  std::string text = scenario(R"({"kind": "udp", "peer": "b", "direction": ")" + direction +
+                              R"(", "request_bytes": 1470, "rate_bps": 5e8,
+                                    "report_ring_slots": 21})");
+  text.replace(text.rfind("}}}"), 3, R"(, "driver": )" + driver + "}}}");
+  return text;
+}
+
+// The reporter empties the ring at every tick of a 1 ms OS timer. The sender wants 42.5 datagrams
+// per ms but makes at most 20 per tick, back to back from the tick on: 20 ticks in 20 ms, 400
+// datagrams exactly.
+TEST(HostUdp, TheReportRingAllowsSlotsLessOneDatagramsPerTick) {
+  gbesim::testing::SimFixture sim(ring_scenario("send", R"({"tick_us": 1000})"));
+  sim.run();
+  EXPECT_EQ(sim.scalar("h.stack", "udp_datagrams_sent"), 400);
+}
+
+// The receiving end of the same: its application reads at most 20 datagrams per 1 ms tick while
+// 42-43 arrive, and its socket buffer of 20,001 bytes at 2,000 bytes a datagram holds 10 (an 11th
+// would take it to 22,000 >= 20,001). Every tick reads 20 (the 10 waiting, then 10 as they come)
+// and leaves the buffer full again, so by the end 20 x 20 datagrams were read and 10 wait: 410
+// were received, every other one that arrived was dropped at the socket.
+TEST(HostUdp, ASlowReaderLosesWhatItsReceiveBufferCannotHold) {
+  gbesim::testing::SimFixture sim(ring_scenario(
+      "receive",
+      R"({"tick_us": 1000, "udp_receive_buffer_bytes": 20001, "udp_truesize_bytes": 2000})"));
+  sim.run();
+  EXPECT_EQ(sim.scalar("h.stack", "udp_datagrams_received"), 410);
+  EXPECT_EQ(sim.scalar("h.stack", "requests_completed"), 400);
+  const double drops = sim.scalar("h.stack", "udp_receive_buffer_drops");
+  EXPECT_GT(drops, 400);
+  EXPECT_EQ(sim.scalar("h.stack", "udp_datagrams_lost"), drops);
+  EXPECT_EQ(sim.scalar("h.stack", "frames_received"), 410 + drops);
+}
+
+// Without a receive buffer limit (the default) nothing is dropped: the datagrams wait.
+TEST(HostUdp, WithoutABufferLimitASlowReaderDropsNothing) {
+  gbesim::testing::SimFixture sim(ring_scenario("receive", R"({"tick_us": 1000})"));
+  sim.run();
+  EXPECT_EQ(sim.scalar("h.stack", "requests_completed"), 400);
+  EXPECT_EQ(sim.scalar("h.stack", "udp_receive_buffer_drops"), 0);
+  EXPECT_EQ(sim.scalar("h.stack", "udp_datagrams_received"),
+            sim.scalar("h.stack", "frames_received"));
+}
+
 // netPIPE-like ping-pong of 64 bytes without interrupt moderation: each exchange starts when the
 // previous answer is in, so the completed round trips add up to the run (less at most one).
 // Each round trip carries two 64-byte... (104-byte) frames over the wire, at least 2 x 672 ns.

@@ -842,6 +842,16 @@ TEST(Loader, TeamsAppsAndLightHostsAreChecked) {
   EXPECT_CONTAINS(
       error_of(with_hosts(R"({"h": {"nic": {"station": "a"}, "cpu": {"logical_cpus": 3}}})")),
       "hosts.h.cpu.logical_cpus: expected an integer in 1 .. 2, got 3");
+  EXPECT_CONTAINS(
+      error_of(with_hosts(R"({"h": {"nic": {"station": "a"},
+          "app": {"kind": "bulk", "peer": "b", "report_ring_slots": 700}}})")),
+      "hosts.h.app.report_ring_slots: expected 0: the report ring is iperf's UDP reporter (kind "
+      "\"udp\"), got 700");
+  EXPECT_CONTAINS(
+      error_of(with_hosts(R"({"h": {"nic": {"station": "a"},
+          "app": {"kind": "udp", "peer": "b", "report_ring_slots": 1}}})")),
+      "hosts.h.app.report_ring_slots: expected 0 or at least 2 (a ring keeps one slot empty), "
+      "got 1");
 }
 
 }  // namespace

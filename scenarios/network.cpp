@@ -91,6 +91,18 @@ struct Ends {
   std::map<std::string, AppEnd> at_station;            // ideal endpoints, by station
 };
 
+// The NIC (index into the host's stations) an application's end uses: per-client teams spread
+// the host's distinct peers (`clients`, in order of first appearance) over the NICs, all but
+// ip_only's IPX applications.
+std::size_t team_home(const HostConfig& h, const AppParams& app, std::size_t nics,
+                      std::vector<std::string>& clients) {
+  if (nics <= 1 || h.team.mode != TeamMode::per_client) return 0;
+  if (h.team.balances == TeamBalance::ip_only && app.network != AppNetwork::ip) return 0;
+  auto it = std::find(clients.begin(), clients.end(), app.peer);
+  if (it == clients.end()) it = clients.insert(clients.end(), app.peer);
+  return static_cast<std::size_t>(it - clients.begin()) % nics;
+}
+
 // What an end takes from the OS of the host it runs on (nothing on an ideal station).
 void take_host_os(AppEnd& e, const HostConfig* runs) {
   if (runs == nullptr) {
@@ -124,13 +136,7 @@ Ends application_ends(const ScenarioConfig& config) {
     if (own.empty()) continue;
     std::vector<std::string> clients;  // per-client teaming: peers in order of first appearance
     for (const auto& [key, app] : h.applications()) {
-      std::size_t home = 0;
-      if (own.size() > 1 && h.team.mode == TeamMode::per_client &&
-          (h.team.balances == TeamBalance::every_protocol || app->network == AppNetwork::ip)) {
-        auto it = std::find(clients.begin(), clients.end(), app->peer);
-        if (it == clients.end()) it = clients.insert(clients.end(), app->peer);
-        home = static_cast<std::size_t>(it - clients.begin()) % own.size();
-      }
+      const std::size_t home = team_home(h, *app, own.size(), clients);
       const std::string& mine = own[home];
       const bool sends = app->direction == AppDirection::send;
       auto end_at = [&](const std::string& at, const std::string& other, bool sender) {
@@ -153,6 +159,8 @@ Ends application_ends(const ScenarioConfig& config) {
       ends.at_host[h.name].back().home = home;
       AppEnd far = end_at(app->peer, mine, !sends);
       far.name = "stack_" + mine;
+      if (h.team.balances == TeamBalance::receive_ip_only && app->network != AppNetwork::ip)
+        far.ethernet.destination = address(own.front());  // no ARP: the peer knows the first NIC
       if (const HostConfig* peer_host = config.host_of(app->peer)) {
         const auto peer_own = peer_host->own_stations();
         far.home = static_cast<std::size_t>(std::find(peer_own.begin(), peer_own.end(), app->peer) -

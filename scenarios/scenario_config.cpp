@@ -27,6 +27,12 @@ const ChoiceList<TeamBalance>& choice_list(TeamBalance) {
        "only TCP/IP applications are spread; IPX (apps' network \"ipx\") goes through the first "
        "NIC, both ways: 3Com DynamicAccess load balancing (3Com Fast EtherLink Server NIC "
        "release notes 09-1548-001, 1999, as the file-server test reports)"},
+      {TeamBalance::receive_ip_only, "receive_ip_only",
+       "every application's sends are spread per client, but only TCP/IP peers are pointed at "
+       "their NIC (by the team's ARP replies); an IPX peer (apps' network \"ipx\") has no ARP "
+       "and sends to the first NIC: 3Com DynamicAccess transmit balancing with receive balancing "
+       "through ARP (3Com DynamicAccess user guides; which 3Com's NetWare driver did is an "
+       "assumption)"},
   };
   return list;
 }

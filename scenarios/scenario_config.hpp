@@ -106,7 +106,7 @@ const ChoiceList<TeamMode>& choice_list(TeamMode);
 
 // Which traffic a team spreads over its NICs: every protocol, or TCP/IP only (the rest goes
 // through the first NIC), as 3Com's DynamicAccess load balancing did.
-enum class TeamBalance { every_protocol, ip_only };
+enum class TeamBalance { every_protocol, ip_only, receive_ip_only };
 const ChoiceList<TeamBalance>& choice_list(TeamBalance);
 
 struct TeamParams {

@@ -64,9 +64,10 @@ void nic_fits_station(const ScenarioConfig& c, Diagnostics& d) {
                         "(nic.rx_fifo_bytes " +
                         std::to_string(h.nic.rx_fifo_bytes) + ")");
     }
-    if (h.team.balances == TeamBalance::ip_only && h.team.mode != TeamMode::per_client)
+    if (h.team.balances != TeamBalance::every_protocol && h.team.mode != TeamMode::per_client)
       d.error(host_path(h, "team.balances"),
-              "ip_only balances per client; a round_robin team spreads every frame it sends");
+              std::string(h.team.balances == TeamBalance::ip_only ? "ip_only" : "receive_ip_only") +
+                  " balances per client; a round_robin team spreads every frame it sends");
     if (!h.team.stations.empty() && !h.tx.to.empty())
       d.error(host_path(h, "team"),
               "the raw sender (tx) uses one NIC; a team carries "

@@ -181,6 +181,35 @@ TEST(HostTeam, PerClientTeamingGivesEachClientItsOwnNic) {
   EXPECT_EQ(sim.scalar("h.nic2", "frames_arrived"), sim.scalar("a2.mac", "frames_received_ok"));
 }
 
+// IPX through a per-client team: two NetWare-like streams to b and c. With receive_ip_only the
+// team spreads the sends (b's from a, c's from a2) but the IPX peers, having no ARP, send
+// everything to the first NIC; with ip_only the IPX streams stay on the first NIC both ways.
+std::string ipx_team(const std::string& balances) {
+  return switched(R"("team": {"mode": "per_client", "balances": ")" + balances + R"(",
+                              "stations": ["a2"]},
+                     "apps": [{"kind": "bulk", "peer": "b", "direction": "send", "network": "ipx"},
+                              {"kind": "bulk", "peer": "c", "direction": "send", "network": "ipx"}])",
+                  R"(, "a2": {})", R"(, {"between": ["a2", "sw:4"], "cable_m": 10})");
+}
+
+TEST(HostTeam, ReceiveIpOnlySpreadsIpxSendsButNotWhatComesBack) {
+  gbesim::testing::SimFixture sim(ipx_team("receive_ip_only"));
+  sim.run();
+  EXPECT_EQ(sim.scalar("sw.port4", "frames_in"), sim.scalar("a2.mac", "frames_transmitted_ok"));
+  EXPECT_GT(sim.scalar("a2.mac", "frames_transmitted_ok"), 1000);
+  EXPECT_GT(sim.scalar("a.mac", "frames_transmitted_ok"), 1000);
+  EXPECT_EQ(sim.scalar("h.nic2", "frames_arrived"), 0);
+  EXPECT_GT(sim.scalar("h.nic", "frames_arrived"), 1000);
+}
+
+TEST(HostTeam, IpOnlyKeepsIpxOnTheFirstNicBothWays) {
+  gbesim::testing::SimFixture sim(ipx_team("ip_only"));
+  sim.run();
+  EXPECT_EQ(sim.scalar("a2.mac", "frames_transmitted_ok"), 0);
+  EXPECT_EQ(sim.scalar("h.nic2", "frames_arrived"), 0);
+  EXPECT_GT(sim.scalar("a.mac", "frames_transmitted_ok"), 1000);
+}
+
 // Round-robin teaming: UDP at 100 Mbit/s to b and to c, 1470-byte datagrams, one frame each:
 // every frame sent goes out of the next NIC, so a and a2 each send half of them (within one), each
 // from its own address, and the clients lose nothing.

@@ -1458,10 +1458,13 @@ TEST(Pipeline, TheSwitchedReviewTestbedLosesReceivingToTheSwitchesQueue) {
 // scenarios/server-fe-vs-gbe.json at 80,000 KB/s offered (0.2 s): with one 3C980B the records
 // read are bounded by the Fast Ethernet wire's goodput, 100 Mbit/s x 1460/1538 x 8192/8256 =
 // 11.78 MB/s, and get within 15 % of it (the rest is the server's time per call); two 3C980B
-// teamed by 3Com's load balancing carry the same, since it spreads only TCP/IP and the NCP
-// traffic is IPX (every frame through the first NIC), but at least 1.7 times as much once the
-// applications are TCP/IP; the gigabit 3C985 at least 2.5 times (there the server's CPU, with its
-// fitted cost per call, and the clients' own CPUs are the limit).
+// teamed by 3Com's load balancing spread the server's sends, but the clients send IPX (no ARP)
+// to the first NIC, whose inbound wire bounds the records written, and with them the reads (half
+// the records, one request at a time): 3 to 20 % more, nothing but broadcasts arriving at the
+// second NIC; at
+// least 1.7 times as much once the applications are TCP/IP (receiving spread too); the gigabit
+// 3C985 at least 2.5 times (there the server's CPU, with its fitted cost per call, and the
+// clients' own CPUs are the limit).
 TEST(Pipeline, TheFileServerGrowsWithItsWireUntilTheClientsLimitIt) {
   const auto dir = fresh_directory("file-server");
   const std::string scenario =
@@ -1487,8 +1490,12 @@ TEST(Pipeline, TheFileServerGrowsWithItsWireUntilTheClientsLimitIt) {
   const double wire = 12.5 * 1460.0 / 1538.0 * 8192.0 / 8256.0;
   EXPECT_LE(one, wire);
   EXPECT_GT(one, 0.85 * wire);
-  EXPECT_NEAR(two, one, 0.01 * one);
-  EXPECT_EQ(scalar_of(dir / "p15ipx" / "scalars.csv", "srv2.mac", "frames_transmitted_ok"), "0");
+  EXPECT_GT(two, 1.03 * one);
+  EXPECT_LT(two, 1.2 * one);
+  EXPECT_LE(records(15, "write"), wire);
+  EXPECT_NE(scalar_of(dir / "p15ipx" / "scalars.csv", "srv2.mac", "frames_transmitted_ok"), "0");
+  // The second NIC gets only the clients' ten announcement broadcasts at time 0.
+  EXPECT_EQ(scalar_of(dir / "p15ipx" / "scalars.csv", "server.nic2", "frames_arrived"), "10");
   EXPECT_GT(two_over_ip, 1.7 * one);
   EXPECT_GT(giga, 2.5 * one);
 }

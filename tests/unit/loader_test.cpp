@@ -820,6 +820,11 @@ TEST(Loader, TeamsAppsAndLightHostsAreChecked) {
                                  "balances": "ip_only", "stations": ["a2"]}}})")),
                   "hosts.h.team.balances: ip_only balances per client; a round_robin team "
                   "spreads every frame it sends");
+  EXPECT_CONTAINS(error_of(with_hosts(
+                      R"({"h": {"nic": {"station": "a"}, "team": {"mode": "round_robin",
+                                 "balances": "receive_ip_only", "stations": ["a2"]}}})")),
+                  "hosts.h.team.balances: receive_ip_only balances per client; a round_robin team "
+                  "spreads every frame it sends");
   EXPECT_CONTAINS(error_of(with_hosts(R"({"h": {"nic": {"station": "a"}, "apps": []}})")),
                   "hosts.h.apps: expected a non-empty array of applications, got []");
   EXPECT_CONTAINS(

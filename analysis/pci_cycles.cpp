@@ -130,3 +130,25 @@ NicPathClocks nic_clocks_per_frame(const NicPathShape& s) {
 }
 
 }  // namespace gbesim
+
+namespace gbesim {
+
+PcixSplitRead pcix_split_read(const PcixSplitReadShape& s) {
+  const std::int64_t a = s.dual_address ? 2 : 1;
+  const std::int64_t d = s.devsel_clocks;
+  const std::int64_t completions = (s.mmrbc_bytes + s.completion_bytes - 1) / s.completion_bytes;
+  const std::int64_t phases = (s.completion_bytes + s.width_bytes - 1) / s.width_bytes;
+  const auto n = static_cast<double>(completions);
+  const auto burst = static_cast<double>(d + phases + 3);  // one completion, start to start
+  PcixSplitRead r;
+  r.bus_clocks = static_cast<double>(a + d + 3) + n * burst;
+  r.sequence_clocks = static_cast<double>(a + d + 3 + s.read_latency_clocks) + n * burst + 1;
+  const auto m = static_cast<double>(s.mmrbc_bytes);
+  const double by_bus = m / r.bus_clocks;
+  const double by_latency = static_cast<double>(s.outstanding) * m / r.sequence_clocks;
+  r.latency_bound = by_latency < by_bus;
+  r.bytes_per_clock = std::min(by_bus, by_latency);
+  return r;
+}
+
+}  // namespace gbesim

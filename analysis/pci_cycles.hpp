@@ -102,3 +102,39 @@ std::int64_t nic_data_requests(const NicPathShape& s,
                                const std::function<void(std::uint64_t, std::int64_t)>& each);
 
 }  // namespace gbesim
+
+namespace gbesim {
+
+// A PCI-X master reading a long buffer through split transactions, in steady state. Each read
+// request (a sequence of M = mmrbc bytes) is a Split Response: address A (+1 dual), attribute,
+// decode D, the response: it ends A + D + 2 clocks after it starts, and with the turnaround the
+// next transaction may start A + D + 3 clocks after it. L = read_latency_clocks after that end the
+// completer (the bridge) has the data, asks the next clock, and writes the sequence back in
+// n = M / C completions of C bytes, N = C / width data phases each: D + N + 3 clocks each from
+// start to the next start. The requester asks again as the last data phase of a sequence
+// completes. Arbitration is hidden, so back to back
+//   one sequence holds the bus      B = (A + D + 3) + n (D + N + 3) clocks, and
+//   one sequence alone takes        T = (A + D + 3) + L + n (D + N + 3) + 1 clocks, request to
+//                                   request;
+// with k sequences in flight the master reads min(M / B, k M / T) bytes per clock: the bus or
+// the latency, whichever binds.
+struct PcixSplitReadShape {
+  std::int64_t width_bytes = 8;
+  bool dual_address = false;
+  std::int64_t devsel_clocks = 1;         // the bridge's decode speed (A = 1, B = 2, C = 3)
+  std::int64_t read_latency_clocks = 30;  // L
+  std::int64_t mmrbc_bytes = 512;         // M
+  std::int64_t completion_bytes = 512;    // C (the bridge's split_read_bytes)
+  std::int64_t outstanding = 1;           // k
+};
+
+struct PcixSplitRead {
+  double bus_clocks = 0;       // B, per sequence
+  double sequence_clocks = 0;  // T, one sequence alone
+  double bytes_per_clock = 0;  // min(M / B, k M / T)
+  bool latency_bound = false;  // k M / T < M / B
+};
+
+PcixSplitRead pcix_split_read(const PcixSplitReadShape& s);
+
+}  // namespace gbesim

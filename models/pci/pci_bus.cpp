@@ -462,7 +462,9 @@ inline bool PciBus::start_request(Master& x, std::int64_t s, Active& a) {
     // Split Response: the target takes the request and will complete it as a master.
     a.t.ending = PciEnding::split_response;
     a.t.end_clock = s + address_clocks + t.devsel_clocks + 1;
-    a.split_chunk = std::min(remaining, t.params.split_read_bytes);
+    const std::int64_t sequence =
+        x.params.mmrbc_bytes > 0 ? x.params.mmrbc_bytes : t.params.split_read_bytes;
+    a.split_chunk = std::min(remaining, sequence);
     return false;
   }
   bool delayed_served = false;
@@ -583,7 +585,11 @@ inline void PciBus::finish_split_completion(Master& x, const PciTransaction& t, 
   const Completion c = x.completions.front();
   x.completions.pop_front();
   Master& r = masters_[c.requester];
-  --r.outstanding;
+  // A sequence's last completion frees one of the requester's outstanding slots; if it was
+  // waiting for one, its REQ# is up as the completion's last data phase completes (the
+  // completion's attribute carried the byte count, so the requester knows it is the last).
+  const bool was_blocked = r.outstanding >= r.params.max_outstanding_splits;
+  if (c.last) --r.outstanding;
   *r.bytes_read += static_cast<std::uint64_t>(c.bytes);
   for (std::size_t i = 0; i < r.awaiting.size(); ++i) {
     Pending& p = r.awaiting[i];
@@ -602,22 +608,27 @@ inline void PciBus::finish_split_completion(Master& x, const PciTransaction& t, 
     outcome.progress.push_back({c.requester, {p.request, c.bytes}});
     break;
   }
-  if (!r.queue.empty())
-    r.queue.front().visible = std::max(r.queue.front().visible, t.end_clock + 1);
+  if (!r.queue.empty() && c.last && was_blocked)
+    r.queue.front().visible = std::max(r.queue.front().visible, t.end_clock);
 }
 
 inline void PciBus::finish_split_response(Master& x, const Active& a) {
   const PciTransaction& t = a.t;
   Pending& p = x.queue.front();
   const Target& target = targets_[p.request.target];
-  Completion c;
-  c.requester = t.master;
-  c.id = p.id;
-  c.bytes = a.split_chunk;
-  c.address = a.address0;
-  c.ready = t.end_clock + target.params.read_latency_clocks;
-  c.frame_id = t.frame_id;
-  masters_[target.completer].completions.push_back(c);
+  // The sequence comes back in completions of up to the target's split_read_bytes, in order.
+  const std::int64_t piece = target.params.split_read_bytes;
+  for (std::int64_t offset = 0; offset < a.split_chunk; offset += piece) {
+    Completion c;
+    c.requester = t.master;
+    c.id = p.id;
+    c.bytes = std::min(piece, a.split_chunk - offset);
+    c.address = a.address0 + static_cast<std::uint64_t>(offset);
+    c.ready = t.end_clock + target.params.read_latency_clocks;
+    c.frame_id = t.frame_id;
+    c.last = offset + piece >= a.split_chunk;
+    masters_[target.completer].completions.push_back(c);
+  }
   p.requested += a.split_chunk;
   ++x.outstanding;
   if (p.requested == p.request.bytes) {

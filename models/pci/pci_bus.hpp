@@ -12,7 +12,9 @@
 // at a memory rate) and Memory Write and Invalidate (whole lines, even after the latency timer);
 // the master latency timer; Retry and delayed reads for targets slower than 16 clocks.
 // PCI-X 1.0: attribute phase, decode A/B/C, no subsequent wait states, latency-timer ends only at
-// 128-byte disconnect boundaries, split reads completed by the target as a master.
+// 128-byte disconnect boundaries, split reads: each request (a sequence of up to the master's
+// MMRBC) answered with a Split Response and completed by the target as a master in completions
+// of up to its split_read_bytes, up to the master's outstanding-split limit in flight.
 // Does not model: parity (PAR, PERR#, SERR#), target or master abort, I/O and configuration
 // cycles, INTx# and Interrupt Acknowledge, LOCK#, fast back-to-back transactions, bridges to other
 // segments, ordering rules (a read does not wait for posted writes ahead of it to drain), a target
@@ -117,6 +119,7 @@ class PciBus : public DmaBus {
     std::uint64_t address = 0;
     std::int64_t ready = 0;  // edge
     std::uint64_t frame_id = 0;
+    bool last = true;  // the last completion of its sequence (one read request)
   };
   struct Master {
     std::string name;
@@ -124,7 +127,7 @@ class PciBus : public DmaBus {
     PciMasterClient* client = nullptr;
     std::deque<Pending> queue;
     std::vector<Pending> awaiting;    // split reads fully requested, completions outstanding
-    std::int64_t outstanding = 0;     // split chunks in flight
+    std::int64_t outstanding = 0;     // split read sequences in flight
     std::int64_t not_before = 0;      // REQ# held off until this edge (after a Retry)
     std::int64_t completer_for = -1;  // >= 0: the completer of this target's split reads
     std::deque<Completion> completions;
@@ -162,7 +165,7 @@ class PciBus : public DmaBus {
     Picoseconds drained = 0;
     PciEnding uncut_ending = PciEnding::complete;
     std::uint64_t address0 = 0;             // address of the first data phase
-    std::int64_t split_chunk = 0;           // PCI-X split request: bytes asked for
+    std::int64_t split_chunk = 0;           // PCI-X split request: bytes asked for (a sequence)
     std::int64_t owner_requests_from = -1;  // the owner's REQ# (for more work) is sampled from
                                             // this edge on (-1: not asserted)
   };

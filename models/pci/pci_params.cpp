@@ -199,8 +199,17 @@ const ParamTable<PciMasterParams>& pci_master_param_table() {
                  "after a Retry the master requests again this many clocks after the bus is "
                  "released")
         .integer("max_outstanding_splits", &PciMasterParams::max_outstanding_splits, "", 1, 32,
-                 "PCI-X: split read requests the master keeps in flight; PCI Express: read "
-                 "requests in flight (tags)");
+                 "PCI-X: split read requests (sequences) the master keeps in flight, its "
+                 "Maximum Outstanding Split Transactions; PCI Express: read requests in flight "
+                 "(tags)")
+        .integer("mmrbc_bytes", &PciMasterParams::mmrbc_bytes, "bytes", 0, 4096,
+                 "PCI-X: the Maximum Memory Read Byte Count its driver writes in the PCI-X "
+                 "Command register (512 at reset), the most one read request (sequence) asks "
+                 "for; the bridge returns each in split completions of up to its "
+                 "split_read_bytes; 0 = a request asks for split_read_bytes")
+        .one_of({0, 512, 1024, 2048, 4096},
+                "the PCI-X Command register's MMRBC is 512, 1024, "
+                "2048 or 4096 bytes (0: the bridge's size)");
     return t;
   }();
   return table;

@@ -95,6 +95,8 @@ struct PciMasterParams {
   std::int64_t retry_backoff_clocks = 2;    // REQ# held off this long after a Retry
   std::int64_t max_outstanding_splits = 4;  // pcix: split reads in flight at once; pcie: read
                                             // requests in flight (tags)
+  std::int64_t mmrbc_bytes = 0;  // pcix: Maximum Memory Read Byte Count, the largest read one
+                                 // request asks for; 0 = the bridge's split_read_bytes
 };
 
 const ParamTable<PciMasterParams>& pci_master_param_table();

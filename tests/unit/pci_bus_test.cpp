@@ -449,6 +449,62 @@ TEST(PciBus, PciXSplitReadTiming) {
   EXPECT_EQ(b.scalar("bytes_read"), 512);
 }
 
+// PCI-X split reads with the master's own MMRBC and several sequences in flight: a 64-bit master
+// reads 256 KB from a 64-bit/133 MHz bridge that returns each sequence in 512-byte completions
+// L clocks after its Split Response. The rate over the whole read meets the closed form
+// (analysis/pci_cycles: min(M / B, k M / T) bytes per clock) within 2 % in both regimes: the
+// latency binds one sequence at a time (L = 30 or 200, M = 512 or 2048) and two 512-byte ones
+// with L = 200; the bus binds four or more of them, or two of 1024-4096 bytes.
+struct SplitCase {
+  std::int64_t latency, mmrbc, outstanding;
+  bool latency_bound;
+};
+
+class PciXSplitReads : public ::testing::TestWithParam<SplitCase> {};
+
+TEST_P(PciXSplitReads, MeetTheClosedForm) {
+  const SplitCase c = GetParam();
+  PciBusParams bp;
+  bp.mode = PciMode::pcix;
+  bp.width_bits = 64;
+  bp.clock_mhz = 133;
+  Bench b(bp);
+  PciTargetParams tp;
+  tp.split_read_bytes = 512;
+  tp.read_latency_clocks = c.latency;
+  const auto bridge = b.bus.add_target("bridge", tp);
+  PciMasterParams mp;
+  mp.width_bits = 64;
+  mp.mmrbc_bytes = c.mmrbc;
+  mp.max_outstanding_splits = c.outstanding;
+  const auto m = b.master("nic", mp);
+  constexpr std::int64_t kBytes = 256 * 1024;
+  b.bus.request(m, pci_request(bridge, PciCommand::memory_read_multiple, kBytes), 0);
+  b.run();
+  ASSERT_EQ(b.clients[0]->done.size(), 1u);
+  const double clocks =
+      static_cast<double>(b.clients[0]->done[0].second / 7'500 - b.log[0].start_clock);
+  PcixSplitReadShape shape;
+  shape.read_latency_clocks = c.latency;
+  shape.mmrbc_bytes = c.mmrbc;
+  shape.completion_bytes = 512;
+  shape.outstanding = c.outstanding;
+  const PcixSplitRead expected = pcix_split_read(shape);
+  EXPECT_EQ(expected.latency_bound, c.latency_bound);
+  EXPECT_NEAR(kBytes / clocks, expected.bytes_per_clock, 0.02 * expected.bytes_per_clock);
+  EXPECT_EQ(b.scalar("split_responses"), kBytes / c.mmrbc);
+  EXPECT_EQ(b.scalar("bytes_read"), kBytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PciXSplitReads,
+    ::testing::Values(SplitCase{30, 512, 1, true}, SplitCase{200, 512, 2, true},
+                      SplitCase{200, 2048, 1, true}, SplitCase{200, 512, 4, false},
+                      SplitCase{200, 4096, 2, false}, SplitCase{30, 512, 4, false},
+                      SplitCase{30, 4096, 2, false}, SplitCase{200, 512, 8, false},
+                      SplitCase{200, 512, 16, false}, SplitCase{100, 1024, 4, false},
+                      SplitCase{200, 1024, 8, false}, SplitCase{60, 512, 2, false}));
+
 // A split completion is one burst: on a 32-bit PCI-X bus a 512-byte completion (128 phases)
 // runs to its end although another master asks meanwhile and the timer has expired.
 TEST(PciBus, ASplitCompletionIsNotCutByTheLatencyTimer) {

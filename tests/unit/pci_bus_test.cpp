@@ -417,20 +417,30 @@ TEST(PciBus, ASlowReadIsRetriedUntilTheDelayedReadCompletes) {
   EXPECT_EQ(b.scalar("retries"), 5);
 }
 
+// A PCI-X bus at 133 MHz, and a bridge that splits reads and completes them in 512-byte pieces
+// `latency` clocks after the Split Response.
+PciBusParams pcix133(std::int64_t width_bits) {
+  PciBusParams bp;
+  bp.mode = PciMode::pcix;
+  bp.width_bits = width_bits;
+  bp.clock_mhz = 133;
+  return bp;
+}
+
+PciTargetParams splitting_bridge(std::int64_t latency) {
+  PciTargetParams tp;
+  tp.split_read_bytes = 512;
+  tp.read_latency_clocks = latency;
+  return tp;
+}
+
 // PCI-X 64-bit/133 MHz: a 512-byte read from a bridge with split reads. The request: address,
 // attribute, decode A, Split Response: ends at s + 4. The bridge has the data 30 clocks later
 // and, as a master, arbitrates (its REQ# sampled at s + 34, granted, FRAME# at s + 35) and writes
 // the completion: address, attribute, decode, then 64 data phases: s + 35 + 4 + 63.
 TEST(PciBus, PciXSplitReadTiming) {
-  PciBusParams bp;
-  bp.mode = PciMode::pcix;
-  bp.width_bits = 64;
-  bp.clock_mhz = 133;
-  Bench b(bp);
-  PciTargetParams tp;
-  tp.split_read_bytes = 512;
-  tp.read_latency_clocks = 30;
-  const auto bridge = b.bus.add_target("bridge", tp);
+  Bench b(pcix133(64));
+  const auto bridge = b.bus.add_target("bridge", splitting_bridge(30));
   PciMasterParams mp;
   mp.width_bits = 64;
   const auto m = b.master("nic", mp);
@@ -464,15 +474,8 @@ class PciXSplitReads : public ::testing::TestWithParam<SplitCase> {};
 
 TEST_P(PciXSplitReads, MeetTheClosedForm) {
   const SplitCase c = GetParam();
-  PciBusParams bp;
-  bp.mode = PciMode::pcix;
-  bp.width_bits = 64;
-  bp.clock_mhz = 133;
-  Bench b(bp);
-  PciTargetParams tp;
-  tp.split_read_bytes = 512;
-  tp.read_latency_clocks = c.latency;
-  const auto bridge = b.bus.add_target("bridge", tp);
+  Bench b(pcix133(64));
+  const auto bridge = b.bus.add_target("bridge", splitting_bridge(c.latency));
   PciMasterParams mp;
   mp.width_bits = 64;
   mp.mmrbc_bytes = c.mmrbc;
@@ -508,15 +511,8 @@ INSTANTIATE_TEST_SUITE_P(
 // A split completion is one burst: on a 32-bit PCI-X bus a 512-byte completion (128 phases)
 // runs to its end although another master asks meanwhile and the timer has expired.
 TEST(PciBus, ASplitCompletionIsNotCutByTheLatencyTimer) {
-  PciBusParams bp;
-  bp.mode = PciMode::pcix;
-  bp.width_bits = 32;
-  bp.clock_mhz = 133;
-  Bench b(bp);
-  PciTargetParams tp;
-  tp.split_read_bytes = 512;
-  tp.read_latency_clocks = 30;
-  const auto bridge = b.bus.add_target("bridge", tp);
+  Bench b(pcix133(32));
+  const auto bridge = b.bus.add_target("bridge", splitting_bridge(30));
   const auto m = b.master("nic");
   const auto other = b.master("disk");
   b.bus.request(m, pci_request(bridge, PciCommand::memory_read_multiple, 512), 0);

@@ -147,6 +147,10 @@ const ParamTable<PciTargetParams>& pci_target_param_table() {
                  "target initial latency of a read, FRAME# to the first TRDY# (at least 2 and "
                  "the DEVSEL# clock); above 16 on conventional PCI the target retries and "
                  "completes the read as a delayed transaction")
+        .integer("read_latency_ns", &PciTargetParams::read_latency_ns, "ns", 0, 100'000,
+                 "the read latency in ns instead of clocks, so that it stays the same when the "
+                 "bus clock is swept: read_latency_clocks becomes ns / clock period, rounded up "
+                 "(what it was given is then ignored); 0 = read_latency_clocks applies")
         .integer("write_latency_clocks", &PciTargetParams::write_latency_clocks, "clocks", 1, 16,
                  "target initial latency of a write (at least the DEVSEL# clock)")
         .integer("subsequent_wait_clocks", &PciTargetParams::subsequent_wait_clocks, "clocks", 0, 7,

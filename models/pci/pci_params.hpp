@@ -61,9 +61,11 @@ std::int64_t devsel_clocks(Devsel devsel);
 
 struct PciTargetParams {
   Devsel devsel = Devsel::fast;
-  std::int64_t read_latency_clocks = 2;     // target initial latency of a read: FRAME# to the
-                                            // first TRDY#; above 16 (pci) the target answers
-                                            // with a delayed transaction (Retry)
+  std::int64_t read_latency_clocks = 2;  // target initial latency of a read: FRAME# to the
+                                         // first TRDY#; above 16 (pci) the target answers
+                                         // with a delayed transaction (Retry)
+  std::int64_t read_latency_ns = 0;      // the same in ns (the scenario loader turns it into clocks
+                                         // at the bus clock); 0 = read_latency_clocks
   std::int64_t write_latency_clocks = 1;    // the same for a write
   std::int64_t subsequent_wait_clocks = 0;  // wait states before every later data phase (pci)
   std::int64_t cache_line_bytes = 64;

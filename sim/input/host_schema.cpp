@@ -149,6 +149,23 @@ const Object<TeamParams>& team_object() {
   return o;
 }
 
+// bridge.read_latency_ns, when given, becomes read_latency_clocks at the host's bus clock
+// (rounded up), so that a clock sweep keeps the latency in time.
+void resolve_read_latency(const std::string& path, HostConfig& h, Reader& r) {
+  if (h.bridge.read_latency_ns <= 0) return;
+  const std::string at = child_path(child_path(path, "bridge"), "read_latency_ns");
+  const Picoseconds period = pci_clock_period_ps(h.pci.clock_mhz);
+  if (period <= 0 || h.pci.mode == PciMode::pcie) return;  // the bus rules name these
+  const std::int64_t clocks = (h.bridge.read_latency_ns * 1000 + period - 1) / period;
+  if (clocks > 1000) {
+    r.d.error(at, "expected at most 1000 clocks of the bus, got " + std::to_string(clocks) + " (" +
+                      std::to_string(h.bridge.read_latency_ns) + " ns at " +
+                      std::to_string(h.pci.clock_mhz) + " MHz)");
+    return;
+  }
+  h.bridge.read_latency_clocks = std::max<std::int64_t>(clocks, 1);
+}
+
 const Object<HostConfig>& host_object() {
   static const Object<HostConfig> o = [] {
     Object<HostConfig> h("a host: its PCI bus and bridge, DMA masters, a NIC with its driver");
@@ -207,6 +224,7 @@ const Object<HostConfig>& host_object() {
             r.d.error(child_path(path, "transport"), "transport settings need an app on this host");
         })
         .check([](const Json&, const std::string& path, HostConfig& h, Reader& r) {
+          resolve_read_latency(path, h, r);
           if ((h.has_nic || h.light()) && h.driver.any_cycles() && h.cpu.clock_mhz <= 0)
             r.d.error(child_path(child_path(path, "cpu"), "clock_mhz"),
                       "missing: the NIC's driver costs cycles (its profile or \"driver\"), so "

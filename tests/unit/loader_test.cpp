@@ -323,6 +323,22 @@ TEST(Loader, AVariantWithAnEmptySetIsTheScenarioAsWritten) {
   EXPECT_CONTAINS(error_of(doc.dump()), "sweep[\"mode\"][0].set: expected an object");
 }
 
+// A bridge's read latency in ns is clocks at the bus's clock, rounded up: 225 ns is 30 clocks of
+// PCI-X 133 (7.5 ns), 15 of PCI-X 66 (15 ns) and 23 of PCI-X 100 (10 ns: 22.5 rounded up); it
+// takes the place of read_latency_clocks, and the resolved scenario resolves to itself.
+TEST(Loader, ABridgeReadLatencyInNsStaysTheSameTimeAtEveryClock) {
+  for (const auto& [mhz, clocks] : {std::pair{133, 30}, std::pair{66, 15}, std::pair{100, 23}}) {
+    const std::string text =
+        R"({"name": "bus", "description": "", "hosts": {"h": {
+        "pci": {"mode": "pcix", "width_bits": 64, "clock_mhz": )" +
+        std::to_string(mhz) + R"(},
+        "bridge": {"read_latency_ns": 225, "read_latency_clocks": 9, "split_read_bytes": 512}}}})";
+    const auto s = load_scenario_text(text, "ok.json");
+    EXPECT_EQ(s.config.hosts[0].bridge.read_latency_clocks, clocks) << mhz;
+    EXPECT_EQ(load_scenario_text(s.resolved.dump(), "again.json").resolved, s.resolved) << mhz;
+  }
+}
+
 TEST(Loader, HostsCarryAPciBusItsBridgeAndDmaMasters) {
   const char* text = R"({"name": "bus", "description": "", "hosts": {"h": {
       "pci": {"width_bits": 64, "clock_mhz": 66},

@@ -92,15 +92,22 @@ struct Ends {
 };
 
 // The NIC (index into the host's stations) an application's end uses: per-client teams spread
-// the host's distinct peers (`clients`, in order of first appearance) over the NICs, all but
-// ip_only's IPX applications.
-std::size_t team_home(const HostConfig& h, const AppParams& app, std::size_t nics,
-                      std::vector<std::string>& clients) {
-  if (nics <= 1 || h.team.mode != TeamMode::per_client) return 0;
+// the host's distinct peers (`clients`, in order of first appearance) over the NICs that reach
+// them (all of them behind a switch; with a cable per NIC, the one cabled to the peer), all but
+// ip_only's IPX applications, which keep the first.
+std::size_t team_home(const ScenarioConfig& config, const HostConfig& h, const AppParams& app,
+                      const std::vector<std::string>& own, std::vector<std::string>& clients) {
+  if (own.size() <= 1 || h.team.mode != TeamMode::per_client) return 0;
   if (h.team.balances == TeamBalance::ip_only && app.network != AppNetwork::ip) return 0;
   auto it = std::find(clients.begin(), clients.end(), app.peer);
   if (it == clients.end()) it = clients.insert(clients.end(), app.peer);
-  return static_cast<std::size_t>(it - clients.begin()) % nics;
+  const auto client = static_cast<std::size_t>(it - clients.begin());
+  const auto reach = config.reachable_from(app.peer);
+  std::vector<std::size_t> reaching;
+  for (std::size_t i = 0; i < own.size(); ++i)
+    if (std::find(reach.begin(), reach.end(), own[i]) != reach.end()) reaching.push_back(i);
+  if (reaching.empty()) return 0;  // the scenario rules have said so
+  return reaching[client % reaching.size()];
 }
 
 // What an end takes from the OS of the host it runs on (nothing on an ideal station).
@@ -136,7 +143,7 @@ Ends application_ends(const ScenarioConfig& config) {
     if (own.empty()) continue;
     std::vector<std::string> clients;  // per-client teaming: peers in order of first appearance
     for (const auto& [key, app] : h.applications()) {
-      const std::size_t home = team_home(h, *app, own.size(), clients);
+      const std::size_t home = team_home(config, h, *app, own, clients);
       const std::string& mine = own[home];
       const bool sends = app->direction == AppDirection::send;
       auto end_at = [&](const std::string& at, const std::string& other, bool sender) {

@@ -308,6 +308,37 @@ void traffic_fits(const ScenarioConfig& c, Diagnostics& d) {
 
 // An application's peer is another reachable station; the MTU fits both MACs; a station with no
 // host runs at most one application end (an ideal endpoint).
+// An application's peer must be reachable from the host: from one of its NICs (a team with a
+// cable per NIC reaches each peer through its own), from every one for a round-robin team (it
+// sends each frame from the next NIC), and from the first for IPX kept on it by the balancing.
+void peer_reachable(const ScenarioConfig& c, const HostConfig& h, const AppParams& app,
+                    const std::string& at, Diagnostics& d) {
+  const std::vector<std::string> own = h.own_stations();
+  const auto reach = c.reachable_from(app.peer);
+  auto reaches = [&](const std::string& s) {
+    return std::find(reach.begin(), reach.end(), s) != reach.end();
+  };
+  const auto count = std::count_if(own.begin(), own.end(), reaches);
+  const std::string none = " (no link, collision domain or switch joins them)";
+  if (count == 0) {
+    d.error(at, "station \"" + app.peer + "\" is not reachable from \"" + own.front() + "\"" +
+                    (own.size() > 1 ? " or the team's other stations" : std::string()) + none);
+  } else if (h.team.mode == TeamMode::round_robin &&
+             count < static_cast<std::ptrdiff_t>(own.size())) {
+    d.error(at,
+            "a round_robin team sends every frame from the next NIC, so every NIC must reach "
+            "station \"" +
+                app.peer + "\"; with a cable per NIC use mode \"per_client\"");
+  } else if (!reaches(own.front()) && app.network != AppNetwork::ip &&
+             h.team.balances != TeamBalance::every_protocol) {
+    d.error(
+        at,
+        "an IPX application's peer sends to the team's first NIC (balances " +
+            std::string(h.team.balances == TeamBalance::ip_only ? "ip_only" : "receive_ip_only") +
+            "), and \"" + own.front() + "\" does not reach station \"" + app.peer + "\"" + none);
+  }
+}
+
 void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
   std::map<std::string, std::vector<std::string>> ideal_ends;  // station -> application paths
   for (const auto& h : c.hosts) {
@@ -333,11 +364,7 @@ void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
                 "station \"" + app->peer + "\" is this host's own; the peer is another station");
         continue;
       }
-      const auto reach = c.reachable_from(own.front());
-      if (std::find(reach.begin(), reach.end(), app->peer) == reach.end())
-        d.error(child_path(at, "peer"), "station \"" + app->peer + "\" is not reachable from \"" +
-                                            own.front() +
-                                            "\" (no link, collision domain or switch joins them)");
+      peer_reachable(c, h, *app, child_path(at, "peer"), d);
       if (!h.tx.to.empty())
         d.error(at, "a host runs either the raw sender (tx) or applications, not both");
       const std::int64_t frame = h.transport.mtu + 18;

@@ -210,6 +210,28 @@ TEST(HostTeam, IpOnlyKeepsIpxOnTheFirstNicBothWays) {
   EXPECT_GT(sim.scalar("a.mac", "frames_transmitted_ok"), 1000);
 }
 
+// A team with a cable per NIC and no switch: a to b, a2 to c. Each client is served by the NIC
+// cabled to it, whatever the order of the applications (c's comes first here, and a per-client
+// count alone would give it the first NIC), so both streams get nearly one wire's goodput.
+TEST(HostTeam, ACablePerTeamNicServesEachPeerThroughItsOwnCable) {
+  gbesim::testing::SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 20000000,
+      "stations": {"a": {}, "a2": {}, "b": {}, "c": {}},
+      "links": [{"between": ["a", "b"], "cable_m": 10}, {"between": ["a2", "c"], "cable_m": 10}],
+      "hosts": {"h": {"pci": {"mode": "pcix", "width_bits": 64, "clock_mhz": 133},
+        "nic": {"station": "a", "profile": "intel-82540em"},
+        "team": {"mode": "per_client", "stations": ["a2"]},
+        "apps": [{"kind": "bulk", "peer": "c", "direction": "send"},
+                 {"kind": "bulk", "peer": "b", "direction": "send"}]}}})");
+  sim.run();
+  const double wire = 1460.0 / 1538.0 * 1e9;
+  EXPECT_GT(sim.scalar("b.stack", "receive_throughput"), 0.95 * wire);
+  EXPECT_GT(sim.scalar("c.stack", "receive_throughput"), 0.95 * wire);
+  EXPECT_EQ(sim.scalar("a2.mac", "frames_transmitted_ok"),
+            sim.scalar("c.mac", "frames_received_ok"));
+  EXPECT_EQ(sim.scalar("a.mac", "frames_transmitted_ok"),
+            sim.scalar("b.mac", "frames_received_ok"));
+}
+
 // Round-robin teaming: UDP at 100 Mbit/s to b and to c, 1470-byte datagrams, one frame each:
 // every frame sent goes out of the next NIC, so a and a2 each send half of them (within one), each
 // from its own address, and the clients lose nothing.

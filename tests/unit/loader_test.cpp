@@ -863,6 +863,27 @@ TEST(Loader, TeamsAppsAndLightHostsAreChecked) {
   EXPECT_CONTAINS(
       error_of(with_hosts(R"({"h": {"nic": {"station": "a"}, "cpu": {"logical_cpus": 3}}})")),
       "hosts.h.cpu.logical_cpus: expected an integer in 1 .. 2, got 3");
+  const std::string cabled = R"({"name": "t", "description": "",
+      "stations": {"a": {}, "a2": {}, "b": {}, "c": {}, "d": {}},
+      "links": [{"between": ["a", "b"]}, {"between": ["a2", "c"]}],
+      "hosts": )";
+  EXPECT_CONTAINS(
+      error_of(cabled + R"({"h": {"nic": {"station": "a"}, "team": {"stations": ["a2"]},
+          "apps": [{"kind": "bulk", "peer": "d"}]}}})"),
+      "hosts.h.apps[0].peer: station \"d\" is not reachable from \"a\" or the team's other "
+      "stations");
+  EXPECT_CONTAINS(
+      error_of(cabled + R"({"h": {"nic": {"station": "a"},
+          "team": {"mode": "round_robin", "stations": ["a2"]},
+          "apps": [{"kind": "bulk", "peer": "c"}]}}})"),
+      "hosts.h.apps[0].peer: a round_robin team sends every frame from the next NIC, so every NIC "
+      "must reach station \"c\"");
+  EXPECT_CONTAINS(
+      error_of(cabled + R"({"h": {"nic": {"station": "a"},
+          "team": {"balances": "ip_only", "stations": ["a2"]},
+          "apps": [{"kind": "bulk", "peer": "c", "network": "ipx"}]}}})"),
+      "hosts.h.apps[0].peer: an IPX application's peer sends to the team's first NIC (balances "
+      "ip_only), and \"a\" does not reach station \"c\"");
   EXPECT_CONTAINS(
       error_of(with_hosts(R"({"h": {"nic": {"station": "a"},
           "app": {"kind": "bulk", "peer": "b", "report_ring_slots": 700}}})")),

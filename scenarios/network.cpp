@@ -23,20 +23,20 @@ std::unique_ptr<HostStack> make_stack(const AppEnd& e, SimContext& context) {
 
 Station::Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
                  std::int64_t rate_mbps, const std::vector<SourceConfig>& sources,
-                 const AppEnd* ideal, bool served, SimContext& context)
+                 const std::vector<AppEnd>& ideal, bool served, SimContext& context)
     : sc_module(name),
       mac_("mac", config.mac, MacConfig{rate_mbps, config.address, number}, context) {
-  if (!served && ideal == nullptr)
-    sink_ = std::make_unique<Sink>("sink", config.sink, mac_, context);
+  if (!served && ideal.empty()) sink_ = std::make_unique<Sink>("sink", config.sink, mac_, context);
   for (std::size_t i = 0; i < config.traffic.size(); ++i) {
     const std::string child = "source" + std::to_string(i);
     sources_.push_back(std::make_unique<TrafficSource>(child.c_str(), config.traffic[i], sources[i],
                                                        mac_, context));
   }
-  if (ideal != nullptr) {
-    stack_ = make_stack(*ideal, context);
-    endpoint_ = std::make_unique<IdealEndpoint>("endpoint", mac_, *stack_);
+  for (const auto& e : ideal) {
+    stacks_.push_back(make_stack(e, context));
+    ends_.add(stacks_.back().get());
   }
+  if (!ideal.empty()) endpoint_ = std::make_unique<IdealEndpoint>("endpoint", mac_, ends_);
 }
 
 Host::Host(sc_core::sc_module_name name, const HostConfig& config, const std::vector<Mac*>& macs,
@@ -87,8 +87,8 @@ namespace {
 // owning that station, or an ideal endpoint there). Connection k (in file order) uses the
 // sender port kSenderPort + k.
 struct Ends {
-  std::map<std::string, std::vector<AppEnd>> at_host;  // by host name
-  std::map<std::string, AppEnd> at_station;            // ideal endpoints, by station
+  std::map<std::string, std::vector<AppEnd>> at_host;     // by host name
+  std::map<std::string, std::vector<AppEnd>> at_station;  // ideal endpoints, by station
 };
 
 // The NIC (index into the host's stations) an application's end uses: per-client teams spread
@@ -174,22 +174,23 @@ Ends application_ends(const ScenarioConfig& config) {
                                             peer_own.begin());
         ends.at_host[peer_host->name].push_back(far);
       } else {
-        far.name = "stack";
-        ends.at_station[app->peer] = far;
+        ends.at_station[app->peer].push_back(far);
       }
       ++k;
     }
   }
-  // Names: a host running one end calls it "stack"; several: unique by a suffix.
-  for (auto& [host, list] : ends.at_host) {
+  // Names: a host or station running one end calls it "stack"; several: unique by a suffix.
+  auto name_ends = [](std::vector<AppEnd>& list) {
     if (list.size() == 1) {
       list.front().name = "stack";
-      continue;
+      return;
     }
     std::map<std::string, int> seen;
     for (auto& e : list)
       if (const int n = ++seen[e.name]; n > 1) e.name += "_" + std::to_string(n);
-  }
+  };
+  for (auto& [host, list] : ends.at_host) name_ends(list);
+  for (auto& [station, list] : ends.at_station) name_ends(list);
   return ends;
 }
 
@@ -212,13 +213,15 @@ Network::Network(const ScenarioConfig& config, SimContext& context) {
 }
 
 void Network::build_stations(const ScenarioConfig& config,
-                             const std::map<std::string, AppEnd>& ideal_ends, SimContext& context) {
+                             const std::map<std::string, std::vector<AppEnd>>& ideal_ends,
+                             SimContext& context) {
   std::set<std::string> served;
   for (const auto& h : config.hosts)
     for (const auto& station : h.own_stations()) served.insert(station);
-  auto end_for = [&](const std::string& station) -> const AppEnd* {
+  const std::vector<AppEnd> none;
+  auto ends_for = [&](const std::string& station) -> const std::vector<AppEnd>& {
     const auto it = ideal_ends.find(station);
-    return it == ideal_ends.end() ? nullptr : &it->second;
+    return it == ideal_ends.end() || served.count(station) ? none : it->second;
   };
   // The stations' configurations by name (the first of a name, as ScenarioConfig::find_station):
   // a thousand flows find their destinations without a search each.
@@ -236,7 +239,7 @@ void Network::build_stations(const ScenarioConfig& config,
     }
     stations_.push_back(std::make_unique<Station>(
         s.name.c_str(), s, static_cast<std::uint32_t>(stations_.size() + 1), s.rate_mbps, sources,
-        served.count(s.name) ? nullptr : end_for(s.name), served.count(s.name) > 0, context));
+        ends_for(s.name), served.count(s.name) > 0, context));
     station_by_name_.emplace(stations_.back()->basename(), stations_.back().get());
   }
 }
@@ -372,7 +375,7 @@ std::vector<EventSource> Network::event_sources() const {
   for (const auto& s : stations_) {
     add(s->mac().events, s->mac());
     if (Sink* sink = s->sink()) add(sink->events, *sink);
-    if (HostStack* stack = s->stack()) add(stack->events, *stack);
+    for (const auto& stack : s->stacks()) add(stack->events, *stack);
   }
   for (const auto& h : hosts_) {
     add(h->pci().bus().events, h->pci(), h->pci().bus().parts());

@@ -18,6 +18,7 @@
 
 #include "models/common/sim_context.hpp"
 #include "models/host/host_stack.hpp"
+#include "models/host/ideal_endpoint.hpp"
 #include "models/host/light_host.hpp"
 #include "models/host/nic_driver.hpp"
 #include "models/host/sink.hpp"
@@ -52,25 +53,27 @@ struct AppEnd {
 
 class Station : public sc_core::sc_module {
  public:
-  // sources[i] configures config.traffic[i]; ideal: an application end this station runs on an
-  // ideal host ("stack" + "endpoint"), or nullptr; served: a host's NIC is the MAC's client.
-  // The MAC has exactly one client: the NIC, the ideal endpoint, or else a sink.
+  // sources[i] configures config.traffic[i]; ideal: the application ends this station runs on
+  // an ideal host ("stack", or "stack_<peer>" for several, and "endpoint"), none for none;
+  // served: a host's NIC is the MAC's client. The MAC has exactly one client: the NIC, the
+  // ideal endpoint, or else a sink.
   Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
-          std::int64_t rate_mbps, const std::vector<SourceConfig>& sources, const AppEnd* ideal,
-          bool served, SimContext& context);
+          std::int64_t rate_mbps, const std::vector<SourceConfig>& sources,
+          const std::vector<AppEnd>& ideal, bool served, SimContext& context);
 
   Mac& mac() { return mac_; }
   // The receiving sink, or nullptr when a NIC or an ideal endpoint receives instead.
   Sink* sink() { return sink_.get(); }
-  // The application end an ideal endpoint runs here, or nullptr.
-  HostStack* stack() { return stack_.get(); }
+  // The application ends an ideal endpoint runs here (none without one).
+  const std::vector<std::unique_ptr<HostStack>>& stacks() const { return stacks_; }
   const std::vector<std::unique_ptr<TrafficSource>>& sources() const { return sources_; }
 
  private:
   Mac mac_;
   std::unique_ptr<Sink> sink_;
   std::vector<std::unique_ptr<TrafficSource>> sources_;
-  std::unique_ptr<HostStack> stack_;
+  std::vector<std::unique_ptr<HostStack>> stacks_;
+  StackSet ends_;
   std::unique_ptr<IdealEndpoint> endpoint_;
 };
 
@@ -164,7 +167,8 @@ class Network {
   // The construction steps, in this order: the SystemC hierarchy is built as the scenario lists
   // it. ideal_ends: the application ends run on ideal endpoints, by station; host_ends: each
   // host's application ends, by host name.
-  void build_stations(const ScenarioConfig& config, const std::map<std::string, AppEnd>& ideal_ends,
+  void build_stations(const ScenarioConfig& config,
+                      const std::map<std::string, std::vector<AppEnd>>& ideal_ends,
                       SimContext& context);
   void watch_flows(const ScenarioConfig& config);
   void build_switches(const ScenarioConfig& config, SimContext& context);

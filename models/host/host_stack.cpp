@@ -444,39 +444,4 @@ void HostStack::timer_process() {
   after_change(now, true);
 }
 
-// ---------------------------------------------------------------------------------------------
-
-IdealEndpoint::IdealEndpoint(sc_core::sc_module_name name, Mac& mac, HostStack& stack)
-    : sc_module(name), mac_(mac), stack_(stack) {
-  mac.attach_client(this);
-  SC_METHOD(wake_process);
-  sensitive << stack.wake();
-}
-
-// A frame of the stack's has left or was given up: the stack may send the next.
-void IdealEndpoint::mac_tx_done(const Frame& frame, Picoseconds, bool) {
-  if (frame.flow == kHostFlow) stack_.wake().notify(sc_core::SC_ZERO_TIME);
-}
-
-void IdealEndpoint::mac_receive(FramePtr frame, Picoseconds now) {
-  stack_.receive(*frame, now);
-}
-
-void IdealEndpoint::wake_process() {
-  ++stack_.context().activations;
-  run(now_ps());
-}
-
-void IdealEndpoint::run(Picoseconds now) {
-  while (true) {
-    while (auto call = stack_.poll(now)) stack_.perform(*call, now);
-    bool moved = false;
-    while (stack_.has_frames() && !mac_.tx_queue().full()) {
-      mac_.enqueue(stack_.take_frame());
-      moved = true;
-    }
-    if (!moved) break;
-  }
-}
-
 }  // namespace gbesim

@@ -183,21 +183,4 @@ class HostStack : public sc_core::sc_module {
   Distribution round_trip_;
 };
 
-// A station's ideal host: runs one end of an application with no CPU or bus costs, straight on the
-// station's MAC (frames go to the MAC's queue as it has room).
-class IdealEndpoint : public sc_core::sc_module, public MacClient {
- public:
-  SC_HAS_PROCESS(IdealEndpoint);
-  IdealEndpoint(sc_core::sc_module_name name, Mac& mac, HostStack& stack);
-  void mac_receive(FramePtr frame, Picoseconds now) override;
-  void mac_tx_done(const Frame& frame, Picoseconds at, bool sent) override;
-  void settle(Picoseconds) override {}
-
- private:
-  void run(Picoseconds now);
-  void wake_process();
-  Mac& mac_;
-  HostStack& stack_;
-};
-
 }  // namespace gbesim

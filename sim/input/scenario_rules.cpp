@@ -340,7 +340,6 @@ void peer_reachable(const ScenarioConfig& c, const HostConfig& h, const AppParam
 }
 
 void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
-  std::map<std::string, std::vector<std::string>> ideal_ends;  // station -> application paths
   for (const auto& h : c.hosts) {
     const std::vector<std::string> own = h.own_stations();
     for (const auto& [key, app] : h.applications()) {
@@ -374,17 +373,8 @@ void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
                   "MTU " + std::to_string(h.transport.mtu) + " makes " + std::to_string(frame) +
                       "-byte frames, over station " + st->name + "'s max_frame_bytes (" +
                       std::to_string(st->mac.max_frame_bytes) + ")");
-      if (c.host_of(app->peer) == nullptr) ideal_ends[app->peer].push_back(at);
     }
   }
-  for (const auto& [station, paths] : ideal_ends)
-    for (std::size_t i = 1; i < paths.size(); ++i)
-      d.error(child_path(paths[i], "peer"),
-              "station \"" + station + "\" has no host and already runs the other end of " +
-                  paths.front() +
-                  " (an ideal endpoint runs one application end; give the station a light host, "
-                  "\"hosts\": {\"<name>\": {\"station\": \"" +
-                  station + "\"}}, to run several)");
 }
 
 void bus_modes(const ScenarioConfig& c, Diagnostics& d) {
@@ -478,9 +468,9 @@ const std::vector<ScenarioRule>& scenario_rules() {
        "station's maximum (plus a VLAN tag if tagged)",
        traffic_fits},
       {"applications-fit",
-       "an application's peer is another station reachable from its host; the MTU's frames fit "
-       "both MACs; a station without a host runs one application end; UDP datagrams of at most "
-       "65507 bytes",
+       "an application's peer is another station reachable from its host (from one of a team's "
+       "NICs; from every one for round_robin); the MTU's frames fit both MACs; UDP datagrams of "
+       "at most 65507 bytes; iperf's report ring on UDP only",
        applications_fit},
       {"bus-modes",
        "PCI runs at 33 or 66 MHz, PCI-X at 66, 100 or 133; split transactions on PCI-X only",

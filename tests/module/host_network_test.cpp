@@ -124,6 +124,29 @@ TEST(HostApps, TwoConnectionsShareOneNic) {
   }
 }
 
+// One ideal peer serving two connections: both of h's applications are with b, which runs two
+// ends ("stack_a", "stack_a_2"), each its own connection by ports. Together they get the wire's
+// goodput within 2 %, neither below 40 %, and each end reads what its own peer end sent.
+TEST(HostApps, AnIdealPeerServesSeveralConnections) {
+  gbesim::testing::SimFixture sim(
+      switched(R"("apps": [{"kind": "bulk", "peer": "b"}, {"kind": "bulk", "peer": "b"}])"));
+  sim.run();
+  const double wire = 1460.0 / 1538.0 * 1e9;
+  const double r1 = sim.scalar("h.stack_b", "receive_throughput");
+  const double r2 = sim.scalar("h.stack_b_2", "receive_throughput");
+  EXPECT_LE(r1 + r2, wire);
+  EXPECT_GT(r1 + r2, 0.98 * wire);
+  EXPECT_GT(r1, 0.4 * wire);
+  EXPECT_GT(r2, 0.4 * wire);
+  for (const auto& [mine, theirs] :
+       {std::pair{"h.stack_b", "b.stack_a"}, std::pair{"h.stack_b_2", "b.stack_a_2"}}) {
+    const double read = sim.scalar(mine, "app_bytes_received");
+    const double acked = sim.scalar(theirs, "send_throughput") * 0.02 / 8;
+    EXPECT_LE(acked, read) << mine;
+    EXPECT_LE(read - acked, 65535) << mine;
+  }
+}
+
 // Two logical CPUs on separate cores: the applications' calls run on the second, each taking
 // exactly per_request_ns (nothing shares its core), so that CPU's busy time is the calls times
 // 2 us; the CPU % reported is the mean of the two, as Windows and IOmeter read it.

@@ -1534,6 +1534,22 @@ TEST(Pipeline, APciXServerFillsItsSegmentFromFourPorts) {
   EXPECT_GT(total(34), 2 * total(26));
   EXPECT_EQ(total(35), total(34));
   EXPECT_EQ(point(35, "split_responses"), point(34, "split_responses"));
+  // The sweep's answer names what limits each point: one port its wire, four on 66 MHz the bus
+  // (with its clocks' shares) and the ports' FIFOs.
+  const auto r = run_gbesim({"sweep", scenario, "--out", "sweep", "-j", "2"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string answers = read_text(dir / "sweep" / "answers.txt");
+  auto line = [&](const std::string& label) {
+    const auto at = answers.find(label);
+    return at == std::string::npos ? std::string()
+                                   : answers.substr(at, answers.find('\n', at) - at);
+  };
+  EXPECT_NE(line("ports=1 port, clock=PCI-X 133, mmrbc=512:").find("; limited by wire ("),
+            std::string::npos)
+      << answers;
+  const std::string four = line("ports=4 ports, clock=PCI-X 66, mmrbc=2048:");
+  EXPECT_NE(four.find("; limited by bus (100 % busy: data "), std::string::npos) << four;
+  EXPECT_NE(four.find(" + NIC receive FIFO ("), std::string::npos) << four;
 }
 
 // The fit of scripts/calibrate-file-server holds: client1 alone (a Pentium II 400, as fast as it

@@ -148,6 +148,10 @@ PcixSplitRead pcix_split_read(const PcixSplitReadShape& s) {
   const double by_latency = static_cast<double>(s.outstanding) * m / r.sequence_clocks;
   r.latency_bound = by_latency < by_bus;
   r.bytes_per_clock = std::min(by_bus, by_latency);
+  if (s.read_bytes_per_clock > 0 && s.read_bytes_per_clock < r.bytes_per_clock) {
+    r.read_path_bound = true;
+    r.bytes_per_clock = s.read_bytes_per_clock;
+  }
   return r;
 }
 

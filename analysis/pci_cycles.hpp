@@ -117,7 +117,8 @@ namespace gbesim {
 //   one sequence alone takes        T = (A + D + 3) + L + n (D + N + 3) + 1 clocks, request to
 //                                   request;
 // with k sequences in flight the master reads min(M / B, k M / T) bytes per clock: the bus or
-// the latency, whichever binds.
+// the latency, whichever binds -- or the bridge's read path, when it delivers fewer bytes per
+// clock than that (read_bytes_per_clock > 0).
 struct PcixSplitReadShape {
   std::int64_t width_bytes = 8;
   bool dual_address = false;
@@ -126,13 +127,15 @@ struct PcixSplitReadShape {
   std::int64_t mmrbc_bytes = 512;         // M
   std::int64_t completion_bytes = 512;    // C (the bridge's split_read_bytes)
   std::int64_t outstanding = 1;           // k
+  double read_bytes_per_clock = 0;        // the bridge's read path; 0 = no limit
 };
 
 struct PcixSplitRead {
-  double bus_clocks = 0;       // B, per sequence
-  double sequence_clocks = 0;  // T, one sequence alone
-  double bytes_per_clock = 0;  // min(M / B, k M / T)
-  bool latency_bound = false;  // k M / T < M / B
+  double bus_clocks = 0;         // B, per sequence
+  double sequence_clocks = 0;    // T, one sequence alone
+  double bytes_per_clock = 0;    // min(M / B, k M / T, the read path)
+  bool latency_bound = false;    // k M / T < M / B
+  bool read_path_bound = false;  // the read path below both
 };
 
 PcixSplitRead pcix_split_read(const PcixSplitReadShape& s);

@@ -150,6 +150,7 @@ std::size_t PciBus::add_target(const std::string& name, const PciTargetParams& p
   t.params = params;
   t.devsel_clocks = devsel_clocks(params.devsel);
   if (params.memory_write_mbps > 0) t.ps_per_byte = round_to_ps(1e6 / params.memory_write_mbps);
+  if (params.memory_read_mbps > 0) t.read_ps_per_byte = round_to_ps(1e6 / params.memory_read_mbps);
   targets_.push_back(t);
   const std::size_t index = targets_.size() - 1;
   if (pcix() && params.split_read_bytes > 0) {
@@ -615,8 +616,9 @@ inline void PciBus::finish_split_completion(Master& x, const PciTransaction& t, 
 inline void PciBus::finish_split_response(Master& x, const Active& a) {
   const PciTransaction& t = a.t;
   Pending& p = x.queue.front();
-  const Target& target = targets_[p.request.target];
-  // The sequence comes back in completions of up to the target's split_read_bytes, in order.
+  Target& target = targets_[p.request.target];
+  // The sequence comes back in completions of up to the target's split_read_bytes, in order; with
+  // a read path of limited rate, each piece is ready once that path has delivered it.
   const std::int64_t piece = target.params.split_read_bytes;
   for (std::int64_t offset = 0; offset < a.split_chunk; offset += piece) {
     Completion c;
@@ -625,6 +627,12 @@ inline void PciBus::finish_split_response(Master& x, const Active& a) {
     c.bytes = std::min(piece, a.split_chunk - offset);
     c.address = a.address0 + static_cast<std::uint64_t>(offset);
     c.ready = t.end_clock + target.params.read_latency_clocks;
+    if (target.read_ps_per_byte > 0) {
+      const Picoseconds took = c.bytes * target.read_ps_per_byte;
+      target.read_free_edge =
+          std::max(target.read_free_edge, c.ready) + (took + period_ps_ - 1) / period_ps_;
+      c.ready = target.read_free_edge;
+    }
     c.frame_id = t.frame_id;
     c.last = offset + piece >= a.split_chunk;
     masters_[target.completer].completions.push_back(c);

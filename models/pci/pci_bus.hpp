@@ -140,9 +140,11 @@ class PciBus : public DmaBus {
     std::string name;
     PciTargetParams params;
     std::int64_t devsel_clocks = 1;
-    Picoseconds ps_per_byte = 0;  // posted-write drain
-    Picoseconds drained_ps = 0;   // when the posted-write buffer will be empty
-    std::size_t completer = 0;    // its completer master (PCI-X split reads)
+    Picoseconds ps_per_byte = 0;       // posted-write drain
+    Picoseconds drained_ps = 0;        // when the posted-write buffer will be empty
+    Picoseconds read_ps_per_byte = 0;  // split completions' read path (0: no limit)
+    std::int64_t read_free_edge = 0;   // the read path has delivered all it was asked for by then
+    std::size_t completer = 0;         // its completer master (PCI-X split reads)
   };
   // The data phases of a transaction are generated as far as they are needed, a block at a time:
   // a DMA request may be megabytes, and most of its phases lie beyond the latency timer's cut.

@@ -169,6 +169,11 @@ const ParamTable<PciTargetParams>& pci_target_param_table() {
                  "limit")
         .real("memory_write_mbps", &PciTargetParams::memory_write_mbps, "MB/s", 0, 1e6,
               "rate at which posted writes drain to memory (10^6 bytes/s); 0 = instantly")
+        .real("memory_read_mbps", &PciTargetParams::memory_read_mbps, "MB/s", 0, 1e6,
+              "PCI-X split reads: the rate the bridge's read path (memory, the chipset's link) "
+              "delivers at (10^6 bytes/s): after the read latency it delivers each completion's "
+              "bytes at this rate, one completion after another, and the completion is ready "
+              "when they are in; 0 = no limit")
         .integer("split_read_bytes", &PciTargetParams::split_read_bytes, "bytes", 0, 4096,
                  "PCI-X: reads become split transactions, completed in chunks of up to this many "
                  "bytes after read_latency_clocks; 0 = immediate reads")

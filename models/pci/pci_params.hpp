@@ -69,20 +69,22 @@ struct PciTargetParams {
   std::int64_t write_latency_clocks = 1;    // the same for a write
   std::int64_t subsequent_wait_clocks = 0;  // wait states before every later data phase (pci)
   std::int64_t cache_line_bytes = 64;
-  std::int64_t prefetch_bytes = 64;          // Memory Read Multiple: data the target streams
-                                             // from the start address before it disconnects
-                                             // (rounded up to a cache-line end)
-  std::int64_t write_disconnect_bytes = 0;   // disconnect writes at multiples of this address
-                                             // boundary; 0 = never
-  std::int64_t posted_write_bytes = 0;       // posted-write buffer; 0 = writes are not posted
-                                             // (accepted at the bus rate)
-  double memory_write_mbps = 0;              // the posted-write buffer drains at this rate
-                                             // (MB/s = 10^6 bytes/s)
-  std::int64_t split_read_bytes = 0;         // pcix: reads are split transactions completed by
-                                             // this target in chunks of up to this many bytes;
-                                             // 0 = immediate reads
-  std::int64_t completion_bytes = 64;        // pcie: read completions end at multiples of this
-                                             // address boundary (the RCB or a multiple of it)
+  std::int64_t prefetch_bytes = 64;         // Memory Read Multiple: data the target streams
+                                            // from the start address before it disconnects
+                                            // (rounded up to a cache-line end)
+  std::int64_t write_disconnect_bytes = 0;  // disconnect writes at multiples of this address
+                                            // boundary; 0 = never
+  std::int64_t posted_write_bytes = 0;      // posted-write buffer; 0 = writes are not posted
+                                            // (accepted at the bus rate)
+  double memory_write_mbps = 0;             // the posted-write buffer drains at this rate
+                                            // (MB/s = 10^6 bytes/s)
+  double memory_read_mbps = 0;              // pcix: split completions are ready no faster than this
+                                            // (the chipset's read path, MB/s); 0 = no limit
+  std::int64_t split_read_bytes = 0;        // pcix: reads are split transactions completed by
+                                            // this target in chunks of up to this many bytes;
+                                            // 0 = immediate reads
+  std::int64_t completion_bytes = 64;       // pcie: read completions end at multiples of this
+                                            // address boundary (the RCB or a multiple of it)
   std::int64_t completion_latency_ns = 400;  // pcie: a read request's arrival to its first
                                              // completion leaving
 };

@@ -339,6 +339,15 @@ TEST(Loader, ABridgeReadLatencyInNsStaysTheSameTimeAtEveryClock) {
   }
 }
 
+// The bridge's read-path rate belongs to PCI-X split reads.
+TEST(Loader, AReadPathRateNeedsSplitReads) {
+  EXPECT_CONTAINS(error_of(R"({"name": "bus", "description": "", "hosts": {"h": {
+        "pci": {"mode": "pcix", "width_bits": 64, "clock_mhz": 133},
+        "bridge": {"memory_read_mbps": 400}}}})"),
+                  "hosts.h.bridge.memory_read_mbps: the read path's rate applies to PCI-X split "
+                  "reads: give the bridge split_read_bytes (PCI-X) or drop it");
+}
+
 TEST(Loader, HostsCarryAPciBusItsBridgeAndDmaMasters) {
   const char* text = R"({"name": "bus", "description": "", "hosts": {"h": {
       "pci": {"width_bits": 64, "clock_mhz": 66},

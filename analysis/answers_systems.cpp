@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analysis/answer_rules.hpp"
+#include "analysis/host_limit.hpp"
 
 namespace gbesim::answer_rules {
 namespace {
@@ -155,74 +156,6 @@ std::string host_line(const std::string& label, const std::vector<HostPoint>& ro
   return s;
 }
 
-// What limited a host at a point, from its run's counters: its wire (a NIC's link 95 % busy or
-// more either way, preamble and gap counted), its bus (95 % busy: the clocks' shares), its NICs'
-// receive FIFOs (frames lost), its CPU (95 % busy), its transport (segments resent) or sockets
-// (datagrams dropped); else none of these: the window, the transport or the peer.
-std::string host_limit(const Results& r, std::size_t p, const std::string& host) {
-  const auto& config = r.config(p);
-  const auto h = config.value("hosts", nlohmann::json::object()).value(host, nlohmann::json());
-  if (!h.is_object()) return "";
-  std::vector<std::string> stations;
-  if (h.contains("nic")) stations.push_back(h["nic"].value("station", ""));
-  for (const auto& s :
-       h.value("team", nlohmann::json::object()).value("stations", nlohmann::json::array()))
-    stations.push_back(s.get<std::string>());
-  const double line_bps = config.value("rate_mbps", 1000.0) * 1e6;
-  double wire = 0;
-  for (const auto& s : stations) {
-    wire = std::max(wire, mean_of(r, p, s + ".mac", "tx_utilisation").value_or(0));
-    const double rx = mean_of(r, p, s + ".mac", "rx_throughput").value_or(0) +
-                      mean_of(r, p, s + ".mac", "rx_frame_rate").value_or(0) * 20 * 8;
-    wire = std::max(wire, rx / line_bps);
-  }
-  std::vector<std::string> limits;
-  if (wire >= 0.95) limits.push_back(fmt::format("wire ({:.0f} % busy)", 100 * wire));
-  const std::string pci = host + ".pci";
-  if (const auto busy = mean_of(r, p, pci, "utilisation"); busy && *busy >= 0.95) {
-    std::string bus = fmt::format("bus ({:.0f} % busy", 100 * *busy);
-    if (const auto all = mean_of(r, p, pci, "elapsed_clocks"); all && *all > 0) {
-      auto share = [&](const char* name) {
-        return 100 * mean_of(r, p, pci, name).value_or(0) / *all;
-      };
-      bus += fmt::format(
-          ": data {:.0f} %, address {:.0f} %, wait {:.0f} %, turnaround {:.0f} %, "
-          "idle {:.0f} %",
-          share("data_clocks"), share("address_clocks"), share("wait_clocks"),
-          share("turnaround_clocks"), share("idle_clocks"));
-    }
-    limits.push_back(bus + ")");
-  }
-  double lost = 0, resent = 0, dropped = 0;
-  for (const auto& c : r.components()) {
-    if (c.rfind(host + ".nic", 0) == 0) lost += mean_of(r, p, c, "rx_fifo_overflow").value_or(0);
-    if (c.rfind(host + ".stack", 0) == 0) {
-      resent += mean_of(r, p, c, "segments_retransmitted").value_or(0);
-      dropped += mean_of(r, p, c, "udp_receive_buffer_drops").value_or(0);
-    }
-  }
-  if (lost > 0) limits.push_back("NIC receive FIFO (" + frames_text(lost) + " lost)");
-  double cpu = 0;
-  for (const char* name :
-       {"cpu_utilisation", "interrupt_cpu_utilisation", "application_cpu_utilisation"})
-    cpu = std::max(cpu, mean_of(r, p, host + ".driver", name).value_or(0));
-  if (cpu >= 0.95) limits.push_back(fmt::format("CPU ({:.0f} % busy)", 100 * cpu));
-  if (resent > 0) limits.push_back(fmt::format("transport ({:.0f} segments resent)", resent));
-  if (dropped > 0)
-    limits.push_back(fmt::format("socket buffers ({:.0f} datagrams dropped)", dropped));
-  if (!limits.empty()) return join(limits, " + ");
-  // Nothing at its limit: name the busiest of wire, bus and CPU.
-  const double bus = mean_of(r, p, pci, "utilisation").value_or(0);
-  const auto [name, busiest] = std::max(
-      {std::pair<std::string, double>{"wire", wire}, std::pair<std::string, double>{"bus", bus},
-       std::pair<std::string, double>{"CPU", cpu}},
-      [](const auto& a, const auto& b) { return a.second < b.second; });
-  return fmt::format(
-      "none of its wire, bus, NIC FIFOs or CPU at its limit (the busiest: {} {:.0f} %): the "
-      "window, the transport or the peer",
-      name, 100 * busiest);
-}
-
 std::string host_detail(const Results& r, const HostPoint& x, const std::string& host) {
   std::string s = fmt::format("{}: applications {} (received {}, sent {})",
                               short_label_of(r, x.point, every_axis(r)), mbps(x.total()),
@@ -231,8 +164,10 @@ std::string host_detail(const Results& r, const HostPoint& x, const std::string&
   if (const auto pe = mean_of(r, x.point, host + ".driver", "pe_index"))
     s += fmt::format(", P/E {:.1f} (Mbit/s per CPU %)", *pe);
   if (x.drops > 0) s += ", switch dropped " + frames_text(x.drops);
-  if (const std::string limit = host_limit(r, x.point, host); !limit.empty())
-    s += "; limited by " + limit;
+  const std::string limit = host_limit(
+      r.config(x.point), host, r.components(),
+      [&](const std::string& c, const std::string& name) { return mean_of(r, x.point, c, name); });
+  if (!limit.empty()) s += "; limited by " + limit;
   return s;
 }
 

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <set>
 #include <string>
 #include <unordered_map>
 
+#include "analysis/host_limit.hpp"
 #include "scenarios/network.hpp"
 #include "sim/support/progress.hpp"
 
@@ -209,13 +211,30 @@ void print_ceilings(const Host& host, const ScalarIndex& value) {
   }
 }
 
-void print_hosts(const Network& network, const ScalarIndex& value) {
+// What limited a host running applications (analysis/host_limit: the words of a sweep's answer).
+void print_host_limit(const Host& host, const Json& config, const std::vector<Scalar>& scalars,
+                      const ScalarIndex& value) {
+  if (host.ends().empty()) return;
+  std::set<std::string> named;
+  for (const auto& s : scalars) named.insert(s.component);
+  const std::vector<std::string> components(named.begin(), named.end());
+  const std::string limit = host_limit(
+      config, host.basename(), components, [&](const std::string& c, const std::string& name) {
+        const Scalar* s = value.find(c, name);
+        return s != nullptr ? std::optional<double>(s->value) : std::nullopt;
+      });
+  if (!limit.empty()) fmt::print("  {}: limited by {}\n", host.basename(), limit);
+}
+
+void print_hosts(const Network& network, const Json& config, const std::vector<Scalar>& scalars,
+                 const ScalarIndex& value) {
   for (const auto& host : network.hosts()) {
     print_bus(*host, value);
     if (!host->config().has_nic) continue;
     print_nics(*host, value);
     print_stacks(host->basename(), host->ends(), value);
     print_ceilings(*host, value);
+    print_host_limit(*host, config, scalars, value);
   }
 }
 
@@ -256,7 +275,7 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
   print_stations(network, value);
   print_media(network, value);
   print_light_hosts(network, value);
-  print_hosts(network, value);
+  print_hosts(network, scenario.resolved, scalars, value);
   print_switches(network, value);
   print_phy_links(scenario.config);
   fmt::print("results: {}/ (run.json, scalars.csv{})\n", dir.string(),

@@ -1550,6 +1550,11 @@ TEST(Pipeline, APciXServerFillsItsSegmentFromFourPorts) {
   const std::string four = line("ports=4 ports, clock=PCI-X 66, mmrbc=2048:");
   EXPECT_NE(four.find("; limited by bus (100 % busy: data "), std::string::npos) << four;
   EXPECT_NE(four.find(" + NIC receive FIFO ("), std::string::npos) << four;
+  // A run's summary says the same of its host.
+  const auto one = run_gbesim({"run", scenario, "--out", "summary", "--point", "26"}, dir);
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_NE(one.output.find("  srv: limited by bus (100 % busy: data "), std::string::npos)
+      << one.output;
 }
 
 // The fit of scripts/calibrate-file-server holds: client1 alone (a Pentium II 400, as fast as it

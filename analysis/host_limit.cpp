@@ -1,0 +1,87 @@
+#include "analysis/host_limit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace gbesim {
+namespace {
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : " + ") + p;
+  return s;
+}
+
+// The stations a host's NICs serve: its nic's and its team's.
+std::vector<std::string> nic_stations(const nlohmann::json& h) {
+  std::vector<std::string> stations;
+  if (h.contains("nic")) stations.push_back(h["nic"].value("station", ""));
+  const auto team = h.value("team", nlohmann::json::object());
+  for (const auto& s : team.value("stations", nlohmann::json::array()))
+    if (s.is_string()) stations.push_back(s.get<std::string>());
+  return stations;
+}
+
+}  // namespace
+
+std::string host_limit(const nlohmann::json& config, const std::string& host,
+                       const std::vector<std::string>& components, const StatisticOf& value) {
+  if (!config.is_object()) return "";
+  const auto h = config.value("hosts", nlohmann::json::object()).value(host, nlohmann::json());
+  if (!h.is_object()) return "";
+  auto at = [&](const std::string& c, const std::string& name) {
+    return value(c, name).value_or(0);
+  };
+  const double line_bps = config.value("rate_mbps", 1000.0) * 1e6;
+  double wire = 0;
+  for (const auto& s : nic_stations(h)) {
+    wire = std::max(wire, at(s + ".mac", "tx_utilisation"));
+    const double rx = at(s + ".mac", "rx_throughput") + at(s + ".mac", "rx_frame_rate") * 20 * 8;
+    wire = std::max(wire, rx / line_bps);
+  }
+  std::vector<std::string> limits;
+  if (wire >= 0.95) limits.push_back(fmt::format("wire ({:.0f} % busy)", 100 * wire));
+  const std::string pci = host + ".pci";
+  const double bus = at(pci, "utilisation");
+  if (bus >= 0.95) {
+    std::string text = fmt::format("bus ({:.0f} % busy", 100 * bus);
+    if (const double all = at(pci, "elapsed_clocks"); all > 0) {
+      auto share = [&](const char* name) { return 100 * at(pci, name) / all; };
+      text += fmt::format(
+          ": data {:.0f} %, address {:.0f} %, wait {:.0f} %, turnaround {:.0f} %, idle {:.0f} %",
+          share("data_clocks"), share("address_clocks"), share("wait_clocks"),
+          share("turnaround_clocks"), share("idle_clocks"));
+    }
+    limits.push_back(text + ")");
+  }
+  double lost = 0, resent = 0, dropped = 0;
+  for (const auto& c : components) {
+    if (c.rfind(host + ".nic", 0) == 0) lost += at(c, "rx_fifo_overflow");
+    if (c.rfind(host + ".stack", 0) == 0) {
+      resent += at(c, "segments_retransmitted");
+      dropped += at(c, "udp_receive_buffer_drops");
+    }
+  }
+  if (lost > 0) limits.push_back(fmt::format("NIC receive FIFO ({:.0f} frames lost)", lost));
+  double cpu = 0;
+  for (const char* name :
+       {"cpu_utilisation", "interrupt_cpu_utilisation", "application_cpu_utilisation"})
+    cpu = std::max(cpu, at(host + ".driver", name));
+  if (cpu >= 0.95) limits.push_back(fmt::format("CPU ({:.0f} % busy)", 100 * cpu));
+  if (resent > 0) limits.push_back(fmt::format("transport ({:.0f} segments resent)", resent));
+  if (dropped > 0)
+    limits.push_back(fmt::format("socket buffers ({:.0f} datagrams dropped)", dropped));
+  if (!limits.empty()) return joined(limits);
+  const auto [name, busiest] = std::max(
+      {std::pair<std::string, double>{"wire", wire}, std::pair<std::string, double>{"bus", bus},
+       std::pair<std::string, double>{"CPU", cpu}},
+      [](const auto& a, const auto& b) { return a.second < b.second; });
+  return fmt::format(
+      "none of its wire, bus, NIC FIFOs or CPU at its limit (the busiest: {} {:.0f} %): the "
+      "window, the transport or the peer",
+      name, 100 * busiest);
+}
+
+}  // namespace gbesim

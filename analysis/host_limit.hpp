@@ -1,0 +1,27 @@
+#pragma once
+// What limited a host in a run, from the run's counters: its wire (a NIC's link 95 % busy or more
+// either way, preamble and gap counted), its bus (95 % busy, with the shares of its clocks), its
+// NICs' receive FIFOs (frames lost), its CPU (95 % busy), its transport (segments resent) or its
+// sockets (datagrams dropped); with none of them at its limit, the busiest of wire, bus and CPU
+// is named, and the window, the transport or the peer held it. The same words for a run's
+// summary and a sweep's answer.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gbesim {
+
+// A run's statistic by component and name, if it has it.
+using StatisticOf =
+    std::function<std::optional<double>(const std::string& component, const std::string& name)>;
+
+// config: the run's resolved scenario; components: every component with statistics. Empty when
+// the host is not in the scenario.
+std::string host_limit(const nlohmann::json& config, const std::string& host,
+                       const std::vector<std::string>& components, const StatisticOf& value);
+
+}  // namespace gbesim

@@ -36,16 +36,23 @@ double read_clocks(const NicPathShape& s, std::uint64_t address, std::int64_t by
   double clocks = 0;
   if (s.pcix && s.split_read_bytes > 0) {
     const std::int64_t address_clocks = s.dual_address ? 2 : 1;
-    for (std::int64_t done = 0; done < bytes; done += s.split_read_bytes) {
-      const std::int64_t n = std::min(s.split_read_bytes, bytes - done);
+    const std::int64_t sequence = s.mmrbc_bytes > 0 ? s.mmrbc_bytes : s.split_read_bytes;
+    std::int64_t sequences = 0;
+    for (std::int64_t start = 0; start < bytes; start += sequence, ++sequences) {
+      const std::int64_t in_sequence = std::min(sequence, bytes - start);
       clocks += static_cast<double>(address_clocks + 1 + s.bridge_devsel_clocks + 2);
-      PciTransactionShape completion;  // the bridge writes the data back, decoded at speed A
-      completion.pcix = true;
-      completion.data_phases =
-          pci_data_phases(address + static_cast<std::uint64_t>(done), n, s.width_bytes);
-      clocks += static_cast<double>(pci_transaction_clocks(completion));
+      for (std::int64_t done = 0; done < in_sequence; done += s.split_read_bytes) {
+        PciTransactionShape completion;  // the bridge writes the data back, decoded at speed A
+        completion.pcix = true;
+        completion.data_phases =
+            pci_data_phases(address + static_cast<std::uint64_t>(start + done),
+                            std::min(s.split_read_bytes, in_sequence - done), s.width_bytes);
+        clocks += static_cast<double>(pci_transaction_clocks(completion));
+      }
     }
-    if (wait != nullptr) *wait += static_cast<double>(s.bridge_read_latency_clocks + 1);
+    const std::int64_t rounds = (sequences + s.max_outstanding_splits - 1) /
+                                std::max<std::int64_t>(1, s.max_outstanding_splits);
+    if (wait != nullptr) *wait += static_cast<double>(rounds * (s.bridge_read_latency_clocks + 1));
     return clocks;
   }
   const std::int64_t line = s.cache_line_bytes;

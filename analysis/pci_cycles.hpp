@@ -47,12 +47,14 @@ namespace gbesim {
 //               likewise shared;
 //   registers - the driver's cause-register read (if read_icr) and tail write, shared by the
 //               frames handled per interrupt (taken from the simulation).
-//   wait      - PCI-X split reads (split_read_bytes > 0): each read is a Split Response
-//               (A + 1 + D + 2 clocks) and, read_latency_clocks later, the bridge's completion
-//               write (N + 4 clocks, one burst, no prefetch disconnects); the NIC keeps one
-//               request at a time, so the bus waits idle for the latency, plus one clock to
-//               grant the NIC the bus back from the completer, per request (exact for requests
-//               of one split chunk; longer ones overlap their chunks' latencies).
+//   wait      - PCI-X split reads (split_read_bytes > 0): a request is read in sequences of
+//               mmrbc_bytes (else split_read_bytes), each a Split Response (A + 1 + D + 2
+//               clocks) and, read_latency_clocks later, the bridge's completion writes of up
+//               to split_read_bytes (N + 4 clocks each, one burst, no prefetch disconnects); the
+//               NIC keeps one request at a time and max_outstanding_splits sequences of it in
+//               flight, so the bus waits idle for the latency, plus one clock to grant the NIC
+//               the bus back from the completer, once per that many sequences (exact for one
+//               sequence at a time; several in flight overlap their latencies).
 // Not counted: latency-timer cuts, waits for a full posted-write buffer, retries, the bridge's
 // write_disconnect_bytes.
 struct NicPathShape {
@@ -66,7 +68,9 @@ struct NicPathShape {
   std::int64_t bridge_wait_clocks = 0;
   std::int64_t cache_line_bytes = 64;
   std::int64_t prefetch_bytes = 64;
-  std::int64_t split_read_bytes = 0;  // PCI-X: reads are split transactions in such chunks
+  std::int64_t split_read_bytes = 0;        // PCI-X: reads are split transactions in such chunks
+  std::int64_t mmrbc_bytes = 0;             // PCI-X: a read sequence's size (0: split_read_bytes)
+  std::int64_t max_outstanding_splits = 4;  // PCI-X: sequences the NIC keeps in flight
   bool read_multiple = true;  // Memory Read Multiple (prefetch) or Read / Read Line (to line end)
   std::int64_t register_read_latency_clocks = 4;
   std::int64_t frame_bytes = 1518;

@@ -52,6 +52,8 @@ NicPathShape nic_path_shape(const HostConfig& h) {
   base.cache_line_bytes = h.bridge.cache_line_bytes;
   base.prefetch_bytes = h.bridge.prefetch_bytes;
   base.split_read_bytes = h.bridge.split_read_bytes;
+  base.mmrbc_bytes = h.nic_master.mmrbc_bytes;
+  base.max_outstanding_splits = h.nic_master.max_outstanding_splits;
   base.read_multiple = h.nic.read_command == PciCommand::memory_read_multiple;
   base.register_read_latency_clocks = h.nic.register_read_latency_clocks;
   base.strip_crc = h.nic.strip_crc;

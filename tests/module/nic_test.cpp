@@ -306,6 +306,23 @@ TEST(NicTransmit, AnInterruptDuringStartUpIsServed) {
 namespace gbesim {
 namespace {
 
+// The closed form's view of a NIC sending `frame_bytes` frames on PCI-X 66 through a bridge with
+// 512-byte split completions `latency` clocks after the request, with the frames per interrupt
+// the run saw.
+NicPathShape pcix_sender(const gbesim::testing::SimFixture& sim, std::int64_t width_bytes,
+                         std::int64_t latency, std::int64_t frame_bytes) {
+  NicPathShape s;
+  s.transmit = true;
+  s.pcix = true;
+  s.width_bytes = width_bytes;
+  s.bridge_read_latency_clocks = latency;
+  s.split_read_bytes = 512;
+  s.frame_bytes = frame_bytes;
+  s.frames_per_interrupt =
+      sim.scalar("h.nic", "tx_frames_done") / sim.scalar("h.nic", "interrupts");
+  return s;
+}
+
 // PCI-X with split reads: a 32-bit NIC on a 64-bit/66 MHz PCI-X bus sends 64-byte frames; every
 // read is a Split Response and a completion 30 clocks later, 32 bits wide (the requester's
 // width), with the bus idle in between. The closed form (busy + idle clocks per frame) predicts
@@ -319,16 +336,8 @@ TEST(NicTransmit, PciXSplitReadsMeetTheClosedForm) {
         "nic": {"station": "a", "profile": "intel-82540em"}, "cpu": {},
         "tx": {"to": "b", "frame_bytes": 64}}}})");
   sim.run();
-  NicPathShape s;
-  s.transmit = true;
-  s.pcix = true;
-  s.width_bytes = 4;
-  s.bridge_read_latency_clocks = 30;
+  NicPathShape s = pcix_sender(sim, 4, 30, 64);
   s.prefetch_bytes = 256;
-  s.split_read_bytes = 512;
-  s.frame_bytes = 64;
-  s.frames_per_interrupt =
-      sim.scalar("h.nic", "tx_frames_done") / sim.scalar("h.nic", "interrupts");
   const NicPathClocks c = nic_clocks_per_frame(s);
   const double clock_hz = 1e12 / 15'000.0;
   const double simulated = sim.scalar("h.driver", "sent_throughput");
@@ -361,19 +370,11 @@ std::string slow_bridge_sender(std::int64_t mmrbc) {
 TEST(NicTransmit, OneReadOutstandingPaysTheLatencyPerSequence) {
   gbesim::testing::SimFixture sim(slow_bridge_sender(512));
   sim.run();
-  NicPathShape s;
-  s.transmit = true;
-  s.pcix = true;
-  s.width_bytes = 8;
-  s.bridge_read_latency_clocks = 300;
-  s.split_read_bytes = 512;
+  NicPathShape s = pcix_sender(sim, 8, 300, 1518);
   s.mmrbc_bytes = 512;
   s.max_outstanding_splits = 1;
-  s.frame_bytes = 1518;
   s.burst_bytes = 2048;
   s.fetch_batch = 16;
-  s.frames_per_interrupt =
-      sim.scalar("h.nic", "tx_frames_done") / sim.scalar("h.nic", "interrupts");
   const NicPathClocks c = nic_clocks_per_frame(s);
   EXPECT_NEAR(c.wait, 3 * 301 + 301 / 16.0, 1e-9);  // three sequences' latency, a fetch's share
   const double predicted = 1e12 / 15'000.0 / c.total() * 1518 * 8;

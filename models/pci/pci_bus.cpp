@@ -151,6 +151,12 @@ std::size_t PciBus::add_target(const std::string& name, const PciTargetParams& p
   t.devsel_clocks = devsel_clocks(params.devsel);
   if (params.memory_write_mbps > 0) t.ps_per_byte = round_to_ps(1e6 / params.memory_write_mbps);
   if (params.memory_read_mbps > 0) t.read_ps_per_byte = round_to_ps(1e6 / params.memory_read_mbps);
+  if (params.memory_mbps > 0) {  // one memory port: each direction at most its rate
+    const Picoseconds shared = round_to_ps(1e6 / params.memory_mbps);
+    t.ps_per_byte = std::max(t.ps_per_byte, shared);
+    t.read_ps_per_byte = std::max(t.read_ps_per_byte, shared);
+    t.shared_memory = true;
+  }
   targets_.push_back(t);
   const std::size_t index = targets_.size() - 1;
   if (pcix() && params.split_read_bytes > 0) {
@@ -627,7 +633,11 @@ inline void PciBus::finish_split_response(Master& x, const Active& a) {
     c.bytes = std::min(piece, a.split_chunk - offset);
     c.address = a.address0 + static_cast<std::uint64_t>(offset);
     c.ready = t.end_clock + target.params.read_latency_clocks;
-    if (target.read_ps_per_byte > 0) {
+    if (target.shared_memory) {  // the memory port is busy with posted writes' draining too
+      target.drained_ps =
+          std::max(target.drained_ps, time_of(c.ready)) + c.bytes * target.read_ps_per_byte;
+      c.ready = edge_at_or_after(target.drained_ps);
+    } else if (target.read_ps_per_byte > 0) {
       const Picoseconds took = c.bytes * target.read_ps_per_byte;
       target.read_free_edge =
           std::max(target.read_free_edge, c.ready) + (took + period_ps_ - 1) / period_ps_;

@@ -144,6 +144,7 @@ class PciBus : public DmaBus {
     Picoseconds drained_ps = 0;        // when the posted-write buffer will be empty
     Picoseconds read_ps_per_byte = 0;  // split completions' read path (0: no limit)
     std::int64_t read_free_edge = 0;   // the read path has delivered all it was asked for by then
+    bool shared_memory = false;        // reads and the posted-write drain share drained_ps
     std::size_t completer = 0;         // its completer master (PCI-X split reads)
   };
   // The data phases of a transaction are generated as far as they are needed, a block at a time:

@@ -174,6 +174,12 @@ const ParamTable<PciTargetParams>& pci_target_param_table() {
               "delivers at (10^6 bytes/s): after the read latency it delivers each completion's "
               "bytes at this rate, one completion after another, and the completion is ready "
               "when they are in; 0 = no limit")
+        .real("memory_mbps", &PciTargetParams::memory_mbps, "MB/s", 0, 1e6,
+              "PCI-X: the bridge's memory port, shared: split reads' completions and posted "
+              "writes' draining take their bytes from one timeline at this rate (10^6 "
+              "bytes/s), each direction also at most its own memory_read_mbps / "
+              "memory_write_mbps; needs split_read_bytes and posted_write_bytes; 0 = no shared "
+              "limit")
         .integer("split_read_bytes", &PciTargetParams::split_read_bytes, "bytes", 0, 4096,
                  "PCI-X: reads become split transactions, completed in chunks of up to this many "
                  "bytes after read_latency_clocks; 0 = immediate reads")

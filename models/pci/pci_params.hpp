@@ -80,11 +80,13 @@ struct PciTargetParams {
                                             // (MB/s = 10^6 bytes/s)
   double memory_read_mbps = 0;              // pcix: split completions are ready no faster than this
                                             // (the chipset's read path, MB/s); 0 = no limit
-  std::int64_t split_read_bytes = 0;        // pcix: reads are split transactions completed by
-                                            // this target in chunks of up to this many bytes;
-                                            // 0 = immediate reads
-  std::int64_t completion_bytes = 64;       // pcie: read completions end at multiples of this
-                                            // address boundary (the RCB or a multiple of it)
+  double memory_mbps = 0;  // pcix: split reads and posted writes together, one memory port (MB/s);
+                           // 0 = no shared limit
+  std::int64_t split_read_bytes = 0;         // pcix: reads are split transactions completed by
+                                             // this target in chunks of up to this many bytes;
+                                             // 0 = immediate reads
+  std::int64_t completion_bytes = 64;        // pcie: read completions end at multiples of this
+                                             // address boundary (the RCB or a multiple of it)
   std::int64_t completion_latency_ns = 400;  // pcie: a read request's arrival to its first
                                              // completion leaving
 };

@@ -412,6 +412,12 @@ void bus_modes(const ScenarioConfig& c, Diagnostics& d) {
       d.error(
           host_path(h, "bridge.split_read_bytes"),
           "split transactions are PCI-X only; this bus is \"pci\" (hosts." + h.name + ".pci.mode)");
+    if (h.bridge.memory_mbps > 0 &&
+        (h.bridge.split_read_bytes <= 0 || h.bridge.posted_write_bytes <= 0))
+      d.error(host_path(h, "bridge.memory_mbps"),
+              "the shared memory port's rate takes PCI-X split reads and posted writes from one "
+              "timeline: give the bridge split_read_bytes and posted_write_bytes, or use "
+              "memory_read_mbps / memory_write_mbps");
     if (h.bridge.memory_read_mbps > 0 && h.bridge.split_read_bytes <= 0)
       d.error(host_path(h, "bridge.memory_read_mbps"),
               "the read path's rate applies to PCI-X split reads: give the bridge "

@@ -346,6 +346,12 @@ TEST(Loader, AReadPathRateNeedsSplitReads) {
         "bridge": {"memory_read_mbps": 400}}}})"),
                   "hosts.h.bridge.memory_read_mbps: the read path's rate applies to PCI-X split "
                   "reads: give the bridge split_read_bytes (PCI-X) or drop it");
+  EXPECT_CONTAINS(error_of(R"({"name": "bus", "description": "", "hosts": {"h": {
+        "pci": {"mode": "pcix", "width_bits": 64, "clock_mhz": 133},
+        "bridge": {"memory_mbps": 400, "split_read_bytes": 512}}}})"),
+                  "hosts.h.bridge.memory_mbps: the shared memory port's rate takes PCI-X split "
+                  "reads and posted writes from one timeline: give the bridge split_read_bytes "
+                  "and posted_write_bytes");
 }
 
 TEST(Loader, HostsCarryAPciBusItsBridgeAndDmaMasters) {

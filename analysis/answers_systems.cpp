@@ -156,7 +156,9 @@ std::string host_line(const std::string& label, const std::vector<HostPoint>& ro
   return s;
 }
 
-std::string host_detail(const Results& r, const HostPoint& x, const std::string& host) {
+// components: the results' components, found once for all the points.
+std::string host_detail(const Results& r, const HostPoint& x, const std::string& host,
+                        const std::vector<std::string>& components) {
   std::string s = fmt::format("{}: applications {} (received {}, sent {})",
                               short_label_of(r, x.point, every_axis(r)), mbps(x.total()),
                               mbps(x.received), mbps(x.sent));
@@ -165,7 +167,7 @@ std::string host_detail(const Results& r, const HostPoint& x, const std::string&
     s += fmt::format(", P/E {:.1f} (Mbit/s per CPU %)", *pe);
   if (x.drops > 0) s += ", switch dropped " + frames_text(x.drops);
   const std::string limit = host_limit(
-      r.config(x.point), host, r.components(),
+      r.config(x.point), host, components,
       [&](const std::string& c, const std::string& name) { return mean_of(r, x.point, c, name); });
   if (!limit.empty()) s += "; limited by " + limit;
   return s;
@@ -231,11 +233,12 @@ void host_applications(const Results& r, std::vector<Answer>& out) {
   a.kind = "host-applications";
   a.question = "What do the applications on host " + *host + " get" +
                (nic_axis < 0 ? "" : " through each NIC") + ", and at what CPU cost?";
+  const std::vector<std::string> components = r.components();
   for (const auto& g : group_points(r, axes_except(r, skip), points)) {
     std::vector<HostPoint> rows;
     for (const std::size_t p : g.points) rows.push_back(at[p]);
     a.lines.push_back(host_line(g.label, rows, x_name));
-    for (const auto& x : rows) a.details.push_back(host_detail(r, x, *host));
+    for (const auto& x : rows) a.details.push_back(host_detail(r, x, *host, components));
   }
   a.method =
       "Applications: the bytes " + *host +

@@ -55,6 +55,10 @@ Host::Host(sc_core::sc_module_name name, const HostConfig& config, const std::ve
       const std::string child = i == 0 ? "nic" : "nic" + std::to_string(i + 1);
       nics_.push_back(std::make_unique<Nic>(child.c_str(), config.nic, config.nic_master, *macs[i],
                                             pci_, bridge, context));
+      // A multi-port chip's ports after its first share the first's bus interface.
+      const std::size_t first_port = i - i % static_cast<std::size_t>(config.nic.chip_ports);
+      if (first_port != i)
+        pci_.bus().share_request_line(nics_.back()->bus_master(), nics_[first_port]->bus_master());
       team.nics.push_back(nics_.back().get());
       team.addresses.push_back(addresses[i]);
     }
@@ -151,8 +155,11 @@ Ends application_ends(const ScenarioConfig& config) {
         e.name = key == "app" ? "stack" : "stack_" + other;
         e.peer = other;
         e.app = *app;
-        e.transport = h.transport;
-        take_host_os(e, config.host_of(at));
+        // An end runs with the transport settings of the host it runs on, if that host has its
+        // own; else (an ideal station, a host without a transport block) with the app's host's.
+        const HostConfig* runs = config.host_of(at);
+        e.transport = runs != nullptr && runs->has_transport ? runs->transport : h.transport;
+        take_host_os(e, runs);
         e.sender = sender;
         e.ethernet.source = address(at);
         e.ethernet.destination = address(other);

@@ -116,6 +116,18 @@ void Nic::declare_formulas() {
     fifo_peak_ = fifo_used_;
     tx_fifo_peak_ = tx_fifo_used_ - tx_drained(now);
   });
+  // A request still at the bus counts up to the moment of asking.
+  auto busy_so_far = [this](const double& done, const bool& busy, const Picoseconds& from) {
+    return [this, &done, &busy, &from] {
+      return done + (busy ? static_cast<double>(now_ps() - from) : 0.0);
+    };
+  };
+  stats_.rate("dma_busy", "fraction", "share of time the NIC had a DMA request at the bus",
+              share_of_time(busy_so_far(busy_ps_, dma_busy_, busy_from_)));
+  stats_.rate("rx_dma_busy", "fraction", "share of time receive work had a request at the bus",
+              share_of_time(busy_so_far(rx_busy_ps_, rx_busy_, rx_busy_from_)));
+  stats_.rate("tx_dma_busy", "fraction", "share of time transmit work had a request at the bus",
+              share_of_time(busy_so_far(tx_busy_ps_, tx_busy_, tx_busy_from_)));
   stats_.summary("rx_fifo_peak", "bytes", "highest receive FIFO occupancy", value_of(fifo_peak_));
   stats_.summary("tx_fifo_peak", "bytes",
                  "highest transmit FIFO occupancy (bytes read and not yet sent)",
@@ -358,10 +370,28 @@ void Nic::issue(Kind kind, PciCommand command, std::uint64_t address, std::int64
   r.bytes = bytes;
   r.tag = kind;
   if (frame != nullptr) r.frame_id = frame->id;
-  dma_busy_ = true;
   last_was_rx_ = kind == rx_data || kind == rx_writeback || kind == rx_fetch;
+  dma_state(last_was_rx_, true, now_ps());
   if (events.connected()) report_request(r, true, now_ps());
   bus_.request(master_, r);
+}
+
+void Nic::dma_state(bool rx, bool busy, Picoseconds now) {
+  bool& engine = rx ? rx_busy_ : tx_busy_;
+  if (engine == busy) return;
+  engine = busy;
+  Picoseconds& from = rx ? rx_busy_from_ : tx_busy_from_;
+  if (busy)
+    from = now;
+  else
+    (rx ? rx_busy_ps_ : tx_busy_ps_) += static_cast<double>(now - from);
+  const bool any = rx_busy_ || tx_busy_;
+  if (any == dma_busy_) return;
+  dma_busy_ = any;
+  if (any)
+    busy_from_ = now;
+  else
+    busy_ps_ += static_cast<double>(now - busy_from_);
 }
 
 void Nic::report_request(const PciRequest& r, bool start, Picoseconds at) const {
@@ -382,7 +412,8 @@ void Nic::report_request(const PciRequest& r, bool start, Picoseconds at) const 
 }
 
 void Nic::pump(Picoseconds now) {
-  if (dma_busy_ || settling_) return;
+  const bool separate = params_.dma_engines == DmaEngines::separate;
+  if (settling_ || (separate ? rx_busy_ && tx_busy_ : dma_busy_)) return;
   // The DMA engine decides on everything that happens at this instant: first the station is
   // brought up to date in its defined order (its frame on the wire reported sent if its last
   // bit has left, frames that have arrived delivered; docs/mac.md), whichever process the
@@ -390,6 +421,11 @@ void Nic::pump(Picoseconds now) {
   settling_ = true;
   mac_.settle_station(now);
   settling_ = false;
+  if (separate) {  // each engine with work and no request at the bus issues one
+    if (!rx_busy_) pump_rx(now);
+    if (!tx_busy_) pump_tx(now);
+    return;
+  }
   if (dma_busy_) return;
   // The receive and transmit engines take turns at the bus when both have work.
   if (last_was_rx_) {
@@ -476,7 +512,8 @@ bool Nic::pump_rx(Picoseconds now) {
 }
 
 void Nic::pci_done(const PciRequest& request, Picoseconds at) {
-  dma_busy_ = false;
+  dma_state(request.tag == rx_data || request.tag == rx_writeback || request.tag == rx_fetch, false,
+            at);
   if (events.connected()) report_request(request, false, at);
   switch (request.tag) {
     case rx_data: {

@@ -67,6 +67,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   // Bus side.
   void pci_done(const PciRequest& request, Picoseconds at) override;
   std::size_t register_target() const { return registers_; }
+  std::size_t bus_master() const { return master_; }  // its DMA engine on the host's bus
   bool checksum_offload() const { return params_.checksum_offload; }
 
   // Transmit: the driver places a frame in host memory behind the next descriptor (post_tx),
@@ -187,7 +188,13 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   std::int64_t tx_sent_ = 0;    // sent, descriptor not yet written back
   std::int64_t tx_writing_back_ = 0;
   std::int64_t tx_completed_ = 0;  // written back, not yet reclaimed
-  bool dma_busy_ = false;
+  bool dma_busy_ = false;          // a request at the bus (either engine's)
+  bool rx_busy_ = false;           // the receive work has a request at the bus
+  bool tx_busy_ = false;           // the transmit work has a request at the bus
+  // Time with a request at the bus (either, receive, transmit), and since when each has one.
+  double busy_ps_ = 0, rx_busy_ps_ = 0, tx_busy_ps_ = 0;
+  Picoseconds busy_from_ = 0, rx_busy_from_ = 0, tx_busy_from_ = 0;
+  void dma_state(bool rx, bool busy, Picoseconds now);
   bool last_was_rx_ = false;
   bool settling_ = false;  // pump is bringing the station up to date: no decision inside
 

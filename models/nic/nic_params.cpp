@@ -19,13 +19,24 @@ const ChoiceList<NicBus>& choice_list(NicBus) {
   return list;
 }
 
+const ChoiceList<DmaEngines>& choice_list(DmaEngines) {
+  static const ChoiceList<DmaEngines> list = {
+      {DmaEngines::shared, "shared",
+       "one engine: receive and transmit take turns, one request at the bus at a time"},
+      {DmaEngines::separate, "separate",
+       "a receive and a transmit engine, each with a request at the bus (a write need not wait "
+       "for a read's completions)"},
+  };
+  return list;
+}
+
 const ParamTable<NicParams>& nic_param_table() {
   static const ParamTable<NicParams> table = [] {
     ParamTable<NicParams> t("nic", "a NIC between a station's MAC and its host's PCI bus");
     t.reference("station", &NicParams::station, "station", "the station whose MAC it serves")
-        .integer("rx_fifo_bytes", &NicParams::rx_fifo_bytes, "bytes", 2048, 1 << 24,
+        .integer("rx_fifo_bytes", &NicParams::rx_fifo_bytes, "bytes", 2048, 1 << 27,
                  "receive FIFO (packet buffer share)")
-        .integer("tx_fifo_bytes", &NicParams::tx_fifo_bytes, "bytes", 2048, 1 << 24,
+        .integer("tx_fifo_bytes", &NicParams::tx_fifo_bytes, "bytes", 2048, 1 << 27,
                  "transmit FIFO")
         .integer("rx_ring_descriptors", &NicParams::rx_ring_descriptors, "descriptors", 8, 65536,
                  "receive descriptor ring in host memory")
@@ -82,6 +93,14 @@ const ParamTable<NicParams>& nic_param_table() {
                  2, 16,
                  "the NIC's registers as a bus target: read latency (PCI Express: in clocks of "
                  "an assumed 125 MHz core)")
+        .choice("dma_engines", &NicParams::dma_engines,
+                "how the NIC's receive and transmit DMA share its bus master: one engine taking "
+                "turns, or an engine each")
+        .integer("chip_ports", &NicParams::chip_ports, "ports", 1, 4,
+                 "ports of one multi-port chip (its PCI functions): the host's NICs (its nic, "
+                 "then its team's stations in order) are taken this many to a chip, and a chip's "
+                 "ports share its one bus interface: one REQ# / GNT# pair, granted to the chip "
+                 "and passed between its ports in turn")
         .choice("bus", &NicParams::bus,
                 "the NIC's bus family: pci (a PCI card, also in PCI-X slots) or pcie (PCI "
                 "Express); the host's pci.mode must match")

@@ -16,6 +16,10 @@ const ChoiceList<Moderation>& choice_list(Moderation);
 // The bus family a NIC plugs into.
 enum class NicBus { pci, pcie };
 const ChoiceList<NicBus>& choice_list(NicBus);
+// shared: one DMA engine, the receive and transmit work taking turns, one request at the bus at a
+// time; separate: a receive and a transmit engine, each with a request at the bus.
+enum class DmaEngines { shared, separate };
+const ChoiceList<DmaEngines>& choice_list(DmaEngines);
 
 struct NicParams {
   std::string station;  // the station whose MAC this NIC serves
@@ -48,11 +52,14 @@ struct NicParams {
   std::int64_t coalesce_frames = 1;               // coalesce: interrupt after this many frames
   std::int64_t coalesce_us = 0;                   //   or this long after the first
   std::int64_t register_read_latency_clocks = 4;  // the NIC as a bus target
-  NicBus bus = NicBus::pci;                       // its bus family
-  std::int64_t pcie_lanes = 1;                    // pcie: the widest link it trains to
-  std::int64_t pcie_max_payload_bytes = 128;      // pcie: the largest Max_Payload_Size it takes
-  std::int64_t pcie_max_read_request_bytes = 0;   // pcie: what its driver programs (0: leave
-                                                  // the link's setting)
+  std::int64_t chip_ports = 1;  // ports of one chip: consecutive NICs of a host share its bus
+                                // interface (one REQ# / GNT# pair)
+  NicBus bus = NicBus::pci;     // its bus family
+  DmaEngines dma_engines = DmaEngines::shared;
+  std::int64_t pcie_lanes = 1;                   // pcie: the widest link it trains to
+  std::int64_t pcie_max_payload_bytes = 128;     // pcie: the largest Max_Payload_Size it takes
+  std::int64_t pcie_max_read_request_bytes = 0;  // pcie: what its driver programs (0: leave
+                                                 // the link's setting)
 };
 
 const ParamTable<NicParams>& nic_param_table();

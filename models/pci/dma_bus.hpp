@@ -46,6 +46,9 @@ class DmaBus {
                                  PciMasterClient* client) = 0;
   // The master asks for a transfer at time now; requests of one master are served in order.
   virtual void request(std::size_t master, const PciRequest& r, Picoseconds now) = 0;
+  // Master `master` is another function of the chip whose bus interface `with` is: they share
+  // one REQ# / GNT# pair (PCI, PCI-X). A PCI Express link has no arbiter: nothing to share.
+  virtual void share_request_line(std::size_t /*master*/, std::size_t /*with*/) {}
   // Event-driven stepping: the next instant the bus has something to do (kForeverPs if none),
   // and doing everything due at or before now.
   virtual Picoseconds next_event_ps() const = 0;

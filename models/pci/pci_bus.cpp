@@ -188,8 +188,14 @@ std::size_t PciBus::add_master(const std::string& name, const PciMasterParams& p
          megabytes_per_second(*m.bytes_read));
   g.rate("write_mbps", "MB/s", "bytes it wrote per second (10^6 bytes/s)",
          megabytes_per_second(*m.bytes_written));
+  m.line = masters_.size();
   masters_.push_back(std::move(m));
   return masters_.size() - 1;
+}
+
+void PciBus::share_request_line(std::size_t master, std::size_t with) {
+  masters_.at(master).line = masters_.at(with).line;
+  lines_shared_ = true;
 }
 
 void PciBus::request(std::size_t master, const PciRequest& r, Picoseconds now) {
@@ -240,6 +246,21 @@ std::int64_t PciBus::ready_edge(std::size_t m) const {
   return std::max(p.visible, x.not_before);
 }
 
+template <typename Requesting>
+std::size_t PciBus::function_of_line(std::size_t line, std::size_t rr_last,
+                                     const Requesting& requesting) const {
+  if (!lines_shared_) return requesting(line) ? line : kNone;
+  const std::size_t n = masters_.size();
+  const std::size_t last =
+      rr_last != kNone && masters_[rr_last].line == line ? rr_last : masters_[line].line_last;
+  const std::size_t from = last == kNone ? line + n - 1 : last;  // none yet: the first first
+  for (std::size_t i = 1; i <= n; ++i) {
+    const std::size_t m = (from + i) % n;
+    if (masters_[m].line == line && requesting(m)) return m;
+  }
+  return kNone;
+}
+
 std::size_t PciBus::arbitrate(std::int64_t edge, std::size_t holder, std::size_t rr_last,
                               std::size_t owner_if_requesting) const {
   const std::size_t n = masters_.size();
@@ -247,20 +268,26 @@ std::size_t PciBus::arbitrate(std::int64_t edge, std::size_t holder, std::size_t
     if (active_ && m == a_.t.master) return m == owner_if_requesting;
     return requesting_by(m, edge);
   };
+  // The arbiter sees REQ# lines: a line is its first function's index.
   if (fixed_priority_) {
-    std::size_t best = kNone;
-    for (std::size_t m = 0; m < n; ++m)
-      if (requesting(m) &&
-          (best == kNone || masters_[m].params.priority < masters_[best].params.priority))
-        best = m;
+    std::size_t best_line = kNone, best = kNone;
+    for (std::size_t l = 0; l < n; ++l) {
+      if (masters_[l].line != l) continue;
+      if (best_line != kNone && masters_[l].params.priority >= masters_[best_line].params.priority)
+        continue;
+      const std::size_t f = function_of_line(l, rr_last, requesting);
+      if (f != kNone) best_line = l, best = f;
+    }
     if (best != kNone) return best;
   } else {
-    // Rotating priority: the masters after the last one granted, that one last. Before anyone
-    // has been granted, master 0 comes first.
-    const std::size_t from = rr_last == kNone ? n - 1 : rr_last;
+    // Rotating priority: the lines after the last one granted, that one last. Before anyone
+    // has been granted, line 0 comes first.
+    const std::size_t from = rr_last == kNone ? n - 1 : masters_[rr_last].line;
     for (std::size_t i = 1; i <= n; ++i) {
-      const std::size_t m = (from + i) % n;
-      if (requesting(m)) return m;
+      const std::size_t l = (from + i) % n;
+      if (masters_[l].line != l) continue;
+      const std::size_t f = function_of_line(l, rr_last, requesting);
+      if (f != kNone) return f;
     }
   }
   return park_last_ ? holder : kNone;
@@ -285,7 +312,8 @@ std::int64_t PciBus::termination_edge(const Active& a) const {
   for (std::int64_t j : edges) {
     const bool owner_requesting = a.owner_requests_from >= 0 && a.owner_requests_from <= j;
     const std::size_t w = arbitrate(j, owner, owner, owner_requesting ? owner : kNone);
-    if (w != owner && w != kNone) return j + 1;
+    // GNT# stays with the owner's chip while another of its functions is the one asking.
+    if (w != kNone && masters_[w].line != masters_[owner].line) return j + 1;
   }
   return -1;
 }
@@ -400,6 +428,7 @@ PciBus::Active PciBus::fresh_active() {
 void PciBus::start(std::size_t m, std::int64_t s) {
   Master& x = masters_[m];
   rr_last_ = m;
+  masters_[x.line].line_last = m;
   Active a = fresh_active();
   a.t.master = m;
   a.t.start_clock = s;

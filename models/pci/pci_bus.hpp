@@ -2,23 +2,24 @@
 // A PCI / PCI-X bus segment: central arbiter, masters and targets, transactions timed to the bus
 // clock edge. Pure logic (no SystemC): PciBusModule (pci_bus_module.hpp) is its timing shell.
 //
-// Models (conventional PCI 2.2): per-master REQ#/GNT# with a round-robin or fixed-priority
-// arbiter, hidden arbitration (the next master is granted during the current transaction and
-// starts after one idle clock), bus parking; a transaction = address phase (+1 clock for a
-// dual-address cycle), DEVSEL# (fast/medium/slow), the target's initial latency, data phases
-// with subsequent wait states, one turnaround clock; 64-bit transfers; Memory Read / Read Line /
-// Read Multiple with the target disconnecting at the cache-line / prefetch boundary, Memory Write
-// (optionally disconnected at an address boundary, throttled by a posted-write buffer that drains
-// at a memory rate) and Memory Write and Invalidate (whole lines, even after the latency timer);
-// the master latency timer; Retry and delayed reads for targets slower than 16 clocks.
-// PCI-X 1.0: attribute phase, decode A/B/C, no subsequent wait states, latency-timer ends only at
-// 128-byte disconnect boundaries, split reads: each request (a sequence of up to the master's
-// MMRBC) answered with a Split Response and completed by the target as a master in completions
-// of up to its split_read_bytes, up to the master's outstanding-split limit in flight.
-// Does not model: parity (PAR, PERR#, SERR#), target or master abort, I/O and configuration
-// cycles, INTx# and Interrupt Acknowledge, LOCK#, fast back-to-back transactions, bridges to other
-// segments, ordering rules (a read does not wait for posted writes ahead of it to drain), a target
-// disconnecting on a full posted-write buffer (it inserts wait states instead), or PCI-X 2.0.
+// Models (conventional PCI 2.2): per-master REQ#/GNT# (one pair for all the functions of a
+// multi-function chip) with a round-robin or fixed-priority arbiter, hidden arbitration (the next
+// master is granted during the current transaction and starts after one idle clock), bus parking; a
+// transaction = address phase (+1 clock for a dual-address cycle), DEVSEL# (fast/medium/slow), the
+// target's initial latency, data phases with subsequent wait states, one turnaround clock; 64-bit
+// transfers; Memory Read / Read Line / Read Multiple with the target disconnecting at the
+// cache-line / prefetch boundary, Memory Write (optionally disconnected at an address boundary,
+// throttled by a posted-write buffer that drains at a memory rate) and Memory Write and Invalidate
+// (whole lines, even after the latency timer); the master latency timer; Retry and delayed reads
+// for targets slower than 16 clocks. PCI-X 1.0: attribute phase, decode A/B/C, no subsequent wait
+// states, latency-timer ends only at 128-byte disconnect boundaries, split reads: each request (a
+// sequence of up to the master's MMRBC) answered with a Split Response and completed by the target
+// as a master in completions of up to its split_read_bytes, up to the master's outstanding-split
+// limit in flight. Does not model: parity (PAR, PERR#, SERR#), target or master abort, I/O and
+// configuration cycles, INTx# and Interrupt Acknowledge, LOCK#, fast back-to-back transactions,
+// bridges to other segments, ordering rules (a read does not wait for posted writes ahead of it to
+// drain), a target disconnecting on a full posted-write buffer (it inserts wait states instead), or
+// PCI-X 2.0.
 //
 // Time: clock edge k is at k x period ps (edge 0 at time 0). A request made at time t is first
 // sampled at the first edge strictly after t (setup), so what happens at an edge never depends on
@@ -78,6 +79,11 @@ class PciBus : public DmaBus {
   // The master asks for a transfer at time now; requests of one master are served in order
   // (PCI-X split reads may overlap).
   void request(std::size_t master, const PciRequest& r, Picoseconds now) override;
+  // The functions of a multi-function chip share its one REQ# / GNT# pair: the arbiter sees one
+  // requester (asserting REQ# while any function has work), grants it in its turn, and the chip
+  // gives the bus to its functions in rotation; GNT# stays with the chip while another of its
+  // functions waits, so one function's latency timer does not end a burst for a sibling.
+  void share_request_line(std::size_t master, std::size_t with) override;
 
   // Event-driven stepping: the next instant the bus has something to do (kForeverPs if none),
   // and doing everything due at or before now.
@@ -130,6 +136,10 @@ class PciBus : public DmaBus {
     std::int64_t outstanding = 0;     // split read sequences in flight
     std::int64_t not_before = 0;      // REQ# held off until this edge (after a Retry)
     std::int64_t completer_for = -1;  // >= 0: the completer of this target's split reads
+    std::size_t line = 0;             // the master whose REQ# / GNT# pair it uses (itself, or
+                                      // the first function of its chip)
+    std::size_t line_last = static_cast<std::size_t>(-1);  // of a line's first function: the
+                                                           // function granted last (-1: none)
     std::deque<Completion> completions;
     Counter* transactions = nullptr;
     Counter* bytes_read = nullptr;
@@ -191,6 +201,11 @@ class PciBus : public DmaBus {
   // and the bus parks.
   std::size_t arbitrate(std::int64_t edge, std::size_t holder, std::size_t rr_last,
                         std::size_t owner_if_requesting) const;
+  // The function of line `line` the chip gives the bus to at `edge` (the next requesting one after
+  // the last granted), kNone if none requests.
+  template <typename Requesting>
+  std::size_t function_of_line(std::size_t line, std::size_t rr_last,
+                               const Requesting& requesting) const;
   // The edge at which the owner must end its burst: the first at or after its latency timer's
   // expiry at which it samples GNT# removed; -1 if none (yet).
   std::int64_t termination_edge(const Active& a) const;
@@ -236,6 +251,7 @@ class PciBus : public DmaBus {
   bool pcix_ = false;
   bool fixed_priority_ = false;
   bool park_last_ = false;
+  bool lines_shared_ = false;                        // some masters share a REQ# / GNT# pair
   Active spare_;                                     // storage for the next transaction
   mutable std::vector<std::int64_t> scratch_edges_;  // termination_edge's candidate edges
   std::vector<Master> masters_;

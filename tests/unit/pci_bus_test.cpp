@@ -210,6 +210,53 @@ TEST(PciBus, MastersAreServedInTheArbitersOrder) {
   }
 }
 
+// A dual-function chip (a, b) has one REQ# / GNT# pair: the rotating arbiter alternates between
+// the chip and c, and the chip passes its turns between a and b. With their own pairs, the order
+// is a, b, c. Each burst is cut by its 16-clock latency timer, as someone else always asks.
+TEST(PciBus, TheFunctionsOfAChipShareOneRequestLine) {
+  for (const bool shared : {true, false}) {
+    Bench b;
+    const auto bridge = b.bus.add_target("bridge", {});
+    PciMasterParams p;
+    p.latency_timer_clocks = 16;
+    const auto ma = b.master("a", p);
+    const auto mb = b.master("b", p);
+    const auto mc = b.master("c", p);
+    if (shared) b.bus.share_request_line(mb, ma);
+    for (const auto m : {ma, mb, mc})
+      b.bus.request(m, pci_request(bridge, PciCommand::memory_write, 1024), 0);
+    b.run();
+    std::string order;
+    for (std::size_t i = 0; i < 8; ++i) order += b.bus.master_name(b.log.at(i).master);
+    EXPECT_EQ(order, shared ? "acbcacbc" : "abcabcab") << shared;
+    EXPECT_EQ(b.log[0].data_phases, 16);
+    EXPECT_EQ(b.log[0].ending, PciEnding::latency_timer);
+    EXPECT_EQ(b.log[1].start_clock, b.log[0].end_clock + 1);
+  }
+}
+
+// GNT# stays with the chip while only its other function asks: the owner's latency timer does
+// not end its burst for a sibling (it does for a master with a pair of its own).
+TEST(PciBus, ASiblingFunctionDoesNotCutTheOwnersBurst) {
+  for (const bool shared : {true, false}) {
+    Bench b;
+    const auto bridge = b.bus.add_target("bridge", {});
+    PciMasterParams p;
+    p.latency_timer_clocks = 16;
+    const auto ma = b.master("a", p);
+    const auto mb = b.master("b", p);
+    if (shared) b.bus.share_request_line(mb, ma);
+    b.bus.request(ma, pci_request(bridge, PciCommand::memory_write, 1024), 0);
+    b.run_until(4 * kP33);
+    b.bus.request(mb, pci_request(bridge, PciCommand::memory_write, 64), 4 * kP33);
+    b.run();
+    ASSERT_GE(b.log.size(), 2u);
+    EXPECT_EQ(b.log[0].data_phases, shared ? 256 : 16) << shared;
+    EXPECT_EQ(b.bus.master_name(b.log[1].master), "b");
+    EXPECT_EQ(b.log[1].start_clock, b.log[0].end_clock + 1);
+  }
+}
+
 // Latency timer: it only ends the burst once GNT# is removed. Another master asking late cuts
 // the burst at the data phase in progress when the owner sees GNT# go.
 TEST(PciBus, LatencyTimerExpiryCutsABurstAtTheRightClock) {

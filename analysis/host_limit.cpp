@@ -24,6 +24,42 @@ std::vector<std::string> nic_stations(const nlohmann::json& h) {
   return stations;
 }
 
+// The rate of the link a station is cabled with, else the scenario's (Mb/s).
+double link_rate_mbps(const nlohmann::json& config, const std::string& station) {
+  for (const auto& l : config.value("links", nlohmann::json::array())) {
+    const auto ends = l.value("between", nlohmann::json::array());
+    const bool here = std::any_of(ends.begin(), ends.end(), [&](const nlohmann::json& e) {
+      return e.is_string() && e.get<std::string>() == station;
+    });
+    if (here && l.value("rate_mbps", 0.0) > 0) return l.value("rate_mbps", 0.0);
+  }
+  return config.value("rate_mbps", 1000.0);
+}
+
+// "NIC transmit DMA engine (...)" when one of the host's NICs had a request at the bus 95 % of
+// the time or more: its one engine, or its receive or transmit engine when they are separate.
+template <typename At>
+std::string nic_engine_limit(const nlohmann::json& h, const std::string& host,
+                             const std::vector<std::string>& components, const At& at, double bus) {
+  const bool separate =
+      h.value("nic", nlohmann::json::object()).value("dma_engines", "") == std::string("separate");
+  double busiest = 0;
+  std::string which;
+  for (const auto& c : components) {
+    if (c.rfind(host + ".nic", 0) != 0 || c.find('.', host.size() + 1) != std::string::npos)
+      continue;
+    for (const char* name : separate ? std::vector<const char*>{"rx_dma_busy", "tx_dma_busy"}
+                                     : std::vector<const char*>{"dma_busy"})
+      if (at(c, name) > busiest) busiest = at(c, name), which = name;
+  }
+  if (busiest < 0.95) return "";
+  const char* engine = which == "rx_dma_busy"   ? "receive DMA engine"
+                       : which == "tx_dma_busy" ? "transmit DMA engine"
+                                                : "DMA engine";
+  return fmt::format("NIC {} (a request at the bus {:.0f} % of the time, the bus {:.0f} % busy)",
+                     engine, 100 * busiest, 100 * bus);
+}
+
 }  // namespace
 
 std::string host_limit(const nlohmann::json& config, const std::string& host,
@@ -34,11 +70,16 @@ std::string host_limit(const nlohmann::json& config, const std::string& host,
   auto at = [&](const std::string& c, const std::string& name) {
     return value(c, name).value_or(0);
   };
-  const double line_bps = config.value("rate_mbps", 1000.0) * 1e6;
   double wire = 0;
   for (const auto& s : nic_stations(h)) {
-    wire = std::max(wire, at(s + ".mac", "tx_utilisation"));
-    const double rx = at(s + ".mac", "rx_throughput") + at(s + ".mac", "rx_frame_rate") * 20 * 8;
+    const std::string mac = s + ".mac";
+    wire = std::max(wire, at(mac, "tx_utilisation"));
+    // The station's line rate: what its transmitter's throughput is a share of (tx_efficiency is
+    // DA..FCS bits over the line's capacity), else its link's or the scenario's rate.
+    const double efficiency = at(mac, "tx_efficiency");
+    const double line_bps =
+        efficiency > 0 ? at(mac, "tx_throughput") / efficiency : link_rate_mbps(config, s) * 1e6;
+    const double rx = at(mac, "rx_throughput") + at(mac, "rx_frame_rate") * 20 * 8;
     wire = std::max(wire, rx / line_bps);
   }
   std::vector<std::string> limits;
@@ -65,6 +106,12 @@ std::string host_limit(const nlohmann::json& config, const std::string& host,
     }
   }
   if (lost > 0) limits.push_back(fmt::format("NIC receive FIFO ({:.0f} frames lost)", lost));
+  // A NIC's DMA engine always at the bus while the bus is not: the engine (its latency per
+  // request) held the host.
+  if (bus < 0.95) {
+    const std::string engine = nic_engine_limit(h, host, components, at, bus);
+    if (!engine.empty()) limits.push_back(engine);
+  }
   double cpu = 0;
   for (const char* name :
        {"cpu_utilisation", "interrupt_cpu_utilisation", "application_cpu_utilisation"})

@@ -1,0 +1,62 @@
+// What names a host's limit (analysis/host_limit), on statistics given by hand.
+
+#include "analysis/host_limit.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <utility>
+
+namespace gbesim {
+namespace {
+
+using Stats = std::map<std::pair<std::string, std::string>, double>;
+
+std::string limit_of(const nlohmann::json& config, const Stats& stats) {
+  std::vector<std::string> components;
+  for (const auto& [key, value] : stats) components.push_back(key.first);
+  return host_limit(config, "srv", components, [&](const std::string& c, const std::string& n) {
+    const auto it = stats.find({c, n});
+    return it == stats.end() ? std::optional<double>() : std::optional<double>(it->second);
+  });
+}
+
+// A 10 GbE port receiving 9.6 Gbit/s of 1518-byte frames is at its wire (790,514 frames/s, each
+// with 20 bytes of preamble, SFD and gap: 9.72 Gbit/s of 10), which a 1 Gb/s scale would call
+// 972 % busy. Its line rate comes from its transmitter's throughput over its efficiency.
+TEST(HostLimit, AWireIsAShareOfItsOwnRate) {
+  const auto config = nlohmann::json::parse(R"({"hosts": {"srv": {"nic": {"station": "p1"}}},
+      "links": [{"between": ["p1", "c1"], "rate_mbps": 10000}]})");
+  Stats s{{{"p1.mac", "rx_throughput"}, 9.6e9}, {{"p1.mac", "rx_frame_rate"}, 790514},
+          {{"p1.mac", "tx_utilisation"}, 0.05}, {{"p1.mac", "tx_throughput"}, 4.0e8},
+          {{"p1.mac", "tx_efficiency"}, 0.04},  {{"srv.pci", "utilisation"}, 0.5}};
+  EXPECT_EQ(limit_of(config, s), "wire (97 % busy)");
+  // Without a transmitter's figures the link's rate_mbps says the same.
+  s.erase({"p1.mac", "tx_efficiency"});
+  EXPECT_EQ(limit_of(config, s), "wire (97 % busy)");
+}
+
+// A NIC whose transmit engine always has a request at the bus while the bus is 75 % busy is held
+// by that engine; with the bus 96 % busy the bus is named instead.
+TEST(HostLimit, AnEngineAlwaysAtAnIdleBusIsTheLimit) {
+  const auto config = nlohmann::json::parse(
+      R"({"hosts": {"srv": {"nic": {"station": "p1", "dma_engines": "separate"}}}})");
+  Stats s{{{"srv.nic", "rx_dma_busy"}, 0.6},
+          {{"srv.nic", "tx_dma_busy"}, 0.999},
+          {{"srv.nic", "dma_busy"}, 0.999},
+          {{"srv.pci", "utilisation"}, 0.75}};
+  EXPECT_EQ(limit_of(config, s),
+            "NIC transmit DMA engine (a request at the bus 100 % of the time, the bus 75 % busy)");
+  s[{"srv.pci", "utilisation"}] = 0.96;
+  EXPECT_EQ(limit_of(config, s).rfind("bus (96 % busy", 0), 0u) << limit_of(config, s);
+  // One shared engine: its share of time with any request is what counts.
+  s[{"srv.pci", "utilisation"}] = 0.75;
+  s[{"srv.nic", "tx_dma_busy"}] = 0.5;
+  const auto shared = nlohmann::json::parse(R"({"hosts": {"srv": {"nic": {"station": "p1"}}}})");
+  s[{"srv.nic", "dma_busy"}] = 0.97;
+  EXPECT_EQ(limit_of(shared, s),
+            "NIC DMA engine (a request at the bus 97 % of the time, the bus 75 % busy)");
+}
+
+}  // namespace
+}  // namespace gbesim

@@ -129,8 +129,9 @@ struct HostConfig {
   AppParams app;                // an application against app.peer, unless app.kind is none
   std::vector<AppParams> apps;  // more applications
   TransportParams transport;
-  TeamParams team;      // more NICs (teaming), if team.stations is not empty
-  std::string station;  // a light host: the station its CPU runs on (no bus, NIC or driver)
+  bool has_transport = false;  // its own transport block: the connection ends it runs use it
+  TeamParams team;             // more NICs (teaming), if team.stations is not empty
+  std::string station;         // a light host: the station its CPU runs on (no bus, NIC or driver)
 
   bool light() const { return !station.empty(); }
   // Every application with its path under the host ("app", "apps[1]"): `app` first, if set.

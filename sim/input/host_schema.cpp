@@ -197,7 +197,7 @@ const Object<HostConfig>& host_object() {
         .field("apps", &HostConfig::apps, app_list().node())
         .written_if([](const HostConfig& host) { return !host.apps.empty(); })
         .field("transport", &HostConfig::transport, schema::table(transport_param_table()))
-        .written_if([](const HostConfig& host) { return !host.applications().empty(); })
+        .written_if([](const HostConfig& host) { return host.has_transport; })
         .needs("tx", "nic", "a sender needs the host's nic")
         .needs("team", "nic", "a team is more NICs like the host's nic: this host has no nic")
         .check([](const Json& obj, const std::string& path, HostConfig& h, Reader& r) {
@@ -220,8 +220,11 @@ const Object<HostConfig>& host_object() {
                                           : "an application runs") +
                               " on a host with a nic or a light host's \"station\": this "
                               "host has neither");
-          if (obj.contains("transport") && h.applications().empty())
-            r.d.error(child_path(path, "transport"), "transport settings need an app on this host");
+          h.has_transport = obj.contains("transport");
+          if (h.has_transport && !runs)
+            r.d.error(child_path(path, "transport"),
+                      "transport settings apply to the connection ends a host runs: this host has "
+                      "neither a nic nor a light host's \"station\"");
         })
         .check([](const Json&, const std::string& path, HostConfig& h, Reader& r) {
           resolve_read_latency(path, h, r);

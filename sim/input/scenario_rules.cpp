@@ -366,13 +366,19 @@ void applications_fit(const ScenarioConfig& c, Diagnostics& d) {
       peer_reachable(c, h, *app, child_path(at, "peer"), d);
       if (!h.tx.to.empty())
         d.error(at, "a host runs either the raw sender (tx) or applications, not both");
-      const std::int64_t frame = h.transport.mtu + 18;
-      for (const StationConfig* st : {c.find_station(own.front()), peer})
-        if (frame > st->mac.max_frame_bytes)
-          d.error(host_path(h, "transport.mtu"),
-                  "MTU " + std::to_string(h.transport.mtu) + " makes " + std::to_string(frame) +
-                      "-byte frames, over station " + st->name + "'s max_frame_bytes (" +
-                      std::to_string(st->mac.max_frame_bytes) + ")");
+      // Each end sends with its own host's MTU (the peer's if it has a transport block).
+      std::vector<const HostConfig*> senders{&h};
+      if (const HostConfig* far = c.host_of(app->peer); far != nullptr && far->has_transport)
+        senders.push_back(far);
+      for (const HostConfig* ends : senders) {
+        const std::int64_t frame = ends->transport.mtu + 18;
+        for (const StationConfig* st : {c.find_station(own.front()), peer})
+          if (frame > st->mac.max_frame_bytes)
+            d.error(host_path(*ends, "transport.mtu"),
+                    "MTU " + std::to_string(ends->transport.mtu) + " makes " +
+                        std::to_string(frame) + "-byte frames, over station " + st->name +
+                        "'s max_frame_bytes (" + std::to_string(st->mac.max_frame_bytes) + ")");
+      }
     }
   }
 }

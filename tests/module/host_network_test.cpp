@@ -132,6 +132,22 @@ TEST(HostApps, TwoConnectionsShareOneNic) {
   expect_two_streams_share_the_wire(sim, {{"h.stack_b", "b.stack"}, {"h.stack_c", "c.stack"}});
 }
 
+// A client's own transport block sets the end it runs for another host's application: the light
+// host cl acknowledges every segment (ack_every 1) where h's settings (the default, 2) would have
+// it acknowledge every second, so it sends exactly one ACK per data frame it receives.
+TEST(HostApps, APeersOwnTransportSetsTheEndsItRuns) {
+  gbesim::testing::SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 5000000,
+      "stations": {"a": {}, "b": {}}, "links": [{"between": ["a", "b"], "cable_m": 10}],
+      "hosts": {"h": {"nic": {"station": "a", "profile": "intel-82540em"},
+                      "pci": {"width_bits": 64, "clock_mhz": 66},
+                      "apps": [{"kind": "bulk", "peer": "b", "direction": "send"}]},
+                "cl": {"station": "b", "cpu": {}, "transport": {"ack_every": 1}}}})");
+  sim.run();
+  const double received = sim.scalar("cl.stack", "frames_received");
+  EXPECT_GT(received, 300);
+  EXPECT_EQ(sim.scalar("cl.stack", "acks_sent"), received);
+}
+
 // One ideal peer serving two connections: both of h's applications are with b, which runs two
 // ends ("stack_a", "stack_a_2"), each its own connection, told apart by ports.
 TEST(HostApps, AnIdealPeerServesSeveralConnections) {
@@ -248,6 +264,29 @@ TEST(HostTeam, ACablePerTeamNicServesEachPeerThroughItsOwnCable) {
             sim.scalar("c.mac", "frames_received_ok"));
   EXPECT_EQ(sim.scalar("a.mac", "frames_transmitted_ok"),
             sim.scalar("b.mac", "frames_received_ok"));
+}
+
+// A dual-port chip's two ports share its one REQ# / GNT# pair: three ports sending TCP to three
+// clients on a 32-bit 33 MHz bus (a third of what three wires need), a and a2 one chip, a3 another
+// chip's first port. The rotating arbiter grants the two chips in turn, so a3 moves about what a
+// and a2 move together, and a and a2 share their chip's half evenly.
+TEST(HostTeam, ThePortsOfADualPortChipShareItsBusInterface) {
+  gbesim::testing::SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 20000000,
+      "stations": {"a": {}, "a2": {}, "a3": {}, "b": {}, "c": {}, "d": {}},
+      "links": [{"between": ["a", "b"], "cable_m": 10}, {"between": ["a2", "c"], "cable_m": 10},
+                {"between": ["a3", "d"], "cable_m": 10}],
+      "hosts": {"h": {"nic": {"station": "a", "profile": "intel-82540em", "chip_ports": 2},
+        "team": {"mode": "per_client", "stations": ["a2", "a3"]},
+        "apps": [{"kind": "bulk", "peer": "b", "direction": "send"},
+                 {"kind": "bulk", "peer": "c", "direction": "send"},
+                 {"kind": "bulk", "peer": "d", "direction": "send"}]}}})");
+  sim.run();
+  const double a = sim.scalar("a.mac", "frames_transmitted_ok");
+  const double a2 = sim.scalar("a2.mac", "frames_transmitted_ok");
+  const double a3 = sim.scalar("a3.mac", "frames_transmitted_ok");
+  EXPECT_GT(sim.scalar("h.pci", "utilisation"), 0.95);
+  EXPECT_NEAR(a3 / (a + a2), 1.0, 0.15) << a << " " << a2 << " " << a3;
+  EXPECT_NEAR(a / a2, 1.0, 0.15) << a << " " << a2;
 }
 
 // Round-robin teaming: UDP at 100 Mbit/s to b and to c, 1470-byte datagrams, one frame each:

@@ -404,9 +404,9 @@ std::string with_nic(const std::string& nic) {
 
 TEST(Loader, EveryBuiltInNicProfileLoadsWithASourcePerField) {
   const auto& profiles = builtin_nic_profiles();
-  // 8 PCI chips, the 2003 review's 6 boards, 2 more boards, 3 PCIe chips, the 3C980B, and the
-  // 82545EM and one 82546EB port (chips of the 82540EM's with a PCI-X bus side).
-  ASSERT_EQ(profiles.size(), 22u);
+  // 8 PCI chips, the 2003 review's 6 boards, 2 more boards, 3 PCIe chips, the 3C980B, the PCI-X
+  // era's 82544EI, 82545EM, one 82546EB port and the BCM5703, and two 10 GbE chips.
+  ASSERT_EQ(profiles.size(), 26u);
   auto text_of = [&](const std::string& name) {
     for (const auto& [n, t] : profiles)
       if (n == name) return Json::parse(t);
@@ -634,6 +634,11 @@ TEST(Loader, HostApplicationsAreChecked) {
   EXPECT_CONTAINS(
       error_of(with_app(R"({"kind": "udp", "peer": "b", "request_bytes": 70000})")),
       "hosts.h.app.request_bytes: a UDP datagram carries at most 65507 bytes, got 70000");
+  // A host's transport block sets the ends it runs: one that runs none is refused.
+  EXPECT_CONTAINS(error_of(R"({"name": "n", "description": "", "stations": {"a": {}, "b": {}},
+      "links": [{"between": ["a", "b"]}], "hosts": {"h": {"transport": {"mtu": 1500}}}})"),
+                  "hosts.h.transport: transport settings apply to the connection ends a host "
+                  "runs: this host has neither a nic nor a light host's \"station\"");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "analysis/answers.hpp"
 #include "analysis/comparisons.hpp"
 #include "analysis/diameter.hpp"
+#include "analysis/host_limit.hpp"
 #include "analysis/result_files.hpp"
 #include "analysis/results.hpp"
 #include "analysis/side_by_side.hpp"
@@ -202,6 +203,78 @@ void comparison_table(const Results& r, std::ostringstream& h) {
   close_table(rows.size(), h);
 }
 
+// The hosts a point's scenario runs applications on.
+std::vector<std::string> application_hosts(const nlohmann::json& config) {
+  std::vector<std::string> out;
+  if (!config.is_object()) return out;
+  const nlohmann::json hosts = config.value("hosts", nlohmann::json::object());
+  for (const auto& [name, h] : hosts.items())
+    if (h.is_object() && (h.contains("app") || h.contains("apps"))) out.push_back(name);
+  return out;
+}
+
+// Per point: the applications' goodput (what every connection end received, both directions),
+// the frames every station received (DA..FCS), a collision domain's efficiency, and what limited
+// each host running applications (analysis/host_limit) -- each column where the results have it.
+void per_point_table(const Results& r, std::ostringstream& h) {
+  const std::vector<std::string> components = r.components();
+  std::vector<std::string> ends;
+  for (const auto& c : components)
+    if (c.find(".stack") != std::string::npos) ends.push_back(c);
+  std::vector<std::string> macs;  // every station's (a switch port is not a .mac)
+  for (const auto& c : components)
+    if (c.size() > 4 && c.compare(c.size() - 4, 4, ".mac") == 0) macs.push_back(c);
+  bool domain = false, limits = false;
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    domain = domain || r.value(p, "domain0", "efficiency").has_value();
+    limits = limits || !application_hosts(r.config(p)).empty();
+  }
+  open_table("Per point", r.points.size(), h);
+  h << "<table><tr><th>point</th>"
+    << (ends.empty() ? "" : "<th>applications' goodput, both ways (Mbit/s)</th>")
+    << "<th>frames received by stations, DA..FCS (Mbit/s)</th>"
+    << (domain ? "<th>collision-domain efficiency</th>" : "")
+    << (limits ? "<th>limited by</th>" : "") << "</tr>";
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    h << "<tr><td>" << html_escape(point_label(r, p)) << "</td>";
+    if (!ends.empty()) {
+      double goodput = 0;
+      for (const auto& c : ends)
+        if (const auto v = r.value(p, c, "receive_throughput")) goodput += v->mean;
+      h << "<td>" << number(goodput * 1e-6) << "</td>";
+    }
+    double received = 0;
+    for (const auto& c : macs)
+      if (const auto v = r.value(p, c, "rx_throughput")) received += v->mean;
+    h << "<td>" << number(received * 1e-6) << "</td>";
+    if (domain) {
+      const auto e = r.value(p, "domain0", "efficiency");
+      h << "<td>" << (e ? number(e->mean) : "-") << "</td>";
+    }
+    if (limits) {
+      std::string text;
+      for (const auto& host : application_hosts(r.config(p))) {
+        const std::string limit = host_limit(
+            r.config(p), host, components, [&](const std::string& c, const std::string& n) {
+              const auto v = r.value(p, c, n);
+              return v ? std::optional<double>(v->mean) : std::nullopt;
+            });
+        if (!limit.empty()) text += (text.empty() ? "" : "; ") + host + ": " + limit;
+      }
+      h << "<td>" << html_escape(text.empty() ? "-" : text) << "</td>";
+    }
+    h << "</tr>\n";
+  }
+  close_table(r.points.size(), h);
+  h << "<p>"
+    << (ends.empty() ? ""
+                     : "Goodput: the bytes every connection end's application "
+                       "received per second, summed over the ends (each "
+                       "connection's both directions once). ")
+    << "Frames received: the DA..FCS bits every station's MAC received OK per second, summed over "
+       "the stations (a switch forwards, it does not receive).</p>\n";
+}
+
 void key_table(const Results& r, std::ostringstream& h) {
   if (r.kind == ResultsKind::phy) {
     if (!r.tables.count("reach")) return;
@@ -217,19 +290,7 @@ void key_table(const Results& r, std::ostringstream& h) {
     h << "</table>\n";
     return;
   }
-  // Per point: delivered throughput (mean, CI) and, when present, efficiency.
-  open_table("Per point", r.points.size(), h);
-  h << "<table><tr><th>point</th><th>delivered throughput (Mbit/s)</th>"
-       "<th>collision-domain efficiency</th></tr>";
-  for (std::size_t p = 0; p < r.points.size(); ++p) {
-    const auto t = r.value(p, "network", "delivered_throughput");
-    const auto e = r.value(p, "domain0", "efficiency");
-    h << "<tr><td>" << html_escape(point_label(r, p)) << "</td><td>"
-      << (t ? number(t->mean * 1e-6) + (t->ci95 > 0 ? " &plusmn; " + number(t->ci95 * 1e-6) : "")
-            : "-")
-      << "</td><td>" << (e ? number(e->mean) : "-") << "</td></tr>\n";
-  }
-  close_table(r.points.size(), h);
+  per_point_table(r, h);
 }
 
 // Each later result beside the first, where their points match (analysis/side_by_side).

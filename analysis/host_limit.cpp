@@ -38,9 +38,34 @@ double link_rate_mbps(const nlohmann::json& config, const std::string& station) 
 
 // "NIC transmit DMA engine (...)" when one of the host's NICs had a request at the bus 95 % of
 // the time or more: its one engine, or its receive or transmit engine when they are separate.
+// "bus (97 % busy: data ..., idle ...)" for a bus segment's component.
+template <typename At>
+std::string bus_limit(const std::string& what, const std::string& pci, const At& at) {
+  std::string text = fmt::format("{} ({:.0f} % busy", what, 100 * at(pci, "utilisation"));
+  if (const double all = at(pci, "elapsed_clocks"); all > 0) {
+    auto share = [&](const char* name) { return 100 * at(pci, name) / all; };
+    text += fmt::format(
+        ": data {:.0f} %, address {:.0f} %, wait {:.0f} %, turnaround {:.0f} %, idle {:.0f} %",
+        share("data_clocks"), share("address_clocks"), share("wait_clocks"),
+        share("turnaround_clocks"), share("idle_clocks"));
+  }
+  return text + ")";
+}
+
+// the bus a host's NICs sit on: "the bus 75 % busy", or with an on-card bridge "the card's
+// segment 60 %, the host's 75 % busy".
+std::string nic_bus_words(bool card, double bus, double card_bus) {
+  return card ? fmt::format(
+                    "behind the on-card bridge: the card's segment {:.0f} %, the host's "
+                    "{:.0f} % busy",
+                    100 * card_bus, 100 * bus)
+              : fmt::format("the bus {:.0f} % busy", 100 * bus);
+}
+
 template <typename At>
 std::string nic_engine_limit(const nlohmann::json& h, const std::string& host,
-                             const std::vector<std::string>& components, const At& at, double bus) {
+                             const std::vector<std::string>& components, const At& at,
+                             const std::string& bus_words) {
   const bool separate =
       h.value("nic", nlohmann::json::object()).value("dma_engines", "") == std::string("separate");
   double busiest = 0;
@@ -56,8 +81,8 @@ std::string nic_engine_limit(const nlohmann::json& h, const std::string& host,
   const char* engine = which == "rx_dma_busy"   ? "receive DMA engine"
                        : which == "tx_dma_busy" ? "transmit DMA engine"
                                                 : "DMA engine";
-  return fmt::format("NIC {} (a request at the bus {:.0f} % of the time, the bus {:.0f} % busy)",
-                     engine, 100 * busiest, 100 * bus);
+  return fmt::format("NIC {} (a request at the bus {:.0f} % of the time, {})", engine,
+                     100 * busiest, bus_words);
 }
 
 }  // namespace
@@ -84,19 +109,12 @@ std::string host_limit(const nlohmann::json& config, const std::string& host,
   }
   std::vector<std::string> limits;
   if (wire >= 0.95) limits.push_back(fmt::format("wire ({:.0f} % busy)", 100 * wire));
-  const std::string pci = host + ".pci";
+  const std::string pci = host + ".pci", card_pci = host + ".card_pci";
   const double bus = at(pci, "utilisation");
-  if (bus >= 0.95) {
-    std::string text = fmt::format("bus ({:.0f} % busy", 100 * bus);
-    if (const double all = at(pci, "elapsed_clocks"); all > 0) {
-      auto share = [&](const char* name) { return 100 * at(pci, name) / all; };
-      text += fmt::format(
-          ": data {:.0f} %, address {:.0f} %, wait {:.0f} %, turnaround {:.0f} %, idle {:.0f} %",
-          share("data_clocks"), share("address_clocks"), share("wait_clocks"),
-          share("turnaround_clocks"), share("idle_clocks"));
-    }
-    limits.push_back(text + ")");
-  }
+  const bool card = h.contains("card_bridge");
+  const double card_bus = card ? at(card_pci, "utilisation") : 0;
+  if (bus >= 0.95) limits.push_back(bus_limit("bus", pci, at));
+  if (card_bus >= 0.95) limits.push_back(bus_limit("the card's bus segment", card_pci, at));
   double lost = 0, resent = 0, dropped = 0;
   for (const auto& c : components) {
     if (c.rfind(host + ".nic", 0) == 0) lost += at(c, "rx_fifo_overflow");
@@ -108,8 +126,9 @@ std::string host_limit(const nlohmann::json& config, const std::string& host,
   if (lost > 0) limits.push_back(fmt::format("NIC receive FIFO ({:.0f} frames lost)", lost));
   // A NIC's DMA engine always at the bus while the bus is not: the engine (its latency per
   // request) held the host.
-  if (bus < 0.95) {
-    const std::string engine = nic_engine_limit(h, host, components, at, bus);
+  if (bus < 0.95 && card_bus < 0.95) {
+    const std::string engine =
+        nic_engine_limit(h, host, components, at, nic_bus_words(card, bus, card_bus));
     if (!engine.empty()) limits.push_back(engine);
   }
   double cpu = 0;

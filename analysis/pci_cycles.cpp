@@ -23,6 +23,27 @@ std::int64_t pci_data_phases(std::uint64_t address, std::int64_t bytes, std::int
   return (offset + bytes + width_bytes - 1) / width_bytes;
 }
 
+PcixBridgedRead pcix_bridged_read(const PcixBridgedReadShape& s) {
+  PcixSplitReadShape piece = s.host;
+  piece.mmrbc_bytes = std::min(s.read_request_bytes, s.mmrbc_bytes);
+  piece.outstanding = 1;
+  const double t_piece = pcix_split_read(piece).sequence_clocks;
+  const std::int64_t pieces = (s.mmrbc_bytes + piece.mmrbc_bytes - 1) / piece.mmrbc_bytes;
+  const std::int64_t last_completion = std::min(piece.mmrbc_bytes, s.host.completion_bytes);
+  const std::int64_t card_phases = (last_completion + s.card_width_bytes - 1) / s.card_width_bytes;
+  const std::int64_t a = s.host.dual_address ? 2 : 1;
+  const std::int64_t d = 1;  // the bridge decodes at speed A on the card's segment
+  const auto pc = static_cast<double>(s.card_period_ps);
+  const auto lambda = static_cast<double>(s.latency_ps);
+  PcixBridgedRead r;
+  r.sequence_ps =
+      static_cast<double>(a + d + 3) * pc +
+      static_cast<double>(pieces) * (t_piece * static_cast<double>(s.host_period_ps) + lambda) +
+      lambda + static_cast<double>(1 + d + card_phases + 3) * pc;
+  r.bytes_per_ns = static_cast<double>(s.mmrbc_bytes) / r.sequence_ps * 1000.0;
+  return r;
+}
+
 }  // namespace gbesim
 
 namespace gbesim {

@@ -144,4 +144,32 @@ struct PcixSplitRead {
 
 PcixSplitRead pcix_split_read(const PcixSplitReadShape& s);
 
+// A PCI-X master on a card's own segment reading a long buffer through the card's PCI-X-to-PCI-X
+// bridge (models/pci/pcix_bridge.hpp), one sequence of M bytes in flight. Its request is a
+// Split Response on the card's segment (A + D + 3 clocks there); the bridge asks the host's
+// segment for it in pieces of R bytes, each lambda after the previous one's last completion
+// (the first lambda after the Split Response), so each piece costs the host segment's T for one
+// sequence of R bytes (pcix_split_read, k = 1) plus lambda; the last piece's last completion (C'
+// bytes) comes back lambda after it ended and is written on the card's segment in one burst
+// (ready, then D + C' / width + 3 clocks), and the master asks again:
+//   sequence = (A + D + 3) Pc + (M / R) (T(R) Ph + lambda) + lambda + (1 + D + C' / w + 3) Pc.
+// The master reads M / sequence.
+struct PcixBridgedReadShape {
+  PcixSplitReadShape host;  // the host's segment (mmrbc and outstanding: unused)
+  std::int64_t host_period_ps = 7'500;
+  std::int64_t card_period_ps = 7'500;
+  std::int64_t card_width_bytes = 8;
+  std::int64_t mmrbc_bytes = 512;         // M, the card master's sequence
+  std::int64_t read_request_bytes = 512;  // R, the bridge's pieces
+  std::int64_t latency_ps = 0;            // lambda, each crossing
+};
+
+// std::int64_t per sequence and bytes per ns.
+struct PcixBridgedRead {
+  double sequence_ps = 0;
+  double bytes_per_ns = 0;
+};
+
+PcixBridgedRead pcix_bridged_read(const PcixBridgedReadShape& s);
+
 }  // namespace gbesim

@@ -19,6 +19,15 @@ std::unique_ptr<HostStack> make_stack(const AppEnd& e, SimContext& context) {
                                      e.sender_port);
 }
 
+// The card's own segment behind its bridge: the host bus's arbiter, the bridge's clock and width.
+PciBusParams card_segment(const HostConfig& config) {
+  PciBusParams p = config.pci;
+  p.mode = PciMode::pcix;
+  p.clock_mhz = config.card_bridge.clock_mhz;
+  p.width_bits = config.card_bridge.width_bits;
+  return p;
+}
+
 }  // namespace
 
 Station::Station(sc_core::sc_module_name name, const StationConfig& config, std::uint32_t number,
@@ -49,16 +58,29 @@ Host::Host(sc_core::sc_module_name name, const HostConfig& config, const std::ve
     stack_set_.add(stacks_.back().get());
   }
   if (config.has_nic && !macs.empty()) {
+    PciBusModule* nic_bus = &pci_;
+    std::size_t nic_memory = bridge;
+    if (config.has_card_bridge) {
+      card_pci_ = std::make_unique<PciBusModule>("card_pci", card_segment(config), context);
+      card_bridge_ =
+          std::make_unique<PciXBridge>("card_bridge", config.card_bridge, pci_, *card_pci_, bridge);
+      nic_bus = card_pci_.get();
+      nic_memory = card_bridge_->memory_target();
+    }
     NicTeam team;
     team.round_robin = config.team.mode == TeamMode::round_robin && macs.size() > 1;
     for (std::size_t i = 0; i < macs.size(); ++i) {
       const std::string child = i == 0 ? "nic" : "nic" + std::to_string(i + 1);
       nics_.push_back(std::make_unique<Nic>(child.c_str(), config.nic, config.nic_master, *macs[i],
-                                            pci_, bridge, context));
+                                            *nic_bus, nic_memory, context));
+      if (card_bridge_)
+        nics_.back()->reached_through(card_bridge_->expose(nics_.back()->own_register_target(),
+                                                           std::string("card_bridge.") + child));
       // A multi-port chip's ports after its first share the first's bus interface.
       const std::size_t first_port = i - i % static_cast<std::size_t>(config.nic.chip_ports);
       if (first_port != i)
-        pci_.bus().share_request_line(nics_.back()->bus_master(), nics_[first_port]->bus_master());
+        nic_bus->bus().share_request_line(nics_.back()->bus_master(),
+                                          nics_[first_port]->bus_master());
       team.nics.push_back(nics_.back().get());
       team.addresses.push_back(addresses[i]);
     }

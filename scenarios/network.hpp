@@ -30,6 +30,7 @@
 #include "models/nic/nic.hpp"
 #include "models/pci/dma_master.hpp"
 #include "models/pci/pci_bus_module.hpp"
+#include "models/pci/pcix_bridge.hpp"
 #include "models/switch/switch.hpp"
 #include "scenarios/scenario_config.hpp"
 
@@ -78,7 +79,8 @@ class Station : public sc_core::sc_module {
 };
 
 // A host: its PCI bus ("pci") with the host bridge as target 0, the DMA masters on it, its NICs
-// ("nic", then a team's "nic2", "nic3", ...) with their driver, and its application ends.
+// ("nic", then a team's "nic2", "nic3", ...) with their driver, and its application ends. With an
+// on-card bridge the NICs sit on the card's segment ("card_pci") behind it ("card_bridge").
 class Host : public sc_core::sc_module {
  public:
   // macs: the MACs of the stations its NICs serve (the nic's first, then the team's).
@@ -98,6 +100,8 @@ class Host : public sc_core::sc_module {
   HostConfig config_;
   std::vector<AppEnd> ends_;
   PciBusModule pci_;
+  std::unique_ptr<PciBusModule> card_pci_;
+  std::unique_ptr<PciXBridge> card_bridge_;
   std::vector<std::unique_ptr<DmaMaster>> dma_;
   std::vector<std::unique_ptr<HostStack>> stacks_;
   StackSet stack_set_;

@@ -119,6 +119,8 @@ struct HostConfig {
   std::string name;
   PciBusParams pci;
   PciTargetParams bridge;
+  PciBridgeParams card_bridge;  // the NICs' own segment behind an on-card bridge, if set
+  bool has_card_bridge = false;
   std::vector<DmaMasterConfig> dma;
   bool has_nic = false;  // a NIC serving one of the scenario's stations, with its driver
   NicParams nic;

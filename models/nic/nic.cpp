@@ -92,6 +92,7 @@ Nic::Nic(sc_core::sc_module_name name, const NicParams& params, const PciMasterP
   // PCI Express: the same latency in clocks of the endpoint's 125 MHz core (an assumption).
   registers.completion_latency_ns = 8 * params.register_read_latency_clocks;
   registers_ = bus.bus().add_target(basename(), registers);
+  host_registers_ = registers_;
   rx_descriptors_.post(params.rx_ring_descriptors - 1);  // the driver posts the ring at start-up
   declare_formulas();
   SC_METHOD(moderation_process);

@@ -66,7 +66,11 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   void settle(Picoseconds) override {}
   // Bus side.
   void pci_done(const PciRequest& request, Picoseconds at) override;
-  std::size_t register_target() const { return registers_; }
+  // The target the host addresses for its registers: its own, or an on-card bridge's window to
+  // them (reached_through).
+  std::size_t register_target() const { return host_registers_; }
+  std::size_t own_register_target() const { return registers_; }
+  void reached_through(std::size_t window) { host_registers_ = window; }
   std::size_t bus_master() const { return master_; }  // its DMA engine on the host's bus
   bool checksum_offload() const { return params_.checksum_offload; }
 
@@ -159,6 +163,7 @@ class Nic : public sc_core::sc_module, public MacClient, public PciMasterClient 
   std::size_t master_;
   std::size_t memory_;
   std::size_t registers_;
+  std::size_t host_registers_;
   PciCommand read_command_;
   PciCommand write_command_;
 

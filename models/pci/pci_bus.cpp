@@ -4,6 +4,8 @@
 #include <array>
 #include <cassert>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 
 namespace gbesim {
 
@@ -196,6 +198,37 @@ std::size_t PciBus::add_master(const std::string& name, const PciMasterParams& p
 void PciBus::share_request_line(std::size_t master, std::size_t with) {
   masters_.at(master).line = masters_.at(with).line;
   lines_shared_ = true;
+}
+
+void PciBus::forward(std::size_t target, PciForwarder* forwarder, std::int64_t posted_write_bytes,
+                     bool done_on_delivery) {
+  Target& t = targets_.at(target);
+  if (!pcix() || t.params.split_read_bytes <= 0)
+    throw std::logic_error("PciBus::forward: a PCI-X target with split reads");
+  t.forwarder = forwarder;
+  t.posted_free = posted_write_bytes;
+  t.done_on_delivery = done_on_delivery;
+}
+
+void PciBus::complete_split(std::size_t target, const PciSplitRead& read, std::uint64_t address,
+                            std::int64_t bytes, bool last, Picoseconds at) {
+  Completion c;
+  c.requester = read.requester;
+  c.id = read.id;
+  c.bytes = bytes;
+  c.address = address;
+  c.ready = edge_after(at);
+  c.frame_id = read.frame_id;
+  c.last = last;
+  masters_[targets_.at(target).completer].completions.push_back(c);
+}
+
+void PciBus::release_posted(std::size_t target, std::int64_t bytes) {
+  targets_.at(target).posted_free += bytes;
+}
+
+void PciBus::deliver_done(std::size_t master, const PciRequest& r, Picoseconds at) {
+  if (masters_.at(master).client) masters_[master].client->pci_done(r, at);
 }
 
 void PciBus::request(std::size_t master, const PciRequest& r, Picoseconds now) {
@@ -455,9 +488,11 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   const auto offset0 = static_cast<std::int64_t>(a.address0 % static_cast<std::uint64_t>(width));
   a.uncut_phases = a.bytes_left > 0 ? (offset0 + a.bytes_left + width - 1) / width : 0;
   generate_phases(a, kPhaseBlock);
+  if (a.forward_bytes > 0) forward_write(x.queue.front(), targets_[a.t.target], a, a.forward_bytes);
   a_ = std::move(a);
   active_ = true;
   cut_at_latency_timer(a_);
+  tell_forwarder();
 }
 
 // The steps of start() and finish() are inline: each has one caller and runs once per
@@ -517,7 +552,24 @@ inline bool PciBus::start_request(Master& x, std::int64_t s, Active& a) {
   }
   a.first_edge = s + address_clocks + initial_latency(t, read, delayed_served);
   if (!pcix()) a.subsequent_wait = t.params.subsequent_wait_clocks;
-  const std::int64_t limit = burst_limit(t, a.t.command, address, remaining, read);
+  std::int64_t limit = burst_limit(t, a.t.command, address, remaining, read);
+  if (!read && t.forwarder) {
+    // A bridge takes what its posted-write buffer has room for, disconnecting at an ADB short of
+    // a full buffer, and retries the write when it has no room for one. What it forwarded of
+    // this request ahead of a transaction cut short has its room already.
+    const std::int64_t reserved = p.forwarded - p.moved;
+    std::int64_t room = t.posted_free + reserved;
+    if (room < limit)
+      room = (static_cast<std::int64_t>(address) + room) / kAdbBytes * kAdbBytes -
+             static_cast<std::int64_t>(address);
+    if (room <= 0) {
+      a.t.ending = PciEnding::retry;
+      a.t.end_clock = s + address_clocks + t.devsel_clocks;
+      return false;
+    }
+    limit = std::min(limit, room);
+    a.forward_bytes = std::max<std::int64_t>(0, limit - reserved);
+  }
   if (limit < remaining) a.uncut_ending = PciEnding::disconnect;
   a.bytes_left = limit;
   if (!read && t.params.posted_write_bytes > 0) {
@@ -615,6 +667,37 @@ void PciBus::finish() {
     if (masters_[m].client) masters_[m].client->pci_progress(pr.first, pr.second, at);
   for (const auto& [m, r] : outcome.done)
     if (masters_[m].client) masters_[m].client->pci_done(r, at);
+  tell_forwarder();
+}
+
+void PciBus::tell_forwarder() {
+  if (!forward_) return;
+  const Forwarded f = *forward_;
+  forward_.reset();
+  PciForwarder& to = *targets_[f.target].forwarder;
+  if (f.read)
+    to.forward_read(f.target, f.split, f.at);
+  else
+    to.forward_write(f.target, f.master, f.request, f.address, f.bytes, f.last, f.at);
+}
+
+void PciBus::forward_write(Pending& p, Target& t, const Active& a, std::int64_t bytes) {
+  // The bridge forwards as soon as the first ADB (or all, if less) has arrived.
+  const std::int64_t first = std::min(bytes, kAdbBytes);
+  std::int64_t arrived = 0;
+  std::size_t i = 0;
+  while (arrived < first) arrived += a.phase_bytes[i++];
+  Forwarded f;
+  f.target = a.t.target;
+  f.master = a.t.master;
+  f.request = p.request;
+  f.address = p.request.address + static_cast<std::uint64_t>(p.forwarded);
+  f.bytes = bytes;
+  f.at = time_of(a.edges[i - 1]);
+  t.posted_free -= bytes;
+  p.forwarded += bytes;
+  f.last = p.forwarded == p.request.bytes;
+  forward_ = f;
 }
 
 inline void PciBus::finish_split_completion(Master& x, const PciTransaction& t, Outcome& outcome) {
@@ -652,10 +735,17 @@ inline void PciBus::finish_split_response(Master& x, const Active& a) {
   const PciTransaction& t = a.t;
   Pending& p = x.queue.front();
   Target& target = targets_[p.request.target];
+  if (target.forwarder) {  // a bridge: the completions come from the far side
+    forward_ = Forwarded{};
+    forward_->target = p.request.target;
+    forward_->read = true;
+    forward_->at = time_of(t.end_clock);
+    forward_->split = {t.master, p.id, p.request.command, a.address0, a.split_chunk, t.frame_id};
+  }
   // The sequence comes back in completions of up to the target's split_read_bytes, in order; with
   // a read path of limited rate, each piece is ready once that path has delivered it.
   const std::int64_t piece = target.params.split_read_bytes;
-  for (std::int64_t offset = 0; offset < a.split_chunk; offset += piece) {
+  for (std::int64_t offset = 0; !target.forwarder && offset < a.split_chunk; offset += piece) {
     Completion c;
     c.requester = t.master;
     c.id = p.id;
@@ -693,11 +783,12 @@ inline void PciBus::finish_data(Master& x, const Active& a, bool read, Outcome& 
     *x.bytes_read += static_cast<std::uint64_t>(t.bytes);
   else
     *x.bytes_written += static_cast<std::uint64_t>(t.bytes);
-  if (!read && targets_[t.target].params.posted_write_bytes > 0)
-    targets_[t.target].drained_ps = a.drained_after[a.last];
+  Target& target = targets_[t.target];
+  if (!read && target.params.posted_write_bytes > 0) target.drained_ps = a.drained_after[a.last];
+  const bool last = p.moved == p.request.bytes;
   outcome.progress.push_back({t.master, {p.request, t.bytes}});
-  if (p.moved == p.request.bytes) {
-    outcome.done.push_back({t.master, p.request});
+  if (last) {
+    if (read || !target.done_on_delivery) outcome.done.push_back({t.master, p.request});
     x.queue.pop_front();
   } else {
     p.visible = std::max(p.visible, t.end_clock);  // REQ# stays asserted for the rest

@@ -15,11 +15,14 @@
 // states, latency-timer ends only at 128-byte disconnect boundaries, split reads: each request (a
 // sequence of up to the master's MMRBC) answered with a Split Response and completed by the target
 // as a master in completions of up to its split_read_bytes, up to the master's outstanding-split
-// limit in flight. Does not model: parity (PAR, PERR#, SERR#), target or master abort, I/O and
-// configuration cycles, INTx# and Interrupt Acknowledge, LOCK#, fast back-to-back transactions,
-// bridges to other segments, ordering rules (a read does not wait for posted writes ahead of it to
-// drain), a target disconnecting on a full posted-write buffer (it inserts wait states instead), or
-// PCI-X 2.0.
+// limit in flight. A target may be a bridge's face on the segment (forward()): it takes split
+// read requests and posted writes for another segment (pcix_bridge.hpp), answers the reads with
+// the completions the bridge hands back, and takes writes while its posted-write buffer has
+// room (a full buffer: Retry; a nearly full one: a disconnect at an ADB). Does not model: parity
+// (PAR, PERR#, SERR#), target or master abort, I/O and configuration cycles, INTx# and Interrupt
+// Acknowledge, LOCK#, fast back-to-back transactions, ordering rules (a read does not wait for
+// posted writes ahead of it to drain), a target disconnecting on a full posted-write buffer (it
+// inserts wait states instead), or PCI-X 2.0.
 //
 // Time: clock edge k is at k x period ps (edge 0 at time 0). A request made at time t is first
 // sampled at the first edge strictly after t (setup), so what happens at an edge never depends on
@@ -30,6 +33,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +70,29 @@ struct PciTransaction {
   std::uint64_t frame_id = 0;  // the frame whose data it moves (PciRequest::frame_id)
 };
 
+// A split read request (a sequence) a bridge's target took, to forward.
+struct PciSplitRead {
+  std::size_t requester = 0;
+  std::uint64_t id = 0;
+  PciCommand command = PciCommand::memory_read;
+  std::uint64_t address = 0;
+  std::int64_t bytes = 0;
+  std::uint64_t frame_id = 0;
+};
+
+// The bridge behind a forwarded target (PciBus::forward).
+class PciForwarder {
+ public:
+  virtual ~PciForwarder() = default;
+  // The target took a split read request at `at` (its Split Response's end).
+  virtual void forward_read(std::size_t target, const PciSplitRead& read, Picoseconds at) = 0;
+  // The target took `bytes` at `address` of master's write request r into its posted-write
+  // buffer; `last`: the request is all taken.
+  virtual void forward_write(std::size_t target, std::size_t master, const PciRequest& r,
+                             std::uint64_t address, std::int64_t bytes, bool last,
+                             Picoseconds at) = 0;
+};
+
 class PciBus : public DmaBus {
  public:
   PciBus(const PciBusParams& params, StatRegistry& stats, const std::string& component);
@@ -84,6 +111,19 @@ class PciBus : public DmaBus {
   // gives the bus to its functions in rotation; GNT# stays with the chip while another of its
   // functions waits, so one function's latency timer does not end a burst for a sibling.
   void share_request_line(std::size_t master, std::size_t with) override;
+
+  // Target `target` (PCI-X, with split_read_bytes > 0) is a bridge's face on this segment: reads
+  // are forwarded, answered by complete_split(); writes go into a posted-write buffer of
+  // posted_write_bytes that release_posted() empties. With done_on_delivery a write's master
+  // hears pci_done when the forwarder calls deliver_done() (its data reached the far target),
+  // else when the buffer took it.
+  void forward(std::size_t target, PciForwarder* forwarder, std::int64_t posted_write_bytes,
+               bool done_on_delivery);
+  // Completion data for a forwarded read, ready to go from the first edge after `at`.
+  void complete_split(std::size_t target, const PciSplitRead& read, std::uint64_t address,
+                      std::int64_t bytes, bool last, Picoseconds at);
+  void release_posted(std::size_t target, std::int64_t bytes);
+  void deliver_done(std::size_t master, const PciRequest& r, Picoseconds at);
 
   // Event-driven stepping: the next instant the bus has something to do (kForeverPs if none),
   // and doing everything due at or before now.
@@ -117,6 +157,19 @@ class PciBus : public DmaBus {
     std::int64_t requested = 0;       // PCI-X split reads: bytes asked for so far
     std::int64_t visible = 0;         // first edge at which this work can be sampled
     std::int64_t delayed_ready = -1;  // delayed read: edge from which the target has the data
+    std::int64_t forwarded = 0;       // a write to a bridge: bytes it has forwarded (and has
+                                      // room for) so far, ahead of those moved when cut short
+  };
+  struct Forwarded {  // what a bridge's target took, for its forwarder
+    std::size_t target = 0;
+    bool read = false;
+    PciSplitRead split;  // a read
+    std::size_t master = 0;
+    PciRequest request;  // a write: `bytes` of it at `address`
+    std::uint64_t address = 0;
+    std::int64_t bytes = 0;
+    bool last = false;
+    Picoseconds at = 0;
   };
   struct Completion {  // PCI-X: split-read data the target returns as a master
     std::size_t requester = 0;
@@ -150,12 +203,15 @@ class PciBus : public DmaBus {
     std::string name;
     PciTargetParams params;
     std::int64_t devsel_clocks = 1;
-    Picoseconds ps_per_byte = 0;       // posted-write drain
-    Picoseconds drained_ps = 0;        // when the posted-write buffer will be empty
-    Picoseconds read_ps_per_byte = 0;  // split completions' read path (0: no limit)
-    std::int64_t read_free_edge = 0;   // the read path has delivered all it was asked for by then
-    bool shared_memory = false;        // reads and the posted-write drain share drained_ps
-    std::size_t completer = 0;         // its completer master (PCI-X split reads)
+    Picoseconds ps_per_byte = 0;        // posted-write drain
+    Picoseconds drained_ps = 0;         // when the posted-write buffer will be empty
+    Picoseconds read_ps_per_byte = 0;   // split completions' read path (0: no limit)
+    std::int64_t read_free_edge = 0;    // the read path has delivered all it was asked for by then
+    bool shared_memory = false;         // reads and the posted-write drain share drained_ps
+    std::size_t completer = 0;          // its completer master (PCI-X split reads)
+    PciForwarder* forwarder = nullptr;  // a bridge's face (forward())
+    std::int64_t posted_free = 0;       // its posted-write buffer's room
+    bool done_on_delivery = false;
   };
   // The data phases of a transaction are generated as far as they are needed, a block at a time:
   // a DMA request may be megabytes, and most of its phases lie beyond the latency timer's cut.
@@ -179,6 +235,7 @@ class PciBus : public DmaBus {
     PciEnding uncut_ending = PciEnding::complete;
     std::uint64_t address0 = 0;             // address of the first data phase
     std::int64_t split_chunk = 0;           // PCI-X split request: bytes asked for (a sequence)
+    std::int64_t forward_bytes = 0;         // a write to a bridge: bytes it forwards from now
     std::int64_t owner_requests_from = -1;  // the owner's REQ# (for more work) is sampled from
                                             // this edge on (-1: not asserted)
   };
@@ -235,6 +292,10 @@ class PciBus : public DmaBus {
               std::string_view detail = {}, std::int64_t value = -1, std::int64_t bytes = -1) const;
   // The transaction in progress ends: its figures, the masters' state, then their callbacks.
   void finish();
+  // A write to a bridge's target: what the transaction starting with `a` forwards, cut through
+  // from its first ADB's arrival, its room in the buffer taken.
+  void forward_write(Pending& p, Target& t, const Active& a, std::int64_t bytes);
+  void tell_forwarder();
   struct Outcome;  // what a finished transaction tells the masters' clients
   void finish_split_completion(Master& x, const PciTransaction& t, Outcome& outcome);
   void finish_split_response(Master& x, const Active& a);
@@ -263,6 +324,7 @@ class PciBus : public DmaBus {
   std::size_t holder_;                 // GNT# as sampled at decided_through_ (npos: none)
   std::size_t rr_last_;                // the round-robin pointer: last master granted (npos: none)
   std::uint64_t next_id_ = 1;
+  std::optional<Forwarded> forward_;  // start() or finish() has a forwarder to tell
 
   StatGroup stats_;
   Counter address_clocks_, wait_clocks_, data_clocks_, turnaround_clocks_, transactions_, retries_,

@@ -38,12 +38,20 @@ PciBusModule::PciBusModule(sc_core::sc_module_name name, const PciBusParams& par
 }
 
 void PciBusModule::request(std::size_t master, const PciRequest& r) {
+  request_at(master, r, now_ps());
+}
+
+void PciBusModule::reschedule() {
+  if (!running_) wake_for_next_event(now_ps());
+}
+
+void PciBusModule::request_at(std::size_t master, const PciRequest& r, Picoseconds at) {
   const Picoseconds now = now_ps();
   // What the bus does at this instant comes first (a PCI Express link may have packets to send
   // or completions to queue now): the request joins after it, whichever process the
   // simulation kernel runs first. A request from a callback while the bus runs is already after.
   settle();
-  bus_->request(master, r, now);
+  bus_->request(master, r, std::max(at, now));
   // Asked from a master's callback while the bus runs: run() sets the wake-up as it returns.
   if (waking_every_ns())
     wake_.notify(sc_core::SC_ZERO_TIME);

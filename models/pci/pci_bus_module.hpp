@@ -27,6 +27,11 @@ class PciBusModule : public sc_core::sc_module {
   DmaBus& bus() { return *bus_; }
   // A master asks for a transfer now.
   void request(std::size_t master, const PciRequest& r);
+  // ... or at `at` (not before now): a bridge forwarding what it took, its latency later.
+  void request_at(std::size_t master, const PciRequest& r, Picoseconds at);
+  // The engine's state was changed from outside (a bridge handed it completions or room): its
+  // next wake-up may be sooner.
+  void reschedule();
   // Brings the bus up to now: whatever it completes at this instant (with its masters'
   // callbacks) has happened before the caller acts, whichever process the simulation kernel
   // runs first. A process that reads what bus transfers change calls it first.

@@ -131,6 +131,8 @@ Picoseconds pci_clock_period_ps(std::int64_t clock_mhz) {
       return 15'000;
     case 100:
       return 10'000;
+    case 120:  // an on-card segment (e1000: the PRO/1000 MT Quad's); 120.005 MHz, to the ps
+      return 8'333;
     case 133:
       return 7'500;
     default:
@@ -244,6 +246,42 @@ const ParamTable<DmaTrafficParams>& dma_traffic_param_table() {
         .integer("start_ns", &DmaTrafficParams::start_ns, "ns", 0, 1LL << 50, "first request")
         .integer("max_outstanding", &DmaTrafficParams::max_outstanding, "requests", 1, 64,
                  "requests waiting at the bus at most; beyond, the master falls behind");
+    return t;
+  }();
+  return table;
+}
+
+const ParamTable<PciBridgeParams>& pci_bridge_param_table() {
+  static const ParamTable<PciBridgeParams> table = [] {
+    ParamTable<PciBridgeParams> t("pci.card_bridge",
+                                  "a PCI-X-to-PCI-X bridge on the card: the NICs on a segment of "
+                                  "their own behind it (docs/pci.md)");
+    t.integer("clock_mhz", &PciBridgeParams::clock_mhz, "MHz", 66, 133,
+              "the card's segment clock, the bridge's secondary side (133: the IBM 133 PCI-X "
+              "bridge's most; e1000 reports the PRO/1000 MT Quad's as 120)")
+        .one_of({66, 100, 120, 133}, "a PCI-X segment runs at 66, 100, 120 or 133 MHz")
+        .integer("width_bits", &PciBridgeParams::width_bits, "bits", 32, 64,
+                 "the card's segment width")
+        .one_of({32, 64}, "a segment is 32 or 64 bits wide")
+        .integer("posted_write_bytes", &PciBridgeParams::posted_write_bytes, "bytes", 128, 1 << 20,
+                 "each direction's posted-write buffer: a write is taken while it has room (1024: "
+                 "the IBM bridge's 8 x 128 bytes)")
+        .integer("read_request_bytes", &PciBridgeParams::read_request_bytes, "bytes", 128, 4096,
+                 "a read it forwards is asked for on the far side in pieces of this, each once "
+                 "the previous one's data are all in (its Split Transaction Commitment Limit: "
+                 "512 below 32 KB, the IBM bridge's reset value; the request's own byte count "
+                 "above)")
+        .one_of({128, 256, 512, 1024, 2048, 4096},
+                "a read piece is 128 to 4096 bytes, a power of 2")
+        .integer(
+            "read_buffer_bytes", &PciBridgeParams::read_buffer_bytes, "bytes", 128, 65536,
+            "each direction's read buffers: read_buffer_bytes / read_request_bytes pieces "
+            "in flight at once, from different requests (4096: the IBM bridge's eight 512-byte "
+            "buffers)")
+        .integer("latency_ns", &PciBridgeParams::latency_ns, "ns", 0, 100'000,
+                 "added to each crossing: a forwarded request asks for the far bus this long "
+                 "after the near one took it, a completion returns this long after it arrived (60: "
+                 "an assumption, no figure is published)");
     return t;
   }();
   return table;

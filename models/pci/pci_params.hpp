@@ -51,7 +51,8 @@ std::int64_t pcie_ack_interval_symbols(const PciBusParams& p);
 const ParamTable<PciBusParams>& pci_bus_param_table();
 
 // The clock period in ps: 33 -> 30 000 (33.33 MHz), 66 -> 15 000 (66.67), 100 -> 10 000,
-// 133 -> 7 500 (133.33). Zero for a clock the table does not know.
+// 120 -> 8 333 (an on-card segment), 133 -> 7 500 (133.33). Zero for a clock the table does not
+// know.
 Picoseconds pci_clock_period_ps(std::int64_t clock_mhz);
 
 enum class Devsel { fast, medium, slow };
@@ -128,5 +129,16 @@ struct DmaTrafficParams {
 };
 
 const ParamTable<DmaTrafficParams>& dma_traffic_param_table();
+
+// A PCI-X-to-PCI-X bridge on a card (pcix_bridge.hpp): the card's own segment behind it.
+struct PciBridgeParams {
+  std::int64_t clock_mhz = 133;            // the card's segment: 66, 100 or 133
+  std::int64_t width_bits = 64;            // the card's segment
+  std::int64_t posted_write_bytes = 1024;  // each direction's posted-write buffer
+  std::int64_t read_request_bytes = 512;   // a forwarded read is asked for in pieces of this
+  std::int64_t read_buffer_bytes = 4096;   // each direction's read buffers: pieces in flight
+  std::int64_t latency_ns = 60;            // added to each crossing, request and completion
+};
+const ParamTable<PciBridgeParams>& pci_bridge_param_table();
 
 }  // namespace gbesim

@@ -174,6 +174,8 @@ const Object<HostConfig>& host_object() {
         .written_if(has_bus)
         .field("bridge", &HostConfig::bridge, schema::table(pci_target_param_table()))
         .written_if(has_bus)
+        .field("card_bridge", &HostConfig::card_bridge, schema::table(pci_bridge_param_table()))
+        .written_if([](const HostConfig& host) { return host.has_card_bridge; })
         .field("dma", &HostConfig::dma, dma_map().node())
         .written_if(has_bus)
         .block("nic", nic_object().node())
@@ -220,6 +222,16 @@ const Object<HostConfig>& host_object() {
                                           : "an application runs") +
                               " on a host with a nic or a light host's \"station\": this "
                               "host has neither");
+          h.has_card_bridge = obj.contains("card_bridge");
+          if (h.has_card_bridge && !h.has_nic)
+            r.d.error(child_path(path, "card_bridge"),
+                      "an on-card bridge puts the host's NICs on a segment of their own: this "
+                      "host has no nic");
+          else if (h.has_card_bridge && h.pci.mode != PciMode::pcix)
+            r.d.error(child_path(path, "card_bridge"),
+                      "a PCI-X-to-PCI-X bridge sits in a PCI-X slot: set pci.mode to \"pcix\" "
+                      "(it is \"" +
+                          std::string(choice_name(h.pci.mode)) + "\")");
           h.has_transport = obj.contains("transport");
           if (h.has_transport && !runs)
             r.d.error(child_path(path, "transport"),

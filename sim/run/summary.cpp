@@ -164,6 +164,16 @@ void print_bus(const Host& host, const ScalarIndex& value) {
         Shown{100 * value(b, "data_share")}, Shown{value(b, "read_mbps")},
         Shown{value(b, "write_mbps")}, Shown{value(b, "transactions")},
         Shown{value(b, "data_phases_mean")});
+  if (!host.config().has_card_bridge) return;
+  const std::string c = std::string(host.name()) + ".card_pci";
+  const PciBridgeParams& q = host.config().card_bridge;
+  fmt::print(
+      "  {}: the card's PCI-X {}-bit {} MHz behind its bridge, peak {:.1f} MB/s; utilisation "
+      "{:.1f} %, data {:.1f} %; {:.0f} transactions, {:.0f} retried (the bridge's write buffer "
+      "full)\n",
+      c, q.width_bits, q.clock_mhz, Shown{value(c, "peak_mbps")},
+      Shown{100 * value(c, "utilisation")}, Shown{100 * value(c, "data_share")},
+      Shown{value(c, "transactions")}, Shown{value(c, "retries")});
 }
 
 // A host's NIC (and its team's), the driver's figures.

@@ -641,6 +641,32 @@ TEST(Loader, HostApplicationsAreChecked) {
                   "runs: this host has neither a nic nor a light host's \"station\"");
 }
 
+// An on-card bridge puts a host's NICs on a PCI-X segment of their own: it needs a nic, a PCI-X
+// slot and a clock a PCI-X segment runs at.
+TEST(Loader, AnOnCardBridgeIsChecked) {
+  auto scenario = [](const std::string& host) {
+    return R"({"name": "n", "description": "", "stations": {"a": {}, "b": {}},
+      "links": [{"between": ["a", "b"]}], "hosts": {"h": )" +
+           host + "}}";
+  };
+  const std::string nic = R"("nic": {"station": "a", "profile": "intel-82546eb"}, "cpu": {})";
+  EXPECT_NO_THROW(load_scenario_text(
+      scenario(R"({"pci": {"mode": "pcix", "width_bits": 64, "clock_mhz": 133}, )" + nic +
+               R"(, "card_bridge": {"clock_mhz": 120}})"),
+      "ok.json"));
+  EXPECT_CONTAINS(
+      error_of(scenario(R"({"pci": {"mode": "pci"}, )" + nic + R"(, "card_bridge": {}})")),
+      "hosts.h.card_bridge: a PCI-X-to-PCI-X bridge sits in a PCI-X slot: set "
+      "pci.mode to \"pcix\" (it is \"pci\")");
+  EXPECT_CONTAINS(error_of(scenario(R"({"card_bridge": {}})")),
+                  "hosts.h.card_bridge: an on-card bridge puts the host's NICs on a segment of "
+                  "their own: this host has no nic");
+  EXPECT_CONTAINS(
+      error_of(scenario(R"({"pci": {"mode": "pcix", "width_bits": 64, "clock_mhz": 133}, )" + nic +
+                        R"(, "card_bridge": {"clock_mhz": 125}})")),
+      "hosts.h.card_bridge.clock_mhz: a PCI-X segment runs at 66, 100, 120 or 133 MHz, got 125");
+}
+
 }  // namespace
 }  // namespace gbesim
 

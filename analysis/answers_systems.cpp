@@ -258,7 +258,7 @@ void host_applications(const Results& r, std::vector<Answer>& out) {
                           "buffer.") +
       " Limited by (each point): what was at its limit in the run -- the wire (a NIC's link 95 % "
       "busy or more either way), the bus or the card's segment behind an on-card bridge (95 % "
-      "busy, with the shares of its clocks), the NICs' "
+      "busy, with the shares of its clocks), the host bridge's memory path (95 % busy), the NICs' "
       "receive FIFOs (frames lost), a NIC's DMA engine (a request at the bus 95 % of the time "
       "while the bus is not 95 % busy), the CPU (95 % busy), the transport (segments resent) or "
       "the sockets (datagrams dropped); with none of them, the window, the transport or the peer, "

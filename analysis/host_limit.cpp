@@ -115,6 +115,14 @@ std::string host_limit(const nlohmann::json& config, const std::string& host,
   const double card_bus = card ? at(card_pci, "utilisation") : 0;
   if (bus >= 0.95) limits.push_back(bus_limit("bus", pci, at));
   if (card_bus >= 0.95) limits.push_back(bus_limit("the card's bus segment", card_pci, at));
+  // The host bridge's memory path (its memory_mbps, memory_read_mbps or memory_write_mbps).
+  const std::string memory = pci + ".bridge";
+  const double port = at(memory, "memory_utilisation");
+  if (port >= 0.95)
+    limits.push_back(fmt::format(
+        "host bridge's memory path ({:.0f} % busy: reads {:.0f} %, posted writes {:.0f} %)",
+        100 * port, 100 * at(memory, "read_path_utilisation"),
+        100 * at(memory, "write_path_utilisation")));
   double lost = 0, resent = 0, dropped = 0;
   for (const auto& c : components) {
     if (c.rfind(host + ".nic", 0) == 0) lost += at(c, "rx_fifo_overflow");
@@ -126,7 +134,7 @@ std::string host_limit(const nlohmann::json& config, const std::string& host,
   if (lost > 0) limits.push_back(fmt::format("NIC receive FIFO ({:.0f} frames lost)", lost));
   // A NIC's DMA engine always at the bus while the bus is not: the engine (its latency per
   // request) held the host.
-  if (bus < 0.95 && card_bus < 0.95) {
+  if (bus < 0.95 && card_bus < 0.95 && port < 0.95) {
     const std::string engine =
         nic_engine_limit(h, host, components, at, nic_bus_words(card, bus, card_bus));
     if (!engine.empty()) limits.push_back(engine);

@@ -1,7 +1,7 @@
 #pragma once
 // What limited a host in a run, from the run's counters: its wire (a NIC's link 95 % busy or more
 // either way, preamble and gap counted), its bus or the card's segment behind an on-card bridge
-// (95 % busy, with the shares of its clocks), its
+// (95 % busy, with the shares of its clocks), its host bridge's memory path (95 % busy), its
 // NICs' receive FIFOs (frames lost), a NIC's DMA engine (a request at the bus 95 % of the time
 // while the bus was not), its CPU (95 % busy), its transport (segments resent) or its
 // sockets (datagrams dropped); with none of them at its limit, the busiest of wire, bus and CPU

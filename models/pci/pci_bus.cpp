@@ -159,6 +159,7 @@ std::size_t PciBus::add_target(const std::string& name, const PciTargetParams& p
     t.read_ps_per_byte = std::max(t.read_ps_per_byte, shared);
     t.shared_memory = true;
   }
+  if (t.ps_per_byte > 0 || t.read_ps_per_byte > 0) add_memory_stats(t);
   targets_.push_back(t);
   const std::size_t index = targets_.size() - 1;
   if (pcix() && params.split_read_bytes > 0) {
@@ -168,6 +169,35 @@ std::size_t PciBus::add_target(const std::string& name, const PciTargetParams& p
     masters_[targets_[index].completer].completer_for = static_cast<std::int64_t>(index);
   }
   return index;
+}
+
+void PciBus::add_memory_stats(Target& t) {
+  master_groups_.emplace_back(registry_, stats_.component() + "." + t.name);
+  StatGroup& g = master_groups_.back();
+  master_counters_.emplace_back(g, "read_busy_ps", "ps",
+                                "time its read path (memory_read_mbps or memory_mbps) delivered "
+                                "split-read data");
+  t.read_busy_ps = &master_counters_.back();
+  master_counters_.emplace_back(g, "write_busy_ps", "ps",
+                                "time its posted-write buffer drained (memory_write_mbps or "
+                                "memory_mbps)");
+  t.write_busy_ps = &master_counters_.back();
+  const Counter& r = *t.read_busy_ps;
+  const Counter& w = *t.write_busy_ps;
+  g.ratio("read_path_utilisation", "fraction", "share of time its read path was delivering",
+          value_of(r), elapsed_ps(), fraction_of_span());
+  g.ratio("write_path_utilisation", "fraction", "share of time its posted writes were draining",
+          value_of(w), elapsed_ps(), fraction_of_span());
+  const bool shared = t.shared_memory;
+  g.ratio(
+      "memory_utilisation", "fraction",
+      "share of time its memory was busy: reads and writes together on one port "
+      "(memory_mbps), else the busier of its two paths",
+      [&r, &w, shared](const StatContext&) {
+        return shared ? static_cast<double>(r.value() + w.value())
+                      : static_cast<double>(std::max(r.value(), w.value()));
+      },
+      elapsed_ps(), fraction_of_span());
 }
 
 std::size_t PciBus::add_master(const std::string& name, const PciMasterParams& params,
@@ -752,6 +782,8 @@ inline void PciBus::finish_split_response(Master& x, const Active& a) {
     c.bytes = std::min(piece, a.split_chunk - offset);
     c.address = a.address0 + static_cast<std::uint64_t>(offset);
     c.ready = t.end_clock + target.params.read_latency_clocks;
+    if (target.read_busy_ps && target.read_ps_per_byte > 0)
+      *target.read_busy_ps += static_cast<std::uint64_t>(c.bytes * target.read_ps_per_byte);
     if (target.shared_memory) {  // the memory port is busy with posted writes' draining too
       target.drained_ps =
           std::max(target.drained_ps, time_of(c.ready)) + c.bytes * target.read_ps_per_byte;
@@ -784,7 +816,11 @@ inline void PciBus::finish_data(Master& x, const Active& a, bool read, Outcome& 
   else
     *x.bytes_written += static_cast<std::uint64_t>(t.bytes);
   Target& target = targets_[t.target];
-  if (!read && target.params.posted_write_bytes > 0) target.drained_ps = a.drained_after[a.last];
+  if (!read && target.params.posted_write_bytes > 0) {
+    target.drained_ps = a.drained_after[a.last];
+    if (target.write_busy_ps && target.ps_per_byte > 0)
+      *target.write_busy_ps += static_cast<std::uint64_t>(t.bytes * target.ps_per_byte);
+  }
   const bool last = p.moved == p.request.bytes;
   outcome.progress.push_back({t.master, {p.request, t.bytes}});
   if (last) {

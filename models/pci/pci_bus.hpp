@@ -209,6 +209,8 @@ class PciBus : public DmaBus {
     std::int64_t read_free_edge = 0;    // the read path has delivered all it was asked for by then
     bool shared_memory = false;         // reads and the posted-write drain share drained_ps
     std::size_t completer = 0;          // its completer master (PCI-X split reads)
+    Counter* read_busy_ps = nullptr;    // a memory rate: the time its read path worked,
+    Counter* write_busy_ps = nullptr;   // and its posted-write drain
     PciForwarder* forwarder = nullptr;  // a bridge's face (forward())
     std::int64_t posted_free = 0;       // its posted-write buffer's room
     bool done_on_delivery = false;
@@ -304,6 +306,8 @@ class PciBus : public DmaBus {
   // a transaction allocates nothing in steady state).
   Active fresh_active();
   void count(const PciTransaction& t);
+  // A target with a memory rate: its statistics (<bus>.<target>).
+  void add_memory_stats(Target& t);
 
   PciBusParams params_;
   StatRegistry& registry_;
@@ -329,10 +333,10 @@ class PciBus : public DmaBus {
   StatGroup stats_;
   Counter address_clocks_, wait_clocks_, data_clocks_, turnaround_clocks_, transactions_, retries_,
       disconnects_, latency_timer_stops_, split_responses_, bytes_read_, bytes_written_;
-  Histogram phases_;                 // data phases per transaction
-  std::deque<Counter> length_bins_;  // transactions by data phases: 0, 1, 2-4, 5-16, 17-64, 65+
-  std::deque<Counter> master_counters_;
-  std::deque<StatGroup> master_groups_;
+  Histogram phases_;                     // data phases per transaction
+  std::deque<Counter> length_bins_;      // transactions by data phases: 0, 1, 2-4, 5-16, 17-64, 65+
+  std::deque<Counter> master_counters_;  // and the targets' (a memory path's busy time)
+  std::deque<StatGroup> master_groups_;  // and the groups of targets with a memory path
 };
 
 }  // namespace gbesim

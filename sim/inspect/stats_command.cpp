@@ -41,6 +41,7 @@ const char* kCatalogue = R"({
     "h": {"nic": {"station": "e", "profile": "intel-82540em"},
           "cpu": {"logical_cpus": 2},
           "app": {"kind": "requests", "peer": "f"},
+          "bridge": {"posted_write_bytes": 256, "memory_write_mbps": 800},
           "dma": {"disk": {"request_bytes": 4096}}},
     "x": {"pci": {"mode": "pcie"}, "nic": {"station": "g", "profile": "intel-82573"}},
     "l": {"station": "j", "app": {"kind": "requests", "peer": "k"},

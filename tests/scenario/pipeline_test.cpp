@@ -1589,6 +1589,13 @@ TEST(Pipeline, APciXServerFillsItsSegmentFromFourPorts) {
   ASSERT_EQ(one.exit_code, 0) << one.output;
   EXPECT_NE(one.output.find("  srv: limited by bus (100 % busy: data "), std::string::npos)
       << one.output;
+  // A chipset whose read path delivers 300 MB/s holds four ports at 133 MHz: it is named.
+  const auto slow = run_gbesim({"run", scenario, "--out", "slow-memory", "--point", "33", "--set",
+                                "hosts.srv.bridge.memory_read_mbps=300"},
+                               dir);
+  ASSERT_EQ(slow.exit_code, 0) << slow.output;
+  EXPECT_NE(slow.output.find("  srv: limited by host bridge's memory path (9"), std::string::npos)
+      << slow.output;
 }
 
 // The fit of scripts/calibrate-file-server holds: client1 alone (a Pentium II 400, as fast as it

@@ -58,5 +58,28 @@ TEST(HostLimit, AnEngineAlwaysAtAnIdleBusIsTheLimit) {
             "NIC DMA engine (a request at the bus 97 % of the time, the bus 75 % busy)");
 }
 
+// The host bridge's memory port 97 % busy (reads 52 %, posted writes 45 %) while the segment is
+// 70 % busy and the NIC's engine always asks: the memory path is named, not the engine. Behind
+// an on-card bridge the engine's words name both segments.
+TEST(HostLimit, ABusyMemoryPathAndACardsSegmentAreNamed) {
+  const auto config = nlohmann::json::parse(
+      R"({"hosts": {"srv": {"nic": {"station": "p1"}, "card_bridge": {"clock_mhz": 120}}}})");
+  Stats s{{{"srv.nic", "dma_busy"}, 0.99},
+          {{"srv.pci", "utilisation"}, 0.70},
+          {{"srv.card_pci", "utilisation"}, 0.80},
+          {{"srv.pci.bridge", "memory_utilisation"}, 0.97},
+          {{"srv.pci.bridge", "read_path_utilisation"}, 0.52},
+          {{"srv.pci.bridge", "write_path_utilisation"}, 0.45}};
+  EXPECT_EQ(limit_of(config, s),
+            "host bridge's memory path (97 % busy: reads 52 %, posted writes 45 %)");
+  s[{"srv.pci.bridge", "memory_utilisation"}] = 0.9;
+  EXPECT_EQ(limit_of(config, s),
+            "NIC DMA engine (a request at the bus 99 % of the time, behind the on-card bridge: "
+            "the card's segment 80 %, the host's 70 % busy)");
+  s[{"srv.card_pci", "utilisation"}] = 0.97;
+  EXPECT_EQ(limit_of(config, s).rfind("the card's bus segment (97 % busy", 0), 0u)
+      << limit_of(config, s);
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -602,6 +602,13 @@ TEST(PciBus, AMemoryPortSharedByReadsAndWritesCapsTheirSum) {
   const Picoseconds end = std::max(b.clients[0]->done[0].second, b.clients[1]->done[0].second);
   const double seconds = static_cast<double>(end) * 1e-12;
   EXPECT_NEAR(2.0 * kLongRead / seconds / 1e6, 400, 8);
+  // The port was busy all along: its busy time is what it moved at its rate (2,500 ps a byte).
+  StatContext c;
+  c.elapsed_ps = end;
+  double busy = -1;
+  for (const auto& x : b.stats.collect(c))
+    if (x.component == "pci.bridge" && x.name == "memory_utilisation") busy = x.value;
+  EXPECT_NEAR(busy, 1.0, 0.02);
 }
 
 // A split completion is one burst: on a 32-bit PCI-X bus a 512-byte completion (128 phases)

@@ -88,7 +88,8 @@ std::string nic_engine_limit(const nlohmann::json& h, const std::string& host,
 }  // namespace
 
 std::string host_limit(const nlohmann::json& config, const std::string& host,
-                       const std::vector<std::string>& components, const StatisticOf& value) {
+                       const std::vector<std::string>& components, const StatisticOf& value,
+                       bool runs_applications) {
   if (!config.is_object()) return "";
   const auto h = config.value("hosts", nlohmann::json::object()).value(host, nlohmann::json());
   if (!h.is_object()) return "";
@@ -153,9 +154,9 @@ std::string host_limit(const nlohmann::json& config, const std::string& host,
        std::pair<std::string, double>{"CPU", cpu}},
       [](const auto& a, const auto& b) { return a.second < b.second; });
   return fmt::format(
-      "none of its wire, bus, NIC FIFOs or CPU at its limit (the busiest: {} {:.0f} %): the "
-      "window, the transport or the peer",
-      name, 100 * busiest);
+      "none of its wire, bus, NIC FIFOs or CPU at its limit (the busiest: {} {:.0f} %): {}", name,
+      100 * busiest,
+      runs_applications ? "the window, the transport or the peer" : "the load it was offered");
 }
 
 }  // namespace gbesim

@@ -22,8 +22,10 @@ using StatisticOf =
     std::function<std::optional<double>(const std::string& component, const std::string& name)>;
 
 // config: the run's resolved scenario; components: every component with statistics. Empty when
-// the host is not in the scenario.
+// the host is not in the scenario. A host that runs no application ends (a NIC fed by a traffic
+// generator, a fixed-frame sender) with nothing at its limit was held by its offered load.
 std::string host_limit(const nlohmann::json& config, const std::string& host,
-                       const std::vector<std::string>& components, const StatisticOf& value);
+                       const std::vector<std::string>& components, const StatisticOf& value,
+                       bool runs_applications = true);
 
 }  // namespace gbesim

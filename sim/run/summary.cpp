@@ -221,18 +221,19 @@ void print_ceilings(const Host& host, const ScalarIndex& value) {
   }
 }
 
-// What limited a host running applications (analysis/host_limit: the words of a sweep's answer).
+// What limited a host with a NIC (analysis/host_limit: the words of a sweep's answer).
 void print_host_limit(const Host& host, const Json& config, const std::vector<Scalar>& scalars,
                       const ScalarIndex& value) {
-  if (host.ends().empty()) return;
   std::set<std::string> named;
   for (const auto& s : scalars) named.insert(s.component);
   const std::vector<std::string> components(named.begin(), named.end());
   const std::string limit = host_limit(
-      config, host.basename(), components, [&](const std::string& c, const std::string& name) {
+      config, host.basename(), components,
+      [&](const std::string& c, const std::string& name) {
         const Scalar* s = value.find(c, name);
         return s != nullptr ? std::optional<double>(s->value) : std::nullopt;
-      });
+      },
+      !host.ends().empty());
   if (!limit.empty()) fmt::print("  {}: limited by {}\n", host.basename(), limit);
 }
 

@@ -1214,6 +1214,11 @@ TEST(Pipeline, PciCeilingPointsMeetTheClosedForm) {
                 scalar_of(scalars, "h.driver", "delivered_throughput"));
     }
   }
+  // A fixed-frame run's summary names what held its host, in the words of the host answers.
+  const auto shown = run_gbesim({"run", scenario, "--point", "76", "--out", "shown"}, dir);
+  ASSERT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("  h: limited by bus (100 % busy: data "), std::string::npos)
+      << shown.output;
 }
 
 // jumbo-review-2002: the drivers' jumbo settings and what was measured leave 42 of the 108

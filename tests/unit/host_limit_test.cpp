@@ -81,5 +81,26 @@ TEST(HostLimit, ABusyMemoryPathAndACardsSegmentAreNamed) {
       << limit_of(config, s);
 }
 
+// Nothing at its limit: a host running applications was held by its window, transport or peer;
+// one fed by a traffic generator by the load it was offered.
+TEST(HostLimit, NothingAtItsLimitNamesTheWindowOrTheLoad) {
+  const auto config = nlohmann::json::parse(R"({"hosts": {"srv": {"nic": {"station": "p1"}}}})");
+  const Stats s{{{"srv.pci", "utilisation"}, 0.4}, {{"srv.driver", "cpu_utilisation"}, 0.2}};
+  EXPECT_EQ(limit_of(config, s),
+            "none of its wire, bus, NIC FIFOs or CPU at its limit (the busiest: bus 40 %): the "
+            "window, the transport or the peer");
+  std::vector<std::string> components = {"srv.pci", "srv.driver"};
+  const std::string fed = host_limit(
+      config, "srv", components,
+      [&](const std::string& c, const std::string& n) {
+        const auto it = s.find({c, n});
+        return it == s.end() ? std::optional<double>() : std::optional<double>(it->second);
+      },
+      false);
+  EXPECT_EQ(fed,
+            "none of its wire, bus, NIC FIFOs or CPU at its limit (the busiest: bus 40 %): the "
+            "load it was offered");
+}
+
 }  // namespace
 }  // namespace gbesim

@@ -408,6 +408,7 @@ std::vector<EventSource> Network::event_sources() const {
   }
   for (const auto& h : hosts_) {
     add(h->pci().bus().events, h->pci(), h->pci().bus().parts());
+    if (PciBusModule* card = h->card_pci()) add(card->bus().events, *card, card->bus().parts());
     for (const auto& nic : h->nics()) add(nic->events, *nic);
     if (NicDriver* driver = h->driver()) add(driver->events, *driver);
     for (const auto& stack : h->stacks()) add(stack->events, *stack);

@@ -93,6 +93,7 @@ class Host : public sc_core::sc_module {
   Nic* nic() { return nics_.empty() ? nullptr : nics_.front().get(); }
   const std::vector<std::unique_ptr<Nic>>& nics() const { return nics_; }
   PciBusModule& pci() { return pci_; }
+  PciBusModule* card_pci() { return card_pci_.get(); }  // behind an on-card bridge, if any
   NicDriver* driver() { return driver_.get(); }
   const HostConfig& config() const { return config_; }
 

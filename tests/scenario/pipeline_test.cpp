@@ -1594,6 +1594,15 @@ TEST(Pipeline, APciXServerFillsItsSegmentFromFourPorts) {
   ASSERT_EQ(one.exit_code, 0) << one.output;
   EXPECT_NE(one.output.find("  srv: limited by bus (100 % busy: data "), std::string::npos)
       << one.output;
+  // A quad card's trace has both segments: the ports' transactions on the card's, the bridge's
+  // on the host's.
+  const auto traced = run_gbesim({"run", scenario, "--quiet", "--out", "traced", "--point", "57",
+                                  "--set", "duration_ns=200000", "--trace", "events:to=100us"},
+                                 dir);
+  ASSERT_EQ(traced.exit_code, 0) << traced.output;
+  const std::string events = read_text(dir / "traced" / "events.csv");
+  EXPECT_NE(events.find(",srv.card_pci.nic,"), std::string::npos);
+  EXPECT_NE(events.find(",srv.pci.card_bridge.up,"), std::string::npos);
   // A chipset whose read path delivers 300 MB/s holds four ports at 133 MHz: it is named.
   const auto slow = run_gbesim({"run", scenario, "--out", "slow-memory", "--point", "33", "--set",
                                 "hosts.srv.bridge.memory_read_mbps=300"},

@@ -251,6 +251,7 @@ void PciBus::complete_split(std::size_t target, const PciSplitRead& read, std::u
   c.frame_id = read.frame_id;
   c.last = last;
   masters_[targets_.at(target).completer].completions.push_back(c);
+  if (active_) cut_at_latency_timer(a_);  // the completer asks: the burst under way may end
 }
 
 void PciBus::release_posted(std::size_t target, std::int64_t bytes) {
@@ -447,6 +448,7 @@ void PciBus::decide(std::int64_t edge) {
     if (holder_ != before) report(EventKind::bus_grant, edge - 1, a_.t);
     report_start(a_);
   }
+  tell_forwarder();  // after this bus's own events: the far bus may report at once
 }
 
 void PciBus::report(EventKind kind, std::int64_t edge, const PciTransaction& t,
@@ -518,11 +520,10 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   const auto offset0 = static_cast<std::int64_t>(a.address0 % static_cast<std::uint64_t>(width));
   a.uncut_phases = a.bytes_left > 0 ? (offset0 + a.bytes_left + width - 1) / width : 0;
   generate_phases(a, kPhaseBlock);
-  if (a.forward_bytes > 0) forward_write(x.queue.front(), targets_[a.t.target], a, a.forward_bytes);
   a_ = std::move(a);
   active_ = true;
   cut_at_latency_timer(a_);
-  tell_forwarder();
+  if (a_.forward_reserved > 0) forward_at_start(a_);
 }
 
 // The steps of start() and finish() are inline: each has one caller and runs once per
@@ -585,10 +586,8 @@ inline bool PciBus::start_request(Master& x, std::int64_t s, Active& a) {
   std::int64_t limit = burst_limit(t, a.t.command, address, remaining, read);
   if (!read && t.forwarder) {
     // A bridge takes what its posted-write buffer has room for, disconnecting at an ADB short of
-    // a full buffer, and retries the write when it has no room for one. What it forwarded of
-    // this request ahead of a transaction cut short has its room already.
-    const std::int64_t reserved = p.forwarded - p.moved;
-    std::int64_t room = t.posted_free + reserved;
+    // a full buffer, and retries the write when it has no room for one.
+    std::int64_t room = t.posted_free;
     if (room < limit)
       room = (static_cast<std::int64_t>(address) + room) / kAdbBytes * kAdbBytes -
              static_cast<std::int64_t>(address);
@@ -598,7 +597,7 @@ inline bool PciBus::start_request(Master& x, std::int64_t s, Active& a) {
       return false;
     }
     limit = std::min(limit, room);
-    a.forward_bytes = std::max<std::int64_t>(0, limit - reserved);
+    a.forward_reserved = limit;
   }
   if (limit < remaining) a.uncut_ending = PciEnding::disconnect;
   a.bytes_left = limit;
@@ -708,26 +707,43 @@ void PciBus::tell_forwarder() {
   if (f.read)
     to.forward_read(f.target, f.split, f.at);
   else
-    to.forward_write(f.target, f.master, f.request, f.address, f.bytes, f.last, f.at);
+    to.forward_write(f.target, f.master, f.request, f.address, f.bytes, f.last, f.at, f.all_at);
 }
 
-void PciBus::forward_write(Pending& p, Target& t, const Active& a, std::int64_t bytes) {
-  // The bridge forwards as soon as the first ADB (or all, if less) has arrived.
-  const std::int64_t first = std::min(bytes, kAdbBytes);
-  std::int64_t arrived = 0;
-  std::size_t i = 0;
-  while (arrived < first) arrived += a.phase_bytes[i++];
+void PciBus::forward_write(const Pending& p, const Active& a, std::int64_t offset,
+                           std::int64_t bytes, std::size_t phase, bool last) {
   Forwarded f;
   f.target = a.t.target;
   f.master = a.t.master;
   f.request = p.request;
-  f.address = p.request.address + static_cast<std::uint64_t>(p.forwarded);
+  f.address = a.address0 + static_cast<std::uint64_t>(offset);
   f.bytes = bytes;
+  f.last = last;
+  // When its first ADB (or all of it, if less) is in, and its last byte.
+  const std::int64_t first = std::min(bytes, kAdbBytes);
+  std::int64_t arrived = 0;
+  std::size_t i = phase;
+  while (arrived < first) arrived += a.phase_bytes[i++];
   f.at = time_of(a.edges[i - 1]);
-  t.posted_free -= bytes;
-  p.forwarded += bytes;
-  f.last = p.forwarded == p.request.bytes;
+  while (arrived < bytes) arrived += a.phase_bytes[i++];
+  f.all_at = time_of(a.edges[i - 1]);
   forward_ = f;
+}
+
+void PciBus::forward_at_start(Active& a) {
+  Target& t = targets_[a.t.target];
+  t.posted_free -= a.forward_reserved;
+  const std::int64_t expiry = a.t.start_clock + masters_[a.t.master].params.latency_timer_clocks;
+  std::int64_t certain = 0;
+  std::size_t n = 0;
+  while (n <= a.last && n < a.edges.size() && a.edges[n] <= expiry) certain += a.phase_bytes[n++];
+  while (n <= a.last && n < a.edges.size() &&
+         (a.address0 + static_cast<std::uint64_t>(certain)) % kAdbBytes != 0)
+    certain += a.phase_bytes[n++];
+  if (certain == 0) return;
+  const Pending& p = masters_[a.t.master].queue.front();
+  a.forwarded_at_start = certain;
+  forward_write(p, a, 0, certain, 0, p.moved + certain == p.request.bytes);
 }
 
 inline void PciBus::finish_split_completion(Master& x, const PciTransaction& t, Outcome& outcome) {
@@ -822,6 +838,17 @@ inline void PciBus::finish_data(Master& x, const Active& a, bool read, Outcome& 
       *target.write_busy_ps += static_cast<std::uint64_t>(t.bytes * target.ps_per_byte);
   }
   const bool last = p.moved == p.request.bytes;
+  if (!read && target.forwarder) {
+    // What a cut left of the room taken at the start comes back; what was not forwarded then
+    // goes now, all of it in.
+    target.posted_free += a.forward_reserved - t.bytes;
+    const std::int64_t rest = t.bytes - a.forwarded_at_start;
+    if (rest > 0) {
+      std::size_t phase = 0;
+      for (std::int64_t b = 0; b < a.forwarded_at_start; ++phase) b += a.phase_bytes[phase];
+      forward_write(p, a, a.forwarded_at_start, rest, phase, last);
+    }
+  }
   outcome.progress.push_back({t.master, {p.request, t.bytes}});
   if (last) {
     if (read || !target.done_on_delivery) outcome.done.push_back({t.master, p.request});

@@ -86,11 +86,12 @@ class PciForwarder {
   virtual ~PciForwarder() = default;
   // The target took a split read request at `at` (its Split Response's end).
   virtual void forward_read(std::size_t target, const PciSplitRead& read, Picoseconds at) = 0;
-  // The target took `bytes` at `address` of master's write request r into its posted-write
-  // buffer; `last`: the request is all taken.
+  // The target takes `bytes` at `address` of master's write request r into its posted-write
+  // buffer: the first ADB of them (or all, if fewer) is in at first_at, the last byte at all_at;
+  // `last`: the request is all taken.
   virtual void forward_write(std::size_t target, std::size_t master, const PciRequest& r,
                              std::uint64_t address, std::int64_t bytes, bool last,
-                             Picoseconds at) = 0;
+                             Picoseconds first_at, Picoseconds all_at) = 0;
 };
 
 class PciBus : public DmaBus {
@@ -157,8 +158,6 @@ class PciBus : public DmaBus {
     std::int64_t requested = 0;       // PCI-X split reads: bytes asked for so far
     std::int64_t visible = 0;         // first edge at which this work can be sampled
     std::int64_t delayed_ready = -1;  // delayed read: edge from which the target has the data
-    std::int64_t forwarded = 0;       // a write to a bridge: bytes it has forwarded (and has
-                                      // room for) so far, ahead of those moved when cut short
   };
   struct Forwarded {  // what a bridge's target took, for its forwarder
     std::size_t target = 0;
@@ -169,7 +168,8 @@ class PciBus : public DmaBus {
     std::uint64_t address = 0;
     std::int64_t bytes = 0;
     bool last = false;
-    Picoseconds at = 0;
+    Picoseconds at = 0;      // a read: when taken; a write: its first ADB in
+    Picoseconds all_at = 0;  // a write: its last byte in
   };
   struct Completion {  // PCI-X: split-read data the target returns as a master
     std::size_t requester = 0;
@@ -237,7 +237,9 @@ class PciBus : public DmaBus {
     PciEnding uncut_ending = PciEnding::complete;
     std::uint64_t address0 = 0;             // address of the first data phase
     std::int64_t split_chunk = 0;           // PCI-X split request: bytes asked for (a sequence)
-    std::int64_t forward_bytes = 0;         // a write to a bridge: bytes it forwards from now
+    std::int64_t forward_reserved = 0;      // a write to a bridge: the room it took at the start
+    std::int64_t forwarded_at_start = 0;    // and the bytes it forwarded then (those no cut can
+                                            // take back)
     std::int64_t owner_requests_from = -1;  // the owner's REQ# (for more work) is sampled from
                                             // this edge on (-1: not asserted)
   };
@@ -294,9 +296,13 @@ class PciBus : public DmaBus {
               std::string_view detail = {}, std::int64_t value = -1, std::int64_t bytes = -1) const;
   // The transaction in progress ends: its figures, the masters' state, then their callbacks.
   void finish();
-  // A write to a bridge's target: what the transaction starting with `a` forwards, cut through
-  // from its first ADB's arrival, its room in the buffer taken.
-  void forward_write(Pending& p, Target& t, const Active& a, std::int64_t bytes);
+  // A write to a bridge's target: `bytes` of the transaction `a` from `offset` on, for its
+  // forwarder (phases from `phase`; `last`: the request's last bytes).
+  void forward_write(const Pending& p, const Active& a, std::int64_t offset, std::int64_t bytes,
+                     std::size_t phase, bool last);
+  // At its start: the bytes no latency-timer cut can take back (the phases before the timer
+  // expires, to the ADB after them) are forwarded at once, cut through.
+  void forward_at_start(Active& a);
   void tell_forwarder();
   struct Outcome;  // what a finished transaction tells the masters' clients
   void finish_split_completion(Master& x, const PciTransaction& t, Outcome& outcome);

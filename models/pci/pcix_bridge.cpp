@@ -57,8 +57,13 @@ class PciXBridge::Port : public PciForwarder, public PciMasterClient {
   }
 
   void forward_write(std::size_t target, std::size_t master, const PciRequest& r,
-                     std::uint64_t address, std::int64_t bytes, bool last,
-                     Picoseconds at) override {
+                     std::uint64_t address, std::int64_t bytes, bool last, Picoseconds first_at,
+                     Picoseconds all_at) override {
+    // It goes on once its first ADB is in, but not so early that the far side, moving it at its
+    // own rate, would overtake the bytes still arriving.
+    const Picoseconds far_ps =
+        (bytes + far_.width_bytes() - 1) / far_.width_bytes() * far_.period_ps();
+    const Picoseconds at = std::max(first_at, all_at - far_ps);
     Op op;
     op.target = target;
     op.master = master;
@@ -70,6 +75,9 @@ class PciXBridge::Port : public PciForwarder, public PciMasterClient {
   }
 
   void pci_progress(const PciRequest& r, std::int64_t bytes, Picoseconds at) override {
+    // The near segment first does what is due before now, so that what this changes there is
+    // seen from after now, whichever segment's process the kernel runs first.
+    near_module_.settle();
     Op& op = ops_.at(r.tag);
     if (op.read) {  // a completion back to the requester, as it arrives
       const std::uint64_t address = op.split.address + static_cast<std::uint64_t>(op.moved);
@@ -83,6 +91,7 @@ class PciXBridge::Port : public PciForwarder, public PciMasterClient {
   }
 
   void pci_done(const PciRequest& r, Picoseconds at) override {
+    near_module_.settle();
     const auto it = ops_.find(r.tag);
     if (it->second.read && it->second.asked < it->second.split.bytes) {
       ask_piece(it->second, at);  // the previous piece is all in: the next

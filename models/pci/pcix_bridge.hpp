@@ -4,7 +4,9 @@
 // rules have it: each direction forwards what it takes -- a split read request as one request of
 // the same byte count on the far side (up to max_outstanding_splits of them in flight), the
 // completions coming back each as the far side delivers it (cut through, not stored); a write
-// into its posted-write buffer, forwarded in the order taken, its room returning as the far side
+// into its posted-write buffer, forwarded in the order taken -- what no latency-timer cut can
+// take back as soon as its first ADB is in (never so early that the far side would overtake the
+// bytes still arriving), the rest when the burst has ended -- its room returning as the far side
 // takes the data. A full buffer retries a write; a nearly full one disconnects it at an ADB.
 // Upstream (the card's DMA to memory) a write is done for its master when the bridge has it;
 // downstream (the driver's register accesses) when it reaches the card's chip, so a tail write

@@ -156,21 +156,28 @@ struct LoggedWrite : BridgedCard {
 
 // Both segments at 133 MHz, a 60 ns (8-clock) bridge: a 1024-byte write on the card's segment
 // (address, attribute, decode A, data from s + 4: 128 phases to s + 131) is in the bridge's
-// buffer at once; its first ADB (16 phases) is in at s + 19, the bridge asks 8 clocks later, the
-// host's segment samples REQ# at s + 28 and the write starts at s + 29, long before the card's
-// write has ended (cut through). The card's master is done when the bridge has it all.
+// buffer at once. What no latency-timer cut can take back -- the phases to the timer's expiry at
+// s + 64, to the ADB after them: 512 bytes -- goes on as soon as its first ADB is in (s + 19):
+// the bridge asks 8 clocks later, the host's segment samples REQ# at s + 28 and writes it from
+// s + 29 to s + 96, while the card's write still runs. The other 512 bytes go when the card's
+// write has ended at s + 131 (their first ADB and the latency long past): the host's segment,
+// parked on the bridge, writes them from s + 132 to s + 199. The card's master is done when the
+// bridge has it all.
 TEST(PciXBridge, AWriteCrossesFromItsFirstAdb) {
   LoggedWrite b(133, 1024, 20);
   const auto& host = b.host_log;
   const auto& card = b.card_log;
   ASSERT_EQ(card.transactions.size(), 1u);
-  ASSERT_EQ(host.transactions.size(), 1u);
+  ASSERT_EQ(host.transactions.size(), 2u);
   const std::int64_t s = card.transactions[0].start_clock;
   EXPECT_EQ(card.transactions[0].bytes, 1024);
   EXPECT_EQ(card.transactions[0].end_clock, s + 131);
   EXPECT_EQ(host.transactions[0].start_clock, s + 29);
-  EXPECT_EQ(host.transactions[0].bytes, 1024);
-  EXPECT_EQ(host.transactions[0].end_clock, s + 29 + 131);
+  EXPECT_EQ(host.transactions[0].bytes, 512);
+  EXPECT_EQ(host.transactions[0].end_clock, s + 96);
+  EXPECT_EQ(host.transactions[1].start_clock, s + 132);
+  EXPECT_EQ(host.transactions[1].bytes, 512);
+  EXPECT_EQ(host.transactions[1].end_clock, s + 199);
   ASSERT_EQ(b.master.done.size(), 1u);
   EXPECT_EQ(b.master.done[0], at_133(s + 131));
 }

@@ -141,11 +141,20 @@ TEST(KernelOrder, EthernetNetworksGiveTheSameResultsWhicheverProcessRunsFirst) {
 
 // A quad card: two bus segments, each with its own shell, and the bridge's requests and
 // completions crossing between them at the instants the other segment acts (points 49 and 57 of
-// scenarios/pcix-server.json: the card's writes retried at 66 MHz, reads in pieces at 133).
+// scenarios/pcix-server.json: the card's writes retried at 66 MHz, reads in pieces at 133), and
+// the card's segment at the host's 133 MHz, where every edge of one is an edge of the other.
 TEST(KernelOrder, AQuadCardsTwoSegmentsGiveTheSameResultsWhicheverProcessRunsFirst) {
   for (const char* point : {"49", "57"})
     expect_same_either_schedule(std::string("quad-") + point, "scenarios/pcix-server.json",
                                 {"--point", point, "--set", "duration_ns=5000000"});
+  std::string text = read_text(source_dir() / "scenarios/pcix-server.json");
+  const std::string clock = "\"clock_mhz\": 120";
+  ASSERT_NE(text.find(clock), std::string::npos);
+  text.replace(text.find(clock), clock.size(), "\"clock_mhz\": 133");
+  const auto same_clock = fresh_directory("quad-133-scenario") / "quad-133.json";
+  write_text(same_clock, text);
+  expect_same_either_schedule("quad-133", same_clock.string(),
+                              {"--point", "57", "--set", "duration_ns=5000000"});
 }
 
 // The stations of a domain keep their own wakes (one SystemC event each) or the medium keeps

@@ -756,6 +756,9 @@ inline void PciBus::finish_split_completion(Master& x, const PciTransaction& t, 
   const bool was_blocked = r.outstanding >= r.params.max_outstanding_splits;
   if (c.last) --r.outstanding;
   *r.bytes_read += static_cast<std::uint64_t>(c.bytes);
+  const Target& from = targets_[static_cast<std::size_t>(x.completer_for)];
+  if (from.read_busy_ps && from.read_ps_per_byte > 0)  // its read path delivered these
+    *from.read_busy_ps += static_cast<std::uint64_t>(c.bytes * from.read_ps_per_byte);
   for (std::size_t i = 0; i < r.awaiting.size(); ++i) {
     Pending& p = r.awaiting[i];
     if (p.id != c.id) continue;
@@ -798,8 +801,6 @@ inline void PciBus::finish_split_response(Master& x, const Active& a) {
     c.bytes = std::min(piece, a.split_chunk - offset);
     c.address = a.address0 + static_cast<std::uint64_t>(offset);
     c.ready = t.end_clock + target.params.read_latency_clocks;
-    if (target.read_busy_ps && target.read_ps_per_byte > 0)
-      *target.read_busy_ps += static_cast<std::uint64_t>(c.bytes * target.read_ps_per_byte);
     if (target.shared_memory) {  // the memory port is busy with posted writes' draining too
       target.drained_ps =
           std::max(target.drained_ps, time_of(c.ready)) + c.bytes * target.read_ps_per_byte;

@@ -210,21 +210,30 @@ TEST(PciBus, MastersAreServedInTheArbitersOrder) {
   }
 }
 
+// The bridge as target and masters a, b, ... (one each letter of `names`) with a 16-clock latency
+// timer; b is a's sibling function (one REQ# / GNT# pair) when `shared`.
+struct ChipBench {
+  ChipBench(bool shared, const std::string& names) {
+    bridge = b.bus.add_target("bridge", {});
+    PciMasterParams p;
+    p.latency_timer_clocks = 16;
+    for (const char name : names) m.push_back(b.master(std::string(1, name), p));
+    if (shared) b.bus.share_request_line(m[1], m[0]);
+  }
+  Bench b;
+  std::size_t bridge = 0;
+  std::vector<std::size_t> m;
+};
+
 // A dual-function chip (a, b) has one REQ# / GNT# pair: the rotating arbiter alternates between
 // the chip and c, and the chip passes its turns between a and b. With their own pairs, the order
 // is a, b, c. Each burst is cut by its 16-clock latency timer, as someone else always asks.
 TEST(PciBus, TheFunctionsOfAChipShareOneRequestLine) {
   for (const bool shared : {true, false}) {
-    Bench b;
-    const auto bridge = b.bus.add_target("bridge", {});
-    PciMasterParams p;
-    p.latency_timer_clocks = 16;
-    const auto ma = b.master("a", p);
-    const auto mb = b.master("b", p);
-    const auto mc = b.master("c", p);
-    if (shared) b.bus.share_request_line(mb, ma);
-    for (const auto m : {ma, mb, mc})
-      b.bus.request(m, pci_request(bridge, PciCommand::memory_write, 1024), 0);
+    ChipBench chip(shared, "abc");
+    Bench& b = chip.b;
+    for (const auto m : chip.m)
+      b.bus.request(m, pci_request(chip.bridge, PciCommand::memory_write, 1024), 0);
     b.run();
     std::string order;
     for (std::size_t i = 0; i < 8; ++i) order += b.bus.master_name(b.log.at(i).master);
@@ -239,16 +248,11 @@ TEST(PciBus, TheFunctionsOfAChipShareOneRequestLine) {
 // not end its burst for a sibling (it does for a master with a pair of its own).
 TEST(PciBus, ASiblingFunctionDoesNotCutTheOwnersBurst) {
   for (const bool shared : {true, false}) {
-    Bench b;
-    const auto bridge = b.bus.add_target("bridge", {});
-    PciMasterParams p;
-    p.latency_timer_clocks = 16;
-    const auto ma = b.master("a", p);
-    const auto mb = b.master("b", p);
-    if (shared) b.bus.share_request_line(mb, ma);
-    b.bus.request(ma, pci_request(bridge, PciCommand::memory_write, 1024), 0);
+    ChipBench chip(shared, "ab");
+    Bench& b = chip.b;
+    b.bus.request(chip.m[0], pci_request(chip.bridge, PciCommand::memory_write, 1024), 0);
     b.run_until(4 * kP33);
-    b.bus.request(mb, pci_request(bridge, PciCommand::memory_write, 64), 4 * kP33);
+    b.bus.request(chip.m[1], pci_request(chip.bridge, PciCommand::memory_write, 64), 4 * kP33);
     b.run();
     ASSERT_GE(b.log.size(), 2u);
     EXPECT_EQ(b.log[0].data_phases, shared ? 256 : 16) << shared;

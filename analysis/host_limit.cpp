@@ -14,10 +14,12 @@ std::string joined(const std::vector<std::string>& parts) {
   return s;
 }
 
-// The stations a host's NICs serve: its nic's and its team's.
+// The stations a host's NICs serve (its nic's and its team's), or a light host's station.
 std::vector<std::string> nic_stations(const nlohmann::json& h) {
   std::vector<std::string> stations;
   if (h.contains("nic")) stations.push_back(h["nic"].value("station", ""));
+  if (h.contains("station") && h["station"].is_string())
+    stations.push_back(h["station"].get<std::string>());
   const auto team = h.value("team", nlohmann::json::object());
   for (const auto& s : team.value("stations", nlohmann::json::array()))
     if (s.is_string()) stations.push_back(s.get<std::string>());
@@ -143,7 +145,7 @@ std::string host_limit(const nlohmann::json& config, const std::string& host,
   double cpu = 0;
   for (const char* name :
        {"cpu_utilisation", "interrupt_cpu_utilisation", "application_cpu_utilisation"})
-    cpu = std::max(cpu, at(host + ".driver", name));
+    cpu = std::max({cpu, at(host + ".driver", name), at(host + ".cpu", name)});
   if (cpu >= 0.95) limits.push_back(fmt::format("CPU ({:.0f} % busy)", 100 * cpu));
   if (resent > 0) limits.push_back(fmt::format("transport ({:.0f} segments resent)", resent));
   if (dropped > 0)
@@ -153,9 +155,10 @@ std::string host_limit(const nlohmann::json& config, const std::string& host,
       {std::pair<std::string, double>{"wire", wire}, std::pair<std::string, double>{"bus", bus},
        std::pair<std::string, double>{"CPU", cpu}},
       [](const auto& a, const auto& b) { return a.second < b.second; });
+  const bool light = h.contains("station");  // a light host: no bus, NIC or FIFOs
   return fmt::format(
-      "none of its wire, bus, NIC FIFOs or CPU at its limit (the busiest: {} {:.0f} %): {}", name,
-      100 * busiest,
+      "none of its {} at its limit (the busiest: {} {:.0f} %): {}",
+      light ? "wire or CPU" : "wire, bus, NIC FIFOs or CPU", name, 100 * busiest,
       runs_applications ? "the window, the transport or the peer" : "the load it was offered");
 }
 

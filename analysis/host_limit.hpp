@@ -1,12 +1,12 @@
 #pragma once
-// What limited a host in a run, from the run's counters: its wire (a NIC's link 95 % busy or more
-// either way, preamble and gap counted), its bus or the card's segment behind an on-card bridge
-// (95 % busy, with the shares of its clocks), its host bridge's memory path (95 % busy), its
-// NICs' receive FIFOs (frames lost), a NIC's DMA engine (a request at the bus 95 % of the time
-// while the bus was not), its CPU (95 % busy), its transport (segments resent) or its
-// sockets (datagrams dropped); with none of them at its limit, the busiest of wire, bus and CPU
-// is named, and the window, the transport or the peer held it. The same words for a run's
-// summary and a sweep's answer.
+// What limited a host (one with a NIC, or a light host) in a run, from the run's counters: its
+// wire (a NIC's or the light host's link 95 % busy or more either way, preamble and gap counted),
+// its bus or the card's segment behind an on-card bridge (95 % busy, with the shares of its
+// clocks), its host bridge's memory path (95 % busy), its NICs' receive FIFOs (frames lost), a
+// NIC's DMA engine (a request at the bus 95 % of the time while the bus was not), its CPU (95 %
+// busy), its transport (segments resent) or its sockets (datagrams dropped); with none of them at
+// its limit, the busiest of wire, bus and CPU is named, and the window, the transport or the peer
+// held it. The same words for a run's summary and a sweep's answer.
 
 #include <functional>
 #include <optional>

@@ -134,13 +134,32 @@ void print_stacks(const std::string& host, const std::vector<AppEnd>& ends,
   }
 }
 
-void print_light_hosts(const Network& network, const ScalarIndex& value) {
+// What limited a host with a NIC or a light host (analysis/host_limit: the words of a sweep's
+// answer).
+void print_host_limit(const std::string& host, bool runs_applications, const Json& config,
+                      const std::vector<Scalar>& scalars, const ScalarIndex& value) {
+  std::set<std::string> named;
+  for (const auto& s : scalars) named.insert(s.component);
+  const std::vector<std::string> components(named.begin(), named.end());
+  const std::string limit = host_limit(
+      config, host, components,
+      [&](const std::string& c, const std::string& name) {
+        const Scalar* s = value.find(c, name);
+        return s != nullptr ? std::optional<double>(s->value) : std::nullopt;
+      },
+      runs_applications);
+  if (!limit.empty()) fmt::print("  {}: limited by {}\n", host, limit);
+}
+
+void print_light_hosts(const Network& network, const Json& config,
+                       const std::vector<Scalar>& scalars, const ScalarIndex& value) {
   for (const auto& host : network.light_hosts()) {
     const std::string c = std::string(host->name()) + ".cpu";
     fmt::print("  {}: light host on {}; CPU {:.1f} %, {:.0f} frames in, {:.0f} out\n", c,
                host->config().station, Shown{100 * value(c, "cpu_utilisation")},
                Shown{value(c, "frames_delivered")}, Shown{value(c, "frames_sent")});
     print_stacks(host->basename(), host->ends(), value);
+    print_host_limit(host->basename(), !host->ends().empty(), config, scalars, value);
   }
 }
 
@@ -221,22 +240,6 @@ void print_ceilings(const Host& host, const ScalarIndex& value) {
   }
 }
 
-// What limited a host with a NIC (analysis/host_limit: the words of a sweep's answer).
-void print_host_limit(const Host& host, const Json& config, const std::vector<Scalar>& scalars,
-                      const ScalarIndex& value) {
-  std::set<std::string> named;
-  for (const auto& s : scalars) named.insert(s.component);
-  const std::vector<std::string> components(named.begin(), named.end());
-  const std::string limit = host_limit(
-      config, host.basename(), components,
-      [&](const std::string& c, const std::string& name) {
-        const Scalar* s = value.find(c, name);
-        return s != nullptr ? std::optional<double>(s->value) : std::nullopt;
-      },
-      !host.ends().empty());
-  if (!limit.empty()) fmt::print("  {}: limited by {}\n", host.basename(), limit);
-}
-
 void print_hosts(const Network& network, const Json& config, const std::vector<Scalar>& scalars,
                  const ScalarIndex& value) {
   for (const auto& host : network.hosts()) {
@@ -245,7 +248,7 @@ void print_hosts(const Network& network, const Json& config, const std::vector<S
     print_nics(*host, value);
     print_stacks(host->basename(), host->ends(), value);
     print_ceilings(*host, value);
-    print_host_limit(*host, config, scalars, value);
+    print_host_limit(host->basename(), !host->ends().empty(), config, scalars, value);
   }
 }
 
@@ -285,7 +288,7 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
   print_run_line(scenario, network, outcome);
   print_stations(network, value);
   print_media(network, value);
-  print_light_hosts(network, value);
+  print_light_hosts(network, scenario.resolved, scalars, value);
   print_hosts(network, scenario.resolved, scalars, value);
   print_switches(network, value);
   print_phy_links(scenario.config);

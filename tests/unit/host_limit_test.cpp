@@ -102,5 +102,19 @@ TEST(HostLimit, NothingAtItsLimitNamesTheWindowOrTheLoad) {
             "load it was offered");
 }
 
+// A light host (a CPU on its station, no bus or NIC): its CPU at 97 % is its limit; at 40 %, with
+// nothing else at its limit, the words name only what it has.
+TEST(HostLimit, ALightHostIsHeldByItsCpuOrItsWire) {
+  const auto config = nlohmann::json::parse(R"({"hosts": {"srv": {"station": "c1"}}})");
+  Stats s{{{"srv.cpu", "cpu_utilisation"}, 0.97}, {{"c1.mac", "tx_utilisation"}, 0.2}};
+  EXPECT_EQ(limit_of(config, s), "CPU (97 % busy)");
+  s[{"srv.cpu", "cpu_utilisation"}] = 0.4;
+  EXPECT_EQ(limit_of(config, s),
+            "none of its wire or CPU at its limit (the busiest: CPU 40 %): the window, the "
+            "transport or the peer");
+  s[{"c1.mac", "tx_utilisation"}] = 0.98;
+  EXPECT_EQ(limit_of(config, s), "wire (98 % busy)");
+}
+
 }  // namespace
 }  // namespace gbesim

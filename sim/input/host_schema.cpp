@@ -166,6 +166,26 @@ void resolve_read_latency(const std::string& path, HostConfig& h, Reader& r) {
   h.bridge.read_latency_clocks = std::max<std::int64_t>(clocks, 1);
 }
 
+// The blocks a host has only with what they apply to: an on-card bridge (a nic in a PCI-X slot),
+// transport settings (connection ends the host runs).
+void check_bridge_and_transport(const Json& obj, const std::string& path, HostConfig& h,
+                                Reader& r) {
+  h.has_card_bridge = obj.contains("card_bridge");
+  if (h.has_card_bridge && !h.has_nic)
+    r.d.error(child_path(path, "card_bridge"),
+              "an on-card bridge puts the host's NICs on a segment of their own: this host has "
+              "no nic");
+  else if (h.has_card_bridge && h.pci.mode != PciMode::pcix)
+    r.d.error(child_path(path, "card_bridge"),
+              "a PCI-X-to-PCI-X bridge sits in a PCI-X slot: set pci.mode to \"pcix\" (it is \"" +
+                  std::string(choice_name(h.pci.mode)) + "\")");
+  h.has_transport = obj.contains("transport");
+  if (h.has_transport && !h.has_nic && !h.light())
+    r.d.error(child_path(path, "transport"),
+              "transport settings apply to the connection ends a host runs: this host has "
+              "neither a nic nor a light host's \"station\"");
+}
+
 const Object<HostConfig>& host_object() {
   static const Object<HostConfig> o = [] {
     Object<HostConfig> h("a host: its PCI bus and bridge, DMA masters, a NIC with its driver");
@@ -222,21 +242,7 @@ const Object<HostConfig>& host_object() {
                                           : "an application runs") +
                               " on a host with a nic or a light host's \"station\": this "
                               "host has neither");
-          h.has_card_bridge = obj.contains("card_bridge");
-          if (h.has_card_bridge && !h.has_nic)
-            r.d.error(child_path(path, "card_bridge"),
-                      "an on-card bridge puts the host's NICs on a segment of their own: this "
-                      "host has no nic");
-          else if (h.has_card_bridge && h.pci.mode != PciMode::pcix)
-            r.d.error(child_path(path, "card_bridge"),
-                      "a PCI-X-to-PCI-X bridge sits in a PCI-X slot: set pci.mode to \"pcix\" "
-                      "(it is \"" +
-                          std::string(choice_name(h.pci.mode)) + "\")");
-          h.has_transport = obj.contains("transport");
-          if (h.has_transport && !runs)
-            r.d.error(child_path(path, "transport"),
-                      "transport settings apply to the connection ends a host runs: this host has "
-                      "neither a nic nor a light host's \"station\"");
+          check_bridge_and_transport(obj, path, h, r);
         })
         .check([](const Json&, const std::string& path, HostConfig& h, Reader& r) {
           resolve_read_latency(path, h, r);

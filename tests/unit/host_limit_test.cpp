@@ -12,13 +12,17 @@ namespace {
 
 using Stats = std::map<std::pair<std::string, std::string>, double>;
 
-std::string limit_of(const nlohmann::json& config, const Stats& stats) {
+std::string limit_of(const nlohmann::json& config, const Stats& stats,
+                     bool runs_applications = true) {
   std::vector<std::string> components;
   for (const auto& [key, value] : stats) components.push_back(key.first);
-  return host_limit(config, "srv", components, [&](const std::string& c, const std::string& n) {
-    const auto it = stats.find({c, n});
-    return it == stats.end() ? std::optional<double>() : std::optional<double>(it->second);
-  });
+  return host_limit(
+      config, "srv", components,
+      [&](const std::string& c, const std::string& n) {
+        const auto it = stats.find({c, n});
+        return it == stats.end() ? std::optional<double>() : std::optional<double>(it->second);
+      },
+      runs_applications);
 }
 
 // A 10 GbE port receiving 9.6 Gbit/s of 1518-byte frames is at its wire (790,514 frames/s, each
@@ -89,14 +93,7 @@ TEST(HostLimit, NothingAtItsLimitNamesTheWindowOrTheLoad) {
   EXPECT_EQ(limit_of(config, s),
             "none of its wire, bus, NIC FIFOs or CPU at its limit (the busiest: bus 40 %): the "
             "window, the transport or the peer");
-  std::vector<std::string> components = {"srv.pci", "srv.driver"};
-  const std::string fed = host_limit(
-      config, "srv", components,
-      [&](const std::string& c, const std::string& n) {
-        const auto it = s.find({c, n});
-        return it == s.end() ? std::optional<double>() : std::optional<double>(it->second);
-      },
-      false);
+  const std::string fed = limit_of(config, s, false);
   EXPECT_EQ(fed,
             "none of its wire, bus, NIC FIFOs or CPU at its limit (the busiest: bus 40 %): the "
             "load it was offered");

@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include "analysis/answer_rules.hpp"
 #include "analysis/answers.hpp"
 #include "analysis/comparisons.hpp"
 #include "analysis/diameter.hpp"
@@ -203,19 +204,10 @@ void comparison_table(const Results& r, std::ostringstream& h) {
   close_table(rows.size(), h);
 }
 
-// The hosts a point's scenario runs applications on.
-std::vector<std::string> application_hosts(const nlohmann::json& config) {
-  std::vector<std::string> out;
-  if (!config.is_object()) return out;
-  const nlohmann::json hosts = config.value("hosts", nlohmann::json::object());
-  for (const auto& [name, h] : hosts.items())
-    if (h.is_object() && (h.contains("app") || h.contains("apps"))) out.push_back(name);
-  return out;
-}
-
 // Per point: the applications' goodput (what every connection end received, both directions),
 // the frames every station received (DA..FCS), a collision domain's efficiency, and what limited
-// each host running applications (analysis/host_limit) -- each column where the results have it.
+// each host with a NIC running applications (analysis/host_limit) -- each column where the results
+// have it.
 void per_point_table(const Results& r, std::ostringstream& h) {
   const std::vector<std::string> components = r.components();
   std::vector<std::string> ends;
@@ -227,7 +219,7 @@ void per_point_table(const Results& r, std::ostringstream& h) {
   bool domain = false, limits = false;
   for (std::size_t p = 0; p < r.points.size(); ++p) {
     domain = domain || r.value(p, "domain0", "efficiency").has_value();
-    limits = limits || !application_hosts(r.config(p)).empty();
+    limits = limits || !answer_rules::application_hosts(r.config(p)).empty();
   }
   open_table("Per point", r.points.size(), h);
   h << "<table><tr><th>point</th>"
@@ -253,7 +245,7 @@ void per_point_table(const Results& r, std::ostringstream& h) {
     }
     if (limits) {
       std::string text;
-      for (const auto& host : application_hosts(r.config(p))) {
+      for (const auto& host : answer_rules::application_hosts(r.config(p))) {
         const std::string limit = host_limit(
             r.config(p), host, components, [&](const std::string& c, const std::string& n) {
               const auto v = r.value(p, c, n);

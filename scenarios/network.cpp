@@ -441,8 +441,13 @@ std::size_t Network::deliver_late() {
   for (const auto& medium : media_)
     for (std::size_t i = 0; i < medium->size(); ++i)
       if (medium->port(i).deliver_late()) late_ports_.push_back(&medium->port(i));
-  // After every direction has decided: a MAC transmits late only into one that delivers late.
+  // After every direction has decided: a MAC transmits late into one that delivers late, or
+  // into one that delivers on time and wakes for its frames (LinkDirection::take_late_sender).
+  late_senders_.clear();
   for (const auto& station : stations_) station->mac().transmit_late();
+  for (const auto& link : links_)
+    for (LinkDirection* d : {&link->a_to_b(), &link->b_to_a()})
+      if (d->late_sender_on_time()) late_senders_.push_back(d);
   return late_.size() + late_ports_.size();
 }
 
@@ -450,6 +455,7 @@ void Network::settle_late_deliveries() {
   // The kernel stops before the instant it stopped at: what happens then (a frame ending, one
   // arriving) belongs to the next run. Everything before it has happened but late deliveries.
   const Picoseconds before = now_ps() - 1;
+  for (LinkDirection* d : late_senders_) d->settle_sender(before);
   for (LinkDirection* d : late_) d->settle_receiver(before);
   for (MediumPort* p : late_ports_) p->settle_receiver(before);
 }

@@ -198,8 +198,9 @@ class Network {
   std::vector<std::unique_ptr<LightHostNode>> light_hosts_;
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::pair<std::string, LinkDirection*>> towards_;
-  std::vector<LinkDirection*> late_;     // directions delivering late
-  std::vector<MediumPort*> late_ports_;  // half-duplex ports delivering late
+  std::vector<LinkDirection*> late_;          // directions delivering late
+  std::vector<LinkDirection*> late_senders_;  // directions delivering on time from a late sender
+  std::vector<MediumPort*> late_ports_;       // half-duplex ports delivering late
   struct MediumSeat {
     std::string station;
     SharedMedium* medium;

@@ -17,6 +17,7 @@
 #include "sim/inspect/inspect_verbs.hpp"
 #include "sim/run/run_verb.hpp"
 #include "sim/support/diagnostics.hpp"
+#include "sim/support/peak_memory.hpp"
 
 namespace {
 
@@ -53,5 +54,7 @@ int sc_main(int argc, char** argv) {
 int main(int argc, char** argv) {
   // SystemC prints a banner when its kernel starts unless told not to.
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  return sc_core::sc_elab_and_sim(argc, argv);
+  const int code = sc_core::sc_elab_and_sim(argc, argv);
+  gbesim::report_peak_rss_if_asked();
+  return code;
 }

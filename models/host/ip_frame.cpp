@@ -1,6 +1,7 @@
 #include "models/host/ip_frame.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "models/common/crc32.hpp"
 #include "models/common/speed_modes.hpp"
@@ -24,13 +25,38 @@ std::uint32_t get32(const std::uint8_t* p) {
   return get16(p) << 16 | get16(p + 2);
 }
 
-std::uint32_t sum16(const std::uint8_t* data, std::size_t length, std::uint32_t sum) {
-  std::uint64_t s = sum;
-  std::size_t i = 0;
-  for (; i + 1 < length; i += 2) s += get16(data + i);
-  if (i < length) s += static_cast<std::uint32_t>(data[i]) << 8;
+std::uint32_t fold16(std::uint64_t s) {
   while (s >> 16) s = (s & 0xFFFF) + (s >> 16);
   return static_cast<std::uint32_t>(s);
+}
+
+// The one's complement sum of the big-endian 16-bit words of data (an odd last byte padded with
+// a zero), added to `sum`. The sum is the same in either byte order (RFC 1071, 2.(B)): the bytes
+// are summed as this machine holds them, eight at a time, and the folded sum swapped once.
+std::uint32_t sum16(const std::uint8_t* data, std::size_t length, std::uint32_t sum) {
+  std::uint64_t s = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= length; i += 8) {
+    std::uint32_t a = 0, b = 0;
+    std::memcpy(&a, data + i, 4);
+    std::memcpy(&b, data + i + 4, 4);
+    s += std::uint64_t{a} + b;
+  }
+  for (; i + 2 <= length; i += 2) {
+    std::uint16_t w = 0;
+    std::memcpy(&w, data + i, 2);
+    s += w;
+  }
+  if (i < length) {
+    const std::uint8_t last[2] = {data[i], 0};
+    std::uint16_t w = 0;
+    std::memcpy(&w, last, 2);
+    s += w;
+  }
+  std::uint32_t folded = fold16(s);
+  if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    folded = ((folded & 0xFF) << 8) | (folded >> 8);
+  return fold16(std::uint64_t{folded} + sum);
 }
 
 std::size_t transport_header_bytes(const IpPacket& p) {

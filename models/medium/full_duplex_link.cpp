@@ -100,11 +100,15 @@ void LinkDirection::station_watches(bool watching) {
 }
 
 void LinkDirection::arm() {
+  if (delivering_) return;  // deliver_process arms as it returns
   // arrival_ wakes us at the first arrival someone must see at once, or (late delivery, nobody
   // watching) when kLateBatch frames have arrived.
   Picoseconds first = kForeverPs;
   const std::size_t wake_at = (deliver_late_ && !watched_) ? kLateBatch - 1 : 0;
   if (in_flight_.size() > wake_at) first = in_flight_[wake_at].rx_end_ps;
+  // A late sender's frame on the wire, watched: at its arrival (take_late_sender).
+  if (late_sender_ && watched_ && uncarried_end_ps_ < kForeverPs)
+    first = std::min(first, uncarried_end_ps_ + delay_ps_);
   // A sender that transmits late (Mac::transmit_late) hands over frames after they ended, so
   // the batch's last arrival may have passed already: then at once.
   if (late_sender_ && first < kForeverPs) first = std::max(first, now_ps());
@@ -127,7 +131,10 @@ void LinkDirection::deliver_process() {
   ++context_.activations;
   const Picoseconds now = now_ps();
   armed_.fired();
+  // The frames a late sender hands over meanwhile are armed for once, below.
+  delivering_ = true;
   settle_receiver(now);
+  delivering_ = false;
   arm();
 }
 

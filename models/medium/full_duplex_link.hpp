@@ -49,13 +49,26 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   // (Network::settle_late_deliveries). Call once every observer is connected, before the run;
   // returns whether it is on.
   bool deliver_late();
+  // A sender may transmit late (Mac::transmit_late) into a direction that delivers late (its
+  // frames are caught up on at each of the receiver's settles) or into one that delivers on time
+  // with nobody listening to a frame's start (arriving, the carrier trace: a late sender tells
+  // of a start only when it catches up): then the frame on the wire is told (committed), and the
+  // direction wakes at its arrival, catches the sender up and delivers it -- one activation per
+  // frame instead of one for each end. Call after deliver_late.
   bool take_late_sender() override {
-    late_sender_ = deliver_late_;
+    late_sender_ = deliver_late_ || (!arriving.connected() && !carrier_trace_);
     return late_sender_;
+  }
+  // Whether a late sender hands its frames over only when this direction wakes for them (it
+  // delivers on time): then a stop of the kernel must catch the sender up (settle_sender).
+  bool late_sender_on_time() const { return late_sender_ && !deliver_late_; }
+  void settle_sender(Picoseconds now) {
+    if (sender_ != nullptr) sender_->finish_due(now);
   }
   void committed(Picoseconds tx_end_ps) override {
     uncarried_end_ps_ = tx_end_ps;
     due_ps_ = std::min(due_ps_, tx_end_ps + delay_ps_);
+    if (watched_) arm();
   }
   void pause_coming(Picoseconds now) override {
     if (receiver_ != nullptr) receiver_->may_be_paused(now);
@@ -113,6 +126,7 @@ class LinkDirection : public sc_core::sc_module, public FullDuplexPort, public F
   Alarm armed_{arrival_};  // arrival_, for one instant at a time
   bool deliver_late_ = false;
   bool late_sender_ = false;                   // take_late_sender
+  bool delivering_ = false;                    // in deliver_process
   Picoseconds uncarried_end_ps_ = kForeverPs;  // committed: a frame not handed over yet
   bool watched_ = true;  // the receiver watches arrivals (always, without late delivery)
   bool carrier_trace_ = false;

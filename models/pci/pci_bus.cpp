@@ -413,29 +413,46 @@ void PciBus::cut_at_latency_timer(Active& a) const {
 }
 
 void PciBus::generate_phases(Active& a, std::size_t count) const {
+  const std::size_t have = a.edges.size();
+  if (have >= count || a.bytes_left <= 0) return;
   const std::int64_t width = a.width_bytes;
   // Bus widths are powers of two (4, 8 bytes): the offset in a word is a mask, not a division.
-  const bool power_of_two = (width & (width - 1)) == 0;
-  while (a.edges.size() < count && a.bytes_left > 0) {
-    const auto offset =
-        power_of_two
-            ? static_cast<std::int64_t>(a.next_address & static_cast<std::uint64_t>(width - 1))
-            : static_cast<std::int64_t>(a.next_address % static_cast<std::uint64_t>(width));
-    const std::int64_t n = std::min(width - offset, a.bytes_left);
-    std::int64_t edge = a.edges.empty() ? a.first_edge : a.edges.back() + 1 + a.subsequent_wait;
-    if (a.posted_capacity_bytes > 0) {
-      // Room for n bytes once the buffer has drained to capacity - n (a division only when the
-      // buffer holds the phase back).
-      const Picoseconds room_at = a.drained - (a.posted_capacity_bytes - n) * a.posted_ps_per_byte;
+  const auto offset =
+      (width & (width - 1)) == 0
+          ? static_cast<std::int64_t>(a.next_address & static_cast<std::uint64_t>(width - 1))
+          : static_cast<std::int64_t>(a.next_address % static_cast<std::uint64_t>(width));
+  // The first phase may be partial, and so may the last: every phase between is a whole word.
+  const auto to_come = static_cast<std::size_t>((offset + a.bytes_left + width - 1) / width);
+  const std::size_t n = std::min(count - have, to_come);
+  const bool posted = a.posted_capacity_bytes > 0;
+  a.edges.resize(have + n);
+  a.phase_bytes.resize(have + n);
+  if (posted) a.drained_after.resize(have + n);  // read only of a posted write (finish_data)
+  std::int64_t* edges = a.edges.data() + have;
+  std::int64_t* bytes = a.phase_bytes.data() + have;
+  const std::int64_t step = 1 + a.subsequent_wait;
+  std::int64_t edge = have == 0 ? a.first_edge : a.edges[have - 1] + step;
+  std::int64_t left = a.bytes_left;
+  std::int64_t size = width - offset;
+  for (std::size_t i = 0; i < n; ++i) {
+    size = std::min(size, left);
+    if (posted) {
+      // Room for these bytes once the buffer has drained to capacity - size (a division only
+      // when the buffer holds the phase back).
+      const Picoseconds room_at =
+          a.drained - (a.posted_capacity_bytes - size) * a.posted_ps_per_byte;
       if (room_at > time_of(edge)) edge = std::max(edge, edge_at_or_after(room_at));
-      a.drained = std::max(a.drained, time_of(edge)) + n * a.posted_ps_per_byte;
+      a.drained = std::max(a.drained, time_of(edge)) + size * a.posted_ps_per_byte;
+      a.drained_after[have + i] = a.drained;
     }
-    a.edges.push_back(edge);
-    a.phase_bytes.push_back(n);
-    a.drained_after.push_back(a.drained);
-    a.bytes_left -= n;
-    a.next_address += static_cast<std::uint64_t>(n);
+    edges[i] = edge;
+    bytes[i] = size;
+    left -= size;
+    edge += step;
+    size = width;
   }
+  a.next_address += static_cast<std::uint64_t>(a.bytes_left - left);
+  a.bytes_left = left;
 }
 
 void PciBus::decide(std::int64_t edge) {

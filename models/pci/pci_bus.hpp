@@ -33,8 +33,11 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/common/histogram.hpp"
@@ -217,13 +220,35 @@ class PciBus : public DmaBus {
   };
   // The data phases of a transaction are generated as far as they are needed, a block at a time:
   // a DMA request may be megabytes, and most of its phases lie beyond the latency timer's cut.
+  // An allocator whose resize() leaves new numbers uninitialised: generate_phases writes every
+  // one it adds, and zeroing them first cost as much as writing them.
+  template <typename T>
+  struct Uninitialised : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+      using other = Uninitialised<U>;
+    };
+    Uninitialised() = default;
+    template <typename U>
+    Uninitialised(const Uninitialised<U>&) noexcept {}
+    template <typename U>
+    void construct(U* p) noexcept {
+      ::new (static_cast<void*>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+  };
+  using Numbers = std::vector<std::int64_t, Uninitialised<std::int64_t>>;
+
   struct Active {
     PciTransaction t;
-    std::vector<std::int64_t> edges;  // completion edge of each data phase generated so far
-    std::vector<std::int64_t> phase_bytes;
-    std::vector<Picoseconds> drained_after;  // posted-write state after each phase
-    std::size_t last = 0;  // index of the last data phase (after truncation); may lie beyond
-                           // the phases generated so far when nothing cuts the transaction
+    Numbers edges;  // completion edge of each data phase generated so far
+    Numbers phase_bytes;
+    Numbers drained_after;  // posted-write state (Picoseconds) after each phase
+    std::size_t last = 0;   // index of the last data phase (after truncation); may lie beyond
+                            // the phases generated so far when nothing cuts the transaction
     std::int64_t uncut_phases = 0;
     // What generates the next phase.
     std::int64_t width_bytes = 4;

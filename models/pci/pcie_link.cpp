@@ -151,14 +151,30 @@ std::size_t PcieLink::add_master(const std::string& name, const PciMasterParams&
   return index;
 }
 
-void PcieLink::schedule(Picoseconds at, Step step, int direction, Packet packet) {
+void PcieLink::schedule(Picoseconds at, Step step, int direction) {
   Due e;
   e.at = at;
   e.seq = next_seq_++;
   e.step = step;
   e.direction = direction;
-  e.packet = std::move(packet);
-  agenda_.push(std::move(e));
+  agenda_.push(e);
+}
+
+void PcieLink::schedule(Picoseconds at, Step step, int direction, const Packet& packet) {
+  Due e;
+  e.at = at;
+  e.seq = next_seq_++;
+  e.step = step;
+  e.direction = direction;
+  if (free_packets_.empty()) {
+    e.packet = static_cast<std::uint32_t>(packets_.size());
+    packets_.push_back(packet);
+  } else {
+    e.packet = free_packets_.back();
+    free_packets_.pop_back();
+    packets_[e.packet] = packet;
+  }
+  agenda_.push(e);
 }
 
 void PcieLink::request(std::size_t master, const PciRequest& r, Picoseconds now) {
@@ -456,18 +472,23 @@ void PcieLink::advance(Picoseconds now) {
   while (!agenda_.empty() && agenda_.top().at <= now) {
     const Due e = agenda_.top();
     agenda_.pop();
+    Packet packet;
+    if (e.packet != kNoPacket) {
+      packet = packets_[e.packet];
+      free_packets_.push_back(e.packet);
+    }
     switch (e.step) {
       case Step::sent:
         sent(e.direction, e.at);
         break;
       case Step::arrived:
-        arrived(e.direction, e.packet, e.at);
+        arrived(e.direction, packet, e.at);
         break;
       case Step::ack_due:
         ack_due(e.direction, e.at);
         break;
       case Step::completions_ready:
-        completions_ready(e.direction, e.packet, e.at);
+        completions_ready(e.direction, packet, e.at);
         break;
     }
   }

@@ -132,12 +132,14 @@ class PcieLink : public DmaBus {
   };
   // What the link has to do at a time (its agenda).
   enum class Step { sent, arrived, ack_due, completions_ready };
+  // Small, so that the agenda's heap moves little: a packet it carries waits in packets_.
+  static constexpr std::uint32_t kNoPacket = 0xFFFFFFFF;
   struct Due {
     Picoseconds at = 0;
     std::uint64_t seq = 0;
     Step step = Step::sent;
     int direction = 0;
-    Packet packet;
+    std::uint32_t packet = kNoPacket;  // its index in packets_
     bool operator>(const Due& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
 
@@ -145,10 +147,8 @@ class PcieLink : public DmaBus {
   // The direction from the end holding `from_root` (true: the root complex) to the other.
   static int direction_from(bool from_root) { return from_root ? 1 : 0; }
   bool target_at_root(std::size_t target) const { return target == 0; }
-  void schedule(Picoseconds at, Step step, int direction, Packet packet);
-  void schedule(Picoseconds at, Step step, int direction) {
-    schedule(at, step, direction, Packet());
-  }
+  void schedule(Picoseconds at, Step step, int direction, const Packet& packet);
+  void schedule(Picoseconds at, Step step, int direction);
   void serve(std::size_t master, Picoseconds now);
   void kick(int direction, Picoseconds now);
   // A packet's event (events connected).
@@ -173,6 +173,8 @@ class PcieLink : public DmaBus {
   Picoseconds busy_at_restart_ps_[2] = {0, 0};
   Picoseconds restarted_ps_ = 0;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> agenda_;
+  std::vector<Packet> packets_;              // the packets of agenda entries, and free slots
+  std::vector<std::uint32_t> free_packets_;  // the free slots of packets_
   std::uint64_t next_seq_ = 0;
   std::uint64_t next_read_ = 1;
   StatGroup stats_;

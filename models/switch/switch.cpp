@@ -125,12 +125,13 @@ void SwitchPort::frame_arriving(const Frame& frame, Picoseconds first_bit) {
 }
 
 void SwitchPort::feed() {
-  while (!in_mac_) {
+  while (!in_mac_ && queued_ > 0) {
     auto q = std::find_if(queues_.rbegin(), queues_.rend(),
                           [](const RingQueue<Queued>& r) { return !r.empty(); });
     if (q == queues_.rend()) return;
     Queued next = std::move(q->front());
     q->pop_front();
+    --queued_;
     in_mac_ = true;
     in_mac_id_ = next.frame->id;
     sending_.ingress = next.ingress;
@@ -445,6 +446,7 @@ void Switch::enqueue(std::size_t egress, FramePtr frame, std::size_t ingress, Pi
   in.held_bytes_ += size;
   in.mac_.set_rx_backlog(in.held_bytes_);
   out.queues_[q].push_back({std::move(frame), ingress, q, shared, now});
+  ++out.queued_;
 }
 
 void Switch::release(SwitchPort& out, const SwitchPort::Sending& s) {

@@ -88,6 +88,7 @@ class SwitchPort : public sc_core::sc_module, public MacClient {
   const std::size_t index_;
   Mac mac_;
   std::vector<RingQueue<Queued>> queues_;  // by priority, highest last
+  std::size_t queued_ = 0;                 // frames in all of them
   bool in_mac_ = false;                    // a frame handed to the MAC and not yet done
   std::uint64_t in_mac_id_ = 0;
   Sending sending_;  // its accounting

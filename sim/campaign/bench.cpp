@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <sched.h>
 #include <spawn.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 
 #include <systemc>
@@ -32,11 +32,44 @@ namespace {
 
 struct Sample {
   double real_time_factor = 0;
-  double cpu_ns_per_frame = 0;       // the simulation's CPU time per frame delivered
-  double activations_per_frame = 0;  // model process activations per frame delivered
+  double cpu_seconds = 0;       // the simulation's CPU time (not start-up)
+  double frames = 0;            // frames received by every MAC (a switch's ports' too)
+  double station_frames = 0;    // by the stations' MACs only: frames delivered end to end
+  double collisions = 0;        // collided attempts, each station's counted
+  double bus_transactions = 0;  // PCI and PCI-X transactions, every segment's
+  double activations = 0;       // model process activations
   double peak_rss_mib = 0;
   double frames_allocated = 0;
+  // A protocol event: a frame delivered or a collided attempt.
+  double events() const { return frames + collisions; }
 };
+
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// The counters a case is measured by, from the scalars.csv of its run.
+void read_counters(const std::filesystem::path& file, Sample& s) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    const std::size_t a = line.find(','), b = line.find(',', a + 1), c = line.rfind(',');
+    if (a == std::string::npos || b == std::string::npos || c <= b) continue;
+    const std::string_view component(line.data(), a), name(line.data() + a + 1, b - a - 1);
+    const double value = std::strtod(line.c_str() + c + 1, nullptr);
+    const bool mac = ends_with(component, ".mac");
+    if (mac && name == "frames_received_ok") {
+      s.frames += value;
+      if (component.find('.') == component.size() - 4) s.station_frames += value;  // "<s>.mac"
+    } else if (mac && name == "collisions") {
+      s.collisions += value;
+    } else if (name == "transactions" &&
+               (ends_with(component, ".pci") || ends_with(component, ".card_pci"))) {
+      s.bus_transactions += value;  // <h>.pci and <h>.card_pci
+    }
+  }
+}
 
 double process_cpu_seconds() {
   timespec t{};
@@ -115,42 +148,52 @@ class PinnedToThisCpu {
   bool pinned_ = false;
 };
 
-// Runs `self` with `args` and waits: its exit code (-1 when it did not exit) and resource use.
-int run_child(const std::string& self, std::vector<std::string> args, rusage& usage) {
+}  // namespace
+
+MeasuredChild run_measured_child(const std::string& self, std::vector<std::string> args,
+                                 const std::filesystem::path& peak_file) {
   args.insert(args.begin(), self);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  std::string peak_variable = "GBESIM_PEAK_RSS_FILE=" + peak_file.string();
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::strncmp(*e, "GBESIM_PEAK_RSS_FILE=", 21) != 0) envp.push_back(*e);
+  envp.push_back(peak_variable.data());
+  envp.push_back(nullptr);
+  std::error_code ec;
+  std::filesystem::remove(peak_file, ec);
   pid_t pid = 0;
-  if (const int rc = posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ))
+  if (const int rc = posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), envp.data()))
     throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
   int status = 0;
-  if (::wait4(pid, &status, 0, &usage) < 0 || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
+  MeasuredChild exit;
+  if (::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) return exit;
+  exit.code = WEXITSTATUS(status);
+  std::ifstream peak(peak_file);
+  double kib = 0;
+  if (peak >> kib) exit.peak_mib = kib / 1024.0;
+  return exit;
 }
 
+namespace {
+
 Sample run_once(const std::string& self, const std::filesystem::path& scenario,
-                const std::filesystem::path& out) {
-  rusage usage{};
-  if (run_child(self, {"run", scenario.string(), "--quiet", "--out", out.string()}, usage) != 0)
-    throw std::runtime_error("benchmark run failed: " + scenario.string());
+                const std::filesystem::path& out, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"run", scenario.string(), "--quiet", "--out", out.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const MeasuredChild child = run_measured_child(self, args, out.string() + ".peak");
+  if (child.code != 0) throw std::runtime_error("benchmark run failed: " + scenario.string());
   std::ifstream in(out / "run.json");
   const Json run = Json::parse(in);
   Sample s;
   s.real_time_factor = run["real_time_factor"].get<double>();
-  s.peak_rss_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  s.cpu_seconds = run["cpu_seconds"].get<double>();
+  s.activations = run["process_activations"].get<double>();
+  s.peak_rss_mib = child.peak_mib;
   s.frames_allocated = run["frames_allocated"].get<double>();
-  std::ifstream scalars(out / "scalars.csv");
-  std::string line;
-  double frames = 0;
-  while (std::getline(scalars, line))
-    if (line.rfind(".mac,frames_received_ok,", 1) != std::string::npos ||
-        line.find(".mac,frames_received_ok,") != std::string::npos)
-      frames += std::stod(line.substr(line.rfind(',') + 1));
-  if (frames > 0) {
-    s.cpu_ns_per_frame = 1e9 * run["cpu_seconds"].get<double>() / frames;
-    s.activations_per_frame = run["process_activations"].get<double>() / frames;
-  }
+  read_counters(out / "scalars.csv", s);
   return s;
 }
 
@@ -158,15 +201,14 @@ Sample run_once(const std::string& self, const std::filesystem::path& scenario,
 std::pair<double, double> topology_once(const std::string& self, const std::filesystem::path& plant,
                                         const std::filesystem::path& out) {
   const auto start = std::chrono::steady_clock::now();
-  rusage usage{};
   // Exit 1 is a plant that fails its budget: still a measurement; 2 is bad input.
-  const int code =
-      run_child(self, {"topology", plant.string(), "--quiet", "--out", out.string()}, usage);
-  if (code < 0 || code > 1)
+  const MeasuredChild child = run_measured_child(
+      self, {"topology", plant.string(), "--quiet", "--out", out.string()}, out.string() + ".peak");
+  if (child.code < 0 || child.code > 1)
     throw std::runtime_error("benchmark run failed: gbesim topology " + plant.string());
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return {wall, static_cast<double>(usage.ru_maxrss) / 1024.0};
+  return {wall, child.peak_mib};
 }
 
 }  // namespace
@@ -297,10 +339,14 @@ struct Case {
   std::string label;
   int frame_bytes;
   int duration_ms;
-  int hd_stations;       // 0: the full-duplex pair
-  bool nic = false;      // the NIC receive case instead
-  int switch_ports = 0;  // the switch case instead
+  int hd_stations;            // 0: the full-duplex pair
+  bool nic = false;           // the NIC receive case instead
+  int switch_ports = 0;       // the switch case instead
+  bool whole_system = false;  // the project's gbe-aggregation-10g scenario instead
 };
+
+// The whole-system case's scenario, from the project's directory.
+constexpr const char* kWholeSystemScenario = "scenarios/gbe-aggregation-10g.json";
 
 std::vector<Case> simulation_cases(int d) {
   std::vector<Case> cases = {
@@ -318,9 +364,11 @@ std::vector<Case> simulation_cases(int d) {
     cases.push_back({fmt::format("c{}", n),
                      fmt::format("(c{}) HD, {} stations, 64 B, ext + burst", n, n), 64,
                      std::max(20, d * 8 / std::max(8, n)), n});
-  cases.push_back({"e", "(e) 82540EM rx on PCI 32/33, 1518 B at line rate", 1518, d, 0, true});
-  cases.push_back({"f", "(f) 82540EM rx on PCI 32/33, 64 B at line rate", 64, d, 0, true});
+  cases.push_back({"e", "(e) 82540EM rx, PCI 32/33, 1518 B, line rate", 1518, d, 0, true});
+  cases.push_back({"f", "(f) 82540EM rx, PCI 32/33, 64 B, line rate", 64, d, 0, true});
   cases.push_back({"k", "(k) switch, 16 gigabit ports saturated, 1518 B", 1518, d, 0, false, 16});
+  cases.push_back(
+      {"m", "(m) gbe-aggregation-10g, 16 hosts, 2 switches", 1518, d, 0, false, 0, true});
   return cases;
 }
 
@@ -361,6 +409,7 @@ class Bench {
 
  private:
   void print_header(const PinnedToThisCpu& pin, const std::vector<double>& first);
+  std::pair<std::filesystem::path, std::vector<std::string>> case_scenario(const Case& c);
   void simulation(const Case& c, std::size_t index, std::size_t count, Baseline& baseline);
   void start_up_case(const std::string& what, const std::string& scenario_json, int runs);
   PhyRun phy_runs(const char* tag, const std::vector<std::string>& args, const char* field);
@@ -383,12 +432,20 @@ void Bench::print_header(const PinnedToThisCpu& pin, const std::vector<double>& 
       "'base ns' = the baselines the case ran against (median){}\n",
       options_.runs, median(first),
       pin.cpu() >= 0 ? fmt::format("; runs and baseline pinned to CPU {}", pin.cpu()) : "");
-  fmt::print("{:<50} {:>9} {:>12} {:>9} {:>8} {:>10} {:>9} {:>7} {:>8}\n", "case", "x real",
-             "CPU ns/frame", "x base", "act/fr", "CPU ns/act", "peak MiB", "frames", "base ns");
+  fmt::print("{:<55} {:>8} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8} {:>7} {:>7}\n", "case",
+             "x real", "ns/frame", "ns/event", "x base", "act/fr", "ns/act", "ns/txn", "peak MiB",
+             "frames", "base ns");
   std::fflush(stdout);
 }
 
-void Bench::simulation(const Case& c, std::size_t index, std::size_t count, Baseline& baseline) {
+// The scenario a case runs, and what the run is given on its command line beside it; an empty
+// path when the case's scenario is not here.
+std::pair<std::filesystem::path, std::vector<std::string>> Bench::case_scenario(const Case& c) {
+  if (c.whole_system) {
+    if (!std::filesystem::is_regular_file(kWholeSystemScenario)) return {};
+    return {kWholeSystemScenario,
+            {"--set", fmt::format("duration_ns={}", std::int64_t{c.duration_ms} * 1'000'000)}};
+  }
   const auto scenario =
       tmp_ / fmt::format("{}-{}-{}-{}-{}.json", c.nic ? "nic" : "fd", c.hd_stations, c.switch_ports,
                          c.frame_bytes, c.duration_ms);
@@ -397,30 +454,62 @@ void Bench::simulation(const Case& c, std::size_t index, std::size_t count, Base
                         : c.nic             ? bench_nic_rx_json(c.frame_bytes, c.duration_ms)
                         : c.hd_stations > 0 ? bench_half_duplex_json(c.hd_stations, c.duration_ms)
                                             : bench_scenario_json(c.frame_bytes, c.duration_ms));
-  std::vector<double> rtf, cpu, apf, per_activation, rss, allocated, bases, ratios;
+  return {scenario, {}};
+}
+
+void Bench::simulation(const Case& c, std::size_t index, std::size_t count, Baseline& baseline) {
+  const auto [scenario, extra] = case_scenario(c);
+  if (scenario.empty()) {
+    fmt::print("{}: skipped: no {} here (run gbesim bench from the project's directory)\n", c.label,
+               kWholeSystemScenario);
+    return;
+  }
+  std::vector<Sample> runs;
+  std::vector<double> bases;
   for (int i = 0; i < options_.runs; ++i) {
     progress_.update(fmt::format("gbesim bench: case {} of {}, {}: run {} of {}", index, count,
                                  c.key, i + 1, options_.runs),
                      true);
     const double before = std::min(baseline.stretch(), baseline.stretch());
-    const Sample s = run_once(options_.self, scenario,
-                              tmp_ / fmt::format("out-{}-{}-{}-{}-{}", c.nic, c.hd_stations,
-                                                 c.switch_ports, c.frame_bytes, i));
-    const double base = (before + std::min(baseline.stretch(), baseline.stretch())) / 2;
-    bases.push_back(base);
-    ratios.push_back(s.cpu_ns_per_frame / base);
-    rtf.push_back(s.real_time_factor);
-    cpu.push_back(s.cpu_ns_per_frame);
-    apf.push_back(s.activations_per_frame);
-    per_activation.push_back(s.cpu_ns_per_frame / s.activations_per_frame);
-    rss.push_back(s.peak_rss_mib);
-    allocated.push_back(s.frames_allocated);
+    runs.push_back(
+        run_once(options_.self, scenario, tmp_ / fmt::format("out-{}-{}", index, i), extra));
+    bases.push_back((before + std::min(baseline.stretch(), baseline.stretch())) / 2);
   }
   progress_.finish();
-  fmt::print("{:<50} {:>#9.3g} {:>12.0f} {:>9.1f} {:>8.2f} {:>10.0f} {:>9.1f} {:>7.0f} {:>8.1f}\n",
-             fmt::format("{} {} ms", c.label, c.duration_ms), median(rtf), median(cpu),
-             median(ratios), median(apf), median(per_activation), median(rss), median(allocated),
-             median(bases));
+  // The median of a figure over the runs; "-" where a run has nothing to divide by.
+  auto per = [&](auto figure) {
+    std::vector<double> v;
+    for (std::size_t i = 0; i < runs.size(); ++i) v.push_back(figure(runs[i], bases[i]));
+    return median(v);
+  };
+  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  const double per_frame =
+      per([&](const Sample& s, double) { return ratio(1e9 * s.cpu_seconds, s.frames); });
+  const double per_transaction =
+      per([&](const Sample& s, double) { return ratio(1e9 * s.cpu_seconds, s.bus_transactions); });
+  fmt::print(
+      "{:<55} {:>#8.3g} {:>8.0f} {:>8.0f} {:>7.1f} {:>7.2f} {:>8.0f} {:>8} {:>8.1f} {:>7.0f} "
+      "{:>7.1f}\n",
+      fmt::format("{} {} ms", c.label, c.duration_ms),
+      per([](const Sample& s, double) { return s.real_time_factor; }), per_frame,
+      per([&](const Sample& s, double) { return ratio(1e9 * s.cpu_seconds, s.events()); }),
+      per([&](const Sample& s, double base) {
+        return ratio(1e9 * s.cpu_seconds, s.frames) / base;
+      }),
+      per([&](const Sample& s, double) { return ratio(s.activations, s.frames); }),
+      per([&](const Sample& s, double) { return ratio(1e9 * s.cpu_seconds, s.activations); }),
+      per_transaction > 0 ? fmt::format("{:.0f}", per_transaction) : "-",
+      per([](const Sample& s, double) { return s.peak_rss_mib; }),
+      per([](const Sample& s, double) { return s.frames_allocated; }), median(bases));
+  if (c.whole_system)
+    fmt::print(
+        "    end to end: {:.0f} frames delivered to the hosts per CPU second ({:.1f} us of CPU per "
+        "frame), {:.2f} frames received by a MAC per frame delivered, {:.1f} activations per "
+        "frame delivered\n",
+        per([&](const Sample& s, double) { return ratio(s.station_frames, s.cpu_seconds); }),
+        per([&](const Sample& s, double) { return ratio(1e6 * s.cpu_seconds, s.station_frames); }),
+        per([&](const Sample& s, double) { return ratio(s.frames, s.station_frames); }),
+        per([&](const Sample& s, double) { return ratio(s.activations, s.station_frames); }));
   std::fflush(stdout);
 }
 
@@ -436,14 +525,14 @@ void Bench::simulations() {
   for (std::size_t index = 0; index < cases.size(); ++index)
     if (wanted(cases[index].key)) simulation(cases[index], index + 1, cases.size(), baseline);
   fmt::print(
-      "x real = simulated time / wall time; CPU ns/frame = the simulation's CPU time (not "
-      "start-up)\n"
-      "per frame received; act/fr = model process activations per frame (a half-duplex station\n"
-      "woken by its medium's queue counts one, as by its own SystemC event); CPU ns/act = CPU per\n"
-      "activation (where the protocol's own work per frame grows, as in half duplex with many\n"
-      "stations, this is the simulator's cost of each thing that happens); frames = frame objects\n"
-      "ever allocated (recycled through a pool); in (k) frames count the stations' and the switch\n"
-      "ports' MACs (each frame is received twice).\n");
+      "x real = simulated time / wall time; ns/frame = the simulation's CPU time (not start-up)\n"
+      "per frame received; ns/event = per protocol event (a frame received or a collided\n"
+      "attempt, from the run's own counters); act/fr = model process activations per frame (a\n"
+      "half-duplex station woken by its medium's queue counts one, as by its own SystemC event);\n"
+      "ns/act = CPU per activation; ns/txn = CPU per PCI transaction (NIC cases); peak MiB = the\n"
+      "run's own peak resident memory (its VmHWM); frames = frame objects ever allocated\n"
+      "(recycled through a pool); in (k) and (m) frames count the stations' and the switch ports'\n"
+      "MACs (a frame is received by each on its way).\n");
   const auto [middle, lowest, highest] = baseline.range();
   fmt::print("baseline over this bench: {:.1f} ns (median), {:.1f} to {:.1f}\n", middle, lowest,
              highest);
@@ -451,12 +540,11 @@ void Bench::simulations() {
 
 std::pair<double, double> Bench::child(const std::vector<std::string>& args,
                                        const std::string& what) {
-  rusage usage{};
   const auto start = std::chrono::steady_clock::now();
-  if (run_child(options_.self, args, usage) != 0)
-    throw std::runtime_error("benchmark run failed: " + what);
+  const MeasuredChild exit = run_measured_child(options_.self, args, tmp_ / "child.peak");
+  if (exit.code != 0) throw std::runtime_error("benchmark run failed: " + what);
   return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-          static_cast<double>(usage.ru_maxrss) / 1024.0};
+          exit.peak_mib};
 }
 
 void Bench::start_up_case(const std::string& what, const std::string& scenario_json, int runs) {

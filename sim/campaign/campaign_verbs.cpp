@@ -120,10 +120,10 @@ void declare_bench(CLI::App* cmd, BenchLine& l) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--cases", b.cases,
                   "only these cases (a, b, b', c = the whole half-duplex curve, c2 .. c1024, e, "
-                  "f, k, s, w, g, h, p, i, j), comma-separated")
+                  "f, k, m, s, w, g, h, p, i, j), comma-separated")
       ->delimiter(',')
-      ->check(CLI::IsMember({"a", "b", "b'", "c", "c2", "c8", "c32", "c128", "c512", "c1024",
-                             "e", "f", "k",  "s", "w",  "g",  "h",   "p",    "i",    "j"}));
+      ->check(CLI::IsMember({"a", "b", "b'", "c", "c2", "c8", "c32", "c128", "c512", "c1024", "e",
+                             "f", "k", "m",  "s", "w",  "g",  "h",   "p",    "i",    "j"}));
   l.sweep_scenario =
       cmd->add_option("--sweep-scenario", b.sweep_scenario,
                       "the sweep case (w) times: gbesim sweep FILE -j 2 (default "

@@ -1,7 +1,6 @@
 #include "sim/run/results.hpp"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +21,7 @@
 #include "sim/run/series.hpp"
 #include "sim/run/topology_files.hpp"
 #include "sim/support/atomic_file.hpp"
+#include "sim/support/peak_memory.hpp"
 
 namespace gbesim {
 namespace {
@@ -31,12 +31,6 @@ std::string iso_time_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
   return buf;
-}
-
-std::int64_t peak_rss_kib() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
 }
 
 // The cables a sweep point sets to one length, from its topology.cables[i].length_m and

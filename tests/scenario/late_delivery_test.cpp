@@ -135,6 +135,26 @@ TEST(LateDelivery, ALateSenderWhoseOwnArrivalsComeOnTime) {
   EXPECT_GT(activations(dir / "mixed-now") - activations(dir / "mixed-late"), sent);
 }
 
+TEST(LateDelivery, ALateSenderIntoAWatchingReceiverWakesOnlyItsLinkPerFrame) {
+  // b watches its arrivals (its sink drains at a finite rate), so the link delivers on time; a,
+  // saturated, still transmits late: the link wakes at each arrival of a's frame on the wire
+  // (LinkDirection::take_late_sender), catches a up and delivers, and a itself wakes once every
+  // 64 frames. Same results as a run in which a decides at each of its frame ends.
+  const auto dir = fresh_directory("late-sender-on-time");
+  run_both(dir, "watching", R"({"name": "watching", "description": "", "duration_ns": 5000000,
+      "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "b", "frame_bytes": 1518}]},
+                   "b": {"sink": {"drain_mbps": 900}}},
+      "links": [{"between": ["a", "b"], "cable_m": 30}]})",
+           {"--chunk-ns", "5000000"}, "events:stations=a");
+  // As in AnIdleReceiverIsWokenOncePerBatch: 406 frames arrive in 5 ms, 406 end. Traced, a
+  // wakes at each of its 406 frame ends; late, at the ends of frames 63, 127, ..., 383 (6).
+  EXPECT_EQ(scalar(dir / "watching-late/scalars.csv", "b.mac", "frames_received_ok"), 406);
+  EXPECT_EQ(activations(dir / "watching-now") - activations(dir / "watching-late"), 406 - 6);
+  // Every stop of the kernel (a series interval, here every 100 us: about eight frames) catches
+  // a up first (Network::settle_late_deliveries): its counters in series.csv are the same.
+  run_file_both(dir, "stops", "watching.json", {"--series", "100us"}, "events:stations=a");
+}
+
 TEST(LateDelivery, PauseFramesAndAPausedReceiverGiveTheSameResults) {
   // b drains slowly and sends PAUSE to a; a receives PAUSE frames while sending (late) and while
   // paused (it watches then, so they arrive at once). a's own receiver takes late delivery, b's

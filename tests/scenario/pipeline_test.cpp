@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "sim/campaign/bench.hpp"
 #include "sim/input/json_path.hpp"
 #include "sim/input/scenario_loader.hpp"
 #include "sim/input/scenario_resolve.hpp"
@@ -1723,9 +1724,12 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   // Measured again beside every run (this VM's speed changes from minute to minute).
   EXPECT_NE(r.output.find("base ns"), std::string::npos);
   EXPECT_NE(r.output.find("baseline over this bench: "), std::string::npos);
-  EXPECT_NE(r.output.find("CPU ns/frame"), std::string::npos);
+  EXPECT_NE(r.output.find("ns/frame"), std::string::npos);
+  EXPECT_NE(r.output.find("ns/event"), std::string::npos);  // a frame or a collided attempt
   EXPECT_NE(r.output.find("x base"), std::string::npos);
-  EXPECT_NE(r.output.find("CPU ns/act"), std::string::npos);
+  EXPECT_NE(r.output.find("ns/act"), std::string::npos);
+  EXPECT_NE(r.output.find("ns/txn"), std::string::npos);     // per PCI transaction (NIC cases)
+  EXPECT_NE(r.output.find("its VmHWM"), std::string::npos);  // the child's own peak
   EXPECT_NE(r.output.find("(b) FD, 64-byte frames"), std::string::npos);
   EXPECT_NE(r.output.find("(c2) HD, 2 stations"), std::string::npos);
   EXPECT_NE(r.output.find("(s) start-up: the smallest gbesim run"), std::string::npos);
@@ -1746,6 +1750,28 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   EXPECT_EQ(r.output.find("(g) 1000BASE-T"), std::string::npos);
   const auto bad = run_gbesim({"bench", "--cases", "zz"}, dir);
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
+}
+
+// gbesim bench measures a child's own peak memory, not its own: this test process holds 256 MiB
+// it has written and starts gbesim as the bench does (posix_spawn). On Linux wait4's ru_maxrss
+// then reports at least those 256 MiB for the child; its VmHWM (GBESIM_PEAK_RSS_FILE) is the
+// small run's own. run.json's peak_rss_kib is that figure too.
+TEST(Pipeline, TheBenchMeasuresAChildsOwnPeakMemoryNotItsParents) {
+  const auto dir = fresh_directory("peak-rss");
+  const std::string scenario = (gbesim::testing::source_dir() / "scenarios/default.json").string();
+  std::vector<char> held(256u << 20);
+  for (std::size_t i = 0; i < held.size(); i += 4096)
+    held[i] = static_cast<char>(1 + (i >> 12) % 7);
+  const MeasuredChild child = run_measured_child(
+      GBESIM_BINARY,
+      {"run", scenario, "--quiet", "--set", "duration_ns=1000", "--out", (dir / "out").string()},
+      dir / "peak");
+  ASSERT_EQ(child.code, 0);
+  EXPECT_GT(child.peak_mib, 1.0);    // a SystemC process: at least a MiB
+  EXPECT_LT(child.peak_mib, 128.0);  // and not the 256 MiB its parent holds
+  const Json run = Json::parse(read_text(dir / "out" / "run.json"));
+  EXPECT_LT(run["peak_rss_kib"].get<double>(), 128.0 * 1024);
+  EXPECT_EQ(held[4096], 2);
 }
 
 // The simulation CLI links no GUI or chart library; `gbesim plot` and `gbesim report` hand over

@@ -395,11 +395,18 @@ void PciBus::cut_at_latency_timer(Active& a) const {
   if (a.t.split_completion) return;
   const std::int64_t term = termination_edge(a);
   if (term < 0) return;
+  // The first phase completing after term, or the last.
   std::size_t i = 0;
-  while (i < a.last) {
-    if (i >= a.edges.size()) generate_phases(a, i + kPhaseBlock);
-    if (a.edges[i] > term) break;
-    ++i;
+  if (a.regular) {
+    if (a.first_edge <= term)
+      i = std::min(a.last,
+                   static_cast<std::size_t>((term - a.first_edge) / (1 + a.subsequent_wait)) + 1);
+  } else {
+    while (i < a.last) {
+      if (i >= a.edges.size()) generate_phases(a, i + kPhaseBlock);
+      if (a.edges[i] > term) break;
+      ++i;
+    }
   }
   // Memory Write and Invalidate finishes its cache line; PCI-X stops only at a 128-byte boundary.
   std::int64_t boundary = 0;
@@ -407,18 +414,18 @@ void PciBus::cut_at_latency_timer(Active& a) const {
     boundary = targets_[a.t.target].params.cache_line_bytes;
   if (pcix()) boundary = std::max(boundary, kAdbBytes);
   if (boundary > 0) {
-    if (i >= a.edges.size()) generate_phases(a, i + 1);
-    std::int64_t done = 0;
-    for (std::size_t k = 0; k <= i; ++k) done += a.phase_bytes[k];
+    if (i >= a.generated()) generate_phases(a, i + 1);
+    std::int64_t done = a.bytes_through(i);
     while (i < a.last && (a.address0 + done) % boundary != 0) {
-      if (i + 1 >= a.edges.size()) generate_phases(a, i + 1 + kPhaseBlock);
-      done += a.phase_bytes[++i];
+      if (i + 1 >= a.generated()) generate_phases(a, i + 1 + kPhaseBlock);
+      done += a.bytes_of(++i);
     }
   }
   a.last = i;
 }
 
 void PciBus::generate_phases(Active& a, std::size_t count) const {
+  if (a.regular) return;  // worked out where asked
   const std::size_t have = a.edges.size();
   if (have >= count || a.bytes_left <= 0) return;
   const std::int64_t width = a.width_bytes;
@@ -497,7 +504,7 @@ void PciBus::report_start(const Active& a) {
     return;
   }
   if (is_read(t.command) && !t.split_completion) report(EventKind::bus_turnaround, at++, t);
-  const std::int64_t data = a.edges.front() - 1;  // the first data phase's clock
+  const std::int64_t data = a.edge(0) - 1;  // the first data phase's clock
   if (data > at) report(EventKind::bus_wait, at, t);
   report(EventKind::bus_data, data, t);
 }
@@ -542,6 +549,9 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   a.next_address = a.address0;
   const auto offset0 = static_cast<std::int64_t>(a.address0 % static_cast<std::uint64_t>(width));
   a.uncut_phases = a.bytes_left > 0 ? (offset0 + a.bytes_left + width - 1) / width : 0;
+  a.regular = a.posted_capacity_bytes == 0;
+  a.total_bytes = a.bytes_left;
+  a.first_bytes = std::min(width - offset0, a.bytes_left);
   generate_phases(a, kPhaseBlock);
   a_ = std::move(a);
   active_ = true;
@@ -683,8 +693,8 @@ void PciBus::finish() {
   const bool read = is_read(t.command) && !t.split_completion;
   if (t.ending != PciEnding::retry && t.ending != PciEnding::split_response) {
     t.data_phases = static_cast<std::int64_t>(a.last) + 1;
-    t.end_clock = a.edges[a.last];
-    for (std::size_t i = 0; i <= a.last; ++i) t.bytes += a.phase_bytes[i];
+    t.end_clock = a.edge(a.last);
+    t.bytes += a.bytes_through(a.last);
     t.ending = static_cast<std::int64_t>(a.last) + 1 < a.uncut_phases ? PciEnding::latency_timer
                                                                       : a.uncut_ending;
   }
@@ -746,10 +756,10 @@ void PciBus::forward_write(const Pending& p, const Active& a, std::int64_t offse
   const std::int64_t first = std::min(bytes, kAdbBytes);
   std::int64_t arrived = 0;
   std::size_t i = phase;
-  while (arrived < first) arrived += a.phase_bytes[i++];
-  f.at = time_of(a.edges[i - 1]);
-  while (arrived < bytes) arrived += a.phase_bytes[i++];
-  f.all_at = time_of(a.edges[i - 1]);
+  while (arrived < first) arrived += a.bytes_of(i++);
+  f.at = time_of(a.edge(i - 1));
+  while (arrived < bytes) arrived += a.bytes_of(i++);
+  f.all_at = time_of(a.edge(i - 1));
   forward_ = f;
 }
 
@@ -759,10 +769,10 @@ void PciBus::forward_at_start(Active& a) {
   const std::int64_t expiry = a.t.start_clock + masters_[a.t.master].params.latency_timer_clocks;
   std::int64_t certain = 0;
   std::size_t n = 0;
-  while (n <= a.last && n < a.edges.size() && a.edges[n] <= expiry) certain += a.phase_bytes[n++];
-  while (n <= a.last && n < a.edges.size() &&
+  while (n <= a.last && n < a.generated() && a.edge(n) <= expiry) certain += a.bytes_of(n++);
+  while (n <= a.last && n < a.generated() &&
          (a.address0 + static_cast<std::uint64_t>(certain)) % kAdbBytes != 0)
-    certain += a.phase_bytes[n++];
+    certain += a.bytes_of(n++);
   if (certain == 0) return;
   const Pending& p = masters_[a.t.master].queue.front();
   a.forwarded_at_start = certain;
@@ -869,7 +879,7 @@ inline void PciBus::finish_data(Master& x, const Active& a, bool read, Outcome& 
     const std::int64_t rest = t.bytes - a.forwarded_at_start;
     if (rest > 0) {
       std::size_t phase = 0;
-      for (std::int64_t b = 0; b < a.forwarded_at_start; ++phase) b += a.phase_bytes[phase];
+      for (std::int64_t b = 0; b < a.forwarded_at_start; ++phase) b += a.bytes_of(phase);
       forward_write(p, a, a.forwarded_at_start, rest, phase, last);
     }
   }
@@ -925,9 +935,9 @@ Picoseconds PciBus::decision_due_ps(std::int64_t edge) const {
 
 Picoseconds PciBus::next_event_ps() const {
   if (active_) {
-    if (a_.edges.empty()) return time_of(a_.t.end_clock);
+    if (a_.generated() == 0) return time_of(a_.t.end_clock);
     // Not generated that far yet: wake at the last phase generated, to generate more.
-    return time_of(a_.edges[std::min(a_.last, a_.edges.size() - 1)]);
+    return time_of(a_.edge(std::min(a_.last, a_.generated() - 1)));
   }
   const std::int64_t edge = next_decision_edge();
   return edge < 0 ? kForeverPs : decision_due_ps(edge);
@@ -937,7 +947,7 @@ void PciBus::advance(Picoseconds now) {
   while (true) {
     if (active_) {
       if (next_event_ps() > now) return;
-      if (!a_.edges.empty() && a_.last >= a_.edges.size())
+      if (a_.generated() > 0 && a_.last >= a_.generated())
         generate_phases(a_, a_.edges.size() + kPhaseBlock);
       else
         finish();

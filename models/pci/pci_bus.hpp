@@ -31,6 +31,7 @@
 // at k - 1's time (next_event_ps says so), with the same outcome, so that a transaction which
 // follows another costs its shell no wake-up of its own.
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -242,13 +243,41 @@ class PciBus : public DmaBus {
   };
   using Numbers = std::vector<std::int64_t, Uninitialised<std::int64_t>>;
 
+  // A transaction's data phases. Without a posted-write buffer they are regular -- phase i
+  // completes at first_edge + i x (1 + subsequent_wait) and moves a whole word, but the first
+  // and the last -- and are worked out where asked (edge, bytes_of, bytes_through), not stored;
+  // a posted write's, which the buffer may hold back, are generated into edges, phase_bytes and
+  // drained_after as the bus reaches them (generate_phases).
   struct Active {
     PciTransaction t;
-    Numbers edges;  // completion edge of each data phase generated so far
+    bool regular = false;
+    std::int64_t total_bytes = 0;  // regular: the uncut transaction's bytes
+    std::int64_t first_bytes = 0;  // regular: its first phase's
+    Numbers edges;                 // completion edge of each data phase generated so far
     Numbers phase_bytes;
     Numbers drained_after;  // posted-write state (Picoseconds) after each phase
-    std::size_t last = 0;   // index of the last data phase (after truncation); may lie beyond
-                            // the phases generated so far when nothing cuts the transaction
+    // The phases worked out so far (regular: all of them).
+    std::size_t generated() const {
+      return regular ? static_cast<std::size_t>(uncut_phases) : edges.size();
+    }
+    // Phase i's completion edge (i < generated()).
+    std::int64_t edge(std::size_t i) const {
+      return regular ? first_edge + static_cast<std::int64_t>(i) * (1 + subsequent_wait) : edges[i];
+    }
+    // The bytes of phase i, and of phases 0 .. i.
+    std::int64_t bytes_of(std::size_t i) const {
+      if (!regular) return phase_bytes[i];
+      return i == 0 ? first_bytes : bytes_through(i) - bytes_through(i - 1);
+    }
+    std::int64_t bytes_through(std::size_t i) const {
+      if (regular)
+        return std::min(total_bytes, first_bytes + static_cast<std::int64_t>(i) * width_bytes);
+      std::int64_t sum = 0;
+      for (std::size_t k = 0; k <= i; ++k) sum += phase_bytes[k];
+      return sum;
+    }
+    std::size_t last = 0;  // index of the last data phase (after truncation); may lie beyond
+                           // the phases generated so far when nothing cuts the transaction
     std::int64_t uncut_phases = 0;
     // What generates the next phase.
     std::int64_t width_bytes = 4;

@@ -36,6 +36,11 @@ class SmallList {
   std::size_t size_ = 0;
 };
 
+// i mod n for i < 2n, without a division (the arbiter's rotations ask it at every decision).
+std::size_t wrap(std::size_t i, std::size_t n) {
+  return i >= n ? i - n : i;
+}
+
 std::int64_t round_up(std::int64_t x, std::int64_t to) {
   return (x + to - 1) / to * to;
 }
@@ -323,9 +328,10 @@ std::size_t PciBus::function_of_line(std::size_t line, std::size_t rr_last,
   const std::size_t n = masters_.size();
   const std::size_t last =
       rr_last != kNone && masters_[rr_last].line == line ? rr_last : masters_[line].line_last;
-  const std::size_t from = last == kNone ? line + n - 1 : last;  // none yet: the first first
+  // None yet: the first first (from the one before it).
+  const std::size_t from = last != kNone ? last : line == 0 ? n - 1 : line - 1;
   for (std::size_t i = 1; i <= n; ++i) {
-    const std::size_t m = (from + i) % n;
+    const std::size_t m = wrap(from + i, n);
     if (masters_[m].line == line && requesting(m)) return m;
   }
   return kNone;
@@ -354,7 +360,7 @@ std::size_t PciBus::arbitrate(std::int64_t edge, std::size_t holder, std::size_t
     // has been granted, line 0 comes first.
     const std::size_t from = rr_last == kNone ? n - 1 : masters_[rr_last].line;
     for (std::size_t i = 1; i <= n; ++i) {
-      const std::size_t l = (from + i) % n;
+      const std::size_t l = wrap(from + i, n);
       if (masters_[l].line != l) continue;
       const std::size_t f = function_of_line(l, rr_last, requesting);
       if (f != kNone) return f;

@@ -472,25 +472,23 @@ void PcieLink::advance(Picoseconds now) {
   while (!agenda_.empty() && agenda_.top().at <= now) {
     const Due e = agenda_.top();
     agenda_.pop();
-    Packet packet;
-    if (e.packet != kNoPacket) {
-      packet = packets_[e.packet];
-      free_packets_.push_back(e.packet);
-    }
     switch (e.step) {
       case Step::sent:
         sent(e.direction, e.at);
         break;
       case Step::arrived:
-        arrived(e.direction, packet, e.at);
+        arrived(e.direction, packets_[e.packet], e.at);
         break;
       case Step::ack_due:
         ack_due(e.direction, e.at);
         break;
       case Step::completions_ready:
-        completions_ready(e.direction, packet, e.at);
+        completions_ready(e.direction, packets_[e.packet], e.at);
         break;
     }
+    // Its slot is free once it is done with: what it scheduled went to others (a deque's
+    // elements stay where they are as it grows).
+    if (e.packet != kNoPacket) free_packets_.push_back(e.packet);
   }
 }
 

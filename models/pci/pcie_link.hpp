@@ -173,7 +173,7 @@ class PcieLink : public DmaBus {
   Picoseconds busy_at_restart_ps_[2] = {0, 0};
   Picoseconds restarted_ps_ = 0;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> agenda_;
-  std::vector<Packet> packets_;              // the packets of agenda entries, and free slots
+  std::deque<Packet> packets_;               // the packets of agenda entries, and free slots
   std::vector<std::uint32_t> free_packets_;  // the free slots of packets_
   std::uint64_t next_seq_ = 0;
   std::uint64_t next_read_ = 1;

@@ -399,6 +399,11 @@ void PciBus::cut_at_latency_timer(Active& a) const {
   a.last = static_cast<std::size_t>(a.uncut_phases - 1);
   // A split completion is written in one burst (its chunk is at most split_read_bytes).
   if (a.t.split_completion) return;
+  // A cut takes effect after the latency timer's expiry (termination_edge returns an edge past
+  // it): a burst whose last phase completes by then has nothing to ask the arbiter.
+  const std::int64_t expiry = std::max(
+      a.t.start_clock, a.t.start_clock + masters_[a.t.master].params.latency_timer_clocks - 1);
+  if (a.last < a.generated() && a.edge(a.last) <= expiry + 1) return;
   const std::int64_t term = termination_edge(a);
   if (term < 0) return;
   // The first phase completing after term, or the last.

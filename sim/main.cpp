@@ -24,7 +24,9 @@ namespace {
 int cli(int argc, char** argv) {
   using namespace gbesim;
   CLI::App app{"gbesim - a cycle-accurate Gigabit Ethernet MAC/PHY simulator"};
-  app.set_version_flag("--version", std::string(kVersion));
+  // The release, the exact source it was built from, and the simulation kernel it runs on.
+  app.set_version_flag("--version", std::string("gbesim ") + kRelease + " (git " + kVersion +
+                                        "), SystemC " + sc_core::sc_release());
   app.require_subcommand(1);
   const std::string self = self_path(argv[0]);
   std::vector<Verb> verbs = {add_run_verb(app),    add_sweep_verb(app, self),

@@ -24,7 +24,47 @@ bool numeric_type(const std::string& type_name) {
   return type == "FLOAT" || type == "INT" || type == "UINT";
 }
 
+// What --help shows for an option's value, from CLI11's type name with its validators'
+// descriptions ("INT:DECIMAL:INT in [0 - 1099511627776]"): the type ("INT"), a unit the value
+// takes ("DURATION"), the choices of a short set ("{a,b,c}"), a range a person would type
+// within ("INT in [1 - 99]"); no more.
+std::string plain_value_name(const std::string& full) {
+  const std::string type = full.substr(0, full.find(':'));
+  if (full.find("DURATION") != std::string::npos) return "DURATION";
+  const std::size_t set = full.find('{');
+  if (set != std::string::npos) {
+    const std::size_t end = full.find('}', set);
+    if (end != std::string::npos && end - set < 48) return full.substr(set, end - set + 1);
+    return type;
+  }
+  const std::size_t range = full.find(" in [");
+  if (range != std::string::npos) {
+    const std::size_t dash = full.find(" - ", range), close = full.find(']', range);
+    if (dash != std::string::npos && close != std::string::npos) {
+      const double low = std::strtod(full.c_str() + range + 5, nullptr);
+      const double high = std::strtod(full.c_str() + dash + 3, nullptr);
+      if (std::fabs(low) <= 1e5 && std::fabs(high) <= 1e5)
+        return type + full.substr(range, close - range + 1);
+    }
+  }
+  return type;
+}
+
 }  // namespace
+
+void plain_help(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_type_size() == 0) continue;  // a flag
+    const std::string name = plain_value_name(option->get_type_name());
+    try {  // CLI11 tells the number of validators only by throwing past the last
+      for (int i = 0;; ++i) option->get_validator(i)->description("");
+    } catch (const CLI::OptionNotFound&) {
+    }
+    option->type_name(name);
+  }
+  for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; }))
+    plain_help(*command);
+}
 
 void require_finite_numbers(CLI::App& app) {
   // Placed before the option's other checks (transform inserts at the front), so that the
@@ -37,7 +77,8 @@ void require_finite_numbers(CLI::App& app) {
 }
 
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
-  require_finite_numbers(app);
+  require_finite_numbers(app);  // first: it knows the numeric options by their type names
+  plain_help(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

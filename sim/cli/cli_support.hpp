@@ -19,4 +19,9 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
 // false), so without this `--lengths nan` reached the models.
 void require_finite_numbers(CLI::App& app);
 
+// Shows each option's value in --help as a person reads it ("INT", "DURATION", "{a,b,c}",
+// "INT in [1 - 99]") instead of CLI11's chain of validator descriptions, in `app` and its
+// subcommands. The validators still check; only what help prints changes.
+void plain_help(CLI::App& app);
+
 }  // namespace gbesim

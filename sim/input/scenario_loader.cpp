@@ -1,8 +1,11 @@
 #include "sim/input/scenario_loader.hpp"
 
+#include <cctype>
 #include <map>
 #include <set>
+#include <stdexcept>
 
+#include "sim/input/duration.hpp"
 #include "sim/input/json_input.hpp"
 #include "sim/input/json_path.hpp"
 #include "sim/input/scenario_resolve.hpp"
@@ -53,8 +56,21 @@ void apply_sets(Json& doc, const std::vector<std::string>& sets, Diagnostics& d)
       d.error("--set " + s, "expected path=value, e.g. --set links[0].cable_m=100");
       continue;
     }
+    const std::string path = s.substr(0, eq), text = s.substr(eq + 1);
+    // A time in ns may be given with its unit, as --series takes it (duration_ns=1ms).
+    const bool in_ns = path.size() > 3 && path.compare(path.size() - 3, 3, "_ns") == 0;
+    const bool with_unit = !text.empty() && std::isalpha(static_cast<unsigned char>(text.back()));
     try {
-      set_json_path(doc, s.substr(0, eq), parse_override_value(s.substr(eq + 1)));
+      if (in_ns && with_unit) {
+        const auto ns = parse_interval_ns(text);
+        if (!ns)
+          throw std::invalid_argument(
+              "expected a time such as 1s, 100ms, 250us, 500ns or a number of ns, got \"" + text +
+              "\"");
+        set_json_path(doc, path, Json(*ns));
+      } else {
+        set_json_path(doc, path, parse_override_value(text));
+      }
     } catch (const std::invalid_argument& e) {
       d.error("--set " + s.substr(0, eq), e.what());
     }

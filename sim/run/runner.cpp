@@ -113,7 +113,8 @@ int run_simulation(const RunOptions& options) {
   const std::vector<Scalar> scalars =
       write_results(scenario, options, network, context, outcome, checks, traces, series.get(),
                     outputs, out.path());
-  if (!options.quiet) print_summary(scenario, network, scalars, outcome, out.path());
+  if (!options.quiet)
+    print_summary(scenario, network, scalars, outcome, out.path(), names_written(outputs));
   return outcome.interrupted ? 130 : 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include "models/common/stats.hpp"
 #include "models/common/time.hpp"
+#include "sim/input/duration.hpp"  // parse_interval_ns, for the series interval
 
 namespace gbesim {
 
@@ -41,8 +42,5 @@ class SeriesRecorder {
   std::string text_;
   std::size_t intervals_ = 0;
 };
-
-// "1s", "100ms", "250us", "500ns" or a number of ns, as ns; nullopt when not a duration.
-std::optional<std::int64_t> parse_interval_ns(const std::string& text);
 
 }  // namespace gbesim

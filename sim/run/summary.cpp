@@ -203,7 +203,7 @@ void print_nics(const Host& host, const ScalarIndex& value) {
       "  {}: {:.0f} frames in, {:.0f} dropped (FIFO overflow {:.0f}, no descriptor {:.0f}); "
       "{:.0f} interrupts/s; host: {:.2f} Mb/s delivered, {:.2f} Mb/s sent, CPU {:.1f} %, "
       "{:.1f} "
-      "frames per interrupt, P/E {:.1f}\n",
+      "frames per interrupt, P/E {:.1f} (Mbit/s per CPU %)\n",
       n, Shown{value(n, "frames_arrived")},
       Shown{value(n, "rx_fifo_overflow") + value(n, "rx_no_descriptor")},
       Shown{value(n, "rx_fifo_overflow")}, Shown{value(n, "rx_no_descriptor")},
@@ -283,7 +283,7 @@ void print_phy_links(const ScenarioConfig& config) {
 
 void print_summary(const LoadedScenario& scenario, const Network& network,
                    const std::vector<Scalar>& scalars, const Outcome& outcome,
-                   const std::filesystem::path& dir) {
+                   const std::filesystem::path& dir, const std::vector<std::string>& outputs) {
   const ScalarIndex value(scalars);
   print_run_line(scenario, network, outcome);
   print_stations(network, value);
@@ -292,8 +292,11 @@ void print_summary(const LoadedScenario& scenario, const Network& network,
   print_hosts(network, scenario.resolved, scalars, value);
   print_switches(network, value);
   print_phy_links(scenario.config);
-  fmt::print("results: {}/ (run.json, scalars.csv{})\n", dir.string(),
-             std::filesystem::exists(dir / "flows.csv") ? ", flows.csv" : "");
+  // Every file this run wrote (the traces too), in the order the run lists them.
+  std::string written = "run.json";
+  for (const std::string& file : outputs)
+    if (file != "run.json" && std::filesystem::exists(dir / file)) written += ", " + file;
+  fmt::print("results: {}/ ({})\n", dir.string(), written);
 }
 
 }  // namespace gbesim

@@ -16,6 +16,6 @@ class Network;
 
 void print_summary(const LoadedScenario& scenario, const Network& network,
                    const std::vector<Scalar>& scalars, const Outcome& outcome,
-                   const std::filesystem::path& dir);
+                   const std::filesystem::path& dir, const std::vector<std::string>& outputs);
 
 }  // namespace gbesim

@@ -1752,6 +1752,42 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
 }
 
+// What the command line says of itself reads plainly: --version names the release, the exact
+// source and the simulation kernel; --help gives each option's value as a person reads it, not
+// CLI11's chain of validators; a time in ns may be set with its unit, as --series takes it; the
+// results line names every file the run wrote, the traces too.
+TEST(Pipeline, TheCommandLineSpeaksPlainly) {
+  const auto dir = fresh_directory("plain-cli");
+  const auto version = run_gbesim({"--version"}, dir);
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_TRUE(std::regex_search(version.output,
+                                std::regex(R"(^gbesim \d+\.\d+\.\d+ \(git [^)]+\), SystemC 2\.)")))
+      << version.output;
+  const auto run_help = run_gbesim({"run", "--help"}, dir);
+  EXPECT_EQ(run_help.output.find("DECIMAL"), std::string::npos) << run_help.output;
+  EXPECT_EQ(run_help.output.find("1099511627776"), std::string::npos) << run_help.output;
+  EXPECT_NE(run_help.output.find("--series DURATION"), std::string::npos) << run_help.output;
+  EXPECT_NE(run_help.output.find("--seed INT "), std::string::npos) << run_help.output;
+  const auto bench_help = run_gbesim({"bench", "--help"}, dir);
+  EXPECT_NE(bench_help.output.find("--runs INT in [1 - 99]"), std::string::npos)
+      << bench_help.output;
+  const std::string scenario = (gbesim::testing::source_dir() / "scenarios/default.json").string();
+  const auto set = run_gbesim(
+      {"run", scenario, "--set", "duration_ns=250us", "--trace", "pcap", "--out", "o"}, dir);
+  ASSERT_EQ(set.exit_code, 0) << set.output;
+  EXPECT_EQ(Json::parse(read_text(dir / "o/run.json"))["requested_duration_ps"], 250'000'000);
+  EXPECT_NE(set.output.find("(run.json, scalars.csv, a.pcap, b.pcap, flows.csv)"),
+            std::string::npos)
+      << set.output;
+  const auto bad = run_gbesim({"run", scenario, "--set", "duration_ns=2 ms", "--out", "p"}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("--set duration_ns: expected a time such as 1s, 100ms, 250us, 500ns "
+                            "or a number of ns, got \"2 ms\""),
+            std::string::npos)
+      << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "p"));
+}
+
 // gbesim bench measures a child's own peak memory, not its own: this test process holds 256 MiB
 // it has written and starts gbesim as the bench does (posix_spawn). On Linux wait4's ru_maxrss
 // then reports at least those 256 MiB for the child; its VmHWM (GBESIM_PEAK_RSS_FILE) is the

@@ -19,7 +19,8 @@
 int main(int argc, char** argv) {
   using namespace gbesim;
   CLI::App app{"gbesim-charts - the charts and reports of gbesim results"};
-  app.set_version_flag("--version", std::string(kVersion));
+  app.set_version_flag("--version",
+                       std::string("gbesim-charts ") + kRelease + " (git " + kVersion + ")");
   app.require_subcommand(1);
   PlotOptions plot;
   ReportOptions report;

@@ -91,7 +91,7 @@ void declare_sweep(CLI::App* cmd, SweepLine& l) {
   cmd->add_option("-j,--jobs", s.jobs, "runs in parallel (default 1)")
       ->check(decimal())
       ->check(CLI::Range(1, 256));
-  l.out = cmd->add_option("--out", l.out_dir, "sweep directory (default results/<name>)");
+  l.out = cmd->add_option("-o,--out", l.out_dir, "sweep directory (default results/<name>)");
   cmd->add_option("--set", s.sets, "override a parameter: path=value (repeatable)");
   cmd->add_flag("--quiet", s.quiet, "no progress");
   cmd->add_option("--aggregate-every-ms", s.aggregate_every_ms,
@@ -147,7 +147,7 @@ void declare_validate(CLI::App* cmd, ValidateLine& l) {
   cmd->add_option("-j,--jobs", v.jobs, "runs in parallel (default 1)")
       ->check(decimal())
       ->check(CLI::Range(1, 256));
-  l.out = cmd->add_option("--out", l.out_dir, "results directory (default results/validation)");
+  l.out = cmd->add_option("-o,--out", l.out_dir, "results directory (default results/validation)");
   cmd->add_option("--check", v.check_file,
                   "compare with a committed validation.csv: exit 1 when a prediction's error grew "
                   "by more than --allowed-points or a claim no longer holds");

@@ -20,9 +20,13 @@ Verb add_params_verb(CLI::App& app) {
     bool json = false;
     bool markdown = false;
     std::vector<std::string> under;
+    std::vector<std::string> words;
   };
   auto line = std::make_shared<Line>();
   CLI::App* cmd = app.add_subcommand("params", "list every model parameter");
+  cmd->add_option("words", line->words,
+                  "only the parameters whose path, unit and description mention every word "
+                  "(any case): gbesim params pause quanta");
   cmd->add_flag("--json", line->json, "as JSON (for the desktop app)");
   cmd->add_flag("--markdown", line->markdown,
                 "as the Markdown reference docs/scenarios.md carries");
@@ -31,9 +35,20 @@ Verb add_params_verb(CLI::App& app) {
                   "repeatable")
       ->needs("--markdown");
   return {cmd, [line] {
-            fmt::print("{}", line->json       ? params_json()
-                             : line->markdown ? params_markdown(line->under)
-                                              : params_text());
+            if (!line->words.empty() && (line->json || line->markdown)) {
+              fmt::print(stderr, "error: gbesim params: words filter the text listing only\n");
+              return 2;
+            }
+            const std::string text = line->json       ? params_json()
+                                     : line->markdown ? params_markdown(line->under)
+                                                      : params_text(line->words);
+            if (text.empty()) {
+              std::string said;
+              for (const auto& w : line->words) said += (said.empty() ? "" : " ") + w;
+              fmt::print(stderr, "gbesim params: no parameter or rule mentions \"{}\"\n", said);
+              return 1;
+            }
+            fmt::print("{}", text);
             return 0;
           }};
 }
@@ -76,7 +91,7 @@ Verb add_topology_verb(CLI::App& app) {
       "topology", "check a cabling plant's collision domains (exit 0 pass, 1 fail, 2 bad input)");
   cmd->add_option("file", options->file, "topology JSON file")->required();
   CLI::Option* out =
-      cmd->add_option("--out", options->out_dir, "output directory (default results/<name>)");
+      cmd->add_option("-o,--out", options->out_dir, "output directory (default results/<name>)");
   cmd->add_flag("--quiet", options->quiet, "write the files, print nothing");
   cmd->add_flag("--every-pair", options->every_pair,
                 "list every pair of stations in topology_pairs.csv, not each station's worst "
@@ -178,7 +193,8 @@ Verb add_phy_verb(CLI::App& app) {
   auto line = std::make_shared<PhyLine>();
   CLI::App* cmd = app.add_subcommand(
       "phy", "1000BASE-T link level: SNR, margin and BER vs cable length; AWGN error rates");
-  line->out = cmd->add_option("--out", line->phy.out_dir, "output directory (default results/phy)");
+  line->out =
+      cmd->add_option("-o,--out", line->phy.out_dir, "output directory (default results/phy)");
   line->pmd = cmd->add_option("--pmd", line->phy.pmds,
                               "1000BASE-X link check instead: 1000base-sx, 1000base-lx or "
                               "1000base-cx (power budget, margin per length, reach per fibre; "

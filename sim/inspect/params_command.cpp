@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "sim/input/scenario_rules.hpp"
 #include "sim/input/scenario_schema.hpp"
@@ -18,11 +19,25 @@ std::string default_text(const Json& v) {
   return v.is_string() ? "\"" + v.get<std::string>() + "\"" : dump_json(v);
 }
 
+// Whether every word of the filter is in the text, ignoring case.
+bool mentions_all(const std::string& text, const std::vector<std::string>& words) {
+  auto lower = [](std::string t) {
+    std::transform(t.begin(), t.end(), t.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return t;
+  };
+  const std::string haystack = lower(text);
+  return std::all_of(words.begin(), words.end(), [&](const std::string& w) {
+    return haystack.find(lower(w)) != std::string::npos;
+  });
+}
+
 }  // namespace
 
-std::string params_text() {
+std::string params_text(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& e : scenario_entries()) {
+    if (!mentions_all(e.path + " " + e.unit + " " + e.doc, words)) continue;
     if (e.type == "object" || e.type == "map" || e.type == "list") {
       out += fmt::format("\n{}  ({})  --  {}\n", e.path, e.type, e.doc);
       continue;
@@ -35,8 +50,11 @@ std::string params_text() {
       out += fmt::format("  {:<44} default {}\n", "", default_text(e.default_value));
     out += fmt::format("  {:<44} {}\n", "", e.doc);
   }
-  out += "\nRules across keys (checked after every key is read):\n";
-  for (const auto& r : scenario_rules()) out += fmt::format("  {:<22} {}\n", r.name, r.doc);
+  std::string rules;
+  for (const auto& r : scenario_rules())
+    if (mentions_all(std::string(r.name) + " " + r.doc, words))
+      rules += fmt::format("  {:<22} {}\n", r.name, r.doc);
+  if (!rules.empty()) out += "\nRules across keys (checked after every key is read):\n" + rules;
   return out;
 }
 

@@ -4,8 +4,9 @@
 
 namespace gbesim {
 // Every path of the scenario schema: type, unit, default, range, rule and doc; then the
-// cross-field rules by name.
-std::string params_text();
+// cross-field rules by name. Given words, only the paths and rules whose path (name), unit and
+// doc mention every one of them, in any case; empty when none does.
+std::string params_text(const std::vector<std::string>& words = {});
 // The same as JSON, for the desktop app's form and scripts:
 // {"paths": [{"path", "type", "unit", "range", "rule", "doc", "default", "min", "max",
 // "choices"}], "rules": [{"name", "doc"}]}. Paths use the --set wildcard syntax

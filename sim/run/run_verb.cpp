@@ -43,7 +43,7 @@ struct RunLine {
 void declare(CLI::App* cmd, RunLine& l) {
   cmd->add_option("scenario", l.run.scenario_file, "scenario JSON file")->required();
   cmd->add_option("--set", l.run.load.sets, "override a parameter: path=value (repeatable)");
-  l.out = cmd->add_option("--out", l.out_dir, "results directory (default results/<name>)");
+  l.out = cmd->add_option("-o,--out", l.out_dir, "results directory (default results/<name>)");
   l.seed_given = cmd->add_option("--seed", l.seed, "run seed (default: the scenario's)")
                      ->check(decimal())
                      ->check(CLI::Range(std::int64_t{0}, (std::int64_t{1} << 53) - 1));

@@ -1786,6 +1786,32 @@ TEST(Pipeline, TheCommandLineSpeaksPlainly) {
             std::string::npos)
       << bad.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "p"));
+  // -o is --out on every command that writes a directory, as on plot and report.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", scenario, "--quiet", "--set", "duration_ns=1us"},
+        std::vector<std::string>{"phy", "--quiet", "--channel", "awgn", "--symbols", "1000"}}) {
+    std::vector<std::string> with_o = args;
+    with_o.insert(with_o.end(), {"-o", "short-" + args[0]});
+    ASSERT_EQ(run_gbesim(with_o, dir).exit_code, 0) << args[0];
+    EXPECT_TRUE(std::filesystem::exists(dir / ("short-" + args[0])));
+  }
+}
+
+// `gbesim params WORDS` lists the parameters (and rules) whose path, unit and description
+// mention every word, in any case; none: says so, exit code 1 (as grep).
+TEST(Pipeline, ParamsFindsParametersByWords) {
+  const auto dir = fresh_directory("params-words");
+  const auto all = run_gbesim({"params"}, dir);
+  const auto pause = run_gbesim({"params", "PAUSE", "quanta"}, dir);
+  ASSERT_EQ(pause.exit_code, 0) << pause.output;
+  EXPECT_NE(pause.output.find("mac.pause_quanta"), std::string::npos) << pause.output;
+  EXPECT_NE(pause.output.find("stations.*.mac.pause_quanta"), std::string::npos);
+  EXPECT_EQ(pause.output.find("cable_m"), std::string::npos);
+  EXPECT_LT(pause.output.size() * 20, all.output.size());
+  const auto none = run_gbesim({"params", "zzzq"}, dir);
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.output.find("no parameter or rule mentions \"zzzq\""), std::string::npos);
+  EXPECT_EQ(run_gbesim({"params", "pause", "--json"}, dir).exit_code, 2);
 }
 
 // gbesim bench measures a child's own peak memory, not its own: this test process holds 256 MiB

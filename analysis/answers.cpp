@@ -16,8 +16,10 @@ namespace {
 
 using answer_rules::axis_containing;
 using answer_rules::differing_axes;
+using answer_rules::join;
 using answer_rules::mbps;
 using answer_rules::percent;
+using answer_rules::senders_of;
 using answer_rules::short_label_of;
 
 // ---- diameter ------------------------------------------------------------------------------
@@ -105,6 +107,32 @@ struct ExtensionGroups {
 
 // An extension point's group: its values on the axes other than the frame size's and those on
 // which it differs from its partners.
+// The frame sizes the point's sources send, as the answer restates them when no axis sweeps
+// them: "128 B", "64 B and 1518 B", "the 64/1518 B mix"; empty when the scenario is not recorded.
+std::string sources_frame_sizes(const nlohmann::json& config) {
+  std::vector<std::string> sizes;
+  auto add = [&](const std::string& s) {
+    if (std::find(sizes.begin(), sizes.end(), s) == sizes.end()) sizes.push_back(s);
+  };
+  if (!config.is_object() || !config.contains("stations")) return "";
+  for (const auto& [name, station] : config["stations"].items())
+    for (const auto& t : station.value("traffic", nlohmann::json::array())) {
+      if (!t.value("enabled", true) || !t.contains("frame_bytes")) continue;
+      const auto& b = t["frame_bytes"];
+      if (b.is_number()) {
+        add(fmt::format("{} B", b.get<double>()));
+      } else if (b.is_object() && b.contains("mix")) {
+        std::vector<std::string> parts;
+        for (const auto& m : b["mix"]) parts.push_back(fmt::format("{}", m.value("bytes", 0.0)));
+        add("the " + join(parts, "/") + " B mix");
+      }
+    }
+  if (sizes.size() <= 1) return sizes.empty() ? "" : sizes.front();
+  const std::string last = sizes.back();
+  sizes.pop_back();
+  return join(sizes) + " and " + last;
+}
+
 std::string extension_group(const Results& r, std::size_t p, int size_axis,
                             std::optional<std::size_t> burst, std::optional<std::size_t> plain) {
   std::set<std::size_t> skip;
@@ -116,6 +144,14 @@ std::string extension_group(const Results& r, std::size_t p, int size_axis,
   for (std::size_t i = 0; i < r.axes.size(); ++i)
     if (!skip.count(i)) rest.push_back(i);
   std::string group = short_label_of(r, p, rest);
+  // The sender count it was found for, unless an axis names it.
+  if (group.find("sender") == std::string::npos) {
+    const std::size_t n = senders_of(r.config(p)).size();
+    if (n > 0) {
+      const std::string senders = fmt::format("{} sender{}", n, n == 1 ? "" : "s");
+      group = group.empty() ? senders : group + ", " + senders;
+    }
+  }
   return group.empty() ? "all points" : group;
 }
 
@@ -127,8 +163,9 @@ std::string extension_point(const Results& r, std::size_t p, int size_axis, cons
   const std::string group = extension_group(r, p, size_axis, burst, plain);
   if (std::find(groups.order.begin(), groups.order.end(), group) == groups.order.end())
     groups.order.push_back(group);
-  const std::string size =
-      size_axis >= 0 ? r.points[p][static_cast<std::size_t>(size_axis)] : "these frames";
+  std::string size = size_axis >= 0 ? r.points[p][static_cast<std::size_t>(size_axis)]
+                                    : sources_frame_sizes(r.config(p));
+  if (size.empty()) size = "these frames";
   const std::string bytes = parse_number(size) ? size + " B" : size;
   if (ext.mean > 0)
     groups.wasted[group].push_back(fmt::format("{} at {}", percent(ext.mean), bytes));
@@ -162,9 +199,17 @@ std::vector<std::string> extension_lines(ExtensionGroups& groups) {
   };
   std::vector<std::string> lines;
   for (const auto& g : groups.order) {
+    // "takes 84.2 % of the medium's time at 64 B, 72.2 % at 128 B"
     std::string line = g + ": carrier extension takes ";
-    line += groups.wasted[g].empty() ? "none" : join(groups.wasted[g]);
-    line += " of the medium's time";
+    const auto& wasted = groups.wasted[g];
+    if (wasted.empty()) {
+      line += "none of the medium's time";
+    } else {
+      const std::string& first = wasted.front();
+      const std::size_t at = first.find(" at ");
+      line += first.substr(0, at) + " of the medium's time" + first.substr(at);
+      for (std::size_t i = 1; i < wasted.size(); ++i) line += ", " + wasted[i];
+    }
     if (!groups.none[g].empty())
       line += " (none at " + join(groups.none[g]) + ": frames at least the slot)";
     if (!groups.won[g].empty()) line += "; frame bursting raises efficiency " + join(groups.won[g]);

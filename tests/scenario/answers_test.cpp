@@ -47,6 +47,32 @@ std::string answer_text(const std::string& html) {
 // frame bursting, at 64 and 1518 bytes. The closed form: a 64-byte frame is extended to the
 // 512-byte slot, so a period of 8 + 512 + 12 bytes carries 448 bytes of extension (84.2 %) and
 // 64 of frame (12.0 %); bursting's efficiency is the timeline's with bursting on.
+// A user's own extension sweep that sweeps no frame size: the answer restates the frame size
+// and the sender count it was found for, from the scenario the points ran.
+TEST(Answers, AnExtensionAnswerRestatesItsFramesAndSenders) {
+  const auto dir = fresh_directory("answers-extension-own");
+  write_text(dir / "x.json",
+             R"({"name": "mine", "description": "", "duration_ns": 2000000, "rate_mbps": 1000,
+    "mac": {"duplex": "half", "carrier_extension": true, "frame_bursting": false},
+    "stations": {"a": {"traffic": [{"pattern": "saturated", "to": "r", "frame_bytes": 128}]},
+                 "b": {"traffic": [{"pattern": "saturated", "to": "r", "frame_bytes": 128}]},
+                 "c": {"traffic": [{"pattern": "saturated", "to": "r", "frame_bytes": 128}]},
+                 "d": {"traffic": [{"pattern": "saturated", "to": "r", "frame_bytes": 128}]},
+                 "r": {}},
+    "collision_domains": [{"stations": ["a", "b", "c", "d", "r"],
+                           "cable_m": {"a": 10, "b": 10, "c": 10, "d": 10, "r": 10}}],
+    "sweep": {"mode": [{"label": "extension", "set": {"mac.frame_bursting": false}},
+                       {"label": "bursting", "set": {"mac.frame_bursting": true}}]}})");
+  const auto sweep = run_gbesim({"sweep", "x.json", "--out", "s", "-j", "2"}, dir);
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+  EXPECT_TRUE(std::regex_search(
+      sweep.output,
+      std::regex("  4 senders: carrier extension takes [0-9.]+ % of the medium's time at 128 B; "
+                 "frame bursting raises efficiency [0-9.]+ % -> [0-9.]+ % at 128 B\n")))
+      << sweep.output;
+  EXPECT_EQ(sweep.output.find("these frames"), std::string::npos);
+}
+
 TEST(Answers, ACarrierExtensionSweepStatesTheShareAndWhatBurstingWinsBack) {
   const auto dir = fresh_directory("answers-extension");
   write_text(
@@ -74,7 +100,7 @@ TEST(Answers, ACarrierExtensionSweepStatesTheShareAndWhatBurstingWinsBack) {
   // and the printing's rounding (0.1 points).
   const std::regex sentence(
       "How much does carrier extension waste, and what does frame bursting win back\\?\n"
-      "  all points: carrier extension takes ([0-9.]+) % at 64 B of the medium's time \\(none at "
+      "  1 sender: carrier extension takes ([0-9.]+) % of the medium's time at 64 B \\(none at "
       "1518 B: frames at least the slot\\); frame bursting raises efficiency ([0-9.]+) % -> "
       "([0-9.]+) % at 64 B\n");
   std::smatch m;
@@ -82,7 +108,7 @@ TEST(Answers, ACarrierExtensionSweepStatesTheShareAndWhatBurstingWinsBack) {
   EXPECT_NEAR(std::stod(m[1]), 100 * share, 0.1);
   EXPECT_NEAR(std::stod(m[2]), 100 * extended, 0.1);
   EXPECT_NEAR(std::stod(m[3]), 100 * burst, 0.1);
-  const std::string line = m[0].str().substr(m[0].str().find("all points"));
+  const std::string line = m[0].str().substr(m[0].str().find("1 sender"));
   EXPECT_NE(read_text(dir / "sweep/answers.txt").find("per combination:"), std::string::npos);
   ASSERT_EQ(run_gbesim({"report", "sweep", "-o", "report.html"}, dir).exit_code, 0);
   const std::string html = read_text(dir / "report.html");

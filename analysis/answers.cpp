@@ -16,6 +16,7 @@ namespace {
 
 using answer_rules::axis_containing;
 using answer_rules::differing_axes;
+using answer_rules::grouped;
 using answer_rules::join;
 using answer_rules::mbps;
 using answer_rules::percent;
@@ -258,6 +259,7 @@ struct PathResult {
   double simulated = 0;  // bit/s, DA..FCS
   std::string bottleneck;
   std::string mechanism;
+  std::string clocks;  // bus clocks per frame, for the table ("454"; shared: "406 + 455")
 };
 
 std::string bottleneck_of(const Results& r, std::size_t p, const std::string& component,
@@ -390,6 +392,8 @@ std::vector<PathResult> path_results(const Results& r, const std::set<std::strin
         path.simulated = sim->mean;
         path.bottleneck = bottleneck_of(r, p, component, dir);
         path.mechanism = mechanism_of(r, p, component, host, dir);
+        if (const auto c = r.value(p, component, dir + "_bus_clocks_per_frame"))
+          path.clocks = fmt::format("{:.0f}", c->mean);
         paths.push_back(std::move(path));
       }
     }
@@ -409,6 +413,7 @@ void shared_bus_mechanisms(const Results& r, std::vector<PathResult>& paths) {
     const auto tx = r.value(x.point, c, "tx_bus_clocks_per_frame");
     if (!rx || !tx) continue;
     const double clocks = rx->mean + tx->mean;
+    x.clocks = fmt::format("{:.0f} + {:.0f}", rx->mean, tx->mean);
     x.mechanism = fmt::format(
         "receive and transmit share the bus: {:.0f} + {:.0f} = {:.0f} bus clocks per frame each "
         "way",
@@ -465,6 +470,154 @@ std::string path_group_line(const Results& r, const std::string& key,
   return line;
 }
 
+// A bus's raw rate each way, as datasheets quote it: a parallel bus's width x clock (the
+// standard clocks are 33 1/3, 66 2/3 and 133 1/3 MHz: 32/33 is 1,066 Mbit/s), a PCI Express
+// link's lanes x 2,000 Mbit/s (2.5 GT/s, 8b/10b); empty when the scenario is not recorded.
+std::string raw_bus_mbps(const nlohmann::json& config, const std::string& host) {
+  const auto pci = host_block(config, host).value("pci", nlohmann::json::object());
+  if (pci.empty()) return "";
+  if (pci.value("mode", "pci") == "pcie") return grouped(2000.0 * pci.value("lanes", 1));
+  const int clock = pci.value("clock_mhz", 0);
+  const double mhz = clock == 33    ? 100.0 / 3
+                     : clock == 66  ? 200.0 / 3
+                     : clock == 133 ? 400.0 / 3
+                                    : clock;
+  const int width = pci.value("width_bits", 0);
+  if (width == 0 || mhz <= 0) return "";
+  return grouped(std::floor(width * mhz));
+}
+
+// What a NIC narrower than its bus does there: "intel-82540em is a 32-bit PCI device: on a
+// 64-bit bus it moves 4 bytes a clock, the same data clocks per frame as on 32 bits".
+std::vector<std::string> narrow_nic_notes(const Results& r, const std::vector<PathResult>& paths,
+                                          int nic_axis) {
+  std::map<int, std::vector<std::string>> by_width;  // NIC width -> NICs narrower than a bus
+  for (const auto& x : paths) {
+    const auto h = host_block(r.config(x.point), x.host);
+    const int bus = h.value("pci", nlohmann::json::object()).value("width_bits", 0);
+    const int nic = h.value("nic", nlohmann::json::object())
+                        .value("master", nlohmann::json::object())
+                        .value("width_bits", 0);
+    if (h.value("pci", nlohmann::json::object()).value("mode", "pci") == "pcie") continue;
+    if (nic <= 0 || bus <= nic) continue;
+    // The profile as the scenario names it (the resolved config has its values, not its name).
+    std::string name;
+    const auto& doc = r.record(x.point);
+    if (doc.is_object() && doc.contains("scenario"))
+      name = host_block(doc["scenario"], x.host)
+                 .value("nic", nlohmann::json::object())
+                 .value("profile", "");
+    if (name.empty())
+      name = nic_axis >= 0 ? r.points[x.point][static_cast<std::size_t>(nic_axis)] : x.host;
+    auto& names = by_width[nic];
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  std::vector<std::string> notes;
+  for (const auto& [bits, names] : by_width)
+    notes.push_back(fmt::format(
+        "{} {} {}-bit PCI device{}: on a 64-bit bus {} {} bytes a clock, the same data clocks per "
+        "frame as on 32 bits",
+        join(names), names.size() == 1 ? "is a" : "are", bits, names.size() == 1 ? "" : "s",
+        names.size() == 1 ? "it moves" : "they move", bits / 8));
+  return notes;
+}
+
+// One case of the PCI answer: its values on the axes it is grouped by, and its paths.
+struct PathGroup {
+  std::string key;  // "bus=PCI 32/33, direction=tx, transmit"
+  std::vector<std::string> cells;
+  std::vector<const PathResult*> paths;
+};
+
+// The table: a row per case -- its axes, the throughput over its NICs, the slowest and the
+// fastest, what limits them, the slowest one's bus clocks per frame, the bus's raw rate.
+std::vector<std::vector<std::string>> pci_table(const Results& r,
+                                                const std::vector<PathGroup>& groups,
+                                                const std::vector<std::string>& header,
+                                                int nic_axis) {
+  bool ranges = false;
+  for (const auto& g : groups) ranges = ranges || g.paths.size() > 1;
+  std::vector<std::vector<std::string>> table = {header};
+  for (const std::string c :
+       {"Mbit/s", "slowest", "fastest", "limited by", "bus clocks/frame", "bus Mbit/s"})
+    if (ranges || (c != std::string("slowest") && c != std::string("fastest")))
+      table[0].push_back(c);
+  auto nic = [&](const PathResult* x) {
+    return nic_axis >= 0 ? r.points[x->point][static_cast<std::size_t>(nic_axis)] : x->host;
+  };
+  for (const auto& g : groups) {
+    const auto [lo, hi] = std::minmax_element(
+        g.paths.begin(), g.paths.end(),
+        [](const auto* x, const auto* y) { return x->simulated < y->simulated; });
+    std::vector<std::string> row = g.cells;
+    const std::string low = fmt::format("{:.0f}", (*lo)->simulated * 1e-6);
+    const std::string high = fmt::format("{:.0f}", (*hi)->simulated * 1e-6);
+    row.push_back(low == high ? low : low + "-" + high);
+    if (ranges) {
+      row.push_back(nic(*lo));
+      row.push_back(g.paths.size() > 1 ? nic(*hi) : "");
+    }
+    std::map<std::string, int> by;
+    for (const auto* x : g.paths) ++by[x->bottleneck];
+    std::string limits;
+    for (const auto& [b, n] : by)
+      limits += (limits.empty() ? "" : ", ") + b +
+                (g.paths.size() > 1 ? fmt::format(" {}/{}", n, g.paths.size()) : std::string());
+    row.push_back(limits);
+    row.push_back((*lo)->clocks);
+    row.push_back(raw_bus_mbps(r.config((*lo)->point), (*lo)->host));
+    table.push_back(std::move(row));
+  }
+  return table;
+}
+
+// The cases of the answer, one per combination of the axes other than the NIC's and the frame
+// size's, per host and direction, at one frame size; a detail per path.
+std::vector<PathGroup> pci_groups(const Results& r, const std::vector<PathResult>& paths,
+                                  const std::set<std::string>& components, int size_axis,
+                                  int nic_axis, std::vector<std::string>& header,
+                                  std::vector<std::string>& details) {
+  const std::string size = answer_frame_size(r, size_axis);
+  std::vector<std::size_t> rest, all_but_nic;
+  for (std::size_t i = 0; i < r.axes.size(); ++i) {
+    if (static_cast<int>(i) == nic_axis) continue;
+    all_but_nic.push_back(i);
+    if (r.axes[i].find("frame_bytes") == std::string::npos) rest.push_back(i);
+  }
+  for (std::size_t i : rest) header.push_back(axis_short_name(r.axes[i]));
+  if (components.size() > 1) header.push_back("host");
+  header.push_back("way");
+  std::vector<PathGroup> groups;
+  for (const auto& path : paths) {
+    const std::string host = components.size() > 1 ? ", host " + path.host : "";
+    const std::string way = path.transmit ? "transmit" : "receive";
+    std::string what = short_label_of(r, path.point, rest);
+    if (what.empty()) what = "the run";
+    const std::string key = what + host + ", " + way;
+    const std::string nic =
+        nic_axis >= 0 ? r.points[path.point][static_cast<std::size_t>(nic_axis)] : path.host;
+    details.push_back(short_label_of(r, path.point, all_but_nic) +
+                      (nic_axis >= 0 ? ", " + nic : "") + host + ", " + way + ": " +
+                      mbps(path.simulated) + ", bottleneck " + path.bottleneck +
+                      (path.mechanism.empty() ? "" : "; " + path.mechanism));
+    if (!size.empty() && r.points[path.point][static_cast<std::size_t>(size_axis)] != size)
+      continue;
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const PathGroup& x) { return x.key == key; });
+    if (g == groups.end()) {
+      PathGroup fresh;
+      fresh.key = key;
+      for (std::size_t i : rest) fresh.cells.push_back(r.points[path.point][i]);
+      if (components.size() > 1) fresh.cells.push_back(path.host);
+      fresh.cells.push_back(way);
+      groups.push_back(std::move(fresh));
+      g = groups.end() - 1;
+    }
+    g->paths.push_back(&path);
+  }
+  return groups;
+}
+
 void pci(const Results& r, std::vector<Answer>& out) {
   const std::set<std::string> components = host_analysis_components(r);
   const int size_axis = axis_containing(r, "frame_bytes");
@@ -475,35 +628,23 @@ void pci(const Results& r, std::vector<Answer>& out) {
   Answer a;
   a.kind = "pci";
   a.question = "What throughput can each NIC and bus carry, and what limits it?";
-  // One line per combination of the axes other than the NIC's and per direction, at one frame
-  // size; a detail per path.
+  std::vector<std::string> header;
+  const std::vector<PathGroup> groups =
+      pci_groups(r, paths, components, size_axis, nic_axis, header, a.details);
+  if (groups.empty()) return;
+  a.table = pci_table(r, groups, header, nic_axis);
+  // The sentence for the slowest case, then what a narrow NIC does on a wide bus.
+  auto slowest_of = [](const PathGroup& g) {
+    double low = g.paths.front()->simulated;
+    for (const auto* x : g.paths) low = std::min(low, x->simulated);
+    return low;
+  };
+  const auto slowest = std::min_element(
+      groups.begin(), groups.end(),
+      [&](const PathGroup& x, const PathGroup& y) { return slowest_of(x) < slowest_of(y); });
+  a.lines.push_back("Slowest case, " + path_group_line(r, slowest->key, slowest->paths, nic_axis));
+  for (auto& note : narrow_nic_notes(r, paths, nic_axis)) a.lines.push_back(std::move(note));
   const std::string size = answer_frame_size(r, size_axis);
-  std::vector<std::size_t> rest, all_but_nic;
-  for (std::size_t i = 0; i < r.axes.size(); ++i) {
-    if (static_cast<int>(i) == nic_axis) continue;
-    all_but_nic.push_back(i);
-    if (r.axes[i].find("frame_bytes") == std::string::npos) rest.push_back(i);
-  }
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const PathResult*>> groups;
-  for (const auto& path : paths) {
-    const std::string host = components.size() > 1 ? ", host " + path.host : "";
-    const std::string way = path.transmit ? ", transmit" : ", receive";
-    std::string what = short_label_of(r, path.point, rest);
-    if (what.empty()) what = "the run";
-    const std::string key = what + host + way;
-    const std::string nic =
-        nic_axis >= 0 ? r.points[path.point][static_cast<std::size_t>(nic_axis)] : path.host;
-    a.details.push_back(short_label_of(r, path.point, all_but_nic) +
-                        (nic_axis >= 0 ? ", " + nic : "") + host + way + ": " +
-                        mbps(path.simulated) + ", bottleneck " + path.bottleneck +
-                        (path.mechanism.empty() ? "" : "; " + path.mechanism));
-    if (!size.empty() && r.points[path.point][static_cast<std::size_t>(size_axis)] != size)
-      continue;
-    if (!groups.count(key)) order.push_back(key);
-    groups[key].push_back(&path);
-  }
-  for (const auto& key : order) a.lines.push_back(path_group_line(r, key, groups[key], nic_axis));
   a.method =
       "Simulated: the driver's delivered (receive) or sent (transmit) DA..FCS bits per second of "
       "a saturated stream" +
@@ -512,7 +653,8 @@ void pci(const Results& r, std::vector<Answer>& out) {
       "busy below it), fifo (the receive FIFO overflowed, or transmit cannot overlap), cpu (the "
       "ring ran dry or the CPU >= 95 % busy). Mechanism: the per-frame PCI cycle accounting "
       "(analysis/pci_cycles), which assumes a saturated bus, back-to-back transactions, no "
-      "latency-timer cuts or retries.";
+      "latency-timer cuts or retries. Bus Mbit/s: the bus's raw rate each way (width x clock; "
+      "a PCI Express lane 2,000).";
   a.chart = "pci-throughput-rx";
   out.push_back(std::move(a));
 }
@@ -563,6 +705,31 @@ void phy(const Results& r, std::vector<Answer>& out) {
 }
 
 }  // namespace
+
+std::string table_text(const std::vector<std::vector<std::string>>& table,
+                       const std::string& indent) {
+  std::vector<std::size_t> width;
+  for (const auto& row : table)
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], row[c].size());
+    }
+  std::string out;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    std::string line = indent;
+    for (std::size_t c = 0; c < table[i].size(); ++c)
+      line += fmt::format("{:<{}}", table[i][c], c + 1 < table[i].size() ? width[c] + 2 : 0);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+    if (i == 0) {
+      std::size_t total = 0;
+      for (std::size_t c = 0; c < width.size(); ++c)
+        total += width[c] + (c + 1 < width.size() ? 2 : 0);
+      out += indent + std::string(total, '-') + "\n";
+    }
+  }
+  return out;
+}
 
 std::vector<Answer> answers(const Results& r) {
   std::vector<Answer> out;

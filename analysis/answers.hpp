@@ -45,10 +45,18 @@ struct Answer {
   std::vector<std::string> lines;    // the answer: one sentence each
   std::string method;                // how the numbers were found, what references assume
   std::vector<std::string> details;  // one line per combination (long: shown collapsed)
-  std::string chart;                 // the standard chart that shows it (ui/standard_charts)
+  // The answer at a glance where it is a table: a header row, then a row per case (text
+  // cells); shown before the lines, which then say what the table cannot. Empty: none.
+  std::vector<std::vector<std::string>> table;
+  std::string chart;  // the standard chart that shows it (ui/standard_charts)
 };
 
 std::vector<Answer> answers(const Results& results);
+
+// A table as aligned text: columns padded to their widest cell, two spaces apart, a rule under
+// the header; each line starts with `indent`.
+std::string table_text(const std::vector<std::vector<std::string>>& table,
+                       const std::string& indent);
 
 // Why a results directory has no answer, in one or two sentences: the shapes of study gbesim
 // answers and how this one differs ("This sweep varies stations.a.traffic[0].load_bps, which no

@@ -28,6 +28,7 @@ AnswerTexts answer_texts(const std::vector<Answer>& found) {
   AnswerTexts t;
   for (const Answer& a : found) {
     std::string block = a.question + "\n";
+    if (!a.table.empty()) block += table_text(a.table, "  ");
     for (const auto& line : a.lines) block += "  " + line + "\n";
     t.brief += block;
     t.full += block + "  (" + a.method + ")\n\n  per combination:\n";

@@ -149,8 +149,14 @@ TEST(Answers, APciSweepStatesTheCeilingTheBottleneckAndTheBusClocks) {
   EXPECT_NE(out.find("What throughput can each NIC and bus carry, and what limits it?\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("  direction=rx, receive: "), std::string::npos) << out;
-  const auto tx = out.find("  direction=tx, transmit: ");
+  // At a glance: a row per direction, with the bus's raw rate (32 x 33 1/3 MHz).
+  EXPECT_TRUE(std::regex_search(
+      out, std::regex("  direction  way +Mbit/s +slowest +fastest +limited by +bus clocks/frame "
+                      " bus Mbit/s\n  -+\n  rx +receive +[0-9]+-[0-9]+ .* 2/2 +392 +1,066\n"
+                      "  tx +transmit +[0-9]+-[0-9]+ .* bus 2/2 +454 +1,066\n")))
+      << out;
+  // Then the sentence for the slowest case, and that the 82540EM is a 32-bit device.
+  const auto tx = out.find("  Slowest case, direction=tx, transmit: ");
   ASSERT_NE(tx, std::string::npos) << out;
   const std::string tx_line = out.substr(tx, out.find('\n', tx) - tx);
   EXPECT_NE(tx_line.find("limited by bus for 2 of 2. Slowest: "), std::string::npos) << tx_line;
@@ -168,6 +174,31 @@ TEST(Answers, APciSweepStatesTheCeilingTheBottleneckAndTheBusClocks) {
               std::string::npos)
         << tx_line;
   }
+}
+
+// A 32-bit NIC on a 64-bit bus: the answer says why it takes the same data clocks there, and
+// gives each bus's raw rate beside its ceiling (64 x 33 1/3 MHz = 2,133 Mbit/s).
+TEST(Answers, APciAnswerSaysANarrowNicMovesItsOwnWidthOnAWideBus) {
+  const auto dir = fresh_directory("answers-pci-width");
+  write_text(dir / "p.json",
+             R"({"name": "width", "description": "", "duration_ns": 2000000, "rate_mbps": 1000,
+    "stations": {"a": {}, "b": {}},
+    "links": [{"between": ["a", "b"], "cable_m": 10, "medium": "cat5e"}],
+    "hosts": {"h": {"pci": {"mode": "pci", "width_bits": 32, "clock_mhz": 33},
+                    "nic": {"station": "a", "profile": "intel-82540em"}, "cpu": {},
+                    "tx": {"frame_bytes": 1518, "to": "b"}}},
+    "sweep": {"hosts.h.pci.width_bits": [32, 64]}})");
+  const auto sweep = run_gbesim({"sweep", "p.json", "--out", "sweep", "-j", "2"}, dir);
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+  EXPECT_NE(sweep.output.find("  intel-82540em is a 32-bit PCI device: on a 64-bit bus it moves "
+                              "4 bytes a clock, the same data clocks per frame as on 32 bits\n"),
+            std::string::npos)
+      << sweep.output;
+  EXPECT_TRUE(std::regex_search(sweep.output, std::regex("\n  32 +transmit .* 1,066\n  64 +"
+                                                         "transmit .* 2,133\n")))
+      << sweep.output;
+  ASSERT_EQ(run_gbesim({"report", "sweep", "-o", "r.html"}, dir).exit_code, 0);
+  EXPECT_NE(read_text(dir / "r.html").find("<th>bus Mbit/s</th>"), std::string::npos);
 }
 
 // `gbesim phy`'s report answers with its reach table's lengths, per category and receiver.

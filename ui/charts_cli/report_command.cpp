@@ -145,7 +145,19 @@ std::set<std::string> answers_section(const Results& r, std::vector<ui::Standard
       h << "<p class=\"method\">No stated answer: " << html_escape(why) << "</p>\n";
   for (const Answer& a : found) {
     h << "<section class=\"answer\" id=\"answer-" << html_escape(r.name + "-" + a.kind) << "\"><h3>"
-      << html_escape(a.question) << "</h3>\n<ul>";
+      << html_escape(a.question) << "</h3>\n";
+    if (!a.table.empty()) {  // the answer at a glance: a header row, a row per case
+      h << "<table class=\"answer-table\"><tr>";
+      for (const auto& cell : a.table.front()) h << "<th>" << html_escape(cell) << "</th>";
+      h << "</tr>";
+      for (std::size_t i = 1; i < a.table.size(); ++i) {
+        h << "<tr>";
+        for (const auto& cell : a.table[i]) h << "<td>" << html_escape(cell) << "</td>";
+        h << "</tr>";
+      }
+      h << "</table>\n";
+    }
+    h << "<ul>";
     for (const auto& line : a.lines) h << "<li>" << html_escape(line) << "</li>";
     h << "</ul>\n<p class=\"method\">" << html_escape(a.method) << "</p>\n";
     for (auto& c : charts)

@@ -78,10 +78,13 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 }
 
 std::string short_label_of(const Results& r, std::size_t p, const std::vector<std::size_t>& axes) {
-  std::string s;
-  for (std::size_t a : axes)
-    s += (s.empty() ? "" : ", ") + axis_short_name(r.axes[a]) + "=" + r.points[p][a];
-  return s;
+  // Axes a sweep links (two paths set together) carry one value under one short name: said once.
+  std::vector<std::string> said;
+  for (std::size_t a : axes) {
+    const std::string part = axis_short_name(r.axes[a]) + "=" + r.points[p][a];
+    if (std::find(said.begin(), said.end(), part) == said.end()) said.push_back(part);
+  }
+  return join(said);
 }
 
 std::vector<std::size_t> every_axis(const Results& r) {

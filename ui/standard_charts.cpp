@@ -778,10 +778,77 @@ std::vector<Line> lines_against(const Results& r, const std::string& x_axis,
 // Any sweep, by what it contains: delivered throughput against each numeric axis (up to three),
 // one line per combination of the others; the collision domain's efficiency against the first
 // when the points have one.
+// A scalar per value of a categorical axis (a mode, a NIC, a bus: no order, no slope), as bars:
+// a bar set per combination of the other axes (at most 8); null when no point has the scalar.
+QChart* category_bars(const Results& r, const std::string& x_axis, const std::string& component,
+                      const std::string& name, double scale, const std::string& y_title,
+                      std::optional<std::pair<double, double>> range = std::nullopt) {
+  const int xi = r.axis(x_axis);
+  const auto categories = r.values_of(x_axis);
+  std::vector<std::string> groups;
+  std::map<std::string, std::vector<double>> values;
+  double hi = 0;
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    std::string group;
+    for (std::size_t a = 0; a < r.axes.size(); ++a)
+      if (static_cast<int>(a) != xi && r.values_of(r.axes[a]).size() > 1)
+        group += (group.empty() ? "" : ", ") + axis_short_name(r.axes[a]) + "=" + r.points[p][a];
+    const auto v = r.value(p, component, name);
+    if (!v) continue;
+    if (!values.count(group)) {
+      if (groups.size() >= 8) continue;
+      groups.push_back(group);
+      values[group].assign(categories.size(), 0.0);
+    }
+    const auto at =
+        std::find(categories.begin(), categories.end(), r.points[p][static_cast<std::size_t>(xi)]);
+    values[group][static_cast<std::size_t>(at - categories.begin())] = v->mean * scale;
+    hi = std::max(hi, v->mean * scale);
+  }
+  if (groups.empty()) return nullptr;
+  QChart* c = new_chart(q(r.name + ": " + y_title.substr(0, y_title.find(" (")) + " by " +
+                          axis_title(x_axis)));
+  auto* bars = new QBarSeries();
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    auto* set = new QBarSet(q(groups[g].empty() ? "simulated" : groups[g]));
+    set->setColor(series_color(static_cast<int>(g)));
+    for (double v : values[groups[g]]) *set << v;
+    bars->append(set);
+  }
+  c->addSeries(bars);
+  auto* ax = new QBarCategoryAxis();
+  for (const auto& v : categories) ax->append(q(v));
+  ax->setTitleText(q(axis_title(x_axis)));
+  auto* ay = range ? value_axis(q(y_title), range->first, range->second)
+                   : value_axis(q(y_title), 0, std::max(hi * 1.15, 1e-9));
+  c->addAxis(ax, Qt::AlignBottom);
+  c->addAxis(ay, Qt::AlignLeft);
+  bars->attachAxis(ax);
+  bars->attachAxis(ay);
+  place_legend(c, static_cast<int>(groups.size()));
+  if (groups.size() == 1 && groups.front().empty()) c->legend()->hide();
+  return c;
+}
+
 void generic_sweep_charts(const Results& r, std::vector<StandardChart>& out) {
   std::vector<std::string> xs;
   for (const auto& a : r.axes)
     if (numeric_axis(r, a) && xs.size() < 3) xs.push_back(a);
+  if (xs.empty()) {
+    // Only categorical axes: the headline statistics as bars over the first that varies.
+    for (const auto& a : r.axes) {
+      const auto n = r.values_of(a).size();
+      if (n < 2 || n > 16) continue;
+      if (QChart* c = category_bars(r, a, "network", "delivered_throughput", 1e-6,
+                                    "delivered throughput, DA..FCS (Mbit/s)"))
+        out.push_back({"throughput", c});
+      if (QChart* c = category_bars(r, a, "domain0", "efficiency", 1.0,
+                                    "efficiency (DA..FCS bits / line bits)", std::pair(0.0, 1.0)))
+        out.push_back({"efficiency", c});
+      return;
+    }
+    return;
+  }
   for (std::size_t k = 0; k < xs.size(); ++k) {
     const auto lines = lines_against(r, xs[k], "network", "delivered_throughput", 1e-6);
     if (lines.empty()) continue;

@@ -629,6 +629,42 @@ TEST(Charts, AUsersOwnSweepGetsThroughputChartsAgainstEachAxis) {
   for (auto& c : charts) delete c.chart;
 }
 
+// A user's own sweep over categories only (an extension mode x a NIC name): no numeric axis to
+// draw a line against, and a category has no slope -- so bars, one per category of the first
+// axis, one set per value of the other, for delivered throughput and the domain's efficiency.
+TEST(Charts, AUsersCategoricalSweepGetsBarsPerCategory) {
+  const auto dir = fresh("user-categories");
+  write(dir / "sweep.json", R"({"name": "mine", "replications": 1})");
+  std::string s = "point,mode,nic,component,name,unit,n,mean,ci95_half_width\n";
+  int point = 0;
+  for (const char* mode : {"extension", "bursting"})
+    for (const char* nic : {"a", "b", "c"}) {
+      const std::string p = std::to_string(point) + "," + mode + "," + nic + ",";
+      s += p + "network,delivered_throughput,bit/s,1," + std::to_string((point + 1) * 1e8) + ",0\n";
+      s += p + "domain0,efficiency,fraction,1," + std::to_string(0.1 * (point + 1)) + ",0\n";
+      ++point;
+    }
+  write(dir / "summary.csv", s);
+  auto charts = standard_charts(load_results(dir.string()));
+  ASSERT_EQ(charts.size(), 2u);
+  std::map<std::string, QChart*> by_name;
+  for (auto& c : charts) by_name[c.name] = c.chart;
+  for (const char* name : {"throughput", "efficiency"}) {
+    QChart* c = by_name.at(name);
+    ASSERT_EQ(c->series().size(), 1);
+    auto* bars = dynamic_cast<QBarSeries*>(c->series().front());
+    ASSERT_NE(bars, nullptr) << name;
+    ASSERT_EQ(bars->count(), 3);  // nic=a, nic=b, nic=c
+    EXPECT_EQ(bars->barSets()[1]->label(), "nic=b");
+    ASSERT_EQ(bars->barSets()[1]->count(), 2);  // extension, bursting
+    const double scale = std::string(name) == "throughput" ? 100 : 0.1;
+    EXPECT_NEAR(bars->barSets()[1]->at(0), 2 * scale, 1e-9);  // point 1: extension, b
+    EXPECT_NEAR(bars->barSets()[1]->at(1), 5 * scale, 1e-9);  // point 4: bursting, b
+    EXPECT_EQ(axis_title(c, Qt::Horizontal), "mode");
+  }
+  for (auto& c : charts) delete c.chart;
+}
+
 // No two series a chart shows in its legend look alike: line series differ in colour or dash
 // pattern (analytic references dashed and darker than their simulated line), bar sets in
 // colour. Over every standard chart of the known directories and the ten-line user sweep.

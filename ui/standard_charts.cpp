@@ -806,8 +806,8 @@ QChart* category_bars(const Results& r, const std::string& x_axis, const std::st
     hi = std::max(hi, v->mean * scale);
   }
   if (groups.empty()) return nullptr;
-  QChart* c = new_chart(q(r.name + ": " + y_title.substr(0, y_title.find(" (")) + " by " +
-                          axis_title(x_axis)));
+  QChart* c = new_chart(
+      q(r.name + ": " + y_title.substr(0, y_title.find(" (")) + " by " + axis_title(x_axis)));
   auto* bars = new QBarSeries();
   for (std::size_t g = 0; g < groups.size(); ++g) {
     auto* set = new QBarSet(q(groups[g].empty() ? "simulated" : groups[g]));

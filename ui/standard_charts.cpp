@@ -441,12 +441,22 @@ void contention_charts(const Results& r, std::vector<StandardChart>& out) {
     return k[0] + " Mb/s, " + k[1] + "-byte frames";
   };
   const std::vector<std::string> series = {"rate_mbps", size};
-  out.push_back(
-      {"contention-efficiency",
-       line_chart("Half-duplex contention: efficiency vs number of stations", "stations contending",
-                  "efficiency (DA..FCS bits / line bits)",
-                  lines_by_many(r, "stations", series, {}, "domain0", "efficiency", 1.0, label),
-                  std::pair(0.0, 1.0))});
+  // Beside each simulated line, dashed, Metcalfe and Boggs's slotted idealisation for the same
+  // stations and frames (analysis.metcalfe_boggs_efficiency; docs/medium.md).
+  std::vector<Line> efficiency =
+      lines_by_many(r, "stations", series, {}, "domain0", "efficiency", 1.0, label);
+  for (Line l : lines_by_many(
+           r, "stations", series, {}, "analysis", "metcalfe_boggs_efficiency", 1.0,
+           [&](const std::vector<std::string>& k) { return "Metcalfe-Boggs, " + label(k); })) {
+    l.analytic = true;
+    l.half.assign(l.half.size(), 0.0);
+    efficiency.push_back(std::move(l));
+  }
+  out.push_back({"contention-efficiency",
+                 line_chart("Half-duplex contention: efficiency vs number of stations (dashed: "
+                            "Metcalfe-Boggs)",
+                            "stations contending", "efficiency (DA..FCS bits / line bits)",
+                            efficiency, std::pair(0.0, 1.0))});
   out.push_back(
       {"contention-throughput",
        line_chart("Half-duplex contention: throughput vs number of stations", "stations contending",

@@ -234,6 +234,8 @@ std::filesystem::path contention_dir() {
         s += p + "domain0,fairness,index,3,1,0\n";
         s += p + "domain0,throughput,bit/s,3,9e8,1e6\n";
         s += p + "s0.mac,access_delay_mean,ns,3,5000,100\n";
+        s += p + "analysis,metcalfe_boggs_efficiency,fraction,3," + std::to_string(1.0 - 0.1 * n) +
+             ",0\n";
       }
   write(dir / "summary.csv", s);
   return dir;
@@ -325,6 +327,14 @@ TEST(Charts, ContentionSweepGivesEfficiencyDelayAndFairnessPerRateAndSize) {
   ASSERT_EQ(charts.size(), 4u);
   EXPECT_EQ(charts[1].name, "contention-throughput");
   EXPECT_DOUBLE_EQ(named_lines(charts[1].chart).at("100 Mb/s, 1518-byte frames")->at(2).y(), 900.0);
+  // Efficiency: each simulated line with Metcalfe-Boggs for the same stations and frames, dashed.
+  EXPECT_EQ(charts[0].name, "contention-efficiency");
+  const auto efficiency = named_lines(charts[0].chart);
+  ASSERT_EQ(efficiency.size(), 8u);
+  const auto* mb = efficiency.at("Metcalfe-Boggs, 1000 Mb/s, 64-byte frames");
+  EXPECT_DOUBLE_EQ(mb->at(2).y(), 0.6);  // 4 stations
+  EXPECT_EQ(mb->pen().style(), Qt::DashLine);
+  EXPECT_NE(efficiency.at("1000 Mb/s, 64-byte frames")->pen().style(), Qt::DashLine);
   EXPECT_EQ(charts[2].name, "contention-access-delay");
   const auto lines = named_lines(charts[2].chart);
   ASSERT_EQ(lines.size(), 4u);

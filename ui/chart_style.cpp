@@ -45,6 +45,16 @@ QValueAxis* value_axis(const QString& title, double min, double max, bool nice) 
   a->setTitleFont(f);
   if (nice) {
     a->applyNiceNumbers();
+    // Labels with as many decimals as the ticks need: "10000", not Qt's "10000.0"; "0.25".
+    const double step = (a->max() - a->min()) / std::max(1, a->tickCount() - 1);
+    int decimals = 0;
+    auto whole = [](double v) {
+      return std::abs(v - std::round(v)) < 1e-6 * std::max(1.0, std::abs(v));
+    };
+    while (decimals < 6 &&
+           !(whole(step * std::pow(10.0, decimals)) && whole(a->min() * std::pow(10.0, decimals))))
+      ++decimals;
+    a->setLabelFormat(QString("%.%1f").arg(decimals));
   } else if (max > min) {
     // Exact range, ticks on round numbers (1, 2 or 5 times a power of ten).
     const double raw = (max - min) / 6;

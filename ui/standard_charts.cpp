@@ -86,9 +86,35 @@ QChart* line_chart(const std::string& title, const std::string& x_title, const s
   } else {
     ax = value_axis(q(x_title), xr.min_or(0), xr.max_or(1), false);
   }
-  const double ylo = y_range ? y_range->first : std::min(0.0, yr.min_or(0));
-  const double yhi = y_range ? y_range->second : yr.max_or(1) * 1.05;
-  auto* ay = value_axis(q(y_title), ylo, yhi);
+  // Series whose peaks differ by more than 10x (10 Mb/s beside 1000, full duplex beside half)
+  // flatten the lower ones on a linear axis: a logarithmic one then, when every value is
+  // positive and no range is fixed.
+  double lowest_peak = std::numeric_limits<double>::infinity(), highest_peak = 0;
+  bool positive = !lines.empty();
+  for (const auto& l : lines) {
+    if (l.y.empty()) continue;
+    lowest_peak = std::min(lowest_peak, *std::max_element(l.y.begin(), l.y.end()));
+    highest_peak = std::max(highest_peak, *std::max_element(l.y.begin(), l.y.end()));
+    for (std::size_t i = 0; i < l.y.size(); ++i) positive = positive && l.y[i] - l.half[i] > 0;
+  }
+  QAbstractAxis* ay = nullptr;
+  if (!y_range && positive && highest_peak > 10.000001 * lowest_peak) {
+    auto* ly = new QLogValueAxis();
+    ly->setTitleText(q(y_title + ", log scale"));
+    ly->setBase(10);
+    ly->setRange(std::pow(10.0, std::floor(std::log10(yr.min_or(1)))),
+                 std::pow(10.0, std::ceil(std::log10(yr.max_or(10)))));
+    ly->setMinorTickCount(8);
+    ly->setLabelFormat("%g");
+    QFont f = ly->titleFont();
+    f.setPointSize(12);
+    ly->setTitleFont(f);
+    ay = ly;
+  } else {
+    const double ylo = y_range ? y_range->first : std::min(0.0, yr.min_or(0));
+    const double yhi = y_range ? y_range->second : yr.max_or(1) * 1.05;
+    ay = value_axis(q(y_title), ylo, yhi);
+  }
   chart->addAxis(ax, Qt::AlignBottom);
   chart->addAxis(ay, Qt::AlignLeft);
   // No two lines alike: a colour already taken (by a line of the same kind) moves on to the

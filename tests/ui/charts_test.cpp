@@ -1,6 +1,7 @@
 // The standard charts for known results directories (written here in the formats gbesim writes):
 // which charts, their series, axis titles and point counts, and the rendered files.
 
+#include "ui/chart_style.hpp"
 #include "ui/standard_charts.hpp"
 
 #include <gtest/gtest.h>
@@ -673,6 +674,40 @@ TEST(Charts, AUsersCategoricalSweepGetsBarsPerCategory) {
     EXPECT_EQ(axis_title(c, Qt::Horizontal), "mode");
   }
   for (auto& c : charts) delete c.chart;
+}
+
+// Lines whose peaks differ by more than 10x (10 Mb/s beside 1000) are drawn on a logarithmic
+// axis, so that the lower ones are not flat on the floor; within 10x the axis stays linear.
+TEST(Charts, LinesThatDifferByMoreThanTenfoldGetALogarithmicAxis) {
+  for (const double fast : {1000.0, 80.0}) {
+    const auto dir = fresh("log-" + std::to_string(static_cast<int>(fast)));
+    write(dir / "sweep.json", R"({"name": "rates", "replications": 1})");
+    std::string s = "point,speed,frame_bytes,component,name,unit,n,mean,ci95_half_width\n";
+    int point = 0;
+    for (const double rate : {10.0, fast})
+      for (int size : {64, 512, 1518})
+        s += std::to_string(point++) + "," + std::to_string(static_cast<int>(rate)) + " Mb/s," +
+             std::to_string(size) + ",network,delivered_throughput,bit/s,1," +
+             std::to_string(rate * 1e6 * size / 1600.0) + ",0\n";
+    write(dir / "summary.csv", s);
+    auto charts = standard_charts(load_results(dir.string()));
+    ASSERT_FALSE(charts.empty());
+    const auto axes = charts.front().chart->axes(Qt::Vertical);
+    ASSERT_EQ(axes.size(), 1);
+    EXPECT_EQ(dynamic_cast<QLogValueAxis*>(axes.front()) != nullptr, fast == 1000.0) << fast;
+    for (auto& c : charts) delete c.chart;
+  }
+}
+
+// Tick labels carry the decimals their ticks need and no more: "10000", not "10000.0".
+TEST(Charts, AxisLabelsHaveTheDecimalsTheirTicksNeed) {
+  const std::vector<std::tuple<double, double, std::string>> cases = {
+      {0, 9500, "%.0f"}, {0, 0.93, "%.1f"}, {0, 1.05, "%.1f"}, {0, 730, "%.0f"}};
+  for (const auto& [lo, hi, format] : cases) {
+    QValueAxis* a = value_axis("v", lo, hi);
+    EXPECT_EQ(a->labelFormat().toStdString(), format) << lo << " .. " << hi;
+    delete a;
+  }
 }
 
 // No two series a chart shows in its legend look alike: line series differ in colour or dash

@@ -72,6 +72,9 @@ QValueAxis* value_axis(const QString& title, double min, double max, bool nice) 
 
 void place_legend(QChart* chart, int entries) {
   chart->legend()->setAlignment(entries > 4 ? Qt::AlignRight : Qt::AlignBottom);
+  // Beside the plot, labels wrap at about 22 characters, so the legend keeps to about a fifth
+  // of the chart's width (a dozen one-line labels took a third); nothing is cut.
+  if (entries > 4) wrap_legend(chart, 22);
   // A chart of lines shows a piece of each line in its legend, so solid (simulated) and dashed
   // (analytic) tell apart; bars keep their filled squares.
   const auto series = chart->series();

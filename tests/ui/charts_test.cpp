@@ -699,6 +699,24 @@ TEST(Charts, LinesThatDifferByMoreThanTenfoldGetALogarithmicAxis) {
   }
 }
 
+// A legend beside the plot (more than four entries) keeps to about a fifth of the chart: its
+// labels wrap at 22 characters a line, at spaces, and lose nothing.
+TEST(Charts, ALegendBesideThePlotWrapsItsLabelsWithoutCuttingThem) {
+  auto charts = standard_charts(load_results(contention_dir().string()));
+  QChart* c = charts.front().chart;  // contention-efficiency: 4 lines, 4 Metcalfe-Boggs
+  EXPECT_EQ(c->legend()->alignment(), Qt::AlignRight);
+  int wrapped = 0;
+  for (auto* marker : c->legend()->markers()) {
+    if (marker->series()->name().isEmpty()) continue;  // a CI bar, hidden from the legend
+    const QStringList lines = marker->label().split("<br>");
+    for (const auto& line : lines) EXPECT_LE(line.size(), 22) << marker->label().toStdString();
+    EXPECT_EQ(lines.join(" "), marker->series()->name());
+    wrapped += lines.size() > 1;
+  }
+  EXPECT_GE(wrapped, 4);  // "Metcalfe-Boggs, 1000 Mb/s, 64-byte frames" and the like
+  for (auto& x : charts) delete x.chart;
+}
+
 // Tick labels carry the decimals their ticks need and no more: "10000", not "10000.0".
 TEST(Charts, AxisLabelsHaveTheDecimalsTheirTicksNeed) {
   const std::vector<std::tuple<double, double, std::string>> cases = {

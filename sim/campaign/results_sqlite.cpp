@@ -203,6 +203,32 @@ void insert_summary(Database& db, const SweepTables& t) {
         .row();
 }
 
+// SQL quoting: a string literal ('it''s') and an identifier ("a ""b""").
+std::string sql_text(const std::string& s, char quote) {
+  std::string out(1, quote);
+  for (char c : s) {
+    out += c;
+    if (c == quote) out += quote;
+  }
+  return out + quote;
+}
+
+// The sweep wide: `point_axes`, a row per point with a column per axis (its label, named by the
+// axis's path), and `summary_wide`, every summary row with its point's axes beside it -- what a
+// spreadsheet or pandas wants without a join per axis.
+void create_wide_views(Database& db, const SweepTables& t) {
+  std::string columns;
+  for (const auto& axis : t.axes)
+    columns += ", (SELECT label FROM points q WHERE q.point = p.point AND q.axis = " +
+               sql_text(axis, '\'') + ") AS " + sql_text(axis, '"');
+  const std::string sql = "CREATE VIEW point_axes AS SELECT p.point" + columns +
+                          " FROM (SELECT DISTINCT point FROM summary) p;"
+                          "CREATE VIEW summary_wide AS SELECT a.*, s.component, s.name, s.unit, "
+                          "s.n, s.mean, s.ci95_half_width FROM summary s JOIN point_axes a "
+                          "USING (point);";
+  db.exec(sql.c_str());
+}
+
 void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) {
   create_tables(db);
   insert_axes(db, t);
@@ -210,6 +236,7 @@ void fill(Database& db, const std::filesystem::path& dir, const SweepTables& t) 
   insert_parameters(db, t);
   insert_runs(db, dir, t);
   insert_summary(db, t);
+  create_wide_views(db, t);
 }
 
 }  // namespace

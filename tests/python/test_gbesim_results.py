@@ -122,6 +122,19 @@ class SweepRoundTrip(unittest.TestCase):
         self.assertTrue(points["value"].isna().all())
         series = g.read_sql(self.sweep, "SELECT COUNT(*) AS n FROM series")
         self.assertEqual(series["n"].iloc[0], len(g.load_series(self.sweep)))
+        # Wide: a column per axis beside every summary row, without a join per axis.
+        wide = g.read_sql(
+            self.sweep,
+            "SELECT point, speed, mean FROM summary_wide WHERE component = 'a.mac' "
+            "AND name = 'tx_throughput' ORDER BY point")
+        self.assertEqual(list(wide["speed"]), ["100 Mb/s", "100 Mb/s", "1000 Mb/s", "1000 Mb/s"])
+        for row in self.summary_rows:
+            if row["component"] == "a.mac" and row["name"] == "tx_throughput":
+                got = wide[wide["point"] == int(row["point"])]["mean"].iloc[0]
+                self.assertEqual(got, number(row["mean"]))
+        axes = g.read_sql(self.sweep, "SELECT * FROM point_axes ORDER BY point")
+        self.assertEqual(list(axes.columns)[0], "point")
+        self.assertEqual(len(axes), 4)
 
     def test_a_missing_directory_is_a_clear_error(self):
         with self.assertRaisesRegex(FileNotFoundError, "nowhere: no such results directory"):

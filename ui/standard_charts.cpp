@@ -60,6 +60,47 @@ struct Line {
   int color = 0;
 };
 
+// A logarithmic axis in the house style (the title's size as value_axis gives it).
+QLogValueAxis* log_axis(const QString& title, double base, double lo, double hi,
+                        const char* format) {
+  auto* a = new QLogValueAxis();
+  a->setTitleText(title);
+  a->setBase(base);
+  a->setRange(lo, hi);
+  a->setLabelFormat(format);
+  QFont f = a->titleFont();
+  f.setPointSize(12);
+  a->setTitleFont(f);
+  return a;
+}
+
+// The value axis of a chart of lines over `yr`. Lines whose peaks differ by more than 10x
+// (10 Mb/s beside 1000, full duplex beside half) flatten the lower ones on a linear axis: a
+// logarithmic one then, whole decades, when every value is positive and no range is fixed.
+QAbstractAxis* y_axis_for(const std::vector<Line>& lines, const Range& yr,
+                          const std::string& y_title,
+                          std::optional<std::pair<double, double>> y_range) {
+  double lowest_peak = std::numeric_limits<double>::infinity(), highest_peak = 0;
+  bool positive = !lines.empty();
+  for (const auto& l : lines) {
+    if (l.y.empty()) continue;
+    const double peak = *std::max_element(l.y.begin(), l.y.end());
+    lowest_peak = std::min(lowest_peak, peak);
+    highest_peak = std::max(highest_peak, peak);
+    for (std::size_t i = 0; i < l.y.size(); ++i) positive = positive && l.y[i] - l.half[i] > 0;
+  }
+  if (!y_range && positive && highest_peak > 10.000001 * lowest_peak) {
+    auto* a = log_axis(q(y_title + ", log scale"), 10,
+                       std::pow(10.0, std::floor(std::log10(yr.min_or(1)))),
+                       std::pow(10.0, std::ceil(std::log10(yr.max_or(10)))), "%g");
+    a->setMinorTickCount(8);
+    return a;
+  }
+  const double ylo = y_range ? y_range->first : std::min(0.0, yr.min_or(0));
+  const double yhi = y_range ? y_range->second : yr.max_or(1) * 1.05;
+  return value_axis(q(y_title), ylo, yhi);
+}
+
 QChart* line_chart(const std::string& title, const std::string& x_title, const std::string& y_title,
                    const std::vector<Line>& lines,
                    std::optional<std::pair<double, double>> y_range = std::nullopt,
@@ -74,47 +115,11 @@ QChart* line_chart(const std::string& title, const std::string& x_title, const s
     }
   QAbstractAxis* ax = nullptr;
   if (log2_x) {
-    auto* lx = new QLogValueAxis();
-    lx->setTitleText(q(x_title));
-    lx->setBase(2);
-    lx->setRange(xr.min_or(1), xr.max_or(2));
-    lx->setLabelFormat("%.0f");
-    QFont f = lx->titleFont();
-    f.setPointSize(12);
-    lx->setTitleFont(f);
-    ax = lx;
+    ax = log_axis(q(x_title), 2, xr.min_or(1), xr.max_or(2), "%.0f");
   } else {
     ax = value_axis(q(x_title), xr.min_or(0), xr.max_or(1), false);
   }
-  // Series whose peaks differ by more than 10x (10 Mb/s beside 1000, full duplex beside half)
-  // flatten the lower ones on a linear axis: a logarithmic one then, when every value is
-  // positive and no range is fixed.
-  double lowest_peak = std::numeric_limits<double>::infinity(), highest_peak = 0;
-  bool positive = !lines.empty();
-  for (const auto& l : lines) {
-    if (l.y.empty()) continue;
-    lowest_peak = std::min(lowest_peak, *std::max_element(l.y.begin(), l.y.end()));
-    highest_peak = std::max(highest_peak, *std::max_element(l.y.begin(), l.y.end()));
-    for (std::size_t i = 0; i < l.y.size(); ++i) positive = positive && l.y[i] - l.half[i] > 0;
-  }
-  QAbstractAxis* ay = nullptr;
-  if (!y_range && positive && highest_peak > 10.000001 * lowest_peak) {
-    auto* ly = new QLogValueAxis();
-    ly->setTitleText(q(y_title + ", log scale"));
-    ly->setBase(10);
-    ly->setRange(std::pow(10.0, std::floor(std::log10(yr.min_or(1)))),
-                 std::pow(10.0, std::ceil(std::log10(yr.max_or(10)))));
-    ly->setMinorTickCount(8);
-    ly->setLabelFormat("%g");
-    QFont f = ly->titleFont();
-    f.setPointSize(12);
-    ly->setTitleFont(f);
-    ay = ly;
-  } else {
-    const double ylo = y_range ? y_range->first : std::min(0.0, yr.min_or(0));
-    const double yhi = y_range ? y_range->second : yr.max_or(1) * 1.05;
-    ay = value_axis(q(y_title), ylo, yhi);
-  }
+  QAbstractAxis* ay = y_axis_for(lines, yr, y_title, y_range);
   chart->addAxis(ax, Qt::AlignBottom);
   chart->addAxis(ay, Qt::AlignLeft);
   // No two lines alike: a colour already taken (by a line of the same kind) moves on to the

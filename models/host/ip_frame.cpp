@@ -32,7 +32,8 @@ std::uint32_t fold16(std::uint64_t s) {
 
 // The one's complement sum of the big-endian 16-bit words of data (an odd last byte padded with
 // a zero), added to `sum`. The sum is the same in either byte order (RFC 1071, 2.(B)): the bytes
-// are summed as this machine holds them, eight at a time, and the folded sum swapped once.
+// are summed as this machine holds them, eight at a time, and the folded sum swapped once
+// ([RFC1071], docs/references.md).
 std::uint32_t sum16(const std::uint8_t* data, std::size_t length, std::uint32_t sum) {
   std::uint64_t s = 0;
   std::size_t i = 0;

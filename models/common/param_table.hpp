@@ -97,6 +97,13 @@ class ParamTable {
     return *this;
   }
 
+  // One of a few fixed words, kept as text ("ideal", "1000base-t"): a choice to the reader.
+  ParamTable& word(std::string key, std::string P::*field, std::vector<std::string> words,
+                   std::string doc) {
+    return add(row(std::move(key), "", ParamType::choice, 0, 0, std::move(words), std::move(doc)),
+               field);
+  }
+
   // A name of another part of the scenario (a station, a medium, a target).
   ParamTable& reference(std::string key, std::string P::*field, std::string kind, std::string doc) {
     text(std::move(key), field, std::move(doc));

@@ -13,7 +13,7 @@ const ParamTable<LinkParams>& link_param_table() {
                    "cable medium, a row of the media table (built in or the scenario's \"media\")")
         .real("ber", &LinkParams::ber, "errors/bit", 0.0, 1.0,
               "bit-error rate applied independently to every DA..FCS bit, both directions")
-        .text("phy", &LinkParams::phy,
+        .word("phy", &LinkParams::phy, {"ideal", "1000base-t"},
               "\"ideal\" (bits with ber) or \"1000base-t\" (the error rate the link-level PHY "
               "model predicts for medium cat5/cat5e/cat6 and cable_m; docs/phy.md)")
         .real("phy_noise_dbm_per_hz", &LinkParams::phy_noise_dbm_per_hz, "dBm/Hz", -200.0, -60.0,

@@ -117,6 +117,7 @@ class SweepLoop {
 void SweepLoop::run() {
   watch_children();
   allow_clean_stop();
+  progress_.update(progress_text(), true);  // "0/N runs done": the count is known from the start
   while (next_ < pending_.runs.size() || !running_.empty()) {
     const bool reaped = reap();
     if (stop_requested() && !forwarded_) forward_stop();

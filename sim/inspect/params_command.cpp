@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "models/medium/media.hpp"
 #include "sim/input/scenario_rules.hpp"
 #include "sim/input/scenario_schema.hpp"
 #include "sim/inspect/markdown_table.hpp"
@@ -71,7 +72,10 @@ std::string params_json() {
   }
   Json rules = Json::array();
   for (const auto& r : scenario_rules()) rules.push_back({{"name", r.name}, {"doc", r.doc}});
-  return Json{{"paths", paths}, {"rules", rules}}.dump(1) + "\n";
+  // The names a reference may take that are built in (a scenario adds its own).
+  Json media = Json::array();
+  for (const auto& row : builtin_media()) media.push_back(row.name);
+  return Json{{"paths", paths}, {"rules", rules}, {"names", {{"medium", media}}}}.dump(1) + "\n";
 }
 
 std::string params_markdown(const std::vector<std::string>& under) {

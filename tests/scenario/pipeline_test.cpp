@@ -548,8 +548,8 @@ TEST(Pipeline, ACableRunsAtTheErrorRateThePhyModelPredictsAndAddsThePhyLatencies
   // Errors in the PHY settings, as the CLI words them.
   const auto t = run_link("typo", R"("phy": "1000base-x")");
   EXPECT_EQ(t.exit_code, 2);
-  EXPECT_NE(t.output.find("links[0].phy: expected one of ideal, 1000base-t, got "
-                          "\"1000base-x\"; did you mean \"1000base-t\"?"),
+  EXPECT_NE(t.output.find("links[0].phy: \"1000base-x\" is not one of ideal | 1000base-t; did "
+                          "you mean \"1000base-t\"?"),
             std::string::npos)
       << t.output;
   const auto b = run_link("both", R"("phy": "1000base-t", "ber": 1e-6)");
@@ -689,7 +689,7 @@ TEST(Pipeline, ADiameterSweepStatesTheLegalLengthBesideTheFirstFailure) {
                 std::to_string((i + 1) % 4) + R"(", "frame_bytes": 64}]})";
     nodes += "\"" + s + R"(": {"kind": "dte"}, )";
     cables +=
-        (i ? ", " : "") + std::string(R"({"between": [")") + s + R"(", "r"], "length_m": 100})";
+        (i ? ", " : "") + std::string(R"({"between": [")") + s + R"(", "r"], "cable_m": 100})";
   }
   write_text(dir / "d.json", R"({"name": "my-diameter", "description": "", "duration_ns": 5000000,
     "rate_mbps": 1000,
@@ -699,7 +699,7 @@ TEST(Pipeline, ADiameterSweepStatesTheLegalLengthBesideTheFirstFailure) {
                                  R"("r": {"kind": "repeater", "class": "gigabit"}},
                  "cables": [)" + cables +
                                  R"(]},
-    "sweep": {"topology.cables[*].length_m": [100, 101, 102]}})");
+    "sweep": {"topology.cables[*].cable_m": [100, 101, 102]}})");
   const auto sweep = run_gbesim({"sweep", "d.json", "--out", "sweep", "-j", "2"}, dir);
   ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
   const std::string answer =
@@ -903,7 +903,7 @@ TEST(Pipeline, ASegmentPastItsLimitFailsTheCheckButTheRunGoesOnWithAWarning) {
   const auto dir = fresh_directory("segments");
   write_text(dir / "long.json", R"({"name": "long", "rate_mbps": 100,
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}},
-    "cables": [{"between": ["a", "b"], "medium": "cat5", "length_m": 180}]})");
+    "cables": [{"between": ["a", "b"], "medium": "cat5", "cable_m": 180}]})");
   const auto check = run_gbesim({"topology", "long.json", "--out", "t"}, dir);
   EXPECT_EQ(check.exit_code, 1) << check.output;
   EXPECT_NE(check.output.find("segment too long: cables[0] a - b: 180 m of cat5 is longer than "
@@ -949,9 +949,9 @@ TEST(Pipeline, AScenarioTakesItsCollisionDomainsFromATopology) {
       "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},
                 "d": {"kind": "dte"}, "r1": {"kind": "repeater", "class": "gigabit"},
                 "sw": {"kind": "switch"}, "r2": {"kind": "repeater", "class": "gigabit"}},
-      "cables": [{"between": ["a", "r1"], "length_m": 100}, {"between": ["b", "r1"], "length_m": 100},
-                 {"between": ["r1", "sw"], "length_m": 10}, {"between": ["sw", "r2"], "length_m": 1},
-                 {"between": ["c", "r2"], "length_m": 5}, {"between": ["d", "r2"], "length_m": 5}]
+      "cables": [{"between": ["a", "r1"], "cable_m": 100}, {"between": ["b", "r1"], "cable_m": 100},
+                 {"between": ["r1", "sw"], "cable_m": 10}, {"between": ["sw", "r2"], "cable_m": 1},
+                 {"between": ["c", "r2"], "cable_m": 5}, {"between": ["d", "r2"], "cable_m": 5}]
     }
   })");
   const auto r = run_gbesim({"run", "s.json", "--out", "out", "--trace", "events"}, dir);
@@ -1266,7 +1266,7 @@ TEST(Pipeline, ParamsJsonListsThePathsOfEveryBlock) {
   for (const auto& p : doc["paths"]) paths.insert(p["path"].get<std::string>());
   for (const char* path :
        {"collision_domains[*].cable_m", "topology", "topology.nodes.*.kind",
-        "topology.cables[*].length_m", "topology.media.*.ns_per_m", "link_level.lengths_m",
+        "topology.cables[*].cable_m", "topology.media.*.ns_per_m", "link_level.lengths_m",
         "hosts.*.pci.mode", "hosts.*.bridge.prefetch_bytes", "hosts.*.nic.profile",
         "hosts.*.cpu.per_byte_ns", "hosts.*.app.peer", "stations.*.address", "sweep"})
     EXPECT_EQ(paths.count(path), 1u) << path;
@@ -1357,8 +1357,8 @@ TEST(Pipeline, StatsDescribesEveryRowRunsWrite) {
                  "b": {}},
     "topology": {"nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"},
                            "r": {"kind": "repeater", "class": "gigabit"}},
-                 "cables": [{"between": ["a", "r"], "length_m": 10},
-                            {"between": ["b", "r"], "length_m": 10}]}})");
+                 "cables": [{"between": ["a", "r"], "cable_m": 10},
+                            {"between": ["b", "r"], "cable_m": 10}]}})");
   std::set<std::string> seen_components;
   for (const std::string scenario :
        {"carrier-extension-waste", "halfduplex-contention", "pci-ceiling", "nic-review-2003",

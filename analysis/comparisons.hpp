@@ -8,7 +8,7 @@
 //  - a NIC path carrying one frame size: delivered (or sent) throughput against the per-frame
 //    PCI cycle accounting's ceiling (analysis.<host> rx_/tx_predicted_throughput and
 //    rx_/tx_throughput_difference).
-//  - a diameter sweep (axis topology.cables[*].length_m): per combination of the other axes, the
+//  - a diameter sweep (axis topology.cables[*].cable_m): per combination of the other axes, the
 //    first swept length with frames lost to late or unnoticed collisions against the longest
 //    station cable the path delay allows (analysis/diameter) -- the swept step bounds how close
 //    they can be.

@@ -84,10 +84,14 @@ bool is_cable_length_path(const std::string& p) {
 }  // namespace
 
 std::optional<std::string> cable_of_length_path(const std::string& p) {
-  static const std::string head = "topology.cables[", tail = "].length_m";
-  if (p.size() <= head.size() + tail.size() || p.rfind(head, 0) != 0 ||
-      p.compare(p.size() - tail.size(), tail.size(), tail) != 0)
-    return std::nullopt;
+  // cable_m, or length_m, its old name (results written before the rename).
+  static const std::string head = "topology.cables[";
+  auto ends_with = [&](const std::string& tail) {
+    return p.size() > head.size() + tail.size() && p.rfind(head, 0) == 0 &&
+           p.compare(p.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  const std::string tail = ends_with("].cable_m") ? "].cable_m" : "].length_m";
+  if (!ends_with(tail)) return std::nullopt;
   const std::string index = p.substr(head.size(), p.size() - head.size() - tail.size());
   if (index != "*" && (index.empty() || index.find_first_not_of("0123456789") != std::string::npos))
     return std::nullopt;
@@ -148,7 +152,10 @@ void legal_length(const Results& r, const std::string& axis_name,
   a.swept = !swept || axis_name.find("[*]") != std::string::npos ||
                     axis_name.rfind("collision_domains", 0) == 0
                 ? "per cable"
-                : "of " + axis_name.substr(0, axis_name.find(".length_m"));
+                : "of " + axis_name.substr(
+                              0, axis_name.find(axis_name.find(".cable_m") != std::string::npos
+                                                    ? ".cable_m"
+                                                    : ".length_m"));
   for (const auto& [len, p] : by_length) {
     if (!a.legal_pdv_m)
       if (const auto v = r.value(p, "topology.domain0", "max_station_cable_pdv"))

@@ -1,6 +1,6 @@
 #pragma once
 // The answer of a diameter sweep (a results directory with a cable-length axis:
-// topology.cables[...].length_m, or a collision domain's cable_m): per combination of the other
+// topology.cables[...].cable_m, or a collision domain's cable_m): per combination of the other
 // axes, the longest legal cable beside the simulated first failing length.
 //
 // Legal: for the geometry the sweep varies -- the cables its axis sets, all at one length, the
@@ -43,10 +43,10 @@ struct DiameterAnswer {
   std::size_t points = 0;          // the group's points
 };
 
-// The cable a topology.cables[i].length_m path sets: its index as written ("3", or "*" for every
-// cable), or nullopt for any other path.
+// The cable a topology.cables[i].cable_m (or .length_m, its old name) path sets: its index as
+// written ("3", or "*" for every cable), or nullopt for any other path.
 std::optional<std::string> cable_of_length_path(const std::string& path);
-// Whether a swept axis varies cable lengths (one of its paths is topology.cables[i or *].length_m
+// Whether a swept axis varies cable lengths (one of its paths is topology.cables[i or *].cable_m
 // or a collision domain's cable_m); the cable-length axis of a results directory, or -1.
 bool is_diameter_axis(const std::string& axis);
 int diameter_axis(const Results& results);

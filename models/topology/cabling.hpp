@@ -46,7 +46,8 @@ struct Cable {
   std::string b;
   std::string medium = "cat5";
   double length_m = 0;
-  std::string pmd;  // at 1000 Mb/s, "1000base-lx" ...; "" for the medium's default
+  std::string pmd;                  // at 1000 Mb/s, "1000base-lx" ...; "" for the medium's default
+  bool length_by_old_name = false;  // given as "length_m", the old name of "cable_m"
 };
 
 struct CablingPlant {

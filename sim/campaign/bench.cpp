@@ -317,14 +317,14 @@ std::string bench_topology_json(int hubs, int stations_per_hub, bool switched) {
     nodes[hub] = {{"kind", "repeater"}, {"class", switched ? "class_ii" : "ten"}};
     cables.push_back({{"between", {centre, hub}},
                       {"medium", switched ? "cat5" : "fibre_mm"},
-                      {"length_m", switched ? 5 : 500}});
+                      {"cable_m", switched ? 5 : 500}});
     for (int s = 0; s < stations_per_hub; ++s) {
       const std::string station = fmt::format("s{}_{}", h, s);
       nodes[station] = {{"kind", "dte"}};
       // Lengths 10..99 m spread over the stations.
       cables.push_back({{"between", {hub, station}},
                         {"medium", switched ? "cat5" : "cat3"},
-                        {"length_m", 10 + (s * 7 + h) % 90}});
+                        {"cable_m", 10 + (s * 7 + h) % 90}});
     }
   }
   doc["cables"] = std::move(cables);

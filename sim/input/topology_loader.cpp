@@ -40,6 +40,10 @@ LoadedTopology read(const Json& doc, const std::string& file, const std::string&
   if (path.empty() && doc.is_object() && !doc.contains("name"))
     d.error("", "missing \"name\": the topology's name");
   out.resolved = topology_schema().write(t);
+  for (std::size_t i = 0; i < t.plant.cables.size(); ++i)
+    if (t.plant.cables[i].length_by_old_name)
+      out.warnings.push_back(child_path(path, "cables[" + std::to_string(i) + "]") +
+                             ".length_m is the old name of cable_m (read the same; rename it)");
   out.description = std::move(t.description);
   out.plant = std::move(t.plant);
   if (!d.empty()) return out;

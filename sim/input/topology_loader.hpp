@@ -29,6 +29,8 @@ struct LoadedTopology {
   TopologyReport report;
   PairScope scope = PairScope::worst_per_station;  // which pairs `report` lists
   Json resolved;  // the document as read, every default written out (loads again to the same)
+  // Keys given by an old name: "topology.cables[2].length_m: the old name of cable_m ...".
+  std::vector<std::string> warnings;
 };
 
 // Reads and analyses; throws ScenarioError on bad input or structural problems.

@@ -205,10 +205,27 @@ Object<Cable> cable_object() {
             if (c.pmd.empty()) return std::nullopt;
             return c.pmd;
           }))
-      .field("length_m", &Cable::length_m,
+      .field("cable_m", &Cable::length_m,
              schema::number(0, 100000, "m", "the cable's length in metres"))
+      // The old name, as links and collision domains never called it: read, and warned of.
+      .custom(by_hand<Cable>(
+          "length_m", "number", "0 .. 100000", "m",
+          "the old name of cable_m: read the same, with a warning (rename it)",
+          [](const Json& v, const std::string& path, Cable& c, Reader& r) {
+            if (auto x = schema::read_number(v, path, 0, 100000, "m", r.d)) {
+              c.length_m = *x;
+              c.length_by_old_name = true;
+            }
+          },
+          [](const Cable&) -> std::optional<Json> { return std::nullopt; }))
       .require("between", "missing \"between\": the two nodes the cable joins")
-      .require("length_m", "missing \"length_m\": the cable's length in metres");
+      .check([](const Json& obj, const std::string& path, Cable&, Reader& r) {
+        if (obj.is_object() && obj.contains("cable_m") && obj.contains("length_m"))
+          r.d.error(child_path(path, "length_m"),
+                    "give the length once: \"length_m\" is the old name of \"cable_m\"");
+        else if (obj.is_object() && !obj.contains("cable_m") && !obj.contains("length_m"))
+          r.d.error(path, "missing \"cable_m\": the cable's length in metres");
+      });
   return o;
 }
 

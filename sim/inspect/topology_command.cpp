@@ -44,6 +44,7 @@ void check_every_pair_listing(const LoadedTopology& topology, const std::string&
 
 int run_topology(const TopologyOptions& options) {
   LoadedTopology topology = load_topology(options.file);
+  for (const auto& w : topology.warnings) fmt::print(stderr, "warning: {}: {}\n", options.file, w);
   if (options.every_pair) {
     check_every_pair_listing(topology, options.file);
     topology.report = analyse_topology(topology.plant, PairScope::every_pair);

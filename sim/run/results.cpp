@@ -33,9 +33,9 @@ std::string iso_time_now() {
   return buf;
 }
 
-// The cables a sweep point sets to one length, from its topology.cables[i].length_m and
-// topology.cables[*].length_m assignments; empty when there are none, or when they set
-// different lengths (then no single length answers for them).
+// The cables a sweep point sets to one length, from its topology.cables[i].cable_m and
+// topology.cables[*].cable_m assignments (or length_m, the old name); empty when there are none, or
+// when they set different lengths (then no single length answers for them).
 std::vector<std::size_t> swept_cables(const std::vector<std::pair<std::string, Json>>& point,
                                       std::size_t cable_count) {
   std::set<std::size_t> cables;
@@ -171,7 +171,8 @@ RunChecks check_run(const LoadedScenario& scenario) {
   c.plant = scenario.config.topology;
   c.segment_warnings = segment_warnings(scenario.config, c.plant ? &c.plant->report : nullptr);
   if (c.plant) {
-    c.rule_warnings = plant_rule_warnings(c.plant->report);
+    c.rule_warnings = c.plant->warnings;  // keys by their old names
+    for (auto& w : plant_rule_warnings(c.plant->report)) c.rule_warnings.push_back(std::move(w));
     c.rule_breaches = repeater_rule_breaches(c.plant->report);
   }
   c.source_warnings = traffic_warnings(scenario.config);

@@ -515,13 +515,13 @@ Json chain_plant() {
     if (r > 0)
       cables.push_back({{"between", {"r" + std::to_string(r - 1), "r" + std::to_string(r)}},
                         {"medium", "cat3"},
-                        {"length_m", 1}});
+                        {"cable_m", 1}});
   }
   for (int s = 0; s < 1024; ++s) {
     nodes["s" + std::to_string(s)] = {{"kind", "dte"}};
     cables.push_back({{"between", {"r" + std::to_string(3 * s), "s" + std::to_string(s)}},
                       {"medium", "cat3"},
-                      {"length_m", 1}});
+                      {"cable_m", 1}});
   }
   return {{"nodes", nodes}, {"cables", cables}};
 }

@@ -504,22 +504,22 @@ TEST(Trust, AReaderOfARunningSweepNeverSeesItsFilesDisagree) {
 // two), c on the second; every cable lengthened together by the sweep, and the slot time swept.
 std::string hub_chain_sweep(int hubs, const std::string& lengths) {
   std::string nodes = R"("a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"})";
-  std::string cables = R"({"between": ["a", "h1"], "medium": "cat5", "length_m": 5})";
+  std::string cables = R"({"between": ["a", "h1"], "medium": "cat5", "cable_m": 5})";
   for (int h = 1; h <= hubs; ++h) {
     nodes += fmt::format(R"(, "h{}": {{"kind": "repeater", "class": "class_ii"}})", h);
     if (h > 1)
-      cables += fmt::format(R"(, {{"between": ["h{}", "h{}"], "medium": "cat5", "length_m": 5}})",
+      cables += fmt::format(R"(, {{"between": ["h{}", "h{}"], "medium": "cat5", "cable_m": 5}})",
                             h - 1, h);
   }
-  cables += fmt::format(R"(, {{"between": ["h{}", "b"], "medium": "cat5", "length_m": 5}})", hubs);
-  cables += R"(, {"between": ["c", "h2"], "medium": "cat5", "length_m": 5})";
+  cables += fmt::format(R"(, {{"between": ["h{}", "b"], "medium": "cat5", "cable_m": 5}})", hubs);
+  cables += R"(, {"between": ["c", "h2"], "medium": "cat5", "cable_m": 5})";
   return fmt::format(R"({{"name": "hubs", "description": "", "duration_ns": 4000000,
     "rate_mbps": 100, "mac": {{"duplex": "half"}},
     "stations": {{"a": {{"traffic": [{{"pattern": "saturated", "to": "b", "frame_bytes": 64}}]}},
                  "b": {{"traffic": [{{"pattern": "saturated", "to": "a", "frame_bytes": 64}}]}},
                  "c": {{"traffic": [{{"pattern": "saturated", "to": "b", "frame_bytes": 64}}]}}}},
     "topology": {{"nodes": {{{}}}, "cables": [{}]}},
-    "sweep": {{"topology.cables[*].length_m": [{}],
+    "sweep": {{"topology.cables[*].cable_m": [{}],
               "slot": [{{"label": "512", "set": {{"mac.slot_time_bits": 512, "topology.budget_bt": 512}}}},
                        {{"label": "1024", "set": {{"mac.slot_time_bits": 1024, "topology.budget_bt": 1024}}}}]}}}})",
                      nodes, cables, lengths);
@@ -592,8 +592,8 @@ TEST(Trust, ARunOfAnIllegalPlantSaysEachBrokenRuleFirstAndRecordsIt) {
 TEST(Trust, ASweepOverOneCableStatesTheLegalLengthOfThatCable) {
   const auto dir = fresh_directory("trust-one-cable");
   std::string s = hub_chain_sweep(2, "40");
-  s = std::regex_replace(s, std::regex(R"("topology.cables\[\*\].length_m": \[40\])"),
-                         R"("topology.cables[0].length_m": [100, 120, 140, 160, 180])");
+  s = std::regex_replace(s, std::regex(R"("topology.cables\[\*\].cable_m": \[40\])"),
+                         R"("topology.cables[0].cable_m": [100, 120, 140, 160, 180])");
   write_text(dir / "s.json", s);
   const auto r = run_gbesim({"sweep", "s.json", "--out", "sw", "-j", "2", "--quiet"}, dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;

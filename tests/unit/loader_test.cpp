@@ -691,7 +691,7 @@ TEST(Loader, ACollisionDomainAndTheSameTopologyGiveTheSameDelays) {
       cable_m += sep + n + ": " + std::to_string(metres[i]);
       nodes += sep + n + ": {\"kind\": \"dte\"}";
       cables += sep + "{\"between\": [" + n +
-                ", \"r\"], \"medium\": \"cat5\", \"length_m\": " + std::to_string(metres[i]) + "}";
+                ", \"r\"], \"medium\": \"cat5\", \"cable_m\": " + std::to_string(metres[i]) + "}";
     }
     const std::string head = R"({"name": "p", "description": "", "rate_mbps": )" +
                              std::to_string(rate) +

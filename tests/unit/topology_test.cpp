@@ -32,13 +32,13 @@ std::string two_hubs(double a_m, double link_m, double b_m) {
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},
               "h1": {"kind": "repeater", "class": "class_ii"},
               "h2": {"kind": "repeater", "class": "class_ii"}},
-    "cables": [{"between": ["a", "h1"], "medium": "cat5", "length_m": )" +
+    "cables": [{"between": ["a", "h1"], "medium": "cat5", "cable_m": )" +
          std::to_string(a_m) + R"(},
-               {"between": ["h1", "h2"], "medium": "cat5", "length_m": )" +
+               {"between": ["h1", "h2"], "medium": "cat5", "cable_m": )" +
          std::to_string(link_m) + R"(},
-               {"between": ["h2", "b"], "medium": "cat5", "length_m": )" +
+               {"between": ["h2", "b"], "medium": "cat5", "cable_m": )" +
          std::to_string(b_m) + R"(},
-               {"between": ["c", "h1"], "medium": "cat5", "length_m": 20}]})";
+               {"between": ["c", "h1"], "medium": "cat5", "cable_m": 20}]})";
 }
 
 TEST(Topology, TwoClassIIRepeatersAndTwoHundredFiveMetresGive511_96) {
@@ -85,15 +85,15 @@ std::string gigabit(double a_m, double b_m, int repeaters = 1) {
   std::string nodes = R"("a": {"kind": "dte"}, "b": {"kind": "dte"},
                         "r1": {"kind": "repeater", "class": "gigabit"})";
   std::string cables =
-      R"({"between": ["a", "r1"], "medium": "cat5", "length_m": )" + std::to_string(a_m) + "}";
+      R"({"between": ["a", "r1"], "medium": "cat5", "cable_m": )" + std::to_string(a_m) + "}";
   if (repeaters == 2) {
     nodes += R"(, "r2": {"kind": "repeater", "class": "gigabit"})";
-    cables += R"(, {"between": ["r1", "r2"], "medium": "cat5", "length_m": 1},
-                 {"between": ["r2", "b"], "medium": "cat5", "length_m": )" +
+    cables += R"(, {"between": ["r1", "r2"], "medium": "cat5", "cable_m": 1},
+                 {"between": ["r2", "b"], "medium": "cat5", "cable_m": )" +
               std::to_string(b_m) + "}";
   } else {
     cables +=
-        R"(, {"between": ["r1", "b"], "medium": "cat5", "length_m": )" + std::to_string(b_m) + "}";
+        R"(, {"between": ["r1", "b"], "medium": "cat5", "cable_m": )" + std::to_string(b_m) + "}";
   }
   return R"({"name": "g", "rate_mbps": 1000, "nodes": {)" + nodes + R"(}, "cables": [)" + cables +
          "]}";
@@ -144,10 +144,10 @@ TEST(Topology, FiveRepeatersBreakTheFiveFourThreeRuleAt10Mbps) {
     for (int i = 0; i < repeaters; ++i) {
       const std::string r = "r" + std::to_string(i);
       nodes += ", \"" + r + R"(": {"kind": "repeater", "class": "ten"})";
-      cables += R"({"between": [")" + previous + "\", \"" + r + R"("], "length_m": 100}, )";
+      cables += R"({"between": [")" + previous + "\", \"" + r + R"("], "cable_m": 100}, )";
       previous = r;
     }
-    cables += R"({"between": [")" + previous + R"(", "b"], "length_m": 100})";
+    cables += R"({"between": [")" + previous + R"(", "b"], "cable_m": 100})";
     const auto t = load(R"({"name": "ten", "rate_mbps": 10, "nodes": {)" + nodes +
                         R"(}, "cables": [)" + cables + "]}");
     const DomainReport& d = t.report.domains[0];
@@ -165,8 +165,8 @@ TEST(Topology, SwitchesSplitCollisionDomainsAndTheirPortsAreStations) {
   const auto t = load(R"({"name": "s", "rate_mbps": 100,
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},
               "h": {"kind": "repeater", "class": "class_ii"}, "sw": {"kind": "switch"}},
-    "cables": [{"between": ["a", "h"], "length_m": 10}, {"between": ["b", "h"], "length_m": 10},
-               {"between": ["h", "sw"], "length_m": 10}, {"between": ["sw", "c"], "length_m": 90}]})");
+    "cables": [{"between": ["a", "h"], "cable_m": 10}, {"between": ["b", "h"], "cable_m": 10},
+               {"between": ["h", "sw"], "cable_m": 10}, {"between": ["sw", "c"], "cable_m": 90}]})");
   ASSERT_EQ(t.report.domains.size(), 2u);
   std::vector<std::vector<std::string>> stations;
   for (const auto& d : t.report.domains) stations.push_back(d.stations);
@@ -185,17 +185,43 @@ TEST(Topology, ALoopIsAnErrorNamingIt) {
     "nodes": {"a": {"kind": "dte"}, "h1": {"kind": "repeater", "class": "class_ii"},
               "h2": {"kind": "repeater", "class": "class_ii"},
               "h3": {"kind": "repeater", "class": "class_ii"}},
-    "cables": [{"between": ["a", "h1"], "length_m": 1}, {"between": ["h1", "h2"], "length_m": 1},
-               {"between": ["h2", "h3"], "length_m": 1}, {"between": ["h3", "h1"], "length_m": 1}]})");
+    "cables": [{"between": ["a", "h1"], "cable_m": 1}, {"between": ["h1", "h2"], "cable_m": 1},
+               {"between": ["h2", "h3"], "cable_m": 1}, {"between": ["h3", "h1"], "cable_m": 1}]})");
   EXPECT_CONTAINS(e, "loop in a collision domain: h1 - h2 - h3 - h1");
   // Two cables between the same repeaters are a loop too.
   const std::string twice = error_of(R"({"name": "l", "rate_mbps": 100,
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"},
               "h1": {"kind": "repeater", "class": "class_ii"},
               "h2": {"kind": "repeater", "class": "class_ii"}},
-    "cables": [{"between": ["a", "h1"], "length_m": 1}, {"between": ["h1", "h2"], "length_m": 1},
-               {"between": ["h2", "h1"], "length_m": 2}, {"between": ["h2", "b"], "length_m": 1}]})");
+    "cables": [{"between": ["a", "h1"], "cable_m": 1}, {"between": ["h1", "h2"], "cable_m": 1},
+               {"between": ["h2", "h1"], "cable_m": 2}, {"between": ["h2", "b"], "cable_m": 1}]})");
   EXPECT_CONTAINS(twice, "loop in a collision domain: h1 - h2 - h1");
+}
+
+// A cable's length is "cable_m", as in links and collision domains; "length_m", its old name,
+// is read the same and warned of; both, or neither, is an error.
+TEST(Topology, TheOldNameOfACablesLengthIsReadWithAWarning) {
+  const std::string base = two_hubs(100, 5, 100);
+  auto with = [&base](const std::string& from, const std::string& to) {
+    std::string s = base;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::string five = "\"cable_m\": " + std::to_string(5.0);  // cables[1], h1 - h2
+  const std::string old_five = "\"length_m\": " + std::to_string(5.0);
+  const auto plain = load(base);
+  EXPECT_TRUE(plain.warnings.empty());
+  const auto old = load(with(five, old_five));
+  ASSERT_EQ(old.warnings.size(), 1u);
+  EXPECT_EQ(old.warnings[0],
+            "cables[1].length_m is the old name of cable_m (read the same; rename it)");
+  EXPECT_EQ(old.plant.cables[1].length_m, plain.plant.cables[1].length_m);
+  EXPECT_EQ(old.resolved, plain.resolved);  // written out under the new name
+  EXPECT_CONTAINS(error_of(with(five, five + ", " + old_five)),
+                  "cables[1].length_m: give the length once: \"length_m\" is the old name of "
+                  "\"cable_m\"");
+  EXPECT_CONTAINS(error_of(with(", " + five, "")),
+                  "cables[1]: missing \"cable_m\": the cable's length in metres");
 }
 
 TEST(Topology, BadInputGetsClearErrors) {
@@ -205,14 +231,14 @@ TEST(Topology, BadInputGetsClearErrors) {
     s.replace(s.find(from), from.size(), to);
     return s;
   };
-  EXPECT_CONTAINS(error_of(with("\"medium\": \"cat5\", \"length_m\": 5",
-                                "\"medium\": \"cat55\", \"length_m\": 5")),
+  EXPECT_CONTAINS(error_of(with("\"medium\": \"cat5\", \"cable_m\": 5",
+                                "\"medium\": \"cat55\", \"cable_m\": 5")),
                   "t.json: cables[1].medium: expected one of");
-  EXPECT_CONTAINS(error_of(with("\"medium\": \"cat5\", \"length_m\": 5",
-                                "\"medium\": \"cat55\", \"length_m\": 5")),
+  EXPECT_CONTAINS(error_of(with("\"medium\": \"cat5\", \"cable_m\": 5",
+                                "\"medium\": \"cat55\", \"cable_m\": 5")),
                   "did you mean");
-  EXPECT_CONTAINS(error_of(with("\"length_m\": 5.0", "\"length_m\": -3")),
-                  "cables[1].length_m: expected a number in 0 .. 100000 m, got -3");
+  EXPECT_CONTAINS(error_of(with("\"cable_m\": 5.0", "\"cable_m\": -3")),
+                  "cables[1].cable_m: expected a number in 0 .. 100000 m, got -3");
   EXPECT_CONTAINS(error_of(with("\"c\": {\"kind\": \"dte\"}",
                                 "\"c\": {\"kind\": \"dte\"}, \"lonely\": {\"kind\": \"dte\"}")),
                   "nodes.lonely: \"lonely\" has no cables");
@@ -252,8 +278,8 @@ TEST(Topology, TheResolvedDocumentLoadsAgainToTheSamePlant) {
     "media": {"old_fibre": {"ns_per_m": 6.25, "source": "test"}},
     "nodes": {"a": {"kind": "dte", "phy": "t4"}, "b": {"kind": "dte"},
               "mc": {"kind": "converter", "delay_bt": 20}},
-    "cables": [{"between": ["a", "mc"], "length_m": 100},
-               {"between": ["mc", "b"], "medium": "old_fibre", "length_m": 200}]})");
+    "cables": [{"between": ["a", "mc"], "cable_m": 100},
+               {"between": ["mc", "b"], "medium": "old_fibre", "cable_m": 200}]})");
   EXPECT_EQ(t.resolved["cables"][0]["medium"], "cat5");
   EXPECT_EQ(t.resolved["media"]["old_fibre"]["ns_per_m"], 6.25);
   const auto again = load(t.resolved.dump());
@@ -269,7 +295,7 @@ std::string one_cable(int rate, const std::string& medium, double metres) {
   return R"({"name": "s", "rate_mbps": )" + std::to_string(rate) +
          R"(, "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}},
     "cables": [{"between": ["a", "b"], "medium": ")" +
-         medium + R"(", "length_m": )" + std::to_string(metres) + "}]}";
+         medium + R"(", "cable_m": )" + std::to_string(metres) + "}]}";
 }
 
 TEST(Topology, ASegmentLongerThanItsPhyAllowsFailsThePlantWithTheLimitAndItsSource) {
@@ -313,7 +339,7 @@ TEST(Topology, ASegmentLongerThanItsPhyAllowsFailsThePlantWithTheLimitAndItsSour
 // run on the medium, or at the cable's speed, is an error naming where it does run.
 std::string with_pmd(int rate, const std::string& medium, double metres, const std::string& pmd) {
   std::string s = one_cable(rate, medium, metres);
-  const std::string at = "\"length_m\"";
+  const std::string at = "\"cable_m\"";
   s.insert(s.find(at), "\"pmd\": \"" + pmd + "\", ");
   return s;
 }
@@ -362,8 +388,8 @@ TEST(Topology, TheLongestStationCableIsTheSmallerOfThePathDelayAndTheSegmentLimi
   EXPECT_EQ(d.max_station_cable_limit, "100BASE-TX segment (100 m of cat5)");
   const std::string gig = R"({"name": "g", "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"},
       "c": {"kind": "dte"}, "r": {"kind": "repeater", "class": "gigabit"}},
-    "cables": [{"between": ["a", "r"], "length_m": 10}, {"between": ["b", "r"], "length_m": 50},
-               {"between": ["c", "r"], "length_m": 90}]})";
+    "cables": [{"between": ["a", "r"], "cable_m": 10}, {"between": ["b", "r"], "cable_m": 50},
+               {"between": ["c", "r"], "cable_m": 90}]})";
   const DomainReport g = load(gig).report.domains[0];
   EXPECT_NEAR(*g.max_station_cable_pdv_m, (4096.0 - 864 - 976) / (2 * 11.12), 1e-9);
   EXPECT_EQ(*g.max_station_cable_m, 100);
@@ -375,8 +401,8 @@ TEST(Topology, TheLongestStationCableIsTheSmallerOfThePathDelayAndTheSegmentLimi
   // segment against (512 - 92 - 100) / (2 x 1.0) = 160 m of delay.
   const std::string fx = R"({"name": "f", "rate_mbps": 100, "nodes": {"a": {"kind": "dte"},
       "b": {"kind": "dte"}, "h": {"kind": "repeater", "class": "class_ii"}},
-    "cables": [{"between": ["a", "h"], "medium": "fibre_mm", "length_m": 10},
-               {"between": ["b", "h"], "medium": "fibre_mm", "length_m": 10}]})";
+    "cables": [{"between": ["a", "h"], "medium": "fibre_mm", "cable_m": 10},
+               {"between": ["b", "h"], "medium": "fibre_mm", "cable_m": 10}]})";
   const DomainReport f = load(fx).report.domains[0];
   EXPECT_NEAR(*f.max_station_cable_m, 160, 1e-9);
   EXPECT_EQ(f.max_station_cable_limit, "path delay");
@@ -387,8 +413,8 @@ TEST(Topology, AStationBetweenRepeatersOfTwoSpeedsIsAnError) {
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "c": {"kind": "dte"},
               "h": {"kind": "repeater", "class": "class_ii"},
               "g": {"kind": "repeater", "class": "gigabit"}},
-    "cables": [{"between": ["a", "h"], "length_m": 10}, {"between": ["a", "g"], "length_m": 10},
-               {"between": ["b", "h"], "length_m": 10}, {"between": ["c", "g"], "length_m": 10}]})");
+    "cables": [{"between": ["a", "h"], "cable_m": 10}, {"between": ["a", "g"], "cable_m": 10},
+               {"between": ["b", "h"], "cable_m": 10}, {"between": ["c", "g"], "cable_m": 10}]})");
   EXPECT_CONTAINS(e, "nodes.a: a station has one port, but \"a\" has 2 cables");
   EXPECT_CONTAINS(e, "a repeater cannot join speeds; put a switch between them");
 }
@@ -398,15 +424,15 @@ TEST(Topology, UserMediaAndConverterDelaysEnterThePathDelay) {
     "media": {"old_fibre": {"ns_per_m": 6.25, "source": "test"}},
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"},
               "mc": {"kind": "converter", "delay_bt": 20}},
-    "cables": [{"between": ["a", "mc"], "medium": "cat5", "length_m": 100},
-               {"between": ["mc", "b"], "medium": "old_fibre", "length_m": 200}]})");
+    "cables": [{"between": ["a", "mc"], "medium": "cat5", "cable_m": 100},
+               {"between": ["mc", "b"], "medium": "old_fibre", "cable_m": 200}]})");
   const DomainReport& d = t.report.domains[0];
   EXPECT_NEAR(d.pairs[0].pdv_bt, 100 * 1.112 + 20 + 200 * 1.25 + 100, 1e-9);
   EXPECT_EQ(d.pairs[0].repeaters, 0);  // a converter is not a repeater
   EXPECT_EQ(d.margin_medium, "old_fibre");
   EXPECT_CONTAINS(error_of(R"({"name": "u", "rate_mbps": 100,
     "nodes": {"a": {"kind": "dte"}, "b": {"kind": "dte"}, "mc": {"kind": "converter"}},
-    "cables": [{"between": ["a", "mc"], "length_m": 1}, {"between": ["mc", "b"], "length_m": 1}]})"),
+    "cables": [{"between": ["a", "mc"], "cable_m": 1}, {"between": ["mc", "b"], "cable_m": 1}]})"),
                   "nodes.mc: no delay is known for media converter \"mc\"");
 }
 

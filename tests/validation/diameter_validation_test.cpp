@@ -34,7 +34,7 @@ std::string star(int rate_mbps, double cable_m, const std::string& traffic, int 
                 R"(", "frame_bytes": )" + std::to_string(frame_bytes) + ", " + traffic + "}]}";
     nodes += "\"" + s + R"(": {"kind": "dte"}, )";
     cables += (i ? ", " : "") + std::string(R"({"between": [")") + s +
-              R"(", "r"], "medium": "cat5", "length_m": )" + std::to_string(cable_m) + "}";
+              R"(", "r"], "medium": "cat5", "cable_m": )" + std::to_string(cable_m) + "}";
   }
   const std::string repeater = rate_mbps == 1000 ? "gigabit" : "class_ii";
   return R"({"name": "edge", "description": "", "seed": 7, "duration_ns": )" +

@@ -1,7 +1,9 @@
 #include "ui/chart_style.hpp"
 
 #include <QFont>
+#include <QFontMetricsF>
 #include <QPen>
+#include <QtCharts/QAbstractAxis>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <algorithm>
@@ -70,7 +72,20 @@ QValueAxis* value_axis(const QString& title, double min, double max, bool nice) 
   return a;
 }
 
+// Analytic references last, so that they are drawn over the simulated lines they are compared
+// with (Qt draws series in the order they were added); their axes go with them.
+void raise_analytic(QChart* chart) {
+  for (QAbstractSeries* s : chart->series()) {
+    if (!s->property("analytic").toBool()) continue;
+    const auto axes = s->attachedAxes();
+    chart->removeSeries(s);
+    chart->addSeries(s);
+    for (QAbstractAxis* axis : axes) s->attachAxis(axis);
+  }
+}
+
 void place_legend(QChart* chart, int entries) {
+  raise_analytic(chart);
   chart->legend()->setAlignment(entries > 4 ? Qt::AlignRight : Qt::AlignBottom);
   // Beside the plot, labels wrap at about 22 characters, so the legend keeps to about a fifth
   // of the chart's width (a dozen one-line labels took a third); nothing is cut.
@@ -101,6 +116,92 @@ void wrap_legend(QChart* chart, int columns) {
   }
 }
 
+QString wrap_to_width(const QString& text, const QFont& font, qreal width) {
+  const QFontMetricsF metrics(font);
+  if (metrics.horizontalAdvance(text) <= width) return text;
+  QStringList lines;
+  QString line;
+  for (const QString& word : text.split(' ', Qt::SkipEmptyParts)) {
+    const QString longer = line.isEmpty() ? word : line + ' ' + word;
+    if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+      lines << line.toHtmlEscaped();
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  if (!line.isEmpty()) lines << line.toHtmlEscaped();
+  return lines.join("<br>");
+}
+
+namespace {
+
+// The text an object's title had before it was first wrapped.
+QString first_text(QObject* object, const QString& now) {
+  if (!object->property("unwrapped").isValid()) object->setProperty("unwrapped", now);
+  return object->property("unwrapped").toString();
+}
+
+}  // namespace
+
+namespace {
+
+// A legend's entries whole in the room a chart of `size` leaves it: below the plot while one row
+// holds them, else beside it with labels wrapped at 22 characters; the font one point smaller
+// at a time (down to 7 points) while the column is taller than the plot. Qt would shorten them.
+void fit_legend(QChart* chart, const QSizeF& size) {
+  QLegend* legend = chart->legend();
+  std::vector<QLegendMarker*> shown;
+  // Entries without a label (a CI bar's) are hidden; a marker's own visibility is not yet
+  // settled while the chart is first laid out.
+  for (auto* m : legend->markers())
+    if (!m->label().isEmpty()) shown.push_back(m);
+  if (shown.empty()) return;
+  if (!legend->property("points").isValid())
+    legend->setProperty("points", legend->font().pointSize());
+  auto plain = [](const QLegendMarker* m) { return m->label().replace("<br>", " "); };
+  QFont font = legend->font();
+  const QFontMetricsF title(chart->titleFont());
+  const qreal plot_height =
+      size.height() - title.lineSpacing() * (1 + chart->title().count("<br>")) - 110;
+  for (int points = legend->property("points").toInt(); points >= 7; --points) {
+    font.setPointSize(points);
+    const QFontMetricsF m(font);
+    // A row shares its width among the entries when they do not all fit: the widest decides.
+    qreal widest = 0;
+    for (auto* marker : shown) widest = std::max(widest, m.horizontalAdvance(plain(marker)));
+    const qreal row = static_cast<qreal>(shown.size()) * (widest + 3 * m.height());
+    if (legend->alignment() == Qt::AlignBottom && row <= size.width() - 40) break;
+    legend->setAlignment(Qt::AlignRight);
+    for (auto* marker : shown) marker->setLabel(plain(marker));
+    wrap_legend(chart, 22);
+    qreal column = 0;
+    for (auto* marker : shown) column += m.lineSpacing() * (1 + marker->label().count("<br>")) + 6;
+    if (column <= plot_height) break;
+  }
+  legend->setFont(font);
+}
+
+}  // namespace
+
+void fit_texts(QChart* chart, const QSizeF& size) {
+  // The title spans the chart less its margins; an axis title runs along the plot, which the
+  // tick labels, the other axis and a legend beside it narrow to about half the chart.
+  chart->setTitle(
+      wrap_to_width(first_text(chart, chart->title()), chart->titleFont(), size.width() - 60));
+  for (QAbstractAxis* axis : chart->axes()) {
+    const qreal room =
+        axis->orientation() == Qt::Horizontal ? size.width() * 0.5 : size.height() * 0.45;
+    axis->setTitleText(wrap_to_width(first_text(axis, axis->titleText()), axis->titleFont(), room));
+  }
+  fit_legend(chart, size);
+}
+
+QString unwrapped_title(const QChart* chart) {
+  const QVariant first = chart->property("unwrapped");
+  return first.isValid() ? first.toString() : chart->title();
+}
+
 QLineSeries* line_series(const QString& name, int color, bool analytic) {
   // Colours repeat after eight; each repetition takes the next dash pattern, so no two series of
   // a chart share a pen. Analytic references are dashed, thinner, darker and without markers.
@@ -118,6 +219,7 @@ QLineSeries* line_series(const QString& name, int color, bool analytic) {
   pen.setStyle(analytic ? kAnalytic[round] : kSimulated[round]);
   s->setPen(pen);
   s->setPointsVisible(!analytic);
+  s->setProperty("analytic", analytic);
   return s;
 }
 

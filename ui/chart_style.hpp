@@ -21,11 +21,21 @@ QChart* new_chart(const QString& title);
 // A value axis titled with its unit, e.g. "cable length (m)"; `nice` rounds the range outwards.
 QValueAxis* value_axis(const QString& title, double min, double max, bool nice = true);
 // Legend below the plot for a few series, beside it for many (long names stay readable); a
-// chart of lines shows each line's own pen in its legend. Call once the series are added.
+// chart of lines shows each line's own pen in its legend; analytic references (line_series)
+// are drawn over the simulated lines. Call once the series are added.
 void place_legend(QChart* chart, int entries);
 // Legend entries longer than `columns` characters broken at spaces onto more lines, so a
 // narrow legend shows them whole instead of cutting them off.
 void wrap_legend(QChart* chart, int columns);
+// `text` broken at spaces into lines of at most `width` pixels in `font` ("<br>" between them,
+// each line HTML-escaped); unchanged when it fits on one line. A word longer than a line stays
+// whole.
+QString wrap_to_width(const QString& text, const QFont& font, qreal width);
+// The chart's title and axis titles wrapped to the room a chart of `size` leaves them, so that
+// Qt never draws them cut ("..."). The texts as first set are kept, so every size starts from
+// them (`unwrapped_title`).
+void fit_texts(QChart* chart, const QSizeF& size);
+QString unwrapped_title(const QChart* chart);
 // Line series in the house colors (index 8 and on: the colours again with another dash
 // pattern); analytic references dashed, thinner and darker.
 QLineSeries* line_series(const QString& name, int color, bool analytic = false);

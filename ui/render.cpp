@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QPainter>
 #include <QPixmap>
+#include <QResizeEvent>
 #include <QSaveFile>
 #include <QtCharts/QChartView>
 #include <QtSvg/QSvgGenerator>
@@ -40,10 +41,30 @@ class LaidOut {
   QChartView& view() { return view_; }
 
  private:
-  QChartView view_;  // owns the chart
+  FittedChartView view_;  // owns the chart
 };
 
 }  // namespace
+
+FittedChartView::FittedChartView(QChart* chart, std::function<void(QChart*)> annotate)
+    : QChartView(chart), annotate_(std::move(annotate)) {
+  if (annotate_) connect(chart, &QChart::plotAreaChanged, this, [this] { annotate_again(); });
+}
+
+// The annotations are the items annotate() adds to the chart: those of the last layout go.
+void FittedChartView::annotate_again() {
+  for (QGraphicsItem* item : annotations_) delete item;
+  annotations_.clear();
+  const QList<QGraphicsItem*> before = chart()->childItems();
+  annotate_(chart());
+  for (QGraphicsItem* item : chart()->childItems())
+    if (!before.contains(item)) annotations_.push_back(item);
+}
+
+void FittedChartView::resizeEvent(QResizeEvent* event) {
+  if (chart() != nullptr) fit_texts(chart(), event->size());
+  QChartView::resizeEvent(event);
+}
 
 OffscreenApplication::OffscreenApplication() {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -80,7 +101,7 @@ ChartFiles chart_files(QChart* chart, const std::function<void(QChart*)>& annota
   generator.setOutputDevice(&svg);
   generator.setSize(size);
   generator.setViewBox(QRect(QPoint(0, 0), size));
-  generator.setTitle(chart->title());
+  generator.setTitle(unwrapped_title(chart));
   {
     QPainter painter(&generator);
     painter.setRenderHint(QPainter::Antialiasing);

@@ -8,7 +8,9 @@
 #include <QSize>
 #include <QString>
 #include <QtCharts/QChart>
+#include <QtCharts/QChartView>
 #include <functional>
+#include <vector>
 
 #include "ui/chart_style.hpp"
 
@@ -27,6 +29,22 @@ class OffscreenApplication {
   char name_[8] = "gbesim";
   char* argv_[2] = {name_, nullptr};
   QApplication* app_;
+};
+
+// A chart view that wraps its chart's titles to its size whenever it is resized (fit_texts),
+// and draws the chart's annotations (bar labels) again wherever its plot area moves: what the
+// desktop app shows and what the files are drawn from.
+class FittedChartView : public QChartView {
+ public:
+  explicit FittedChartView(QChart* chart, std::function<void(QChart*)> annotate = {});
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  void annotate_again();
+  std::function<void(QChart*)> annotate_;
+  std::vector<QGraphicsItem*> annotations_;
 };
 
 // Takes ownership of the chart. Writes <stem>.png and <stem>.svg; throws std::runtime_error on

@@ -507,7 +507,9 @@ void contention_charts(const Results& r, std::vector<StandardChart>& out) {
 }
 
 void diameter_charts(const Results& r, std::vector<StandardChart>& out) {
-  const std::string x = "topology.cables[*].length_m";
+  // length_m: cable_m's old name, in results written before the rename.
+  const std::string x = r.axis("topology.cables[*].length_m") >= 0 ? "topology.cables[*].length_m"
+                                                                   : "topology.cables[*].cable_m";
   // The built-in study's slice; a sweep without one of these axes is not sliced on it.
   std::vector<std::pair<std::string, std::string>> fixed;
   for (const auto& [axis, value] : std::vector<std::pair<std::string, std::string>>{
@@ -816,9 +818,6 @@ std::vector<Line> lines_against(const Results& r, const std::string& x_axis,
   return lines;
 }
 
-// Any sweep, by what it contains: delivered throughput against each numeric axis (up to three),
-// one line per combination of the others; the collision domain's efficiency against the first
-// when the points have one.
 // A scalar per value of a categorical axis (a mode, a NIC, a bus: no order, no slope), as bars:
 // a bar set per combination of the other axes (at most 8); null when no point has the scalar.
 QChart* category_bars(const Results& r, const std::string& x_axis, const std::string& component,
@@ -871,39 +870,41 @@ QChart* category_bars(const Results& r, const std::string& x_axis, const std::st
   return c;
 }
 
+// An axis drawn as a line: numbers, at least three of them. Two values (a slot time of 512 or
+// 4096 bits, a 32- or 64-bit bus) and names are categories: bars, with no slope between them.
+bool ordered_axis(const Results& r, const std::string& a) {
+  return numeric_axis(r, a) && r.values_of(a).size() >= 3;
+}
+
+// Any sweep, by what it contains: each swept axis (up to four) against each headline statistic
+// -- delivered throughput, and the collision domain's efficiency when the points have one --
+// as lines against an ordered axis, one per combination of the others, or as bars per category.
 void generic_sweep_charts(const Results& r, std::vector<StandardChart>& out) {
-  std::vector<std::string> xs;
-  for (const auto& a : r.axes)
-    if (numeric_axis(r, a) && xs.size() < 3) xs.push_back(a);
-  if (xs.empty()) {
-    // Only categorical axes: the headline statistics as bars over the first that varies.
-    for (const auto& a : r.axes) {
-      const auto n = r.values_of(a).size();
-      if (n < 2 || n > 16) continue;
-      if (QChart* c = category_bars(r, a, "network", "delivered_throughput", 1e-6,
-                                    "delivered throughput, DA..FCS (Mbit/s)"))
-        out.push_back({"throughput", c});
-      if (QChart* c = category_bars(r, a, "domain0", "efficiency", 1.0,
-                                    "efficiency (DA..FCS bits / line bits)", std::pair(0.0, 1.0)))
-        out.push_back({"efficiency", c});
-      return;
+  const std::string throughput = "delivered throughput, DA..FCS (Mbit/s)";
+  const std::string efficiency = "efficiency (DA..FCS bits / line bits)";
+  int shown = 0;
+  for (const auto& a : r.axes) {
+    const auto n = r.values_of(a).size();
+    if (n < 2 || shown >= 4 || (!ordered_axis(r, a) && n > 16)) continue;
+    const std::string suffix = shown++ == 0 ? "" : "-by-" + axis_short_name(a);
+    if (!ordered_axis(r, a)) {
+      if (QChart* c = category_bars(r, a, "network", "delivered_throughput", 1e-6, throughput))
+        out.push_back({"throughput" + suffix, c});
+      if (QChart* c =
+              category_bars(r, a, "domain0", "efficiency", 1.0, efficiency, std::pair(0.0, 1.0)))
+        out.push_back({"efficiency" + suffix, c});
+      continue;
     }
-    return;
-  }
-  for (std::size_t k = 0; k < xs.size(); ++k) {
-    const auto lines = lines_against(r, xs[k], "network", "delivered_throughput", 1e-6);
-    if (lines.empty()) continue;
-    out.push_back({k == 0 ? std::string("throughput") : "throughput-by-" + axis_short_name(xs[k]),
-                   line_chart(r.name + ": delivered throughput vs " + axis_title(xs[k]),
-                              axis_title(xs[k]), "delivered throughput, DA..FCS (Mbit/s)", lines)});
-  }
-  if (!xs.empty()) {
-    const auto eff = lines_against(r, xs[0], "domain0", "efficiency", 1.0);
+    const auto lines = lines_against(r, a, "network", "delivered_throughput", 1e-6);
+    if (!lines.empty())
+      out.push_back(
+          {"throughput" + suffix, line_chart(r.name + ": delivered throughput vs " + axis_title(a),
+                                             axis_title(a), throughput, lines)});
+    const auto eff = lines_against(r, a, "domain0", "efficiency", 1.0);
     if (!eff.empty())
-      out.push_back({"efficiency",
-                     line_chart(r.name + ": collision-domain efficiency vs " + axis_title(xs[0]),
-                                axis_title(xs[0]), "efficiency (DA..FCS bits / line bits)", eff,
-                                std::pair(0.0, 1.0))});
+      out.push_back({"efficiency" + suffix,
+                     line_chart(r.name + ": collision-domain efficiency vs " + axis_title(a),
+                                axis_title(a), efficiency, eff, std::pair(0.0, 1.0))});
   }
 }
 
@@ -1149,7 +1150,8 @@ std::vector<StandardChart> standard_charts(const Results& r) {
         cable_length_charts(r, out);
       else if (has({"stations", "rate_mbps", "stations.*.traffic[0].frame_bytes"}))
         contention_charts(r, out);
-      else if (has({"topology.cables[*].length_m", "slot_time_bits"}))
+      else if (has({"topology.cables[*].cable_m", "slot_time_bits"}) ||
+               has({"topology.cables[*].length_m", "slot_time_bits"}))
         diameter_charts(r, out);
       else if (has({"bus", "hosts.h.nic.profile", "direction"}))
         pci_charts(r, out);

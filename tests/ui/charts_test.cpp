@@ -17,11 +17,14 @@
 #include <system_error>
 
 #include <QCoreApplication>
+#include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QAreaSeries>
+#include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QCategoryAxis>
@@ -621,7 +624,7 @@ TEST(Charts, AUsersOwnSweepGetsThroughputChartsAgainstEachAxis) {
   auto charts = standard_charts(load_results(user_sweep_dir().string()));
   std::map<std::string, QChart*> by_name;
   for (auto& c : charts) by_name[c.name] = c.chart;
-  ASSERT_EQ(charts.size(), 3u);
+  ASSERT_EQ(charts.size(), 4u);  // throughput and efficiency against each axis
   QChart* by_size = by_name.at("throughput");
   EXPECT_EQ(axis_title(by_size, Qt::Horizontal), "frame size (bytes)");
   EXPECT_EQ(axis_title(by_size, Qt::Vertical), "delivered throughput, DA..FCS (Mbit/s)");
@@ -637,6 +640,7 @@ TEST(Charts, AUsersOwnSweepGetsThroughputChartsAgainstEachAxis) {
   EXPECT_EQ(lines.at("frame_bytes=1504")->count(), 10);
   EXPECT_EQ(axis_title(by_name.at("efficiency"), Qt::Vertical),
             "efficiency (DA..FCS bits / line bits)");
+  EXPECT_EQ(axis_title(by_name.at("efficiency-by-stations"), Qt::Horizontal), "stations");
   for (auto& c : charts) delete c.chart;
 }
 
@@ -657,9 +661,10 @@ TEST(Charts, AUsersCategoricalSweepGetsBarsPerCategory) {
     }
   write(dir / "summary.csv", s);
   auto charts = standard_charts(load_results(dir.string()));
-  ASSERT_EQ(charts.size(), 2u);
+  ASSERT_EQ(charts.size(), 4u);  // by mode, and by NIC
   std::map<std::string, QChart*> by_name;
   for (auto& c : charts) by_name[c.name] = c.chart;
+  EXPECT_EQ(axis_title(by_name.at("throughput-by-nic"), Qt::Horizontal), "nic");
   for (const char* name : {"throughput", "efficiency"}) {
     QChart* c = by_name.at(name);
     ASSERT_EQ(c->series().size(), 1);
@@ -674,6 +679,30 @@ TEST(Charts, AUsersCategoricalSweepGetsBarsPerCategory) {
     EXPECT_EQ(axis_title(c, Qt::Horizontal), "mode");
   }
   for (auto& c : charts) delete c.chart;
+}
+
+// A numeric axis of two values (a slot time of 512 or 4096 bits) is a choice, not a scale: bars
+// per value, no sloped line between them; three values or more are a line's axis.
+TEST(Charts, TwoNumbersAreCategoriesAndThreeAreAScale) {
+  for (const int values : {2, 3}) {
+    const auto dir = fresh("slots-" + std::to_string(values));
+    write(dir / "sweep.json", R"({"name": "slots", "replications": 1})");
+    std::string s = "point,mac.slot_time_bits,component,name,unit,n,mean,ci95_half_width\n";
+    for (int k = 0; k < values; ++k)
+      s += std::to_string(k) + "," + std::to_string(512 << (2 * k)) +
+           ",network,delivered_throughput,bit/s,1," + std::to_string(1e8 * (k + 1)) + ",0\n";
+    write(dir / "summary.csv", s);
+    auto charts = standard_charts(load_results(dir.string()));
+    ASSERT_EQ(charts.size(), 1u);
+    auto* bars = dynamic_cast<QBarSeries*>(charts.front().chart->series().front());
+    EXPECT_EQ(bars != nullptr, values == 2);
+    if (bars != nullptr) {
+      auto* axis = dynamic_cast<QBarCategoryAxis*>(charts.front().chart->axes(Qt::Horizontal)[0]);
+      ASSERT_NE(axis, nullptr);
+      EXPECT_EQ(axis->categories(), (QStringList{"512", "2048"}));
+    }
+    for (auto& c : charts) delete c.chart;
+  }
 }
 
 // Lines whose peaks differ by more than 10x (10 Mb/s beside 1000) are drawn on a logarithmic
@@ -691,8 +720,10 @@ TEST(Charts, LinesThatDifferByMoreThanTenfoldGetALogarithmicAxis) {
              std::to_string(rate * 1e6 * size / 1600.0) + ",0\n";
     write(dir / "summary.csv", s);
     auto charts = standard_charts(load_results(dir.string()));
-    ASSERT_FALSE(charts.empty());
-    const auto axes = charts.front().chart->axes(Qt::Vertical);
+    // Bars by speed (a name), then lines against the frame size.
+    ASSERT_EQ(charts.size(), 2u);
+    EXPECT_EQ(charts[1].name, "throughput-by-frame_bytes");
+    const auto axes = charts[1].chart->axes(Qt::Vertical);
     ASSERT_EQ(axes.size(), 1);
     EXPECT_EQ(dynamic_cast<QLogValueAxis*>(axes.front()) != nullptr, fast == 1000.0) << fast;
     for (auto& c : charts) delete c.chart;
@@ -715,6 +746,56 @@ TEST(Charts, ALegendBesideThePlotWrapsItsLabelsWithoutCuttingThem) {
   }
   EXPECT_GE(wrapped, 4);  // "Metcalfe-Boggs, 1000 Mb/s, 64-byte frames" and the like
   for (auto& x : charts) delete x.chart;
+}
+
+// Every text of every standard chart of the known directories -- title, axis titles, tick
+// labels, legend, bar labels -- drawn whole, as rendered in a view of the desktop app's chart
+// panel at 1366 x 768 (880 x 440) and at the files' 1200 x 800: Qt shortens a text that does not
+// fit its box with "...", so none may end so. Long titles wrap instead.
+TEST(Charts, NoTextIsCutAtTheAppsOrTheFilesSize) {
+  int texts = 0, wrapped = 0;
+  for (const QSize size : {QSize(880, 440), kChartSize})
+    for (const auto& dir :
+         {phy_dir(), cew_dir(), diameter_dir(), contention_dir(), pci_dir(), nic_review_dir()})
+      for (auto& c : standard_charts(load_results(dir.string()))) {
+        FittedChartView view(c.chart, c.annotate);  // owns the chart
+        view.resize(size);
+        view.show();
+        QCoreApplication::processEvents();
+        wrapped += c.chart->title().contains("<br>");
+        for (QGraphicsItem* item : view.scene()->items()) {
+          QString text;
+          if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
+          if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = t->text();
+          if (text.isEmpty() || !item->isVisible()) continue;
+          ++texts;
+          EXPECT_FALSE(text.endsWith("...") || text.contains(QChar(0x2026)))
+              << dir.filename().string() << " " << c.name << " at " << size.width() << "x"
+              << size.height() << ": \"" << text.toStdString() << "\"";
+        }
+      }
+  EXPECT_GT(texts, 500);
+  EXPECT_GT(wrapped, 5);  // the PCI titles, at least, take two lines in the app
+}
+
+// Analytic references are drawn over the simulated lines: they come last among the series.
+TEST(Charts, AnalyticReferencesAreDrawnOnTop) {
+  int charts_with_references = 0;
+  for (const auto& dir : {cew_dir(), contention_dir(), diameter_dir(), phy_dir()})
+    for (auto& c : standard_charts(load_results(dir.string()))) {
+      bool seen_analytic = false;
+      for (QAbstractSeries* s : c.chart->series()) {
+        const bool analytic = s->property("analytic").toBool();
+        const bool ci_bar = s->name().isEmpty();
+        if (!analytic && !ci_bar) {
+          EXPECT_FALSE(seen_analytic) << c.name << ": " << s->name().toStdString();
+        }
+        seen_analytic = seen_analytic || analytic;
+      }
+      charts_with_references += seen_analytic;
+      delete c.chart;
+    }
+  EXPECT_GE(charts_with_references, 4);
 }
 
 // Tick labels carry the decimals their ticks need and no more: "10000", not "10000.0".
@@ -759,7 +840,7 @@ TEST(Charts, NoTwoSeriesOfAChartHaveTheSamePen) {
       delete c.chart;
     }
   }
-  EXPECT_EQ(charts_checked, 4 + 3 + 2 + 4 + 7 + 6 + 3);
+  EXPECT_EQ(charts_checked, 4 + 3 + 2 + 4 + 7 + 6 + 4);
 }
 
 TEST(Charts, ANonResultsDirectoryIsAClearError) {

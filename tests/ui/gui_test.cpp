@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -27,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ui/gui/main_window.hpp"
+#include "ui/gui/parameter_form.hpp"
 
 namespace gbesim::ui {
 namespace {
@@ -136,6 +138,23 @@ TEST(Gui, EditsACableLengthAndANicProfileAndRuns) {
     "links": [{"between": ["a", "b"], "cable_m": 10}],
     "hosts": {"h": {"nic": {"station": "a", "profile": "intel-82540em"}}}})");
   EXPECT_EQ(g.window->overrides(), QStringList{});
+  // Choices are drop-downs of their legal values; a profile may be typed (a file of one's own),
+  // and what is typed stays as typed.
+  auto* profile = g.window->findChild<QComboBox*>("param:hosts.h.nic.profile");
+  ASSERT_NE(profile, nullptr);
+  EXPECT_EQ(profile->completer(), nullptr);
+  EXPECT_GE(profile->findText("natsemi-dp83820-card"), 0);
+  profile->lineEdit()->selectAll();
+  QTest::keyClicks(profile->lineEdit(), "natsemi-dp83820");
+  EXPECT_EQ(profile->currentText(), "natsemi-dp83820");
+  profile->setCurrentIndex(profile->findText("intel-82540em"));
+  for (const char* choice : {"param:links[0].medium", "param:links[0].phy"}) {
+    auto* box = g.window->findChild<QComboBox*>(choice);
+    ASSERT_NE(box, nullptr) << choice;
+    EXPECT_FALSE(box->isEditable()) << choice;
+  }
+  EXPECT_GE(g.window->findChild<QComboBox*>("param:links[0].medium")->findText("cat6"), 0);
+  EXPECT_EQ(g.window->findChild<QComboBox*>("param:links[0].phy")->count(), 2);
   g.set("links[0].cable_m", "50");
   g.choose("hosts.h.nic.profile", "natsemi-dp83820");
   EXPECT_EQ(g.window->overrides(),
@@ -148,6 +167,74 @@ TEST(Gui, EditsACableLengthAndANicProfileAndRuns) {
   // The DP83820's FIFOs (32 KB receive, 8 KB transmit), not the 82540EM's (48 KB, 16 KB).
   EXPECT_EQ(config["hosts"]["h"]["nic"]["rx_fifo_bytes"], 32768);
   EXPECT_EQ(config["hosts"]["h"]["nic"]["tx_fifo_bytes"], 8192);
+}
+
+// The search box keeps the rows whose path, name or doc holds every word; each element's rows
+// sit together in its group (station a's traffic and MAC keys, then b's).
+TEST(Gui, TheFilterFindsACableLengthAndGroupsEachElement) {
+  Gui g("filter", R"({"name": "guif", "description": "two senders", "duration_ns": 200000,
+    "stations": {"a": {"mac": {"duplex": "full"}, "traffic": [{"pattern": "saturated", "to": "b"}]},
+                 "b": {"mac": {"duplex": "full"}, "traffic": [{"pattern": "saturated", "to": "a"}]}},
+    "links": [{"between": ["a", "b"], "cable_m": 10}]})");
+  ParameterForm* form = g.window->form();
+  const QStringList all = form->shown_paths();
+  ASSERT_GT(all.size(), 40);
+  int runs_of_a = 0;  // stretches of consecutive rows of station a
+  for (int i = 0; i < all.size(); ++i)
+    runs_of_a +=
+        all[i].startsWith("stations.a.") && (i == 0 || !all[i - 1].startsWith("stations.a."));
+  EXPECT_EQ(runs_of_a, 1);
+  form->set_search("cable");
+  const QStringList cable = form->shown_paths();
+  EXPECT_TRUE(cable.contains("links[0].cable_m")) << cable.join(' ').toStdString();
+  EXPECT_FALSE(cable.contains("duration_ns"));
+  EXPECT_LT(cable.size(), 10);
+  form->set_search("CABLE_M length");  // every word, any case
+  EXPECT_EQ(form->shown_paths(), QStringList{"links[0].cable_m"});
+  form->set_search("no such words");
+  EXPECT_TRUE(form->shown_paths().isEmpty());
+  form->set_search("");
+  EXPECT_EQ(form->shown_paths(), all);
+  // A link's ends are chosen from the stations.
+  auto* ends = g.window->findChild<QWidget*>("param:links[0].between");
+  ASSERT_NE(ends, nullptr);
+  auto boxes = ends->findChildren<QComboBox*>();
+  ASSERT_EQ(boxes.size(), 2);
+  boxes[1]->setCurrentIndex(boxes[1]->findText("a"));
+  EXPECT_EQ(g.window->overrides(), QStringList{"links[0].between=[\"a\",\"a\"]"});
+}
+
+// A small PCI sweep: the Answer pane shows its answer table as the report does, the tabs are
+// named by their charts' titles, the progress bar counted the runs.
+TEST(Gui, TheAnswerPaneShowsTheSweepsAnswerTable) {
+  Gui g("answer", R"({"name": "guipci", "description": "a small PCI sweep", "duration_ns": 2000000,
+    "stations": {"a": {}, "b": {"traffic": [{"pattern": "saturated", "to": "a", "frame_bytes": 1518}]}},
+    "links": [{"between": ["a", "b"], "cable_m": 10}],
+    "hosts": {"h": {"pci": {"mode": "pci", "width_bits": 32, "clock_mhz": 33},
+                    "nic": {"station": "a", "profile": "intel-82540em"}, "cpu": {},
+                    "tx": {"frame_bytes": 1518}}},
+    "sweep": {"bus": [
+        {"label": "PCI 32/33", "set": {"hosts.h.pci": {"mode": "pci", "width_bits": 32, "clock_mhz": 33}}},
+        {"label": "PCI 64/66", "set": {"hosts.h.pci": {"mode": "pci", "width_bits": 64, "clock_mhz": 66}}}],
+      "direction": [{"label": "rx", "set": {}},
+        {"label": "tx", "set": {"stations.b.traffic[0].enabled": false, "hosts.h.tx.to": "b"}}]}})");
+  QSignalSpy spy(g.window.get(), &MainWindow::finished);
+  g.click("sweep");
+  ASSERT_EQ(g.wait_finished(spy), 0) << g.window->log_text().toStdString();
+  const QString answer = g.window->answer_text();
+  EXPECT_TRUE(answer.contains("What throughput can each NIC and bus carry"))
+      << answer.toStdString();
+  for (const char* cell : {"bus", "direction", "limited by", "bus clocks/frame", "PCI 32/33",
+                           "PCI 64/66", "1,066", "4,266"})
+    EXPECT_TRUE(answer.contains(cell)) << cell << "\n" << answer.toStdString();
+  EXPECT_TRUE(answer.contains("intel-82540em is a 32-bit PCI device")) << answer.toStdString();
+  ASSERT_GE(g.window->chart_count(), 1);
+  for (int i = 0; i < g.window->chart_count(); ++i)
+    EXPECT_FALSE(g.window->chart_tab(i).startsWith("pci-")) << g.window->chart_tab(i).toStdString();
+  auto* progress = g.window->findChild<QProgressBar*>();
+  ASSERT_NE(progress, nullptr);
+  EXPECT_EQ(progress->maximum(), 4);  // counted in runs
+  EXPECT_EQ(progress->value(), 4);
 }
 
 TEST(Gui, AScenarioErrorIsShownAsTheCliWordsIt) {

@@ -1,4 +1,5 @@
-// gbesim-gui [--results DIR] [--show RESULTS_DIR] [--screenshot FILE] [--size WxH] [SCENARIO]
+// gbesim-gui [--results DIR] [--show RESULTS_DIR] [--find TEXT] [--screenshot FILE] [--size WxH]
+//            [SCENARIO]
 // The simulator is the `gbesim` binary beside this one (or $GBESIM).
 #include <QApplication>
 #include <QCommandLineParser>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 
 #include "ui/gui/main_window.hpp"
+#include "ui/gui/parameter_form.hpp"
 
 namespace {
 
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
   QCommandLineOption results(QString("results"), "results root (default results)", "dir",
                              "results");
   QCommandLineOption show(QString("show"), "show this results directory's charts", "dir");
+  QCommandLineOption find(QString("find"), "show only the parameters that match this text", "text");
   QCommandLineOption shot(QString("screenshot"), "save the window as PNG and quit", "file");
   QCommandLineOption size(QString("size"),
                           "window size, e.g. 1366x768 (default: fits the screen, at most "
@@ -39,6 +42,7 @@ int main(int argc, char** argv) {
   parser.addOption(help);
   parser.addOption(results);
   parser.addOption(show);
+  parser.addOption(find);
   parser.addOption(shot);
   parser.addOption(size);
   parser.addPositionalArgument("scenario", "scenario JSON file to open");
@@ -85,6 +89,7 @@ int main(int argc, char** argv) {
   if (!parser.positionalArguments().isEmpty())
     window.open_scenario(parser.positionalArguments()[0]);
   if (parser.isSet(show)) window.show_results(parser.value(show));
+  if (parser.isSet(find)) window.form()->set_search(parser.value(find));
   window.show();
   if (parser.isSet(shot)) {
     QTimer::singleShot(500, [&] {

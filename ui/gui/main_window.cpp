@@ -1,27 +1,24 @@
 #include "ui/gui/main_window.hpp"
 
-#include <QCheckBox>
-#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QGroupBox>
+#include <QFontDatabase>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextBrowser>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtCharts/QChartView>
 
@@ -29,6 +26,8 @@
 
 #include "analysis/results.hpp"
 #include "ui/chart_style.hpp"
+#include "ui/gui/answer_view.hpp"
+#include "ui/gui/parameter_form.hpp"
 #include "ui/render.hpp"
 #include "ui/standard_charts.hpp"
 
@@ -40,14 +39,6 @@ namespace {
 // has room for about this many beside a plot).
 constexpr int kLegendColumns = 34;
 
-QString text_of(const nlohmann::json& v) {
-  if (v.is_string()) return QString::fromStdString(v.get<std::string>());
-  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  if (v.is_number_integer()) return QString::number(v.get<long long>());
-  if (v.is_number()) return QString::number(v.get<double>(), 'g', 12);
-  return QString::fromStdString(v.dump());
-}
-
 }  // namespace
 
 MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
@@ -56,7 +47,7 @@ MainWindow::MainWindow(QString gbesim, QString results_root, QWidget* parent)
   auto* split = new QSplitter(Qt::Horizontal);
   split->addWidget(build_controls());
   split->addWidget(build_views());
-  split->setSizes({460, 1140});
+  split->setSizes({540, 1060});
   setCentralWidget(split);
   // At most 1600 x 1000, inside the screen's free area (a 1366 x 768 laptop included).
   QSize want(1600, 1000);
@@ -78,14 +69,29 @@ QWidget* MainWindow::build_controls() {
   open_button->setObjectName("open");
   scenario_label_ = new QLabel("no scenario");
   scenario_label_->setWordWrap(true);
-  left_layout->addWidget(open_button);
-  left_layout->addWidget(scenario_label_);
-  auto* scroll = new QScrollArea;
-  form_widget_ = new QWidget;
-  form_ = new QFormLayout(form_widget_);
-  scroll->setWidget(form_widget_);
-  scroll->setWidgetResizable(true);
-  left_layout->addWidget(scroll, 1);
+  // The description, however long, is one click away rather than in the form's room.
+  about_ = new QToolButton;
+  about_->setObjectName("about");
+  about_->setText("description");
+  about_->setCheckable(true);
+  about_->setArrowType(Qt::RightArrow);
+  about_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  about_->setStyleSheet("QToolButton{border:none}");
+  description_ = new QLabel;
+  description_->setWordWrap(true);
+  description_->setVisible(false);
+  auto* title_row = new QHBoxLayout;
+  title_row->addWidget(open_button);
+  title_row->addWidget(scenario_label_, 1);
+  title_row->addWidget(about_);
+  left_layout->addLayout(title_row);
+  left_layout->addWidget(description_);
+  connect(about_, &QToolButton::toggled, this, [this](bool on) {
+    about_->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+    description_->setVisible(on);
+  });
+  form_ = new ParameterForm;
+  left_layout->addWidget(form_, 3);
   auto* buttons = new QHBoxLayout;
   run_button_ = new QPushButton("Run");
   run_button_->setObjectName("run");
@@ -105,6 +111,8 @@ QWidget* MainWindow::build_controls() {
   log_ = new QPlainTextEdit;
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(2000);
+  log_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));  // the CLI's tables align
+  log_->setLineWrapMode(QPlainTextEdit::NoWrap);
   left_layout->addWidget(log_, 1);
   connect(open_button, &QPushButton::clicked, this, [this] {
     const QString f = QFileDialog::getOpenFileName(this, "Open scenario", "scenarios", "*.json");
@@ -119,6 +127,9 @@ QWidget* MainWindow::build_controls() {
 // The right pane: the charts, and the earlier results with their exports.
 QWidget* MainWindow::build_views() {
   auto* right = new QSplitter(Qt::Vertical);
+  answer_ = new QTextBrowser;
+  answer_->setObjectName("answer");
+  answer_->setPlaceholderText("The answer of a run or sweep appears here when it ends.");
   charts_ = new QTabWidget;
   auto* browser = new QWidget;
   auto* browser_layout = new QVBoxLayout(browser);
@@ -131,9 +142,10 @@ QWidget* MainWindow::build_views() {
   export_row->addWidget(export_png);
   export_row->addWidget(export_csv_button);
   browser_layout->addLayout(export_row);
+  right->addWidget(answer_);
   right->addWidget(charts_);
   right->addWidget(browser);
-  right->setSizes({720, 220});
+  right->setSizes({170, 640, 110});
   connect(results_list_, &QListWidget::currentTextChanged, this, [this](const QString& name) {
     if (!name.isEmpty()) show_results(QDir(results_root_).filePath(name));
   });
@@ -151,8 +163,11 @@ QWidget* MainWindow::build_views() {
 // The simulator's output: progress lines, its log, and what its exit code means.
 void MainWindow::connect_process() {
   connect(&process_, &QProcess::readyReadStandardError, this, &MainWindow::read_progress);
-  connect(&process_, &QProcess::readyReadStandardOutput, this,
-          [this] { log(QString::fromUtf8(process_.readAllStandardOutput()).trimmed()); });
+  connect(&process_, &QProcess::readyReadStandardOutput, this, [this] {
+    const QString text = QString::fromUtf8(process_.readAllStandardOutput());
+    run_output_ += text;
+    log(text.trimmed());
+  });
   connect(&process_, qOverload<int, QProcess::ExitStatus>(&QProcess::finished), this,
           [this](int code, QProcess::ExitStatus) {
             read_progress();
@@ -165,7 +180,8 @@ void MainWindow::connect_process() {
                                                : "failed (exit " + QString::number(code) + ")";
             statusBar()->showMessage(what);
             log("-- " + what);
-            if (code == 0) progress_->setValue(100);
+            if (progress_->maximum() == 0) progress_->setRange(0, 100);
+            if (code == 0) progress_->setValue(progress_->maximum());
             if (code == 0 || code == 130) show_results(pending_out_);
             refresh_results_list();
             emit finished(code);
@@ -202,172 +218,24 @@ bool MainWindow::open_scenario(const QString& file) {
     return false;
   }
   scenario_file_ = file;
-  scenario_label_->setText("<b>" + QString::fromStdString(scenario_.value("name", "")) +
-                           "</b><br>" + QString::fromStdString(scenario_.value("description", "")));
-  build_form();
+  scenario_label_->setText("<b>" + QString::fromStdString(scenario_.value("name", "")) + "</b>");
+  description_->setText(QString::fromStdString(scenario_.value("description", "")));
+  scenario_label_->setToolTip(description_->text());
+  form_->load(tables_, scenario_);
   statusBar()->showMessage("opened " + file);
   return true;
 }
 
-namespace {
-
-// Where a schema path (stations.*.mac.ifg_bits, links[*].cable_m) occurs in the scenario as
-// written: wildcards expand over the elements there are, and a key is shown when the object
-// holding it is written (the scenario-wide "mac" and "sink" blocks always are). `value` is null
-// when the key is not written (its default applies).
-struct Place {
-  std::string path;
-  std::string parent;
-  const nlohmann::json* value;
-};
-
-std::vector<std::string> segments(const std::string& path) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : path) {
-    if (c == '.') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else if (c == '[') {
-      if (!cur.empty()) out.push_back(cur);
-      cur = "[";
-    } else if (c == ']') {
-      out.push_back(cur + "]");
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
-void places(const nlohmann::json& node, const std::vector<std::string>& segs, std::size_t i,
-            const std::string& prefix, std::vector<Place>& out) {
-  static const nlohmann::json empty = nlohmann::json::object();
-  const std::string& seg = segs[i];
-  auto join = [&](const std::string& key) { return prefix.empty() ? key : prefix + "." + key; };
-  if (i + 1 == segs.size()) {
-    if (!node.is_object() || seg == "*" || seg == "[*]") return;
-    out.push_back({join(seg), prefix, node.contains(seg) ? &node[seg] : nullptr});
-    return;
-  }
-  if (seg == "*") {
-    if (node.is_object())
-      for (const auto& item : node.items())
-        places(item.value(), segs, i + 1, join(item.key()), out);
-  } else if (seg == "[*]") {
-    if (node.is_array())
-      for (std::size_t k = 0; k < node.size(); ++k)
-        places(node[k], segs, i + 1, prefix + "[" + std::to_string(k) + "]", out);
-  } else if (node.is_object() && node.contains(seg)) {
-    places(node[seg], segs, i + 1, join(seg), out);
-  } else if (i == 0 && (seg == "mac" || seg == "sink")) {
-    places(empty, segs, i + 1, join(seg), out);
-  }
-}
-
-// Forms of thousands of stations would be unusable; the CLI's --set reaches the rest.
-constexpr std::size_t kMaxFormRows = 1500;
-
-}  // namespace
-
-// One editor per scalar the scenario has (or could have, in a block it writes): its value as
-// written or its default; tooltip: doc, unit, range and rule. Named "param:<path>".
-void MainWindow::build_form() {
-  while (form_->rowCount() > 0) form_->removeRow(0);
-  std::size_t rows = 0;
-  std::string heading_of;
-  const nlohmann::json& paths = tables_.contains("paths") ? tables_["paths"] : nlohmann::json();
-  for (const auto& p : paths) {
-    const std::string type = p.value("type", "");
-    if (type == "object" || type == "map" || type == "list" || type == "structured") continue;
-    const std::string range = p.value("range", "");
-    // A reference with a list of names (a NIC profile) is a choice; other names are typed.
-    const bool listed = type == "reference" && range.find(" | ") != std::string::npos;
-    std::vector<Place> found;
-    places(scenario_, segments(p.value("path", "")), 0, "", found);
-    for (const auto& place : found) {
-      if (rows++ >= kMaxFormRows) break;
-      if (place.parent != heading_of) {
-        heading_of = place.parent;
-        auto* heading = new QLabel(
-            QString::fromStdString("<b>" + (heading_of.empty() ? "run" : heading_of) + "</b>"));
-        form_->addRow(heading);
-      }
-      const nlohmann::json value =
-          place.value != nullptr ? *place.value : p.value("default", nlohmann::json());
-      const QString path = QString::fromStdString(place.path);
-      QString tip = QString::fromStdString(p.value("doc", ""));
-      if (!p.value("unit", "").empty()) tip += "\nunit: " + QString::fromStdString(p["unit"]);
-      if (!range.empty()) tip += "\nrange: " + QString::fromStdString(range);
-      if (!p.value("rule", "").empty()) tip += "\nrule: " + QString::fromStdString(p["rule"]);
-      QWidget* editor = nullptr;
-      const QString original = value.is_null() ? QString() : text_of(value);
-      if (type == "boolean") {
-        auto* box = new QCheckBox;
-        box->setChecked(value.is_boolean() && value.get<bool>());
-        editor = box;
-      } else if (type == "choice" || listed) {
-        auto* box = new QComboBox;
-        if (listed) {
-          box->setEditable(true);  // or a profile file of one's own
-          for (const auto& c : QString::fromStdString(range).split(" | "))
-            if (!c.startsWith("<")) box->addItem(c);
-        } else {
-          for (const auto& c : p["choices"]) box->addItem(QString::fromStdString(c));
-        }
-        if (box->findText(original) < 0) box->insertItem(0, original);
-        box->setCurrentText(original);
-        editor = box;
-      } else {
-        auto* line = new QLineEdit(original);
-        if ((type == "integer" || type == "number") && p.contains("min")) {
-          auto* v = new QDoubleValidator(p["min"].get<double>(), p["max"].get<double>(),
-                                         type == "integer" ? 0 : 12, line);
-          v->setNotation(QDoubleValidator::StandardNotation);
-          line->setValidator(v);
-        }
-        editor = line;
-      }
-      editor->setObjectName("param:" + path);
-      editor->setProperty("original", original);
-      editor->setToolTip(tip);
-      const std::string key = place.path.substr(place.parent.empty() ? 0 : place.parent.size() + 1);
-      const QString label =
-          QString::fromStdString(key) +
-          (p.value("unit", "").empty() ? "" : " (" + QString::fromStdString(p["unit"]) + ")");
-      auto* l = new QLabel(label);
-      l->setToolTip(tip);
-      form_->addRow(l, editor);
-    }
-  }
-  if (rows > kMaxFormRows)
-    form_->addRow(new QLabel(QString("%1 more parameters: change them in the file or with --set")
-                                 .arg(rows - kMaxFormRows)));
-}
-
 QStringList MainWindow::overrides() const {
-  QStringList sets;
-  for (auto* w : form_widget_->findChildren<QWidget*>()) {
-    if (!w->objectName().startsWith("param:")) continue;
-    const QString path = w->objectName().mid(6);
-    QString now;
-    if (auto* b = qobject_cast<QCheckBox*>(w))
-      now = b->isChecked() ? "true" : "false";
-    else if (auto* c = qobject_cast<QComboBox*>(w))
-      now = c->currentText();
-    else if (auto* l = qobject_cast<QLineEdit*>(w))
-      now = l->text();
-    if (now != w->property("original").toString()) sets << path + "=" + now;
-  }
-  return sets;
+  return form_->overrides();
 }
 
 void MainWindow::start(const QStringList& arguments, const QString& out_dir) {
   if (scenario_file_.isEmpty() || running()) return;
   pending_out_ = out_dir;
-  progress_->setValue(0);
+  run_output_.clear();
+  progress_->setRange(0, 0);  // busy until the child's first progress line
+  progress_->setFormat("%p%");
   run_button_->setEnabled(false);
   sweep_button_->setEnabled(false);
   cancel_button_->setEnabled(true);
@@ -405,7 +273,9 @@ void MainWindow::read_progress() {
     static const QRegularExpression percent(R"(\((\d+)%\))");
     static const QRegularExpression runs(R"((\d+)/(\d+) runs done)");
     if (const auto m = runs.match(line); m.hasMatch()) {
-      progress_->setValue(100 * m.captured(1).toInt() / std::max(1, m.captured(2).toInt()));
+      progress_->setRange(0, std::max(1, m.captured(2).toInt()));
+      progress_->setFormat("%v / %m runs");
+      progress_->setValue(m.captured(1).toInt());
       // The sweep rewrites its summary every few seconds: follow it.
       const QFileInfo summary(QDir(pending_out_).filePath("summary.csv"));
       if (summary.exists() && summary.lastModified() != summary_seen_) {
@@ -415,6 +285,7 @@ void MainWindow::read_progress() {
           charts_->setCurrentIndex(tab);
       }
     } else if (const auto p = percent.match(line); p.hasMatch()) {
+      progress_->setRange(0, 100);
       progress_->setValue(p.captured(1).toInt());
     }
     log(line);
@@ -429,6 +300,20 @@ bool MainWindow::show_results(const QString& dir) {
     log(e.what());
     return false;
   }
+  show_answer(results);
+  show_charts(results);
+  results_dir_ = dir;
+  return true;
+}
+
+// The answer as the report words it; a run the app just ran adds what the simulator printed.
+void MainWindow::show_answer(const Results& results) {
+  const bool ran_here = QDir(results.dir.c_str()) == QDir(pending_out_);
+  answer_->setHtml(answer_html(results, ran_here ? run_output_ : QString()));
+}
+
+// One tab per standard chart, named by the chart's title (shortened; the whole title as tooltip).
+void MainWindow::show_charts(const Results& results) {
   while (charts_->count() > 0) {
     QWidget* w = charts_->widget(0);
     charts_->removeTab(0);
@@ -436,12 +321,24 @@ bool MainWindow::show_results(const QString& dir) {
   }
   for (auto& c : standard_charts(results)) {
     wrap_legend(c.chart, kLegendColumns);
-    auto* view = new QChartView(c.chart);
+    auto* view = new FittedChartView(c.chart, c.annotate);
     view->setRenderHint(QPainter::Antialiasing);
-    charts_->addTab(view, QString::fromStdString(c.name));
+    QString title = unwrapped_title(c.chart);
+    title.remove(QRegularExpression("<[^>]*>"));
+    const QString tab = title.isEmpty()
+                            ? QString::fromStdString(c.name)
+                            : QFontMetrics(charts_->font()).elidedText(title, Qt::ElideRight, 260);
+    const int at = charts_->addTab(view, tab);
+    charts_->setTabToolTip(at, title);
   }
-  results_dir_ = dir;
-  return true;
+}
+
+QString MainWindow::answer_text() const {
+  return answer_->toPlainText();
+}
+
+QString MainWindow::chart_tab(int index) const {
+  return charts_->tabText(index);
 }
 
 int MainWindow::chart_count() const {

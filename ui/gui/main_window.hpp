@@ -1,9 +1,8 @@
 #pragma once
-// gbesim-gui's window: open a scenario, edit its parameters in a form generated from the scenario
-// schema (`gbesim params --json`: every path the scenario has, with units, ranges, rules and docs
-// as tooltips; cable lengths, NIC profiles, host and MAC settings alike), run it or
-// its sweep as a child `gbesim` process (progress bar from its progress lines, Cancel sends
-// SIGTERM and leaves an `interrupted` run), show the standard charts (ui/standard_charts) when it
+// gbesim-gui's window: open a scenario, find and edit its parameters in a form generated from the
+// scenario schema (ui/gui/parameter_form), run it or its sweep as a child `gbesim` process
+// (progress bar from its progress lines, Cancel sends SIGTERM and leaves an `interrupted` run),
+// show the answer (ui/gui/answer_view) above the standard charts (ui/standard_charts) when it
 // ends, browse earlier results, export PNG/SVG/CSV. No SystemC in this process: the simulator is
 // always the child.
 
@@ -22,10 +21,17 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
+class QTextBrowser;
+class QToolButton;
 class QWidget;
-class QFormLayout;
+
+namespace gbesim {
+class Results;
+}
 
 namespace gbesim::ui {
+
+class ParameterForm;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -41,7 +47,11 @@ class MainWindow : public QMainWindow {
   // The `--set path=value` overrides the form holds (values changed from the scenario's).
   QStringList overrides() const;
 
+  ParameterForm* form() const { return form_; }
+  // The Answer pane's text, as shown.
+  QString answer_text() const;
   int chart_count() const;
+  QString chart_tab(int index) const;
   QChart* chart(int index) const;
   QString results_dir() const { return results_dir_; }
   QString log_text() const;
@@ -66,7 +76,8 @@ class MainWindow : public QMainWindow {
   void load_parameter_tables();
   void start(const QStringList& arguments, const QString& out_dir);
   void read_progress();
-  void build_form();
+  void show_answer(const Results& results);
+  void show_charts(const Results& results);
   void log(const QString& text);
 
   QString gbesim_;
@@ -78,15 +89,18 @@ class MainWindow : public QMainWindow {
   QProcess process_;
   QString pending_out_;
   QDateTime summary_seen_;
+  QString run_output_;  // what the child printed on stdout
 
   QLabel* scenario_label_;
-  QWidget* form_widget_;
-  QFormLayout* form_;
+  QToolButton* about_;
+  QLabel* description_;
+  ParameterForm* form_;
   QPushButton* run_button_;
   QPushButton* sweep_button_;
   QPushButton* cancel_button_;
   QProgressBar* progress_;
   QPlainTextEdit* log_;
+  QTextBrowser* answer_;
   QTabWidget* charts_;
   QListWidget* results_list_;
 };

@@ -471,8 +471,8 @@ std::string path_group_line(const Results& r, const std::string& key,
 }
 
 // A bus's raw rate each way, as datasheets quote it: a parallel bus's width x clock (the
-// standard clocks are 33 1/3, 66 2/3 and 133 1/3 MHz: 32/33 is 1,066 Mbit/s), a PCI Express
-// link's lanes x 2,000 Mbit/s (2.5 GT/s, 8b/10b); empty when the scenario is not recorded.
+// standard clocks are 33 1/3, 66 2/3 and 133 1/3 MHz: 32/33 is 1,066 Mb/s), a PCI Express
+// link's lanes x 2,000 Mb/s (2.5 GT/s, 8b/10b); empty when the scenario is not recorded.
 std::string raw_bus_mbps(const nlohmann::json& config, const std::string& host) {
   const auto pci = host_block(config, host).value("pci", nlohmann::json::object());
   if (pci.empty()) return "";
@@ -539,7 +539,7 @@ std::vector<std::vector<std::string>> pci_table(const Results& r,
   for (const auto& g : groups) ranges = ranges || g.paths.size() > 1;
   std::vector<std::vector<std::string>> table = {header};
   for (const std::string c :
-       {"Mbit/s", "slowest", "fastest", "limited by", "bus clocks/frame", "bus Mbit/s"})
+       {"Mb/s", "slowest", "fastest", "limited by", "bus clocks/frame", "bus Mb/s"})
     if (ranges || (c != std::string("slowest") && c != std::string("fastest")))
       table[0].push_back(c);
   auto nic = [&](const PathResult* x) {
@@ -653,7 +653,7 @@ void pci(const Results& r, std::vector<Answer>& out) {
       "busy below it), fifo (the receive FIFO overflowed, or transmit cannot overlap), cpu (the "
       "ring ran dry or the CPU >= 95 % busy). Mechanism: the per-frame PCI cycle accounting "
       "(analysis/pci_cycles), which assumes a saturated bus, back-to-back transactions, no "
-      "latency-timer cuts or retries. Bus Mbit/s: the bus's raw rate each way (width x clock; "
+      "latency-timer cuts or retries. Bus Mb/s: the bus's raw rate each way (width x clock; "
       "a PCI Express lane 2,000).";
   a.chart = "pci-throughput-rx";
   out.push_back(std::move(a));

@@ -164,7 +164,7 @@ std::string host_detail(const Results& r, const HostPoint& x, const std::string&
                               mbps(x.received), mbps(x.sent));
   if (x.cpu) s += ", " + host + " CPU " + percent(*x.cpu);
   if (const auto pe = mean_of(r, x.point, host + ".driver", "pe_index"))
-    s += fmt::format(", P/E {:.1f} (Mbit/s per CPU %)", *pe);
+    s += fmt::format(", P/E {:.1f} (Mb/s per CPU %)", *pe);
   if (x.drops > 0) s += ", switch dropped " + frames_text(x.drops);
   const std::string limit = host_limit(
       r.config(x.point), host, components,

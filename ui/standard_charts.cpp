@@ -383,7 +383,7 @@ void carrier_extension_charts(const Results& r, std::vector<StandardChart>& out)
                           "delivered_throughput", 1e-6);
   out.push_back(
       {"goodput", line_chart("Eight senders: delivered throughput vs frame size",
-                             "frame size (bytes)", "delivered throughput (Mbit/s)", goodput)});
+                             "frame size (bytes)", "delivered throughput (Mb/s)", goodput)});
   // Time share of the medium, half duplex with extension, 8 senders, per frame size.
   const std::string mode = "half duplex + extension";
   QChart* c = new_chart(q("Where the medium's time goes: " + mode + ", eight senders"));
@@ -426,7 +426,7 @@ void cable_length_charts(const Results& r, std::vector<StandardChart>& out) {
   const std::string x = "links[0].cable_m";
   const std::string s = "links[0].medium";
   out.push_back({"goodput", line_chart("Goodput of a saturated 1518-byte stream vs cable length",
-                                       "cable length (m)", "received throughput (Mbit/s)",
+                                       "cable length (m)", "received throughput (Mb/s)",
                                        lines_by(r, x, s, {}, "b.mac", "rx_throughput", 1e-6))});
   out.push_back({"margin", line_chart("1000BASE-T SNR margin vs cable length (link-level model)",
                                       "cable length (m)", "SNR margin (dB)",
@@ -491,7 +491,7 @@ void contention_charts(const Results& r, std::vector<StandardChart>& out) {
   out.push_back(
       {"contention-throughput",
        line_chart("Half-duplex contention: throughput vs number of stations", "stations contending",
-                  "collision-domain throughput, DA..FCS (Mbit/s)",
+                  "collision-domain throughput, DA..FCS (Mb/s)",
                   lines_by_many(r, "stations", series, {}, "domain0", "throughput", 1e-6, label))});
   out.push_back({"contention-access-delay",
                  line_chart("Half-duplex contention: mean access delay of station 0",
@@ -611,7 +611,7 @@ void pci_throughput_charts(const Results& r, const std::string& size_axis, const
     auto* ax = new QBarCategoryAxis();
     for (const auto& b : buses) ax->append(q(b));
     ax->setTitleText("bus");
-    auto* ay = value_axis("application throughput, DA..FCS (Mbit/s)", 0, hi * 1.15);
+    auto* ay = value_axis("application throughput, DA..FCS (Mb/s)", 0, hi * 1.15);
     c->addAxis(ax, Qt::AlignBottom);
     c->addAxis(ay, Qt::AlignLeft);
     bars->attachAxis(ax);
@@ -716,7 +716,7 @@ void pci_charts(const Results& r, std::vector<StandardChart>& out) {
   }
 }
 
-// The 2003 review's figures: application throughput, CPU and the P/E index (Mbit/s per CPU %)
+// The 2003 review's figures: application throughput, CPU and the P/E index (Mb/s per CPU %)
 // vs request size per NIC, for receive and send.
 void nic_review_charts(const Results& r, std::vector<StandardChart>& out) {
   const std::string x = "hosts.pc.app.request_bytes";
@@ -743,14 +743,14 @@ void nic_review_charts(const Results& r, std::vector<StandardChart>& out) {
     out.push_back(
         {"nic-review-throughput-" + d,
          line_chart("Application throughput " + verb + " vs request size", "request size (bytes)",
-                    "application throughput (Mbit/s)", tput, std::nullopt, true)});
+                    "application throughput (Mb/s)", tput, std::nullopt, true)});
     out.push_back({"nic-review-cpu-" + d,
                    line_chart("CPU load " + verb + " vs request size", "request size (bytes)",
                               "CPU (%)", cpu, std::pair(0.0, 100.0), true)});
-    out.push_back({"nic-review-pe-" + d,
-                   line_chart("P/E index " + verb + ": Mbit/s per CPU % vs request size",
-                              "request size (bytes)", "P/E index (Mbit/s per CPU %)", pe,
-                              std::nullopt, true)});
+    out.push_back(
+        {"nic-review-pe-" + d,
+         line_chart("P/E index " + verb + ": Mb/s per CPU % vs request size",
+                    "request size (bytes)", "P/E index (Mb/s per CPU %)", pe, std::nullopt, true)});
   }
 }
 
@@ -880,7 +880,7 @@ bool ordered_axis(const Results& r, const std::string& a) {
 // -- delivered throughput, and the collision domain's efficiency when the points have one --
 // as lines against an ordered axis, one per combination of the others, or as bars per category.
 void generic_sweep_charts(const Results& r, std::vector<StandardChart>& out) {
-  const std::string throughput = "delivered throughput, DA..FCS (Mbit/s)";
+  const std::string throughput = "delivered throughput, DA..FCS (Mb/s)";
   const std::string efficiency = "efficiency (DA..FCS bits / line bits)";
   int shown = 0;
   for (const auto& a : r.axes) {
@@ -935,7 +935,7 @@ void run_chart(const Results& r, std::vector<StandardChart>& out) {
   ax->setTitleText("station");
   double hi = 1;
   for (int i = 0; i < tx->count(); ++i) hi = std::max({hi, tx->at(i), rx->at(i)});
-  auto* ay = value_axis("throughput, DA..FCS (Mbit/s)", 0, hi * 1.1);
+  auto* ay = value_axis("throughput, DA..FCS (Mb/s)", 0, hi * 1.1);
   c->addAxis(ax, Qt::AlignBottom);
   c->addAxis(ay, Qt::AlignLeft);
   bars->attachAxis(ax);
@@ -999,7 +999,7 @@ void series_chart(const Results& r, std::vector<StandardChart>& out) {
   QChart* c = new_chart(q(r.name + ": " + what + " per interval (series.csv)"));
   double x_hi = 0, y_hi = 1;
   auto* ax = value_axis("time (s)", 0, 1);
-  auto* ay = value_axis("Mbit/s", 0, 1);
+  auto* ay = value_axis("Mb/s", 0, 1);
   c->addAxis(ax, Qt::AlignBottom);
   c->addAxis(ay, Qt::AlignLeft);
   for (std::size_t k = 0; k < shown.size(); ++k) {

@@ -110,22 +110,22 @@ void NicDriver::declare_formulas() {
   if (!stacks_.empty()) stacks_.add_totals(stats_);
   stats_.ratio("frames_per_interrupt", "frames", "frames processed per handler run",
                value_of(delivered_), value_of(handler_runs_), per_event());
-  // The 2003 review's P/E index: Mbit/s over CPU %. With an application, its bytes (received plus
+  // The 2003 review's P/E index: Mb/s over CPU %. With an application, its bytes (received plus
   // acknowledged) count; without, the frames' DA..FCS bytes delivered plus sent.
-  stats_.ratio(
-      "pe_index", "(Mbit/s)/%",
-      "Mbit/s (application bytes with an application, else DA..FCS bytes, both directions) "
-      "divided by CPU %",
-      value_of([this] {
-        return !stacks_.empty() ? static_cast<double>(stacks_.app_bytes_received() +
-                                                      stacks_.app_bytes_acknowledged())
-                                : static_cast<double>(octets_.value() + tx_octets_.value());
-      }),
-      value_of(cpu_busy_ps_), [cpus](double bytes, double busy_ps, const StatContext& c) {
-        const double cpu = 100.0 * busy_ps / cpus / static_cast<double>(c.elapsed_ps);
-        const double mbps = 8.0 * bytes * c.per_second() / 1e6;
-        return cpu > 0 ? mbps / cpu : std::nan("");
-      });
+  stats_.ratio("pe_index", "(Mb/s)/%",
+               "Mb/s (application bytes with an application, else DA..FCS bytes, both directions) "
+               "divided by CPU %",
+               value_of([this] {
+                 return !stacks_.empty()
+                            ? static_cast<double>(stacks_.app_bytes_received() +
+                                                  stacks_.app_bytes_acknowledged())
+                            : static_cast<double>(octets_.value() + tx_octets_.value());
+               }),
+               value_of(cpu_busy_ps_), [cpus](double bytes, double busy_ps, const StatContext& c) {
+                 const double cpu = 100.0 * busy_ps / cpus / static_cast<double>(c.elapsed_ps);
+                 const double mbps = 8.0 * bytes * c.per_second() / 1e6;
+                 return cpu > 0 ? mbps / cpu : std::nan("");
+               });
 }
 
 void NicDriver::pci_done(const PciRequest& request, Picoseconds at) {

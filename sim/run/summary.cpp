@@ -203,7 +203,7 @@ void print_nics(const Host& host, const ScalarIndex& value) {
       "  {}: {:.0f} frames in, {:.0f} dropped (FIFO overflow {:.0f}, no descriptor {:.0f}); "
       "{:.0f} interrupts/s; host: {:.2f} Mb/s delivered, {:.2f} Mb/s sent, CPU {:.1f} %, "
       "{:.1f} "
-      "frames per interrupt, P/E {:.1f} (Mbit/s per CPU %)\n",
+      "frames per interrupt, P/E {:.1f} (Mb/s per CPU %)\n",
       n, Shown{value(n, "frames_arrived")},
       Shown{value(n, "rx_fifo_overflow") + value(n, "rx_no_descriptor")},
       Shown{value(n, "rx_fifo_overflow")}, Shown{value(n, "rx_no_descriptor")},

@@ -104,7 +104,7 @@ std::string switched(const std::string& host, const std::string& more_stations =
 }
 
 // Two streams into h over its one gigabit port (ends: h's end and its peer's): together they get
-// at most the wire's goodput (1460 / 1538 of 1 Gbit/s) and within 2 % of it; neither starves
+// at most the wire's goodput (1460 / 1538 of 1 Gb/s) and within 2 % of it; neither starves
 // (each gets at least 40 %); each end read what its peer end has had acknowledged, up to a window.
 void expect_two_streams_share_the_wire(
     gbesim::testing::SimFixture& sim,
@@ -179,7 +179,7 @@ TEST(HostCpus, TheSecondCpuMakesTheCallsAndTheMeanIsReported) {
 // Per-client teaming: a second NIC on station a2 (switch port 4). b is the first client (NIC 1),
 // c the second (NIC 2): each stream has its own gigabit port, so together they get nearly twice
 // one wire's goodput; every frame to b leaves from a, every frame to c from a2. The bus is
-// PCI-X 64/133 here: on 64/66 the two NICs' transmit reads fill the bus at about 1.6 Gbit/s.
+// PCI-X 64/133 here: on 64/66 the two NICs' transmit reads fill the bus at about 1.6 Gb/s.
 TEST(HostTeam, PerClientTeamingGivesEachClientItsOwnNic) {
   std::string text = switched(
       R"("team": {"mode": "per_client", "stations": ["a2"]},
@@ -289,7 +289,7 @@ TEST(HostTeam, ThePortsOfADualPortChipShareItsBusInterface) {
   EXPECT_NEAR(a / a2, 1.0, 0.15) << a << " " << a2;
 }
 
-// Round-robin teaming: UDP at 100 Mbit/s to b and to c, 1470-byte datagrams, one frame each:
+// Round-robin teaming: UDP at 100 Mb/s to b and to c, 1470-byte datagrams, one frame each:
 // every frame sent goes out of the next NIC, so a and a2 each send half of them (within one), each
 // from its own address, and the clients lose nothing.
 TEST(HostTeam, RoundRobinAlternatesEveryFrame) {

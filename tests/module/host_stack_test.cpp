@@ -20,8 +20,8 @@ std::string scenario(const std::string& app, const std::string& cpu = "{}",
 }
 
 // Closed form: a 1460-byte MSS rides in a 1518-byte frame that takes 1538 byte times on the
-// wire (preamble, SFD and gap), so the application can get at most 1460 / 1538 x 1000 Mbit/s =
-// 949.28 Mbit/s. With nothing else in the way the stream must get within 2 % of it.
+// wire (preamble, SFD and gap), so the application can get at most 1460 / 1538 x 1000 Mb/s =
+// 949.28 Mb/s. With nothing else in the way the stream must get within 2 % of it.
 TEST(HostBulk, ReceiveOnAFastBusReachesTheWireGoodput) {
   gbesim::testing::SimFixture sim(
       scenario(R"({"kind": "bulk", "peer": "b", "direction": "receive"})"));
@@ -48,7 +48,7 @@ TEST(HostBulk, ReceiveOnAFastBusReachesTheWireGoodput) {
 
 // Jumbo end to end: MTU 8996 (9014-byte frames in five 2 KB buffers each) on 64/66; the MSS,
 // MTU - 40 = 8956 bytes, rides in a frame taking 9034 byte times, so the stream can get at most
-// 8956 / 9034 x 1000 = 991.37 Mbit/s, and gets within 2 % of it.
+// 8956 / 9034 x 1000 = 991.37 Mb/s, and gets within 2 % of it.
 TEST(HostBulk, JumboMtuEndToEnd) {
   std::string text = scenario(R"({"kind": "bulk", "peer": "b", "direction": "receive"})");
   text.replace(text.find(R"("stations": {"a": {}, "b": {}})"), 30,
@@ -87,7 +87,7 @@ TEST(HostUdp, LargeDatagramsTravelAsIpFragments) {
   EXPECT_LE(sim.scalar("b.stack", "frames_received"), 6 * received + 6);
 }
 
-// A 500 Mbit/s iperf UDP flow of 1470-byte datagrams whose ends keep iperf 2.0.2's report ring
+// A 500 Mb/s iperf UDP flow of 1470-byte datagrams whose ends keep iperf 2.0.2's report ring
 // of 21 (20 usable); h's end is the flow's `direction`, h's driver block `driver`.
 std::string ring_scenario(const std::string& direction, const std::string& driver) {
   std::string text = scenario(R"({"kind": "udp", "peer": "b", "direction": ")" + direction +
@@ -181,7 +181,7 @@ namespace gbesim {
 namespace {
 
 // Software checksums cost per_checksum_byte_ns per frame byte unless the NIC offloads them. A UDP
-// sender of 1470-byte datagrams at 100 Mbit/s sends at k x 117.6 us, k = 0 .. 170, in 20 ms:
+// sender of 1470-byte datagrams at 100 Mb/s sends at k x 117.6 us, k = 0 .. 170, in 20 ms:
 // 171 frames of 14 + 20 + 8 + 1470 + 4 = 1516 bytes. At 1 ns per byte and no other cost (no
 // cause-register read either) its CPU is busy exactly 171 x 1516 ns; with offload, not at all.
 std::string checksum_scenario(bool offload) {

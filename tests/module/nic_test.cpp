@@ -294,7 +294,7 @@ TEST(NicTransmit, AnInterruptDuringStartUpIsServed) {
   gbesim::testing::SimFixture sim(text);
   sim.run();
   expect_conservation(sim);
-  // The two directions share the 32/33 bus (about 470 Mbit/s each, 770 frames in 20 ms); a lost
+  // The two directions share the 32/33 bus (about 470 Mb/s each, 770 frames in 20 ms); a lost
   // interrupt would stop both after the first ring's worth.
   EXPECT_GT(sim.scalar("h.driver", "frames_delivered"), 500);
   EXPECT_GT(sim.scalar("h.driver", "tx_frames_sent"), 500);
@@ -345,7 +345,7 @@ TEST(NicTransmit, PciXSplitReadsMeetTheClosedForm) {
   EXPECT_LE(simulated, predicted);
   EXPECT_GT(simulated, 0.98 * predicted);
   EXPECT_LT(predicted,
-            0.7 * 1e9 * 64 / 84);  // bus-bound: well under the wire's 761.9 Mbit/s
+            0.7 * 1e9 * 64 / 84);  // bus-bound: well under the wire's 761.9 Mb/s
                                    // Every frame sent, reclaimed or not, has had its bus clocks.
   const double frames_per_s = sim.scalar("h.nic", "tx_frames_done") / 0.005;
   EXPECT_NEAR(sim.scalar("h.pci", "utilisation"), frames_per_s * c.busy() / clock_hz, 0.005);
@@ -465,8 +465,8 @@ TEST(NicTransmit, AStartThresholdOfTwoBurstsNeverUnderruns) {
 }
 
 // 16128-byte frames through a 24 KB transmit FIFO on 64/66: store and forward cannot read the
-// next frame while one is sent (787 Mbit/s, docs/nic.md); starting at 2048 bytes overlaps them
-// and the wire becomes the limit (16128 / 16148 of 1000 Mbit/s).
+// next frame while one is sent (787 Mb/s, docs/nic.md); starting at 2048 bytes overlaps them
+// and the wire becomes the limit (16128 / 16148 of 1000 Mb/s).
 TEST(NicTransmit, CutThroughLiftsTheJumboFifoLimit) {
   gbesim::testing::SimFixture sim(R"({"name": "t", "description": "", "duration_ns": 20000000,
       "stations": {"a": {"mac": {"max_frame_bytes": 16128}}, "b": {"mac": {"max_frame_bytes": 16128}}},
@@ -486,7 +486,7 @@ TEST(NicTransmit, CutThroughLiftsTheJumboFifoLimit) {
 // 6400 bytes (FreeBSD nge's DRTH, docs/references.md, Standards E.2): the MAC starts each frame
 // once 6400 bytes are in, and the rest streams through the FIFO as the wire frees it. On 64/66
 // the bus reads faster than the wire, so the FIFO fills exactly to 8192 bytes and the frames go
-// out back to back at the wire's ceiling, 16128 / 16148 of 1000 Mbit/s (less the first frame's
+// out back to back at the wire's ceiling, 16128 / 16148 of 1000 Mb/s (less the first frame's
 // start); on 32/33 the reads are the bound and the sender meets the closed form's bus ceiling.
 // Neither underruns.
 TEST(NicTransmit, AJumboFrameStreamsThroughAFifoHalfItsSize) {

@@ -151,8 +151,8 @@ TEST(Answers, APciSweepStatesTheCeilingTheBottleneckAndTheBusClocks) {
       << out;
   // At a glance: a row per direction, with the bus's raw rate (32 x 33 1/3 MHz).
   EXPECT_TRUE(std::regex_search(
-      out, std::regex("  direction  way +Mbit/s +slowest +fastest +limited by +bus clocks/frame "
-                      " bus Mbit/s\n  -+\n  rx +receive +[0-9]+-[0-9]+ .* 2/2 +392 +1,066\n"
+      out, std::regex("  direction  way +Mb/s +slowest +fastest +limited by +bus clocks/frame "
+                      " bus Mb/s\n  -+\n  rx +receive +[0-9]+-[0-9]+ .* 2/2 +392 +1,066\n"
                       "  tx +transmit +[0-9]+-[0-9]+ .* bus 2/2 +454 +1,066\n")))
       << out;
   // Then the sentence for the slowest case, and that the 82540EM is a 32-bit device.
@@ -177,7 +177,7 @@ TEST(Answers, APciSweepStatesTheCeilingTheBottleneckAndTheBusClocks) {
 }
 
 // A 32-bit NIC on a 64-bit bus: the answer says why it takes the same data clocks there, and
-// gives each bus's raw rate beside its ceiling (64 x 33 1/3 MHz = 2,133 Mbit/s).
+// gives each bus's raw rate beside its ceiling (64 x 33 1/3 MHz = 2,133 Mb/s).
 TEST(Answers, APciAnswerSaysANarrowNicMovesItsOwnWidthOnAWideBus) {
   const auto dir = fresh_directory("answers-pci-width");
   write_text(dir / "p.json",
@@ -198,7 +198,7 @@ TEST(Answers, APciAnswerSaysANarrowNicMovesItsOwnWidthOnAWideBus) {
                                                          "transmit .* 2,133\n")))
       << sweep.output;
   ASSERT_EQ(run_gbesim({"report", "sweep", "-o", "r.html"}, dir).exit_code, 0);
-  EXPECT_NE(read_text(dir / "r.html").find("<th>bus Mbit/s</th>"), std::string::npos);
+  EXPECT_NE(read_text(dir / "r.html").find("<th>bus Mb/s</th>"), std::string::npos);
 }
 
 // `gbesim phy`'s report answers with its reach table's lengths, per category and receiver.

@@ -1425,7 +1425,7 @@ TEST(Pipeline, TheReviewsBoardsComeOutInItsOrder) {
 
 // The review's real testbed beside its ideal-peer version (82540EM, 512 KB requests, 20 ms):
 // sending, the PC is the bottleneck either way, so the switch changes the PC's total by under
-// 3 %; receiving, 15 clients at 100 Mbit/s (1.5 Gbit/s) into one gigabit port fill the switch's
+// 3 %; receiving, 15 clients at 100 Mb/s (1.5 Gb/s) into one gigabit port fill the switch's
 // output queue, frames are dropped there and the windowed transport backs off: the PC gets at
 // least 10 % less. The report puts them side by side.
 TEST(Pipeline, TheSwitchedReviewTestbedLosesReceivingToTheSwitchesQueue) {
@@ -1462,7 +1462,7 @@ TEST(Pipeline, TheSwitchedReviewTestbedLosesReceivingToTheSwitchesQueue) {
 }
 
 // scenarios/server-fe-vs-gbe.json at 80,000 KB/s offered (0.2 s): with one 3C980B the records
-// read are bounded by the Fast Ethernet wire's goodput, 100 Mbit/s x 1460/1538 x 8192/8256 =
+// read are bounded by the Fast Ethernet wire's goodput, 100 Mb/s x 1460/1538 x 8192/8256 =
 // 11.78 MB/s, and get within 15 % of it (the rest is the server's time per call); two 3C980B
 // teamed by 3Com's load balancing spread the server's sends, but the clients send IPX (no ARP)
 // to the first NIC, whose inbound wire bounds the records written, and with them the reads (half
@@ -1506,7 +1506,7 @@ TEST(Pipeline, TheFileServerGrowsWithItsWireUntilTheClientsLimitIt) {
   EXPECT_GT(giga, 2.5 * one);
 }
 
-// scenarios/pcix-server.json: one port's two TCP streams (about 1.74 Gbit/s together) do not
+// scenarios/pcix-server.json: one port's two TCP streams (about 1.74 Gb/s together) do not
 // care about the bus clock (within 1 % from 66 to 133 MHz); four ports fill a 66 MHz segment
 // (98 % busy, frames lost in the ports' FIFOs) and get more than twice as much at 133 MHz; a
 // 1518-byte frame's read is one 2048-byte request, so MMRBC 4096 moves exactly what 2048 does,
@@ -1545,7 +1545,7 @@ TEST(Pipeline, APciXServerFillsItsSegmentFromFourPorts) {
   EXPECT_EQ(total(35), total(34));
   EXPECT_EQ(point(35, "split_responses"), point(34, "split_responses"));
   // The 10 GbE port: its transmit engine reads a frame at a time, each read paying the bridge's
-  // latency, so it moves more at 133 MHz than at 66 but far from 10 Gbit/s each way, its
+  // latency, so it moves more at 133 MHz than at 66 but far from 10 Gb/s each way, its
   // transmit engine always at the bus and the bus not.
   EXPECT_GT(total(44), 1.5 * total(36));
   EXPECT_LT(total(44), 8e9);
@@ -1586,8 +1586,8 @@ TEST(Pipeline, APciXServerFillsItsSegmentFromFourPorts) {
   ASSERT_EQ(run_gbesim({"report", "sweep", "-o", "report.html", "--quiet"}, dir).exit_code, 0);
   const std::string report = read_text(dir / "report.html");
   for (const char* text :
-       {"<th>applications' goodput, both ways (Mbit/s)</th>",
-        "<th>frames received by stations, DA..FCS (Mbit/s)</th>", "<th>limited by</th>",
+       {"<th>applications' goodput, both ways (Mb/s)</th>",
+        "<th>frames received by stations, DA..FCS (Mb/s)</th>", "<th>limited by</th>",
         "srv: NIC transmit DMA engine (a request at the bus 100 % of the time"})
     EXPECT_NE(report.find(text), std::string::npos) << text;
   // A run's summary says the same of its host.
@@ -1636,15 +1636,15 @@ TEST(Pipeline, TheFileServersFittedClientCostsGiveTheSingleClientFigures) {
   EXPECT_NEAR(alone("0", "write"), 5.8, 0.0082);
 }
 
-// scenarios/gbe-aggregation-10g.json cut to two 100 ms phases: 8 pairs of 950 Mbit/s offered
-// (7.6 Gbit/s) fit the 10GBASE-LR uplink, so no switch queue drops anything. Every end is iperf
+// scenarios/gbe-aggregation-10g.json cut to two 100 ms phases: 8 pairs of 950 Mb/s offered
+// (7.6 Gb/s) fit the 10GBASE-LR uplink, so no switch queue drops anything. Every end is iperf
 // 2.0.2, whose report ring lets an end send or read at most 699 datagrams per OS tick: 10 ms on
 // the Opterons' Linux 2.4 and on the Mac (pair 6), 4 ms on the 2.6 hosts. Forward, the 2.6 hosts
 // on PCI Express (pairs 7, 8) send the offered rate (1470-byte datagrams every 12.379 us from 0.1
 // ms up to 100 ms: k = 0 .. 8070, 8,071), and their Opterons, reading 699 per 10 ms, keep what
 // their 65,535-byte socket buffer holds and drop the rest there: every datagram sent is received
 // or dropped at the socket. The Mac sends exactly 699 x 10 = 6,990, all received; the PCI 32/33
-// boards (pairs 1-5) cannot read their frames off the bus fast enough and send under 900 Mbit/s.
+// boards (pairs 1-5) cannot read their frames off the bus fast enough and send under 900 Mb/s.
 // Backward, every Opteron sends exactly 6,990 (its ten ticks of the second phase), and the PCI
 // 32/33 receivers lose datagrams, every one of them in their NIC's receive FIFO. The series has
 // one row per 10 ms per flow.

@@ -389,7 +389,7 @@ TEST(Charts, PciSweepGivesBarsPerBusAndNicLabelledWithTheBottleneck) {
   auto* bars = qobject_cast<QBarSeries*>(charts[0].chart->series()[0]);
   ASSERT_NE(bars, nullptr);
   ASSERT_EQ(bars->barSets().size(), 2);                // two NICs
-  EXPECT_DOUBLE_EQ(bars->barSets()[0]->at(0), 700.0);  // Mbit/s on PCI 32/33
+  EXPECT_DOUBLE_EQ(bars->barSets()[0]->at(0), 700.0);  // Mb/s on PCI 32/33
   auto* both = qobject_cast<QBarSeries*>(charts[2].chart->series()[0]);
   EXPECT_DOUBLE_EQ(both->barSets()[1]->at(1), 1960.0);  // rx + tx on PCI 64/66
   // The labels appear once the chart is laid out: one per bar.
@@ -437,7 +437,7 @@ TEST(Charts, NicReviewGivesThroughputCpuAndPeIndexVsRequestSize) {
   const auto pe = named_lines(charts[2].chart);
   ASSERT_EQ(pe.size(), 2u);
   EXPECT_EQ(pe.at("Intel 82540EM")->count(), 3);
-  EXPECT_DOUBLE_EQ(pe.at("Intel 82540EM")->at(0).y(), 800.0 / 25.0);  // Mbit/s per CPU %
+  EXPECT_DOUBLE_EQ(pe.at("Intel 82540EM")->at(0).y(), 800.0 / 25.0);  // Mb/s per CPU %
   const auto cpu = named_lines(charts[1].chart);
   EXPECT_DOUBLE_EQ(cpu.at("Intel 82540EM")->at(2).y(), 25.0);
   EXPECT_DOUBLE_EQ(named_lines(charts[3].chart).at("Intel 82540EM")->at(1).y(), 700.0);
@@ -513,8 +513,8 @@ TEST(Charts, AValidationDirectoryGivesSimulatedAgainstMeasuredPerSourceAndUnit) 
   claim.id = "order";
   claim.kind = "claim";
   const std::vector<ScoreRow> rows = {
-      row("a.txt", "rx", "Mbit/s", 840, 655, ValidationRole::calibration),
-      row("a.txt", "tx", "Mbit/s", 690, 712, ValidationRole::prediction),
+      row("a.txt", "rx", "Mb/s", 840, 655, ValidationRole::calibration),
+      row("a.txt", "tx", "Mb/s", 690, 712, ValidationRole::prediction),
       row("a.txt", "cpu", "%", 24, 25, ValidationRole::prediction),
       row("b.txt", "agg", "KB/s", 49500, 60002, ValidationRole::prediction), claim};
   const auto dir = fresh("validation");
@@ -527,7 +527,7 @@ TEST(Charts, AValidationDirectoryGivesSimulatedAgainstMeasuredPerSourceAndUnit) 
   ASSERT_TRUE(is_validation_directory(dir));
   auto charts = validation_charts(read_validation_directory(dir));
   ASSERT_EQ(charts.size(), 3u);
-  EXPECT_EQ(charts[0].name, "validation-a-mbit-s");
+  EXPECT_EQ(charts[0].name, "validation-a-mb-s");
   EXPECT_EQ(charts[1].name, "validation-a-percent");
   EXPECT_EQ(charts[2].name, "validation-b-kb-s");
   std::map<std::string, int> points;
@@ -539,7 +539,7 @@ TEST(Charts, AValidationDirectoryGivesSimulatedAgainstMeasuredPerSourceAndUnit) 
   EXPECT_EQ(points["+20 %"], 2);
   const auto axes = charts[0].chart->axes(Qt::Horizontal);
   ASSERT_EQ(axes.size(), 1);
-  EXPECT_EQ(axes[0]->titleText().toStdString(), "measured (Mbit/s)");
+  EXPECT_EQ(axes[0]->titleText().toStdString(), "measured (Mb/s)");
   for (auto& c : charts) delete c.chart;
 
   std::ofstream(dir / "validation.csv", std::ios::app)
@@ -627,7 +627,7 @@ TEST(Charts, AUsersOwnSweepGetsThroughputChartsAgainstEachAxis) {
   ASSERT_EQ(charts.size(), 4u);  // throughput and efficiency against each axis
   QChart* by_size = by_name.at("throughput");
   EXPECT_EQ(axis_title(by_size, Qt::Horizontal), "frame size (bytes)");
-  EXPECT_EQ(axis_title(by_size, Qt::Vertical), "delivered throughput, DA..FCS (Mbit/s)");
+  EXPECT_EQ(axis_title(by_size, Qt::Vertical), "delivered throughput, DA..FCS (Mb/s)");
   auto lines = named_lines(by_size);
   ASSERT_EQ(lines.size(), 10u);  // stations=2 .. stations=20
   ASSERT_EQ(lines.at("stations=4")->count(), 10);
@@ -888,7 +888,7 @@ TEST(Charts, ARunsSeriesGivesOneLinePerConnectionOverTime) {
   ASSERT_TRUE(lines.count("b14 from a14"));  // the fastest
   EXPECT_EQ(lines.at("b14 from a14")->count(), 3);
   EXPECT_DOUBLE_EQ(lines.at("b14 from a14")->at(2).x(), 3.0);
-  EXPECT_DOUBLE_EQ(lines.at("b14 from a14")->at(2).y(), 140.0);  // Mbit/s
+  EXPECT_DOUBLE_EQ(lines.at("b14 from a14")->at(2).y(), 140.0);  // Mb/s
   EXPECT_EQ(axis_title(it->chart, Qt::Horizontal), "time (s)");
   for (const auto& c : charts) delete c.chart;
 }

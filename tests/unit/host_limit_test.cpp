@@ -25,8 +25,8 @@ std::string limit_of(const nlohmann::json& config, const Stats& stats,
       runs_applications);
 }
 
-// A 10 GbE port receiving 9.6 Gbit/s of 1518-byte frames is at its wire (790,514 frames/s, each
-// with 20 bytes of preamble, SFD and gap: 9.72 Gbit/s of 10), which a 1 Gb/s scale would call
+// A 10 GbE port receiving 9.6 Gb/s of 1518-byte frames is at its wire (790,514 frames/s, each
+// with 20 bytes of preamble, SFD and gap: 9.72 Gb/s of 10), which a 1 Gb/s scale would call
 // 972 % busy. Its line rate comes from its transmitter's throughput over its efficiency.
 TEST(HostLimit, AWireIsAShareOfItsOwnRate) {
   const auto config = nlohmann::json::parse(R"({"hosts": {"srv": {"nic": {"station": "p1"}}},

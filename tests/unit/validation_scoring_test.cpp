@@ -28,14 +28,14 @@ ValidationFigure figure(const std::string& id, PointSelector point, double measu
   f.point = std::move(point);
   f.quantity = "throughput";
   f.measured = measured;
-  f.unit = "Mbit/s";
+  f.unit = "Mb/s";
   f.simulated = {"pc.stack_c*", "receive_throughput", 1e-6, Reduce::sum};
   f.tolerance_pct = tolerance;
   f.role = role;
   return f;
 }
 
-// Point p receives 100 * (p + 1) Mbit/s over two streams (60 % and 40 %), at a CPU of 10 * (p + 1)
+// Point p receives 100 * (p + 1) Mb/s over two streams (60 % and 40 %), at a CPU of 10 * (p + 1)
 // %.
 std::map<std::size_t, PointScalars> scalars_of_points() {
   std::map<std::size_t, PointScalars> all;
@@ -59,7 +59,7 @@ ScalarsOfPoint lookup(const std::map<std::size_t, PointScalars>& all) {
 TEST(ValidationScoring, AFiguresErrorIsSimulatedOverMeasuredAndItsToleranceIsRelative) {
   ValidationSource s;
   s.source = "doc.txt";
-  // LG receive is point 2: 300 Mbit/s, summed over both streams.
+  // LG receive is point 2: 300 Mb/s, summed over both streams.
   s.figures = {figure("lg-rx", {{"nic", "LG"}, {"direction", "receive"}}, 375, 20),
                figure("lg-rx-tight", {{"nic", "LG"}, {"direction", "receive"}}, 375, 19.9)};
   const auto all = scalars_of_points();
@@ -243,7 +243,7 @@ TEST(ValidationData, AGoodFileIsReadWhole) {
   const ValidationSource s = read(R"({
     "source": "doc.txt", "title": "t", "scenario": "nic-review-2003",
     "figures": [{"id": "a", "where": "table 1", "condition": "c", "point": {"nic": "LG", "size": 1024},
-                 "quantity": "throughput", "measured": 439, "unit": "Mbit/s", "relation": "at_least",
+                 "quantity": "throughput", "measured": 439, "unit": "Mb/s", "relation": "at_least",
                  "simulated": {"component": "pc.driver", "name": "app_receive_throughput", "scale": 1e-6},
                  "tolerance_pct": 20, "role": "prediction", "quick": true}],
     "claims": [{"id": "b", "where": "w", "text": "t", "role": "prediction",

@@ -36,7 +36,7 @@ Point run(const std::string& direction, std::int64_t request_bytes,
           100 * sim.scalar("pc.driver", "application_cpu_utilisation")};
 }
 
-// intel-rx-512kb: 840 Mbit/s at 24 %; the driver's cost per frame is fitted to the P/E index,
+// intel-rx-512kb: 840 Mb/s at 24 %; the driver's cost per frame is fitted to the P/E index,
 // the throughput is the bus, the switch and the transport's.
 TEST(NicReview2003, TheIntelsCalibrationRowComesBack) {
   const Point p = run("receive", 524288);
@@ -45,7 +45,7 @@ TEST(NicReview2003, TheIntelsCalibrationRowComesBack) {
   EXPECT_NEAR(p.cpu, (p.interrupt_cpu + p.application_cpu) / 2, 1e-9);
 }
 
-// surecom-rx-512kb: 480 Mbit/s at 19 %; the receive MXDMA burst is fitted among the register's
+// surecom-rx-512kb: 480 Mb/s at 19 %; the receive MXDMA burst is fitted among the register's
 // power-of-two steps (so within a step's reach, 10 %), the cost per frame to the P/E index.
 TEST(NicReview2003, TheSurecomsCalibrationRowComesBack) {
   const Point p = run("receive", 524288, "surecom-ep-320g-tx1");

@@ -235,8 +235,8 @@ void per_point_table(const Results& r, std::ostringstream& h) {
   }
   open_table("Per point", r.points.size(), h);
   h << "<table><tr><th>point</th>"
-    << (ends.empty() ? "" : "<th>applications' goodput, both ways (Mbit/s)</th>")
-    << "<th>frames received by stations, DA..FCS (Mbit/s)</th>"
+    << (ends.empty() ? "" : "<th>applications' goodput, both ways (Mb/s)</th>")
+    << "<th>frames received by stations, DA..FCS (Mb/s)</th>"
     << (domain ? "<th>collision-domain efficiency</th>" : "")
     << (limits ? "<th>limited by</th>" : "") << "</tr>";
   for (std::size_t p = 0; p < r.points.size(); ++p) {
@@ -315,7 +315,7 @@ void side_by_side_section(const std::vector<Results>& all, std::ostringstream& h
       << html_escape(a.name) << "</th><th>" << html_escape(b.name) << "</th><th>relative</th></tr>";
     for (const auto& r : rows) {
       const double scale = r.unit == "bit/s" ? 1e-6 : 100;
-      const std::string unit = r.unit == "bit/s" ? " Mbit/s" : " %";
+      const std::string unit = r.unit == "bit/s" ? " Mb/s" : " %";
       h << "<tr><td>" << html_escape(point_label(a, r.point_a)) << "</td><td>"
         << html_escape(r.component) << "</td><td>" << html_escape(r.quantity) << "</td><td>"
         << number(r.a * scale) << unit << "</td><td>" << number(r.b * scale) << unit << "</td><td>"

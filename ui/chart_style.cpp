@@ -3,7 +3,9 @@
 #include <QFont>
 #include <QFontMetricsF>
 #include <QPen>
+#include <QRegularExpression>
 #include <QtCharts/QAbstractAxis>
+#include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <algorithm>
@@ -72,6 +74,8 @@ QValueAxis* value_axis(const QString& title, double min, double max, bool nice) 
   return a;
 }
 
+namespace {
+
 // Analytic references last, so that they are drawn over the simulated lines they are compared
 // with (Qt draws series in the order they were added); their axes go with them.
 void raise_analytic(QChart* chart) {
@@ -83,6 +87,8 @@ void raise_analytic(QChart* chart) {
     for (QAbstractAxis* axis : axes) s->attachAxis(axis);
   }
 }
+
+}  // namespace
 
 void place_legend(QChart* chart, int entries) {
   raise_analytic(chart);
@@ -182,6 +188,37 @@ void fit_legend(QChart* chart, const QSizeF& size) {
   legend->setFont(font);
 }
 
+// wrap_to_width, breaking also after a slash where a word alone is too wide ("64/576/1518").
+QString wrap_category(const QString& text, const QFont& font, qreal width) {
+  const QFontMetricsF metrics(font);
+  if (metrics.horizontalAdvance(text) <= width) return text;
+  static const QRegularExpression piece("[^ /]*/|[^ /]+ ?| ");
+  QStringList lines;
+  QString line;
+  for (auto it = piece.globalMatch(text); it.hasNext();) {
+    const QString part = it.next().captured(0);
+    if (!line.trimmed().isEmpty() && metrics.horizontalAdvance(line + part.trimmed()) > width) {
+      lines << line.trimmed().toHtmlEscaped();
+      line.clear();
+    }
+    line += part;
+  }
+  if (!line.trimmed().isEmpty()) lines << line.trimmed().toHtmlEscaped();
+  return lines.join("<br>");
+}
+
+// A category axis below the plot gives each category an equal share of about half the chart's
+// width: a name longer than its share ("64/576/1518 8:3:1") wraps at spaces within it.
+void fit_categories(QBarCategoryAxis* axis, const QSizeF& size) {
+  if (axis->count() == 0) return;
+  if (!axis->property("categories").isValid()) axis->setProperty("categories", axis->categories());
+  const QStringList first = axis->property("categories").toStringList();
+  const qreal room = size.width() * 0.5 / static_cast<qreal>(first.size());
+  QStringList fitted;
+  for (const QString& category : first) fitted << wrap_category(category, axis->labelsFont(), room);
+  if (fitted != axis->categories()) axis->setCategories(fitted);
+}
+
 }  // namespace
 
 void fit_texts(QChart* chart, const QSizeF& size) {
@@ -193,6 +230,9 @@ void fit_texts(QChart* chart, const QSizeF& size) {
     const qreal room =
         axis->orientation() == Qt::Horizontal ? size.width() * 0.5 : size.height() * 0.45;
     axis->setTitleText(wrap_to_width(first_text(axis, axis->titleText()), axis->titleFont(), room));
+    if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis);
+        categories != nullptr && axis->orientation() == Qt::Horizontal)
+      fit_categories(categories, size);
   }
   fit_legend(chart, size);
 }

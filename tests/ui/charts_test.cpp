@@ -752,17 +752,32 @@ TEST(Charts, ALegendBesideThePlotWrapsItsLabelsWithoutCuttingThem) {
 // labels, legend, bar labels -- drawn whole, as rendered in a view of the desktop app's chart
 // panel at 1366 x 768 (880 x 440) and at the files' 1200 x 800: Qt shortens a text that does not
 // fit its box with "...", so none may end so. Long titles wrap instead.
+// Eight categories with long names (frame-size mixes, as the carrier-extension study's).
+std::filesystem::path long_categories_dir() {
+  const auto dir = fresh("long-categories");
+  write(dir / "sweep.json", R"({"name": "mixes", "replications": 1})");
+  std::string s = "point,mix,component,name,unit,n,mean,ci95_half_width\n";
+  for (int k = 0; k < 8; ++k)
+    s += std::to_string(k) + ",64/576/1518 8:3:" + std::to_string(k + 1) + " (mean " +
+         std::to_string(300 + k) + "),network,delivered_throughput,bit/s,1,5e8,0\n";
+  write(dir / "summary.csv", s);
+  return dir;
+}
+
 TEST(Charts, NoTextIsCutAtTheAppsOrTheFilesSize) {
-  int texts = 0, wrapped = 0;
+  int texts = 0, wrapped = 0, wrapped_categories = 0;
   for (const QSize size : {QSize(880, 440), kChartSize})
-    for (const auto& dir :
-         {phy_dir(), cew_dir(), diameter_dir(), contention_dir(), pci_dir(), nic_review_dir()})
+    for (const auto& dir : {phy_dir(), cew_dir(), diameter_dir(), contention_dir(), pci_dir(),
+                            nic_review_dir(), long_categories_dir()})
       for (auto& c : standard_charts(load_results(dir.string()))) {
         FittedChartView view(c.chart, c.annotate);  // owns the chart
         view.resize(size);
         view.show();
         QCoreApplication::processEvents();
         wrapped += c.chart->title().contains("<br>");
+        for (QAbstractAxis* axis : c.chart->axes())
+          if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis))
+            wrapped_categories += categories->categories().join(' ').count("<br>");
         for (QGraphicsItem* item : view.scene()->items()) {
           QString text;
           if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
@@ -775,7 +790,8 @@ TEST(Charts, NoTextIsCutAtTheAppsOrTheFilesSize) {
         }
       }
   EXPECT_GT(texts, 500);
-  EXPECT_GT(wrapped, 5);  // the PCI titles, at least, take two lines in the app
+  EXPECT_GT(wrapped, 5);             // the PCI titles, at least, take two lines in the app
+  EXPECT_GE(wrapped_categories, 8);  // the mixes' names, in two lines or more
 }
 
 // Analytic references are drawn over the simulated lines: they come last among the series.

@@ -170,7 +170,9 @@ void clear_run_directory(const std::filesystem::path& dir) {
     ~Closer() { ::close(fd); }
   } closer{fd};
   struct stat mark {};
-  if (::fstatat(fd, ".gbesim.lock", &mark, AT_SYMLINK_NOFOLLOW) != 0) return;  // not gbesim's
+  if (::fstatat(fd, kMarkName, &mark, AT_SYMLINK_NOFOLLOW) != 0 &&
+      ::fstatat(fd, kLockName, &mark, AT_SYMLINK_NOFOLLOW) != 0)
+    return;  // not gbesim's
   std::set<std::string> names = {"run.json",     "log.txt",           "scalars.csv",
                                  "flows.csv",    "series.csv",        "events.csv",
                                  "trace.vcd",    "trace.pcapng",      "topology.txt",

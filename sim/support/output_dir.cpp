@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <set>
+#include <string_view>
 
 #include <fmt/core.h>
 
@@ -26,7 +27,9 @@
 namespace gbesim {
 namespace {
 
-constexpr const char* kLockName = ".gbesim.lock";
+constexpr const char* kMarkText =
+    "This directory holds results written by gbesim. gbesim replaces or removes here only the "
+    "files its own records list; without this file it treats the directory as someone else's.\n";
 
 [[noreturn]] void fail(const std::filesystem::path& dir, const std::string& message) {
   throw ScenarioError({{dir.string(), "", message}});
@@ -38,7 +41,10 @@ int open_lock(const std::filesystem::path& dir, bool* writable) {
   const auto file = dir / kLockName;
   int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   *writable = fd >= 0;
-  if (fd < 0 && errno == EACCES) fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0 && errno == EACCES) {
+    fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0 && errno == ENOENT) errno = EACCES;  // there is none, and none can be made
+  }
   struct stat st {};
   if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
     ::close(fd);
@@ -46,6 +52,33 @@ int open_lock(const std::filesystem::path& dir, bool* writable) {
     return -1;
   }
   return fd;
+}
+
+// Whether the lock file's name still leads to the file `fd` holds: a holder that ends removes
+// the name, and a process that opened it before then may lock a file nobody else will see.
+bool still_named(const std::filesystem::path& dir, int fd) {
+  struct stat held {
+  }, named{};
+  return ::fstat(fd, &held) == 0 && ::lstat((dir / kLockName).c_str(), &named) == 0 &&
+         held.st_dev == named.st_dev && held.st_ino == named.st_ino;
+}
+
+// Marks the directory as gbesim's (kMarkName), once; false with errno on failure.
+bool mark(const std::filesystem::path& dir) {
+  const int fd =
+      ::open((dir / kMarkName).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) return errno == EEXIST;
+  const std::string_view text = kMarkText;
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  return written;
+}
+
+// The error of the last call that failed: "cannot write here" when that is what it means.
+std::string problem(const std::string& what) {
+  const int e = errno;
+  return (e == EACCES || e == EROFS || e == EPERM ? std::string("cannot write here") : what) +
+         ": " + std::strerror(e);
 }
 
 std::string holder_of(int fd) {
@@ -68,24 +101,36 @@ OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& h
   if (ec || !std::filesystem::is_directory(dir_))
     fail(dir_, "cannot create the directory" + (ec ? ": " + ec.message() : std::string()));
   bool writable = false;
-  struct stat mark {};
-  was_marked_ = ::lstat((dir_ / kLockName).c_str(), &mark) == 0;
+  struct stat seen {};
+  // The mark, or a lock file a killed gbesim left (or one of a gbesim that kept it as the mark).
+  was_marked_ = ::lstat((dir_ / kMarkName).c_str(), &seen) == 0 ||
+                ::lstat((dir_ / kLockName).c_str(), &seen) == 0;
   // A directory gbesim never used keeps what is in it: refused before it is marked, so that a
   // process ended at any moment after marking it leaves only its own names there.
   if (!was_marked_) refuse_foreign(will_write, {});
-  lock_fd_ = open_lock(dir_, &writable);
-  if (lock_fd_ < 0)
-    fail(dir_, "cannot use " + std::string(kLockName) + " here: " + std::strerror(errno));
+  if (!mark(dir_)) fail(dir_, problem("cannot mark the directory as gbesim's"));
   // From here on a failure must release the lock: the destructor does not run for a constructor
   // that throws.
   auto release_and_fail = [&](const std::string& message) {
-    ::close(lock_fd_);
+    if (lock_fd_ >= 0) ::close(lock_fd_);
     lock_fd_ = -1;
     fail(dir_, message);
   };
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0)
-    release_and_fail("in use by " + holder_of(lock_fd_) +
-                     "; wait for it to finish, stop it, or use another --out");
+  // Locked, and still the file the name leads to (else the holder that just ended removed it:
+  // again, on the name's new file).
+  for (int attempt = 0; lock_fd_ < 0 && attempt < 100; ++attempt) {
+    lock_fd_ = open_lock(dir_, &writable);
+    if (lock_fd_ < 0) fail(dir_, problem("cannot use " + std::string(kLockName) + " here"));
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0)
+      release_and_fail("in use by " + holder_of(lock_fd_) +
+                       "; wait for it to finish, stop it, or use another --out");
+    if (!still_named(dir_, lock_fd_)) {
+      ::close(lock_fd_);
+      lock_fd_ = -1;
+    }
+  }
+  if (lock_fd_ < 0)
+    fail(dir_, "cannot take " + std::string(kLockName) + ": it keeps being replaced");
   const std::string text = holder + "\n";
   if (writable &&
       (::ftruncate(lock_fd_, 0) != 0 ||
@@ -112,8 +157,12 @@ OutputDirectory::OutputDirectory(std::filesystem::path dir, const std::string& h
   std::filesystem::remove(probe_name, ec);
 }
 
+// The lock file goes with its holder (the mark stays): removed while it is held, so that a
+// process waiting on it sees it is no longer the name's and takes the name's next one.
 OutputDirectory::~OutputDirectory() {
-  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock
+  if (lock_fd_ < 0) return;
+  if (still_named(dir_, lock_fd_)) ::unlink((dir_ / kLockName).c_str());
+  ::close(lock_fd_);  // releases the lock
 }
 
 void OutputDirectory::remove_or_fail(const std::string& name) const {
@@ -148,7 +197,7 @@ void OutputDirectory::refuse_foreign(const std::vector<std::string>& will_write,
       foreign.push_back(name);
   if (foreign.empty()) return;
   // The mark this process put on a directory that is not gbesim's goes with the refusal.
-  if (!was_marked_ && lock_fd_ >= 0) ::unlink((dir_ / kLockName).c_str());
+  if (!was_marked_) ::unlink((dir_ / kMarkName).c_str());
   std::string list;
   for (std::size_t i = 0; i < foreign.size() && i < 10; ++i)
     list += (list.empty() ? "" : ", ") + printable(foreign[i]);
@@ -156,7 +205,7 @@ void OutputDirectory::refuse_foreign(const std::vector<std::string>& will_write,
   const std::string reason = !why.empty() ? why
                              : was_marked_
                                  ? std::string("the record of the last run here does not list it")
-                                 : "the directory has no gbesim mark, " + std::string(kLockName);
+                                 : "the directory has no gbesim mark, " + std::string(kMarkName);
   fail(dir_, "holds " + list + ", which gbesim did not write here (" + reason +
                  "): nothing was changed; move it away or give another --out");
 }

@@ -3,14 +3,16 @@
 // its lock (another gbesim writing there is an error that names it), checks that files can be
 // created in it before anything is simulated, and removes the temporary files that a killed
 // process left behind (while we hold the lock, no other process may be writing them). The lock is
-// a flock(2) on DIR/.gbesim.lock: the kernel releases it when the holder ends, however it ends.
+// a flock(2) on DIR/.gbesim.lock: the kernel releases it when the holder ends, however it ends,
+// and a holder that ends normally removes the file too (one killed leaves it, to the next).
 //
-// The lock file is also gbesim's mark on the directory, made only once the directory holds
-// nothing gbesim is about to write. Files in a directory without it are the user's: gbesim opens
-// it only if no file there has a name it is about to write, and removes nothing in it. In a
-// marked directory it replaces or removes only what it was told is its own (the names the last
-// run's sealed run.json lists, or the fixed names of the command). The root directory is
-// refused. Problems are ScenarioErrors (exit code 2), naming the directory.
+// DIR/.gbesim is gbesim's mark on the directory, made only once the directory holds nothing
+// gbesim is about to write, and kept (a lock file left there counts as a mark too). Files in a
+// directory without it are the user's: gbesim opens it only if no file there has a name it is
+// about to write, and removes nothing in it. In a marked directory it replaces or removes only
+// what it was told is its own (the names the last run's sealed run.json lists, or the fixed
+// names of the command). The root directory is refused. Problems are ScenarioErrors (exit code
+// 2), naming the directory.
 
 #include <filesystem>
 #include <optional>
@@ -18,6 +20,10 @@
 #include <vector>
 
 namespace gbesim {
+
+// The mark's name; the lock file's.
+inline constexpr const char* kMarkName = ".gbesim";
+inline constexpr const char* kLockName = ".gbesim.lock";
 
 class OutputDirectory {
  public:

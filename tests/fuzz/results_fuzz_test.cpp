@@ -92,7 +92,8 @@ std::string fingerprint(const Results& r) {
 std::vector<std::string> files_under(const fs::path& dir) {
   std::vector<std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file() && e.path().filename() != ".gbesim.lock")
+    if (e.is_regular_file() && e.path().filename() != ".gbesim" &&
+        e.path().filename() != ".gbesim.lock")  // the mark, a lock: not results
       out.push_back(fs::relative(e.path(), dir).string());
   std::sort(out.begin(), out.end());
   return out;

@@ -143,6 +143,38 @@ TEST(Reliability, AnUnwritableDirectoryFailsBeforeSimulatingAndKeepsTheOldRecord
   std::filesystem::permissions(dir / "out", std::filesystem::perms::all);
 }
 
+// The lock file goes when its holder ends; the mark, .gbesim, stays and says what it is. A lock
+// file a killed gbesim left (or an older gbesim kept as its mark) marks the directory too, and
+// the next run there removes it when it ends.
+TEST(Reliability, AFinishedRunLeavesItsMarkAndNoLockFile) {
+  const auto dir = fresh_directory("no-lock-left");
+  write_text(dir / "s.json", kTwoStations);
+  ASSERT_EQ(run_gbesim({"run", "s.json", "--out", "out", "--quiet"}, dir).exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/.gbesim.lock"));
+  EXPECT_EQ(
+      read_text(dir / "out/.gbesim").rfind("This directory holds results written by gbesim.", 0),
+      0u);
+  ASSERT_EQ(run_gbesim({"run", "s.json", "--out", "out", "--seed", "2", "--quiet"}, dir).exit_code,
+            0);  // its own directory: replaced
+  ASSERT_EQ(
+      run_gbesim(
+          {"sweep", "s.json", "--out", "sw", "--set", "replications=2", "-j", "2", "--quiet"}, dir)
+          .exit_code,
+      0);
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir / "sw"))
+    EXPECT_NE(entry.path().filename(), ".gbesim.lock") << entry.path();
+  EXPECT_TRUE(std::filesystem::exists(dir / "sw/.gbesim"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "sw/runs/1/.gbesim"));
+  // A lock file left behind, without the mark: the directory is gbesim's; the run takes the
+  // lock, writes, and removes the file as it ends.
+  std::filesystem::remove(dir / "out/.gbesim");
+  write_text(dir / "out/.gbesim.lock", "gbesim run s.json (pid 4242)\n");
+  const auto r = run_gbesim({"run", "s.json", "--out", "out", "--quiet"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/.gbesim.lock"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "out/.gbesim"));
+}
+
 TEST(Reliability, AnOldRecordThatCannotBeReplacedIsAnErrorBeforeSimulating) {
   const auto dir = fresh_directory("stuck-record");
   write_text(dir / "s.json", kTwoStations);

@@ -78,6 +78,7 @@ TEST(Trust, ARunIntoADirectoryOfTheUsersNeverReplacesOrRemovesTheirFiles) {
   for (const char* f : {"a.pcap", "b.pcap", "series.csv", "events.csv", "trace.vcd"})
     EXPECT_EQ(read_text(dir / "mine" / f), std::string("mine: ") + f);
   // Nothing of gbesim's was left there either, not even its mark.
+  EXPECT_FALSE(std::filesystem::exists(dir / "mine/.gbesim"));
   EXPECT_FALSE(std::filesystem::exists(dir / "mine/.gbesim.lock"));
   EXPECT_FALSE(std::filesystem::exists(dir / "mine/run.json"));
   // Without traces the run writes no file of those names: it runs, and keeps them.
@@ -100,6 +101,7 @@ TEST(Trust, ARunKilledAtAnyMomentLeavesNothingOfTheUsersAtRisk) {
   write_text(dir / "mine/run.json", R"({"my": "precious notes"})");
   const auto refused = run_gbesim({"run", "s.json", "--out", "mine"}, dir);
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "mine/.gbesim"));
   EXPECT_FALSE(std::filesystem::exists(dir / "mine/.gbesim.lock"));
   EXPECT_EQ(read_text(dir / "mine/run.json"), R"({"my": "precious notes"})");
   // ...and a run killed after marking one (its notes.txt no name of gbesim's) leaves the next

@@ -104,6 +104,7 @@ struct PointModes {
 struct ExtensionGroups {
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> wasted, none, won;
+  std::vector<std::vector<std::string>> rows;  // the table's: a row per point
 };
 
 // An extension point's group: its values on the axes other than the frame size's and those on
@@ -177,9 +178,12 @@ std::string extension_point(const Results& r, std::size_t p, int size_axis, cons
   std::string detail = short_label_of(r, p, all);
   detail += fmt::format(": extension {} of the time, efficiency {}", percent(ext.mean),
                         percent(eff.mean));
+  std::vector<std::string> row = {group, bytes, percent(ext.mean), percent(eff.mean), "-", "-"};
   if (plain)
-    if (const auto e = r.value(*plain, "domain0", "efficiency"))
+    if (const auto e = r.value(*plain, "domain0", "efficiency")) {
       detail += fmt::format(" (without extension {})", percent(e->mean));
+      row[4] = percent(e->mean);
+    }
   if (burst)
     if (const auto e = r.value(*burst, "domain0", "efficiency")) {
       if (e->mean - eff.mean >= 0.005)  // half a point: below that, nothing won back
@@ -187,7 +191,9 @@ std::string extension_point(const Results& r, std::size_t p, int size_axis, cons
             fmt::format("{} -> {} at {}", percent(eff.mean), percent(e->mean), bytes));
       detail += fmt::format("; with bursting {} ({:+.1f} points)", percent(e->mean),
                             100 * (e->mean - eff.mean));
+      row[5] = percent(e->mean);
     }
+  groups.rows.push_back(std::move(row));
   return detail;
 }
 
@@ -239,6 +245,16 @@ void carrier_extension(const Results& r, std::vector<Answer>& out) {
     a.details.push_back(extension_point(r, p, size_axis, *ext, *eff, burst, plain, groups));
   }
   if (groups.order.empty()) return;
+  // At a glance: per case and frame size, the share and the efficiency with, without and with
+  // bursting; the sentences say it per case.
+  a.table.push_back({"case", "frames", "extension's share of time", "efficiency",
+                     "without extension", "with bursting"});
+  const auto rank = [&](const std::vector<std::string>& row) {
+    return std::find(groups.order.begin(), groups.order.end(), row.front()) - groups.order.begin();
+  };
+  std::stable_sort(groups.rows.begin(), groups.rows.end(),
+                   [&](const auto& x, const auto& y) { return rank(x) < rank(y); });
+  for (auto& row : groups.rows) a.table.push_back(std::move(row));
   a.lines = extension_lines(groups);
   a.method =
       "Share: the collision domain's time spent sending extension symbols (after frames shorter "

@@ -200,6 +200,30 @@ std::string switch_text(const SwitchPoint& s) {
   return t;
 }
 
+// The NICs side by side, each at its largest workload (request size) in the group: what the
+// applications get, the CPU, the P/E index. The table's header comes with its first rows.
+void nic_rows(const Results& r, const std::string& group, const std::vector<HostPoint>& rows,
+              const std::string& driver, const std::string& x_name,
+              std::vector<std::vector<std::string>>& table) {
+  if (table.empty())
+    table.push_back({"case", "NIC", x_name.empty() ? "point" : x_name, "applications", "CPU",
+                     "P/E (Mb/s per CPU %)"});
+  std::vector<std::string> nics;
+  for (const auto& x : rows)
+    if (std::find(nics.begin(), nics.end(), x.nic) == nics.end()) nics.push_back(x.nic);
+  for (const auto& nic : nics) {
+    const HostPoint* top = nullptr;
+    for (const auto& x : rows)
+      if (x.nic == nic && (top == nullptr || x.x > top->x)) top = &x;
+    const auto pe = mean_of(r, top->point, driver, "pe_index");
+    table.push_back({group, nic,
+                     x_name.empty() ? short_label_of(r, top->point, every_axis(r))
+                                    : fmt::format("{:g}", top->x),
+                     mbps(top->total()), top->cpu ? percent(*top->cpu) : "-",
+                     pe ? fmt::format("{:.1f}", *pe) : "-"});
+  }
+}
+
 }  // namespace
 
 void host_applications(const Results& r, std::vector<Answer>& out) {
@@ -239,6 +263,7 @@ void host_applications(const Results& r, std::vector<Answer>& out) {
     for (const std::size_t p : g.points) rows.push_back(at[p]);
     a.lines.push_back(host_line(g.label, rows, x_name));
     for (const auto& x : rows) a.details.push_back(host_detail(r, x, *host, components));
+    if (nic_axis >= 0) nic_rows(r, g.label, rows, driver, x_name, a.table);
   }
   a.method =
       "Applications: the bytes " + *host +

@@ -98,8 +98,16 @@ TEST(Answers, ACarrierExtensionSweepStatesTheShareAndWhatBurstingWinsBack) {
   EXPECT_NEAR(extended, 64.0 / 532, 1e-12);
   // The simulated shares over 20 ms: the closed form's within one period in the ~4,700 of the run
   // and the printing's rounding (0.1 points).
+  // The table first (a row per case and frame size), then a sentence per case.
+  const std::regex table_row("\n  1 sender +64 B +([0-9.]+) % +([0-9.]+) % +- +([0-9.]+) %\n");
+  std::smatch row;
+  ASSERT_TRUE(std::regex_search(sweep.output, row, table_row)) << sweep.output;
+  EXPECT_NEAR(std::stod(row[1]), 100 * share, 0.1);
+  EXPECT_NEAR(std::stod(row[2]), 100 * extended, 0.1);
+  EXPECT_NEAR(std::stod(row[3]), 100 * burst, 0.1);
   const std::regex sentence(
       "How much does carrier extension waste, and what does frame bursting win back\\?\n"
+      "(?:  .*\n)*?"
       "  1 sender: carrier extension takes ([0-9.]+) % of the medium's time at 64 B \\(none at "
       "1518 B: frames at least the slot\\); frame bursting raises efficiency ([0-9.]+) % -> "
       "([0-9.]+) % at 64 B\n");
@@ -108,7 +116,7 @@ TEST(Answers, ACarrierExtensionSweepStatesTheShareAndWhatBurstingWinsBack) {
   EXPECT_NEAR(std::stod(m[1]), 100 * share, 0.1);
   EXPECT_NEAR(std::stod(m[2]), 100 * extended, 0.1);
   EXPECT_NEAR(std::stod(m[3]), 100 * burst, 0.1);
-  const std::string line = m[0].str().substr(m[0].str().find("1 sender"));
+  const std::string line = m[0].str().substr(m[0].str().find("1 sender:"));
   EXPECT_NE(read_text(dir / "sweep/answers.txt").find("per combination:"), std::string::npos);
   ASSERT_EQ(run_gbesim({"report", "sweep", "-o", "report.html"}, dir).exit_code, 0);
   const std::string html = read_text(dir / "report.html");
@@ -350,10 +358,19 @@ TEST(Answers, AHostSweepStatesWhatItsApplicationsGetThroughEachNic) {
     return fmt::format("{:.0f} Mb/s ({}) to {:.0f} Mb/s ({})", got.front().first * 1e-6,
                        got.front().second, got.back().first * 1e-6, got.back().second);
   };
+  const auto question = sweep.output.find(
+      "What do the applications on host pc get through each NIC, and at what CPU cost?\n");
+  ASSERT_NE(question, std::string::npos) << sweep.output;
+  // The boards side by side at the largest requests (a row each: applications, CPU, P/E), then
+  // the sentence.
+  for (const char* board : {"Intel", "HardLink"})
+    EXPECT_TRUE(
+        std::regex_search(sweep.output, std::regex(std::string("\n  all points +") + board +
+                                                   " +65536 +[0-9]+ Mb/s +[0-9.]+ % +[0-9.]+\n")))
+        << board << "\n"
+        << sweep.output;
   const auto at = sweep.output.find(
-      "What do the applications on host pc get through each NIC, and at what CPU cost?\n"
-      "  all points: request_bytes 65536: " +
-      range("65536") + ", CPU ");
+      "  all points: request_bytes 65536: " + range("65536") + ", CPU ", question);
   ASSERT_NE(at, std::string::npos) << sweep.output;
   const std::string line = sweep.output.substr(at, sweep.output.find('\n', at + 90) - at);
   EXPECT_NE(line.find("; request_bytes 1024: " + range("1024")), std::string::npos) << line;

@@ -97,6 +97,9 @@ TEST(Gui, ChangedParameterRunsAndTheChartReceivesPoints) {
   ASSERT_EQ(g.wait_finished(spy), 0) << g.window->log_text().toStdString();
   EXPECT_EQ(g.run_json()["status"], "complete");
   EXPECT_EQ(g.run_json()["simulated_ps"], 200'000'000);  // the form's value was used
+  // A run no answer reads: the Answer pane shows the simulator's own summary.
+  EXPECT_TRUE(g.window->answer_text().contains("tx frames"))
+      << g.window->answer_text().toStdString();
   ASSERT_GE(g.window->chart_count(), 1);
   auto* bars = qobject_cast<QBarSeries*>(g.window->chart(0)->series().at(0));
   ASSERT_NE(bars, nullptr);
@@ -110,6 +113,18 @@ TEST(Gui, ChangedParameterRunsAndTheChartReceivesPoints) {
   EXPECT_TRUE(std::filesystem::exists(stem + ".svg"));
   g.window->export_csv(QString::fromStdString((g.dir / "x.csv").string()));
   EXPECT_GT(std::filesystem::file_size(g.dir / "x.csv"), 1000u);
+}
+
+// A cable past its segment limit: the warning the run recorded heads the Answer pane.
+TEST(Gui, TheAnswerPaneShowsTheRunsWarnings) {
+  Gui g("warn");
+  g.set("links[0].cable_m", "250");
+  QSignalSpy spy(g.window.get(), &MainWindow::finished);
+  g.click("run");
+  ASSERT_EQ(g.wait_finished(spy), 0) << g.window->log_text().toStdString();
+  EXPECT_TRUE(g.window->answer_text().startsWith(
+      "gui\nWarning: links[0]: 250 m of cat5e is longer than 1000BASE-T's 100 m segment limit"))
+      << g.window->answer_text().toStdString();
 }
 
 TEST(Gui, CancelLeavesAnInterruptedRun) {

@@ -2,6 +2,8 @@
 
 #include <QFont>
 #include <QFontMetricsF>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
 #include <QPen>
 #include <QRegularExpression>
 #include <QtCharts/QAbstractAxis>
@@ -10,6 +12,7 @@
 #include <QtCharts/QLegendMarker>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <QtCharts/QXYSeries>
 
@@ -235,6 +238,59 @@ void fit_texts(QChart* chart, const QSizeF& size) {
       fit_categories(categories, size);
   }
   fit_legend(chart, size);
+}
+
+std::vector<QGraphicsItem*> label_analytic(QChart* chart) {
+  std::vector<QGraphicsItem*> items;
+  std::vector<QRectF> taken;
+  const QRectF plot = chart->plotArea();
+  for (QAbstractSeries* s : chart->series()) {
+    auto* line = qobject_cast<QXYSeries*>(s);
+    if (line == nullptr || !s->property("analytic").toBool() || s->name().isEmpty() ||
+        !s->isVisible())
+      continue;
+    // Its last point on the plot (a line may run past the axis's end).
+    std::optional<QPointF> end;
+    for (int i = line->count() - 1; i >= 0 && !end; --i)
+      if (const QPointF p = chart->mapToPosition(line->at(i), s);
+          plot.adjusted(-1, -1, 1, 1).contains(p))
+        end = p;
+    if (!end) continue;
+    auto* label = new QGraphicsSimpleTextItem(s->name(), chart);
+    QFont font = label->font();
+    font.setPointSize(8);
+    label->setFont(font);
+    label->setBrush(line->pen().color());
+    const QSizeF box = label->boundingRect().size();
+    const qreal x =
+        std::clamp(end->x() - box.width() - 4, plot.left() + 2, plot.right() - box.width() - 2);
+    const qreal y0 = end->y() - box.height() - 2;
+    // Just above its end, else the nearest free place above or below it on the plot.
+    std::optional<QRectF> place;
+    for (std::size_t k = 0; k <= 2 * (taken.size() + 12) && !place; ++k) {
+      const qreal step = (box.height() + 1) * static_cast<qreal>((k + 1) / 2);
+      const QRectF candidate(QPointF(x, k % 2 == 1 ? y0 - step : y0 + step), box);
+      if (plot.contains(candidate) &&
+          std::none_of(taken.begin(), taken.end(),
+                       [&](const QRectF& t) { return t.intersects(candidate); }))
+        place = candidate;
+    }
+    if (!place) {  // no room: the legend names it
+      delete label;
+      continue;
+    }
+    // On a pale ground, over the lines it may cross.
+    auto* ground = new QGraphicsRectItem(place->adjusted(-1, 0, 1, 0), chart);
+    ground->setPen(Qt::NoPen);
+    ground->setBrush(QColor(255, 255, 255, 215));
+    ground->setZValue(1000);
+    label->setZValue(1001);
+    label->setPos(place->topLeft());
+    taken.push_back(*place);
+    items.push_back(ground);
+    items.push_back(label);
+  }
+  return items;
 }
 
 QString unwrapped_title(const QChart* chart) {

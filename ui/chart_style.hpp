@@ -36,6 +36,10 @@ QString wrap_to_width(const QString& text, const QFont& font, qreal width);
 // them (`unwrapped_title`).
 void fit_texts(QChart* chart, const QSizeF& size);
 QString unwrapped_title(const QChart* chart);
+// Each named analytic reference (line_series(..., true)) labelled on the plot, in its colour,
+// just above its last point there, or at the nearest place no other label takes; call once the
+// chart is laid out. The labels are the chart's items; the caller removes them before the next.
+std::vector<QGraphicsItem*> label_analytic(QChart* chart);
 // Line series in the house colors (index 8 and on: the colours again with another dash
 // pattern); analytic references dashed, thinner and darker.
 QLineSeries* line_series(const QString& name, int color, bool analytic = false);

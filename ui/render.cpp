@@ -48,13 +48,15 @@ class LaidOut {
 
 FittedChartView::FittedChartView(QChart* chart, std::function<void(QChart*)> annotate)
     : QChartView(chart), annotate_(std::move(annotate)) {
-  if (annotate_) connect(chart, &QChart::plotAreaChanged, this, [this] { annotate_again(); });
+  connect(chart, &QChart::plotAreaChanged, this, [this] { annotate_again(); });
 }
 
-// The annotations are the items annotate() adds to the chart: those of the last layout go.
+// The annotations are the analytic references' labels and the items annotate() adds to the
+// chart: those of the last layout go.
 void FittedChartView::annotate_again() {
   for (QGraphicsItem* item : annotations_) delete item;
-  annotations_.clear();
+  annotations_ = label_analytic(chart());
+  if (!annotate_) return;
   const QList<QGraphicsItem*> before = chart()->childItems();
   annotate_(chart());
   for (QGraphicsItem* item : chart()->childItems())

@@ -32,8 +32,9 @@ class OffscreenApplication {
 };
 
 // A chart view that wraps its chart's titles to its size whenever it is resized (fit_texts),
-// and draws the chart's annotations (bar labels) again wherever its plot area moves: what the
-// desktop app shows and what the files are drawn from.
+// and draws the analytic references' labels (label_analytic) and the chart's annotations (bar
+// labels) again wherever its plot area moves: what the desktop app shows and what the files are
+// drawn from.
 class FittedChartView : public QChartView {
  public:
   explicit FittedChartView(QChart* chart, std::function<void(QChart*)> annotate = {});

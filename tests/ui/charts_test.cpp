@@ -794,24 +794,49 @@ TEST(Charts, NoTextIsCutAtTheAppsOrTheFilesSize) {
   EXPECT_GE(wrapped_categories, 8);  // the mixes' names, in two lines or more
 }
 
-// Analytic references are drawn over the simulated lines: they come last among the series.
-TEST(Charts, AnalyticReferencesAreDrawnOnTop) {
-  int charts_with_references = 0;
-  for (const auto& dir : {cew_dir(), contention_dir(), diameter_dir(), phy_dir()})
-    for (auto& c : standard_charts(load_results(dir.string()))) {
-      bool seen_analytic = false;
-      for (QAbstractSeries* s : c.chart->series()) {
-        const bool analytic = s->property("analytic").toBool();
-        const bool ci_bar = s->name().isEmpty();
-        if (!analytic && !ci_bar) {
-          EXPECT_FALSE(seen_analytic) << c.name << ": " << s->name().toStdString();
+// Analytic references are drawn over the simulated lines (they come last among the series) and
+// labelled on the plot: each named one by its name, in its colour, inside the plot area, no two
+// labels overlapping, at the app's size and the files'.
+TEST(Charts, AnalyticReferencesAreDrawnOnTopAndLabelled) {
+  int charts_with_references = 0, labels = 0;
+  for (const QSize size : {QSize(880, 440), kChartSize})
+    for (const auto& dir : {cew_dir(), contention_dir(), diameter_dir(), phy_dir()})
+      for (auto& c : standard_charts(load_results(dir.string()))) {
+        bool seen_analytic = false;
+        std::map<QString, QColor> named;
+        for (QAbstractSeries* s : c.chart->series()) {
+          const bool analytic = s->property("analytic").toBool();
+          if (!analytic && !s->name().isEmpty()) {
+            EXPECT_FALSE(seen_analytic) << c.name << ": " << s->name().toStdString();
+          }
+          seen_analytic = seen_analytic || analytic;
+          if (analytic && !s->name().isEmpty())
+            named[s->name()] = qobject_cast<QXYSeries*>(s)->pen().color();
         }
-        seen_analytic = seen_analytic || analytic;
+        charts_with_references += seen_analytic;
+        FittedChartView view(c.chart);  // owns the chart
+        view.resize(size);
+        view.show();
+        QCoreApplication::processEvents();
+        std::vector<QRectF> boxes;
+        for (QGraphicsItem* item : c.chart->childItems()) {
+          auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+          if (t == nullptr || !named.count(t->text())) continue;
+          ++labels;
+          EXPECT_EQ(t->brush().color(), named[t->text()]) << t->text().toStdString();
+          const QRectF box = t->mapRectToParent(t->boundingRect());
+          EXPECT_TRUE(c.chart->plotArea().contains(box))
+              << c.name << ": " << t->text().toStdString();
+          for (const QRectF& other : boxes)
+            EXPECT_FALSE(other.intersects(box)) << c.name << ": " << t->text().toStdString();
+          boxes.push_back(box);
+          named.erase(t->text());
+        }
+        EXPECT_TRUE(named.empty())
+            << c.name << ": unlabelled " << named.begin()->first.toStdString();
       }
-      charts_with_references += seen_analytic;
-      delete c.chart;
-    }
-  EXPECT_GE(charts_with_references, 4);
+  EXPECT_GE(charts_with_references, 8);  // four charts, two sizes
+  EXPECT_GE(labels, 20);
 }
 
 // Tick labels carry the decimals their ticks need and no more: "10000", not "10000.0".

@@ -219,6 +219,29 @@ TEST(Gui, TheFilterFindsACableLengthAndGroupsEachElement) {
   EXPECT_EQ(g.window->overrides(), QStringList{"links[0].between=[\"a\",\"a\"]"});
 }
 
+// A scenario of thousands of rows makes each group's widgets when the group is first opened or
+// found: 250 stations, and one is found by typing its name and a key; nothing changed is an
+// override.
+TEST(Gui, AScenarioOfThousandsOfRowsIsFoundWithoutMakingThemAll) {
+  nlohmann::json s = {{"name", "many"}, {"description", "250 stations"}, {"duration_ns", 1000}};
+  for (int i = 0; i < 250; ++i)
+    s["stations"]["s" + std::to_string(i)] = {
+        {"traffic", {{{"pattern", "saturated"}, {"to", "s" + std::to_string((i + 1) % 250)}}}}};
+  Gui g("many", s.dump());
+  ParameterForm* form = g.window->form();
+  EXPECT_GT(form->shown_paths().size(), static_cast<int>(ParameterForm::kBuiltAtOnce));
+  EXPECT_EQ(g.window->findChild<QWidget*>("param:stations.s140.traffic[0].to"), nullptr);
+  form->set_search("s140 traffic[0].to");
+  EXPECT_EQ(form->shown_paths(), QStringList{"stations.s140.traffic[0].to"});
+  auto* to = g.window->findChild<QComboBox*>("param:stations.s140.traffic[0].to");
+  ASSERT_NE(to, nullptr);
+  EXPECT_EQ(to->currentText(), "s141");
+  EXPECT_GE(to->findText("broadcast"), 0);
+  EXPECT_EQ(g.window->overrides(), QStringList{});
+  to->setCurrentIndex(to->findText("s7"));
+  EXPECT_EQ(g.window->overrides(), QStringList{"stations.s140.traffic[0].to=s7"});
+}
+
 // A small PCI sweep: the Answer pane shows its answer table as the report does, the tabs are
 // named by their charts' titles, the progress bar counted the runs.
 TEST(Gui, TheAnswerPaneShowsTheSweepsAnswerTable) {

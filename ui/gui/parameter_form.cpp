@@ -180,6 +180,13 @@ QComboBox* drop_down(const QStringList& values, bool open, const QString& curren
     box->setEditable(true);
     box->setCompleter(nullptr);  // what is typed stays as typed
   }
+  // Nothing written and no default: none chosen, which the model reads as its own default.
+  if (current.isEmpty()) {
+    box->setPlaceholderText("(default)");
+    if (open) box->lineEdit()->setPlaceholderText("(default)");
+    box->setCurrentIndex(-1);
+    return box;
+  }
   if (box->findText(current) < 0) box->insertItem(0, current);
   box->setCurrentIndex(box->findText(current));
   return box;
@@ -242,9 +249,6 @@ struct Row {
   const nlohmann::json* param;
 };
 
-// Forms of thousands of stations would be unusable; the CLI's --set reaches the rest.
-constexpr std::size_t kMaxFormRows = 1500;
-
 // Every row, grouped by element in the order the elements first appear, and within an element
 // by block in the order the blocks first appear (the schema lists a key for every station
 // before the next key).
@@ -280,7 +284,23 @@ QString tooltip(const nlohmann::json& p) {
   return tip;
 }
 
+// What a row is found by: its path, its label (key and unit) and its tooltip, in lower case.
+QString label_of(const Row& row) {
+  const std::string key = row.place.path.substr(row.block.empty() ? 0 : row.block.size() + 1);
+  const QString unit = str(row.param->value("unit", ""));
+  return str(key) + (unit.isEmpty() ? "" : " (" + unit + ")");
+}
+
 }  // namespace
+
+// The form's rows, pointing into its own copies of the schema and the scenario.
+struct FormData {
+  nlohmann::json tables;
+  nlohmann::json scenario;
+  Names names;
+  std::vector<Row> rows;
+  std::vector<QString> searches;  // per row
+};
 
 ParameterForm::ParameterForm(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
@@ -310,9 +330,13 @@ void ParameterForm::clear() {
   groups_.clear();
 }
 
-// A group: a header button that opens and closes it, and its rows below.
-ParameterForm::Group& ParameterForm::group(const QString& title, bool open) {
+// A group: a header button that opens and closes it (making its rows the first time), and its
+// rows below.
+void ParameterForm::add_group(const QString& title, std::size_t first, std::size_t last,
+                              bool open) {
   Group g;
+  g.first = first;
+  g.last = last;
   g.header = new QToolButton;
   g.header->setText(title);
   g.header->setObjectName("group:" + title);
@@ -327,51 +351,41 @@ ParameterForm::Group& ParameterForm::group(const QString& title, bool open) {
   body_layout->setContentsMargins(14, 0, 0, 6);
   body_layout->setSpacing(2);
   g.body->setVisible(open);
-  QToolButton* header = g.header;
-  QWidget* body = g.body;
-  connect(header, &QToolButton::toggled, this, [header, body](bool on) {
-    header->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
-    body->setVisible(on);
+  const std::size_t index = groups_.size();
+  connect(g.header, &QToolButton::toggled, this, [this, index](bool on) {
+    Group& group = groups_[index];
+    if (on) build(group);
+    group.header->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+    group.body->setVisible(on);
   });
   const int at = groups_layout_->count() - 1;  // before the stretch
   groups_layout_->insertWidget(at, g.header);
   groups_layout_->insertWidget(at + 1, g.body);
   groups_.push_back(g);
-  return groups_.back();
 }
 
-void ParameterForm::load(const nlohmann::json& tables, const nlohmann::json& scenario) {
-  clear();
-  const Names names = names_of(tables, scenario);
-  const std::vector<Row> rows = rows_of(tables, scenario);
-  Group* g = nullptr;
-  std::string group_of, block_of;
-  const std::size_t shown = std::min(rows.size(), kMaxFormRows);
-  for (std::size_t i = 0; i < shown; ++i) {
-    const Row& row = rows[i];
-    if (g == nullptr || row.group != group_of) {
-      group_of = row.group;
-      block_of = row.group;
-      g = &group(str(row.group), row.group == "run");
-    }
+// The group's widgets: a heading per block, an editor per row.
+void ParameterForm::build(Group& g) {
+  if (g.built) return;
+  g.built = true;
+  std::string block_of = data_->rows[g.first].group;
+  for (std::size_t i = g.first; i < g.last; ++i) {
+    const Row& row = data_->rows[i];
     if (row.block != block_of && row.block.size() > row.group.size()) {
       block_of = row.block;
       auto* heading = new QLabel("<i>" + str(row.block.substr(row.group.size() + 1)) + "</i>");
-      heading->setProperty("search", str(row.block).toLower());
-      g->body->layout()->addWidget(heading);
-      g->rows.push_back(heading);
+      g.body->layout()->addWidget(heading);
+      g.rows.push_back(heading);
     }
     const nlohmann::json& p = *row.param;
     const nlohmann::json value =
         row.place.value != nullptr ? *row.place.value : p.value("default", nlohmann::json());
-    QWidget* editor = editor_for(p, value, names, row.place.path);
+    QWidget* editor = editor_for(p, value, data_->names, row.place.path);
     editor->setObjectName("param:" + str(row.place.path));
     editor->setProperty("original", current_text(editor));
     const QString tip = tooltip(p);
     editor->setToolTip(tip);
-    const std::string key = row.place.path.substr(row.block.empty() ? 0 : row.block.size() + 1);
-    const QString unit = str(p.value("unit", ""));
-    auto* label = new QLabel(str(key) + (unit.isEmpty() ? "" : " (" + unit + ")"));
+    auto* label = new QLabel(label_of(row));
     label->setToolTip(tip);
     label->setMinimumWidth(150);
     auto* line = new QWidget;
@@ -380,14 +394,31 @@ void ParameterForm::load(const nlohmann::json& tables, const nlohmann::json& sce
     line_layout->addWidget(label);
     line_layout->addWidget(editor, 1);
     line->setProperty("path", str(row.place.path));
-    line->setProperty("search", (str(row.place.path) + " " + label->text() + " " + tip).toLower());
-    g->body->layout()->addWidget(line);
-    g->rows.push_back(line);
+    line->setProperty("search", data_->searches[i]);
+    g.body->layout()->addWidget(line);
+    g.rows.push_back(line);
   }
-  if (rows.size() > shown)
-    group(QString("%1 more parameters: change them in the file or with --set")
-              .arg(rows.size() - shown),
-          false);
+}
+
+void ParameterForm::load(const nlohmann::json& tables, const nlohmann::json& scenario) {
+  clear();
+  data_ = std::make_shared<FormData>();
+  data_->tables = tables;
+  data_->scenario = scenario;
+  data_->names = names_of(data_->tables, data_->scenario);
+  data_->rows = rows_of(data_->tables, data_->scenario);
+  for (const Row& row : data_->rows)
+    data_->searches.push_back(
+        (str(row.place.path) + " " + label_of(row) + " " + tooltip(*row.param)).toLower());
+  const bool at_once = data_->rows.size() <= kBuiltAtOnce;
+  for (std::size_t first = 0; first < data_->rows.size();) {
+    std::size_t last = first;
+    while (last < data_->rows.size() && data_->rows[last].group == data_->rows[first].group) ++last;
+    const bool open = data_->rows[first].group == "run";
+    add_group(str(data_->rows[first].group), first, last, open);
+    if (open || at_once) build(groups_.back());
+    first = last;
+  }
   filter(search_->text());
 }
 
@@ -403,13 +434,14 @@ QStringList ParameterForm::overrides() const {
 
 void ParameterForm::filter(const QString& text) {
   const QStringList words = text.toLower().split(' ', Qt::SkipEmptyParts);
-  auto matches = [&](const QWidget* row) {
-    const QString haystack = row->property("search").toString();
+  auto matches = [&](const QString& haystack) {
     return std::all_of(words.begin(), words.end(),
                        [&](const QString& w) { return haystack.contains(w); });
   };
   for (auto& g : groups_) {
     int kept = 0;
+    for (std::size_t i = g.first; i < g.last; ++i) kept += matches(data_->searches[i]);
+    if (!words.isEmpty() && kept > 0) build(g);
     QWidget* heading = nullptr;  // a block's heading stays while a row of its block does
     bool heading_kept = false;
     auto close_block = [&] {
@@ -422,13 +454,12 @@ void ParameterForm::filter(const QString& text) {
         heading_kept = words.isEmpty();
         continue;
       }
-      const bool keep = matches(row);
+      const bool keep = matches(row->property("search").toString());
       row->setHidden(!keep);
-      kept += keep;
       heading_kept = heading_kept || keep;
     }
     close_block();
-    g.header->setHidden(kept == 0 && !g.rows.empty());
+    g.header->setHidden(kept == 0);
     const bool open = words.isEmpty() ? g.header->isChecked() : kept > 0;
     g.body->setVisible(open);
     g.header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
@@ -441,10 +472,18 @@ void ParameterForm::set_search(const QString& text) {
 
 QStringList ParameterForm::shown_paths() const {
   QStringList out;
-  for (const auto& g : groups_)
+  const bool everything = search_->text().trimmed().isEmpty();
+  for (const auto& g : groups_) {
+    if (g.header->isHidden()) continue;
+    if (!g.built) {  // found by nothing typed: every row of it is there to be opened
+      if (everything)
+        for (std::size_t i = g.first; i < g.last; ++i) out << str(data_->rows[i].place.path);
+      continue;
+    }
     for (QWidget* row : g.rows)
-      if (!row->isHidden() && !g.header->isHidden() && !row->property("path").isNull())
+      if (!row->isHidden() && !row->property("path").isNull())
         out << row->property("path").toString();
+  }
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,8 @@ class QToolButton;
 class QVBoxLayout;
 
 namespace gbesim::ui {
+
+struct FormData;  // every row of the form, made into widgets or not yet (parameter_form.cpp)
 
 class ParameterForm : public QWidget {
   Q_OBJECT
@@ -39,20 +42,27 @@ class ParameterForm : public QWidget {
   void set_search(const QString& text);
   // The paths of the rows the filter keeps, in the form's order.
   QStringList shown_paths() const;
+  // A scenario of more rows than this (thousands of stations) gets each group's widgets when
+  // the group is first opened or found; fewer, all at once.
+  static constexpr std::size_t kBuiltAtOnce = 3000;
 
  private:
   struct Group {
     QToolButton* header = nullptr;
     QWidget* body = nullptr;
-    std::vector<QWidget*> rows;
+    std::size_t first = 0, last = 0;  // its rows in FormData
+    bool built = false;
+    std::vector<QWidget*> rows;  // headings and rows, once built
   };
   void clear();
-  Group& group(const QString& title, bool open);
+  void add_group(const QString& title, std::size_t first, std::size_t last, bool open);
+  void build(Group& g);
 
   QLineEdit* search_;
   QWidget* groups_widget_;
   QVBoxLayout* groups_layout_;
   std::vector<Group> groups_;
+  std::shared_ptr<FormData> data_;
 };
 
 }  // namespace gbesim::ui

@@ -125,22 +125,33 @@ void wrap_legend(QChart* chart, int columns) {
   }
 }
 
-QString wrap_to_width(const QString& text, const QFont& font, qreal width) {
+namespace {
+
+// `text` in lines of at most `width` pixels in `font`, broken between the pieces `piece` matches
+// (a piece's trailing space is dropped at a line's end); each line HTML-escaped, "<br>" between.
+QString wrap_pieces(const QString& text, const QFont& font, qreal width,
+                    const QRegularExpression& piece) {
   const QFontMetricsF metrics(font);
   if (metrics.horizontalAdvance(text) <= width) return text;
   QStringList lines;
   QString line;
-  for (const QString& word : text.split(' ', Qt::SkipEmptyParts)) {
-    const QString longer = line.isEmpty() ? word : line + ' ' + word;
-    if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
-      lines << line.toHtmlEscaped();
-      line = word;
-    } else {
-      line = longer;
+  for (auto it = piece.globalMatch(text); it.hasNext();) {
+    const QString part = it.next().captured(0);
+    if (!line.trimmed().isEmpty() && metrics.horizontalAdvance(line + part.trimmed()) > width) {
+      lines << line.trimmed().toHtmlEscaped();
+      line.clear();
     }
+    line += part;
   }
-  if (!line.isEmpty()) lines << line.toHtmlEscaped();
+  if (!line.trimmed().isEmpty()) lines << line.trimmed().toHtmlEscaped();
   return lines.join("<br>");
+}
+
+}  // namespace
+
+QString wrap_to_width(const QString& text, const QFont& font, qreal width) {
+  static const QRegularExpression word("[^ ]+ ?| ");
+  return wrap_pieces(text, font, width, word);
 }
 
 namespace {
@@ -193,21 +204,8 @@ void fit_legend(QChart* chart, const QSizeF& size) {
 
 // wrap_to_width, breaking also after a slash where a word alone is too wide ("64/576/1518").
 QString wrap_category(const QString& text, const QFont& font, qreal width) {
-  const QFontMetricsF metrics(font);
-  if (metrics.horizontalAdvance(text) <= width) return text;
   static const QRegularExpression piece("[^ /]*/|[^ /]+ ?| ");
-  QStringList lines;
-  QString line;
-  for (auto it = piece.globalMatch(text); it.hasNext();) {
-    const QString part = it.next().captured(0);
-    if (!line.trimmed().isEmpty() && metrics.horizontalAdvance(line + part.trimmed()) > width) {
-      lines << line.trimmed().toHtmlEscaped();
-      line.clear();
-    }
-    line += part;
-  }
-  if (!line.trimmed().isEmpty()) lines << line.trimmed().toHtmlEscaped();
-  return lines.join("<br>");
+  return wrap_pieces(text, font, width, piece);
 }
 
 // A category axis below the plot gives each category an equal share of about half the chart's

@@ -786,6 +786,15 @@ bool numeric_axis(const Results& r, const std::string& a) {
                      [&](const std::string& v) { return is_number(v, d); });
 }
 
+// A point's values on the axes other than `xi` that vary: "stations=4, mode=x" (short names).
+std::string others_label(const Results& r, std::size_t p, int xi) {
+  std::string group;
+  for (std::size_t a = 0; a < r.axes.size(); ++a)
+    if (static_cast<int>(a) != xi && r.values_of(r.axes[a]).size() > 1)
+      group += (group.empty() ? "" : ", ") + axis_short_name(r.axes[a]) + "=" + r.points[p][a];
+  return group;
+}
+
 // A scalar vs one numeric axis, one line per combination of the other axes (at most 12, each
 // named by short axis names: "stations=4, mode=x").
 std::vector<Line> lines_against(const Results& r, const std::string& x_axis,
@@ -795,10 +804,7 @@ std::vector<Line> lines_against(const Results& r, const std::string& x_axis,
   std::vector<std::string> order;
   const int xi = r.axis(x_axis);
   for (std::size_t p = 0; p < r.points.size(); ++p) {
-    std::string group;
-    for (std::size_t a = 0; a < r.axes.size(); ++a)
-      if (static_cast<int>(a) != xi && r.values_of(r.axes[a]).size() > 1)
-        group += (group.empty() ? "" : ", ") + axis_short_name(r.axes[a]) + "=" + r.points[p][a];
+    const std::string group = others_label(r, p, xi);
     const auto v = r.value(p, component, name);
     double x = 0;
     if (!v || !is_number(r.points[p][static_cast<std::size_t>(xi)], x)) continue;
@@ -829,10 +835,7 @@ QChart* category_bars(const Results& r, const std::string& x_axis, const std::st
   std::map<std::string, std::vector<double>> values;
   double hi = 0;
   for (std::size_t p = 0; p < r.points.size(); ++p) {
-    std::string group;
-    for (std::size_t a = 0; a < r.axes.size(); ++a)
-      if (static_cast<int>(a) != xi && r.values_of(r.axes[a]).size() > 1)
-        group += (group.empty() ? "" : ", ") + axis_short_name(r.axes[a]) + "=" + r.points[p][a];
+    const std::string group = others_label(r, p, xi);
     const auto v = r.value(p, component, name);
     if (!v) continue;
     if (!values.count(group)) {

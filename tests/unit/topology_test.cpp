@@ -198,14 +198,18 @@ TEST(Topology, ALoopIsAnErrorNamingIt) {
   EXPECT_CONTAINS(twice, "loop in a collision domain: h1 - h2 - h1");
 }
 
+// `text` with the first `from` replaced by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
 // A cable's length is "cable_m", as in links and collision domains; "length_m", its old name,
 // is read the same and warned of; both, or neither, is an error.
 TEST(Topology, TheOldNameOfACablesLengthIsReadWithAWarning) {
   const std::string base = two_hubs(100, 5, 100);
   auto with = [&base](const std::string& from, const std::string& to) {
-    std::string s = base;
-    s.replace(s.find(from), from.size(), to);
-    return s;
+    return replaced(base, from, to);
   };
   const std::string five = "\"cable_m\": " + std::to_string(5.0);  // cables[1], h1 - h2
   const std::string old_five = "\"length_m\": " + std::to_string(5.0);
@@ -227,9 +231,7 @@ TEST(Topology, TheOldNameOfACablesLengthIsReadWithAWarning) {
 TEST(Topology, BadInputGetsClearErrors) {
   const std::string base = two_hubs(100, 5, 100);
   auto with = [&base](const std::string& from, const std::string& to) {
-    std::string s = base;
-    s.replace(s.find(from), from.size(), to);
-    return s;
+    return replaced(base, from, to);
   };
   EXPECT_CONTAINS(error_of(with("\"medium\": \"cat5\", \"cable_m\": 5",
                                 "\"medium\": \"cat55\", \"cable_m\": 5")),

@@ -419,6 +419,9 @@ class Bench {
   const BenchOptions& options_;
   std::filesystem::path tmp_;
   ProgressLine progress_;
+  // (c2)'s CPU per frame (its frames are bursts' frames, all but a few in 1,000 without a
+  // collision): what a frame costs along the half-duplex curve, the rest being collided attempts.
+  double hd_frame_ns_ = 0;
 };
 
 void Bench::print_header(const PinnedToThisCpu& pin, const std::vector<double>& first) {
@@ -501,6 +504,15 @@ void Bench::simulation(const Case& c, std::size_t index, std::size_t count, Base
       per_transaction > 0 ? fmt::format("{:.0f}", per_transaction) : "-",
       per([](const Sample& s, double) { return s.peak_rss_mib; }),
       per([](const Sample& s, double) { return s.frames_allocated; }), median(bases));
+  if (c.hd_stations == 2) hd_frame_ns_ = per_frame;
+  if (c.hd_stations > 2 && hd_frame_ns_ > 0)
+    fmt::print(
+        "    by kind: {:.0f} ns per collided attempt ({:.2f} per frame), the frames at (c2)'s "
+        "{:.0f} ns\n",
+        per([&](const Sample& s, double) {
+          return ratio(1e9 * s.cpu_seconds - hd_frame_ns_ * s.frames, s.collisions);
+        }),
+        per([&](const Sample& s, double) { return ratio(s.collisions, s.frames); }), hd_frame_ns_);
   if (c.whole_system)
     fmt::print(
         "    end to end: {:.0f} frames delivered to the hosts per CPU second ({:.1f} us of CPU per "
@@ -527,12 +539,13 @@ void Bench::simulations() {
   fmt::print(
       "x real = simulated time / wall time; ns/frame = the simulation's CPU time (not start-up)\n"
       "per frame received; ns/event = per protocol event (a frame received or a collided\n"
-      "attempt, from the run's own counters); act/fr = model process activations per frame (a\n"
-      "half-duplex station woken by its medium's queue counts one, as by its own SystemC event);\n"
-      "ns/act = CPU per activation; ns/txn = CPU per PCI transaction (NIC cases); peak MiB = the\n"
-      "run's own peak resident memory (its VmHWM); frames = frame objects ever allocated\n"
-      "(recycled through a pool); in (k) and (m) frames count the stations' and the switch ports'\n"
-      "MACs (a frame is received by each on its way).\n");
+      "attempt, from the run's own counters); HD 'by kind' = the CPU left once every frame is\n"
+      "charged (c2)'s ns/frame, per collided attempt; act/fr = model process activations per\n"
+      "frame (a half-duplex station woken by its medium's queue counts one, as by its own SystemC\n"
+      "event); ns/act = CPU per activation; ns/txn = CPU per PCI transaction (NIC cases); peak\n"
+      "MiB = the run's own peak resident memory (its VmHWM); frames = frame objects ever\n"
+      "allocated (recycled through a pool); in (k) and (m) frames count the stations' and the\n"
+      "switch ports' MACs (a frame is received by each on its way).\n");
   const auto [middle, lowest, highest] = baseline.range();
   fmt::print("baseline over this bench: {:.1f} ns (median), {:.1f} to {:.1f}\n", middle, lowest,
              highest);

@@ -1714,7 +1714,7 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
     "links": [{"between": ["a", "b"], "cable_m": 10}],
     "sweep": {"rate_mbps": [100, 1000]}
   })");
-  const auto r = run_gbesim({"bench", "--runs", "1", "--duration-ms", "1", "--cases", "b,c2,s,w",
+  const auto r = run_gbesim({"bench", "--runs", "1", "--duration-ms", "1", "--cases", "b,c2,c8,s,w",
                              "--sweep-scenario", "sweep.json"},
                             dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -1732,6 +1732,10 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   EXPECT_NE(r.output.find("its VmHWM"), std::string::npos);  // the child's own peak
   EXPECT_NE(r.output.find("(b) FD, 64-byte frames"), std::string::npos);
   EXPECT_NE(r.output.find("(c2) HD, 2 stations"), std::string::npos);
+  // Past (c2), the half-duplex curve by kind: a collided attempt's CPU beside a frame's.
+  EXPECT_NE(r.output.find("    by kind: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ns per collided attempt"), std::string::npos);
+  EXPECT_NE(r.output.find("the frames at (c2)'s "), std::string::npos);
   EXPECT_NE(r.output.find("(s) start-up: the smallest gbesim run"), std::string::npos);
   EXPECT_NE(r.output.find("(s) start-up: 1,024 half-duplex stations, 1 us, spawn to exit: "),
             std::string::npos)

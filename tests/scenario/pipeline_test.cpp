@@ -1734,9 +1734,9 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   EXPECT_NE(r.output.find("(c2) HD, 2 stations"), std::string::npos);
   // Past (c2), the half-duplex curve by kind: a collided attempt's CPU beside a frame's.
   EXPECT_NE(r.output.find("    by kind: "), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("ns per collided attempt"), std::string::npos);
   // Every frame is charged (c2)'s own CPU per frame, the figure of its row; and (c8)'s collided
-  // attempts per frame are a fraction (8 saturated stations: about one in a hundred).
+  // attempts per frame are a fraction (8 saturated stations: about one in a hundred). A 1 ms
+  // run's (c8) may cost less per frame than (c2)'s: the remainder is then said to be noise.
   const std::smatch c2 = [&] {
     std::smatch m;
     std::regex_search(r.output, m, std::regex(R"(\(c2\) HD[^\n]* ms +[0-9.]+ +([0-9]+) )"));
@@ -1745,7 +1745,8 @@ TEST(Pipeline, BenchReportsEachCaseAgainstItsOwnBaseline) {
   std::smatch kind;
   ASSERT_TRUE(std::regex_search(
       r.output, kind,
-      std::regex(R"(by kind: [0-9]+ ns per collided attempt \(([0-9.]+) per frame\), the frames )"
+      std::regex(R"(by kind: (?:[0-9]+ ns per collided attempt|no CPU left per collided )"
+                 R"(attempt, within the runs' noise) \(([0-9.]+) per frame\), the frames )"
                  R"(at \(c2\)'s ([0-9]+) ns)")))
       << r.output;
   ASSERT_FALSE(c2.empty()) << r.output;

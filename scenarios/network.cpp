@@ -458,6 +458,11 @@ void Network::settle_late_deliveries() {
   for (LinkDirection* d : late_senders_) d->settle_sender(before);
   for (LinkDirection* d : late_) d->settle_receiver(before);
   for (MediumPort* p : late_ports_) p->settle_receiver(before);
+  // And the buses' work held for their next wake-up, for their statistics.
+  for (const auto& host : hosts_) {
+    host->pci().catch_up(before);
+    if (PciBusModule* card = host->card_pci()) card->catch_up(before);
+  }
 }
 
 SharedMedium* Network::medium_of(const std::string& station, std::size_t* index) const {

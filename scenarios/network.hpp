@@ -165,7 +165,8 @@ class Network {
   // connected, before the run; returns how many do.
   std::size_t deliver_late();
   // Delivers what has arrived before now on those directions (the kernel has not yet run the
-  // instant it stopped at): call whenever the kernel has stopped, before statistics are read.
+  // instant it stopped at), and brings every host's bus up to then (PciBusModule::catch_up):
+  // call whenever the kernel has stopped, before statistics are read.
   void settle_late_deliveries();
 
  private:

@@ -141,6 +141,16 @@ class Mac : public sc_core::sc_module, public FullDuplexStation, public HalfDupl
   // its own frame's end, arrivals (after the sender's frame ends), the client's consumption, the
   // sources, then the PAUSE refresh timer. Every process of the station calls it first.
   void settle_station(Picoseconds now) override;
+  // Whether settle_station(now) has anything to do beyond settling its client: a frame of its
+  // own ended, a half-duplex medium, an arrival or a source due, the PAUSE refresh due. A switch
+  // settling its ports skips the others (their client is the switch, settling already).
+  bool due_besides_client(Picoseconds now) const {
+    if ((in_flight_ && tx_end_ps_ <= now) || medium_ != nullptr) return true;
+    if (incoming_ != nullptr && incoming_->due_ps() <= now) return true;
+    for (const Settleable* s : suppliers_)
+      if (s->due_ps() <= now) return true;
+    return xoff_active_ && next_refresh_ps_ <= now;
+  }
   // Wake at every frame start too, so the traced state changes exactly on its edges.
   void enable_exact_trace() { exact_trace_ = true; }
   // Late transmit (full duplex): with nothing that watches this MAC (no trace observer, no exact

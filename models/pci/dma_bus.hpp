@@ -36,6 +36,9 @@ class PciMasterClient {
   virtual void pci_done(const PciRequest& request, Picoseconds at) = 0;
   // Bytes of the request moved by one transaction (or completion), when they moved.
   virtual void pci_progress(const PciRequest&, std::int64_t /*bytes*/, Picoseconds /*at*/) {}
+  // Whether pci_progress does anything: a bus need not wake for the progress of a master that
+  // only acts when its request is done. A client that overrides pci_progress says true.
+  virtual bool follows_progress() const { return false; }
 };
 
 class DmaBus {
@@ -53,6 +56,11 @@ class DmaBus {
   // and doing everything due at or before now.
   virtual Picoseconds next_event_ps() const = 0;
   virtual void advance(Picoseconds now) = 0;
+  // The instant the bus must be woken at: the earliest at which its work can reach a master (a
+  // callback), no later than next_event_ps(). Work due before it (on PCI Express a packet sent
+  // or an Ack) waits for that wake-up, or for a request, which advances to now first, or for the
+  // end of a stretch of the run (catch-up): nothing outside the bus sees the difference.
+  virtual Picoseconds next_wake_ps() const { return next_event_ps(); }
   virtual bool idle() const = 0;  // nothing in progress nor pending
 
   // What the bus does, for traces: each event's `part` names who it is about (a master on PCI,

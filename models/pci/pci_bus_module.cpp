@@ -69,10 +69,18 @@ void PciBusModule::settle() {
   wake_for_next_event(now);
 }
 
+void PciBusModule::catch_up(Picoseconds before) {
+  if (running_ || bus_->next_event_ps() > before) return;
+  running_ = true;
+  bus_->advance(before);
+  running_ = false;
+  // The wake-up set stands: nothing done here reaches a master before it.
+}
+
 void PciBusModule::wake_for_next_event(Picoseconds now) {
   // One pending notification: a later one is replaced by an earlier one, an earlier one kept
   // (the wake-up it causes finds nothing due and sets the next).
-  Picoseconds next = bus_->next_event_ps();
+  Picoseconds next = bus_->next_wake_ps();
   if (waking_every_ns()) next = std::min(next, (now / 1000 + 1) * 1000);
   if (next < kForeverPs) wake_.notify(to_sc_time(std::max<Picoseconds>(next - now, 0)));
 }

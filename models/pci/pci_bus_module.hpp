@@ -8,6 +8,8 @@
 // Express.
 // Does not model: a pin-level bus (REQ#, GNT#, FRAME#, TRDY# are not SystemC signals and cannot
 // be traced) or a clock: nothing runs at the clock edges between those events.
+// It sleeps until the engine's next wake-up (DmaBus::next_wake_ps): a PCI Express link's steps
+// that call no master (a packet sent, an Ack) wait for the next that does, or for a request.
 
 #include <memory>
 #include <string>
@@ -36,6 +38,10 @@ class PciBusModule : public sc_core::sc_module {
   // callbacks) has happened before the caller acts, whichever process the simulation kernel
   // runs first. A process that reads what bus transfers change calls it first.
   void settle();
+  // Brings the bus up to `before` (the kernel has stopped, before its next instant) when it is
+  // to be read between runs: the work it holds for its next wake-up (DmaBus::next_wake_ps), none
+  // of which calls a master before then.
+  void catch_up(Picoseconds before);
 
  private:
   void run();

@@ -1,6 +1,7 @@
 #include "models/pci/pcie_link.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace gbesim {
 
@@ -157,10 +158,11 @@ void PcieLink::schedule(Picoseconds at, Step step, int direction) {
   e.seq = next_seq_++;
   e.step = step;
   e.direction = direction;
-  agenda_.push(e);
+  agenda_.push_back(e);
+  std::push_heap(agenda_.begin(), agenda_.end(), std::greater<Due>());
 }
 
-void PcieLink::schedule(Picoseconds at, Step step, int direction, const Packet& packet) {
+std::uint32_t PcieLink::schedule(Picoseconds at, Step step, int direction, const Packet& packet) {
   Due e;
   e.at = at;
   e.seq = next_seq_++;
@@ -174,7 +176,9 @@ void PcieLink::schedule(Picoseconds at, Step step, int direction, const Packet& 
     free_packets_.pop_back();
     packets_[e.packet] = packet;
   }
-  agenda_.push(e);
+  agenda_.push_back(e);
+  std::push_heap(agenda_.begin(), agenda_.end(), std::greater<Due>());
+  return e.packet;
 }
 
 void PcieLink::request(std::size_t master, const PciRequest& r, Picoseconds now) {
@@ -242,6 +246,7 @@ void PcieLink::serve(std::size_t index, Picoseconds now) {
       p.address = address;
       p.request.bytes = n;  // what this read request asks for
       p.frame_id = r.frame_id;
+      p.final = rd.requested + n == r.bytes;
       dirs_[dir].tlps.push_back(p);
       rd.requested += n;
       ++m.tags_in_use;
@@ -294,17 +299,17 @@ Picoseconds PcieLink::after_skps(Direction& d, Picoseconds t) {
 void PcieLink::kick(int direction, Picoseconds now) {
   Direction& d = dirs_[direction];
   if (d.busy) return;
-  Packet p;
   if (!d.dllps.empty()) {
-    p = d.dllps.front();
+    d.current = d.dllps.front();
     d.dllps.pop_front();
   } else if (!d.tlps.empty()) {
-    if (!credits_allow(d, d.tlps.front())) {
+    const Packet& head = d.tlps.front();
+    if (!credits_allow(d, head)) {
       if (!d.stalled) {
         d.stalled = true;
         d.stalled_since = now;
         ++d.stalls;
-        if (events.connected()) report(EventKind::credit_stall, now, direction, d.tlps.front());
+        if (events.connected()) report(EventKind::credit_stall, now, direction, head);
       }
       return;
     }
@@ -312,21 +317,21 @@ void PcieLink::kick(int direction, Picoseconds now) {
       d.stall_ps += now - d.stalled_since;
       d.stalled = false;
     }
-    p = d.tlps.front();
-    d.tlps.pop_front();
-    if (p.kind == PciePacketKind::memory_write) {
+    if (head.kind == PciePacketKind::memory_write) {
       d.posted_headers -= 1;
-      d.posted_data -= (p.payload_bytes + kCreditBytes - 1) / kCreditBytes;
-    } else if (p.kind == PciePacketKind::read_request) {
+      d.posted_data -= (head.payload_bytes + kCreditBytes - 1) / kCreditBytes;
+    } else if (head.kind == PciePacketKind::read_request) {
       d.nonposted_headers -= 1;
     }
+    d.current = head;
+    d.tlps.pop_front();
   } else {
     return;
   }
+  const Packet& p = d.current;
   const Picoseconds start = after_skps(d, std::max(now, d.free_at));
   const Picoseconds end = start + packet_ps(p.wire_bytes);
   d.busy = true;
-  d.current = p;
   d.current_start = start;
   d.free_at = end;
   d.busy_ps += end - start;
@@ -355,13 +360,14 @@ void PcieLink::report(EventKind kind, Picoseconds at, int direction, const Packe
 
 void PcieLink::sent(int direction, Picoseconds at) {
   Direction& d = dirs_[direction];
-  const Packet p = d.current;
   d.busy = false;
   if (events.connected()) {
-    const bool dllp = p.kind == PciePacketKind::ack || p.kind == PciePacketKind::update_fc;
-    report(dllp ? EventKind::dllp_end : EventKind::tlp_end, at, direction, p);
+    const bool dllp =
+        d.current.kind == PciePacketKind::ack || d.current.kind == PciePacketKind::update_fc;
+    report(dllp ? EventKind::dllp_end : EventKind::tlp_end, at, direction, d.current);
   }
-  schedule(at + latency_ps_, Step::arrived, direction, p);
+  // The packet as its arrival keeps it (its slot stays until then): the next takes d.current.
+  const Packet& p = packets_[schedule(at + latency_ps_, Step::arrived, direction, d.current)];
   kick(direction, at);
   if (p.kind == PciePacketKind::memory_write) {
     Master& m = masters_[p.master];
@@ -457,6 +463,7 @@ void PcieLink::completions_ready(int direction, const Packet& request, Picosecon
     c.read = request.read;
     c.frame_id = request.frame_id;
     c.last = n == left;
+    c.final = c.last && request.final;
     dirs_[direction].tlps.push_back(c);
     address += static_cast<std::uint64_t>(n);
     left -= n;
@@ -465,13 +472,101 @@ void PcieLink::completions_ready(int direction, const Packet& request, Picosecon
 }
 
 Picoseconds PcieLink::next_event_ps() const {
-  return agenda_.empty() ? kForeverPs : agenda_.top().at;
+  return agenda_.empty() ? kForeverPs : agenda_.front().at;
+}
+
+bool PcieLink::calls_master(const Packet& p) const {
+  const bool write = p.kind == PciePacketKind::memory_write;
+  if (!write && p.kind != PciePacketKind::completion) return false;
+  const PciMasterClient* client = masters_[p.master].client;
+  if (client == nullptr) return false;
+  return write ? p.last : p.final || client->follows_progress();
+}
+
+// When a step itself calls a master: a write's last TLP when it has been sent; a completion
+// the master follows when it arrives, so its own sending the link's latency before that;
+// kForeverPs for every other step.
+Picoseconds PcieLink::calls_master_at(const Due& e) const {
+  if (e.step == Step::sent) {
+    const Packet& p = dirs_[e.direction].current;  // a direction sends one packet at a time
+    if (!calls_master(p)) return kForeverPs;
+    return p.kind == PciePacketKind::completion ? e.at + latency_ps_ : e.at;
+  }
+  if (e.step == Step::arrived && packets_[e.packet].kind == PciePacketKind::completion &&
+      calls_master(packets_[e.packet]))
+    return e.at;
+  return kForeverPs;
+}
+
+// Any other step calls a master only through a packet not yet started: queued now, or queued
+// later behind what is queued (Acks, SKPs and credits only delay a direction's TLPs). Such a
+// packet starts no sooner than the first step due, nor before its direction has sent what it is
+// sending and what is ahead of it. Not yet queued, it is a completion of a read in progress,
+// ending no sooner than the read's bytes not yet on their way have been sent, or a request a
+// master has waiting (a write's last TLP, a read's completions).
+Picoseconds PcieLink::next_wake_ps() const {
+  if (agenda_.empty()) return kForeverPs;
+  const Picoseconds first = agenda_.front().at;
+  if (events.connected()) return first;  // traces keep every packet's events in time order
+  Picoseconds wake = kForeverPs;
+  for (const Due& e : agenda_) wake = std::min(wake, calls_master_at(e));
+  // Each direction: when what it has queued will have been sent, at the earliest.
+  Picoseconds drained[2];
+  for (int x = 0; x < 2; ++x) {
+    const Direction& d = dirs_[x];
+    Picoseconds end = d.busy ? std::max(first, d.free_at) : first;
+    for (const Packet& p : d.tlps) {
+      end += packet_ps(p.wire_bytes);
+      if (end >= wake) break;
+      if (calls_master(p)) wake = end;
+    }
+    drained[x] = end;
+  }
+  const Picoseconds shortest = packet_ps(pcie_tlp_bytes(4, 0, false, false));
+  // Completion payload on its way to each master: queued, being sent, or arriving.
+  auto on_the_way = [&](std::size_t master, int x) {
+    std::int64_t bytes = 0;
+    auto add = [&](const Packet& p) {
+      if (p.kind == PciePacketKind::completion && p.master == master) bytes += p.payload_bytes;
+    };
+    for (const Packet& p : dirs_[x].tlps) add(p);
+    if (dirs_[x].busy) add(dirs_[x].current);
+    for (const Due& e : agenda_)
+      if (e.step == Step::arrived && e.direction == x) add(packets_[e.packet]);
+    return bytes;
+  };
+  for (std::size_t i = 0; i < masters_.size(); ++i) {
+    const Master& m = masters_[i];
+    if (m.client == nullptr) continue;
+    for (const Read& rd : m.reads) {
+      const int x = opposite(direction_from(!target_at_root(rd.request.target)));
+      const std::int64_t left = rd.request.bytes - rd.received - on_the_way(i, x);
+      // A master's bytes on their way may be another read's: then only the shortest is sure.
+      const Picoseconds send = m.client->follows_progress() || left <= 0
+                                   ? shortest
+                                   : packet_ps(pcie_tlp_bytes(left, 0, false, false));
+      wake = std::min(wake, drained[x] + send);
+    }
+    for (std::size_t q = m.head_open ? 1 : 0; q < m.queue.size(); ++q) {
+      const PciRequest& r = m.queue[q];
+      const int x = direction_from(!target_at_root(r.target));
+      if (is_read(r.command))
+        wake = std::min(wake, drained[opposite(x)] +
+                                  (m.client->follows_progress()
+                                       ? shortest
+                                       : packet_ps(pcie_tlp_bytes(r.bytes, 0, false, false))));
+      else
+        wake = std::min(wake, drained[x] + shortest);
+    }
+  }
+  return wake;
 }
 
 void PcieLink::advance(Picoseconds now) {
-  while (!agenda_.empty() && agenda_.top().at <= now) {
-    const Due e = agenda_.top();
-    agenda_.pop();
+  while (!agenda_.empty() && agenda_.front().at <= now) {
+    std::pop_heap(agenda_.begin(), agenda_.end(), std::greater<Due>());
+    const Due e = agenda_.back();
+    agenda_.pop_back();
     switch (e.step) {
       case Step::sent:
         sent(e.direction, e.at);

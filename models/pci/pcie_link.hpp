@@ -28,7 +28,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -61,6 +60,12 @@ class PcieLink : public DmaBus {
                          PciMasterClient* client) override;
   void request(std::size_t master, const PciRequest& r, Picoseconds now) override;
   Picoseconds next_event_ps() const override;
+  // The first instant the link may call a master, were no request to come before it: a step
+  // that calls one (a posted write's last TLP sent, a read's last completion arrived, any
+  // completion for a master that follows progress), or the end of the first such packet still
+  // queued, after every packet ahead of it in its direction (docs/pci.md). Every step, with
+  // traces on.
+  Picoseconds next_wake_ps() const override;
   void advance(Picoseconds now) override;
   bool idle() const override;
 
@@ -86,6 +91,7 @@ class PcieLink : public DmaBus {
     std::size_t target = 0;      // read requests: the completer
     std::uint64_t address = 0;   // read requests: what they ask for
     bool last = false;           // a write's last TLP; a read request's last completion
+    bool final = false;          // a read's last request, and that request's last completion
     PciRequest request;          // writes: the master's request (handed back when done)
     std::uint64_t frame_id = 0;  // the frame whose data it carries, for traces
     std::int64_t posted_headers = 0, posted_data = 0, nonposted_headers = 0;  // UpdateFC
@@ -147,7 +153,8 @@ class PcieLink : public DmaBus {
   // The direction from the end holding `from_root` (true: the root complex) to the other.
   static int direction_from(bool from_root) { return from_root ? 1 : 0; }
   bool target_at_root(std::size_t target) const { return target == 0; }
-  void schedule(Picoseconds at, Step step, int direction, const Packet& packet);
+  // Returns the packet's slot in packets_ (kept until its step is done).
+  std::uint32_t schedule(Picoseconds at, Step step, int direction, const Packet& packet);
   void schedule(Picoseconds at, Step step, int direction);
   void serve(std::size_t master, Picoseconds now);
   void kick(int direction, Picoseconds now);
@@ -160,6 +167,10 @@ class PcieLink : public DmaBus {
   void ack_due(int direction, Picoseconds at);
   void completions_ready(int direction, const Packet& request, Picoseconds at);
   Read* find_read(Master& m, std::uint64_t id);
+  // Whether the packet calls its master when it has been sent (a write) or has arrived (a
+  // completion).
+  bool calls_master(const Packet& p) const;
+  Picoseconds calls_master_at(const Due& e) const;
 
   PciBusParams params_;
   StatRegistry& registry_;
@@ -172,7 +183,7 @@ class PcieLink : public DmaBus {
   // Each direction's busy time when the statistics restarted, and when (0: never).
   Picoseconds busy_at_restart_ps_[2] = {0, 0};
   Picoseconds restarted_ps_ = 0;
-  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> agenda_;
+  std::vector<Due> agenda_;                  // a heap, earliest first (std::greater<Due>)
   std::deque<Packet> packets_;               // the packets of agenda entries, and free slots
   std::vector<std::uint32_t> free_packets_;  // the free slots of packets_
   std::uint64_t next_seq_ = 0;

@@ -74,6 +74,8 @@ class PciXBridge::Port : public PciForwarder, public PciMasterClient {
     ask(op.tag, r.command, address, bytes, r.frame_id, at);
   }
 
+  bool follows_progress() const override { return true; }
+
   void pci_progress(const PciRequest& r, std::int64_t bytes, Picoseconds at) override {
     // The near segment first does what is due before now, so that what this changes there is
     // seen from after now, whichever segment's process the kernel runs first.

@@ -264,7 +264,8 @@ void Switch::settle(Picoseconds now) {
   if (settling_) return;
   settling_ = true;
   // Frames sent and frames arrived by now, port by port; then every forwarding decision due.
-  for (auto& p : ports_) p->mac_.settle_station(now);
+  for (auto& p : ports_)
+    if (p->mac_.due_besides_client(now)) p->mac_.settle_station(now);
   while (!pending_.empty() && pending_.top().ready_ps <= now) {
     // priority_queue::top is const: the frame is moved out before the pop.
     Pending p = std::move(const_cast<Pending&>(pending_.top()));

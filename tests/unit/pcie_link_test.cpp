@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
+#include <random>
+#include <tuple>
 #include <vector>
 
 #include "analysis/pcie_cycles.hpp"
@@ -252,6 +255,146 @@ TEST(PcieLink, ARequestTravelsTowardsItsTarget) {
   EXPECT_EQ(c[0].wire_bytes, 24);
   EXPECT_EQ(b.clients[0]->done.size(), 2u);
   EXPECT_TRUE(b.link.idle());
+}
+
+// The link is woken only when its work can reach a master (PcieLink::next_wake_ps): stepped
+// only then, and at each request, it calls every master at the same instants, in the same
+// order, as stepped at every packet event, and never late; its statistics agree. Three masters
+// on a x1 link with a latency, drawn at random: a NIC reading frames (tags short, so that its
+// status writes wait behind the reads) and writing each back when read, a driver's register
+// reads and writes, and a master that follows every completion (a bridge).
+struct Caller : PciMasterClient {
+  // (master, tag, at, the instant the link was stepped to when it called)
+  std::vector<std::tuple<int, std::uint64_t, Picoseconds, Picoseconds>>* heard = nullptr;
+  const Picoseconds* stepped_to = nullptr;
+  int id = 0;
+  bool follows = false;
+  std::function<void(const PciRequest&, Picoseconds)> then;
+  void pci_done(const PciRequest& r, Picoseconds at) override {
+    heard->push_back({id, r.tag, at, *stepped_to});
+    if (then) then(r, at);
+  }
+  void pci_progress(const PciRequest& r, std::int64_t bytes, Picoseconds at) override {
+    if (follows) heard->push_back({id + 10, r.tag * 100000 + bytes, at, *stepped_to});
+  }
+  bool follows_progress() const override { return follows; }
+};
+
+struct WakeRun {
+  std::vector<std::tuple<int, std::uint64_t, Picoseconds, Picoseconds>> heard;
+  std::vector<std::pair<std::string, double>> scalars;
+  int steps = 0;
+};
+
+WakeRun run_waking(bool every_step, std::uint32_t seed) {
+  PciBusParams params = pcie(1);
+  params.skp_interval_symbols = 1538;
+  params.link_latency_ns = 60;
+  StatRegistry stats;
+  PcieLink link(params, stats, "pci");
+  PciTargetParams root = Bench::root_params();
+  const std::size_t memory = link.add_target("bridge", root);
+  const std::size_t registers = link.add_target("nic", PciTargetParams{});
+  WakeRun out;
+  Picoseconds now = 0;
+  Caller nic, driver, bridge;
+  for (Caller* c : {&nic, &driver, &bridge}) {
+    c->heard = &out.heard;
+    c->stepped_to = &now;
+  }
+  nic.id = 0;
+  driver.id = 1;
+  bridge.id = 2;
+  bridge.follows = true;
+  PciMasterParams few_tags;
+  few_tags.max_outstanding_splits = 2;
+  const std::size_t nic_master = link.add_master("nic", few_tags, &nic);
+  const std::size_t driver_master = link.add_master("driver", {}, &driver);
+  const std::size_t bridge_master = link.add_master("bridge", {}, &bridge);
+  std::uint64_t tag = 1;
+  nic.then = [&](const PciRequest& r, Picoseconds at) {  // a frame read: its status written
+    if (r.command == PciCommand::memory_read)
+      link.request(nic_master, pci_request(memory, PciCommand::memory_write, 16, 64, tag++), at);
+  };
+  // What the masters ask for, and when: the same draws for both runs.
+  std::mt19937 draw(seed);
+  struct Ask {
+    Picoseconds at;
+    std::size_t master;
+    PciRequest request;
+  };
+  std::vector<Ask> asks;
+  Picoseconds t = 0;
+  for (int i = 0; i < 300; ++i) {
+    t += static_cast<Picoseconds>(draw() % 3000) * kNs;
+    const auto kind = draw() % 6;
+    if (kind < 3)
+      asks.push_back(
+          {t, nic_master,
+           pci_request(memory, PciCommand::memory_read, 64 + draw() % 1500, draw() % 8192, tag++)});
+    else if (kind == 3)
+      asks.push_back({t, nic_master,
+                      pci_request(memory, PciCommand::memory_write, 64 + draw() % 1500,
+                                  draw() % 8192, tag++)});
+    else if (kind == 4)
+      asks.push_back(
+          {t, driver_master,
+           pci_request(registers, draw() % 2 ? PciCommand::memory_read : PciCommand::memory_write,
+                       4, 0, tag++)});
+    else
+      asks.push_back(
+          {t, bridge_master,
+           pci_request(memory, PciCommand::memory_read, 64 + draw() % 512, draw() % 8192, tag++)});
+  }
+  // As PciBusModule steps it: to the wake-up, or to a request (everything due by then first).
+  std::size_t next_ask = 0;
+  auto step_to = [&](Picoseconds at) {
+    now = at;
+    if (link.next_event_ps() <= at) {
+      link.advance(at);
+      ++out.steps;
+    }
+  };
+  while (true) {
+    const Picoseconds wake = every_step ? link.next_event_ps() : link.next_wake_ps();
+    EXPECT_LE(link.next_event_ps(), wake);
+    const Picoseconds ask = next_ask < asks.size() ? asks[next_ask].at : kForeverPs;
+    if (wake == kForeverPs && ask == kForeverPs) break;
+    if (ask <= wake) {
+      step_to(ask);
+      link.request(asks[next_ask].master, asks[next_ask].request, ask);
+      ++next_ask;
+    } else {
+      step_to(wake);
+    }
+  }
+  // What calls no master waits for a wake-up that never comes: the run's end catches it up
+  // (PciBusModule::catch_up).
+  const Picoseconds end = t + 1'000'000 * kNs;
+  EXPECT_LT(now, end);
+  step_to(end);
+  EXPECT_TRUE(link.idle());
+  StatContext c;
+  c.elapsed_ps = end;
+  for (const auto& s : stats.collect(c)) out.scalars.push_back({s.name, s.value});
+  return out;
+}
+
+TEST(PcieLink, WokenOnlyWhenItsWorkReachesAMasterItCallsEachAtTheSameInstants) {
+  for (const std::uint32_t seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
+    const WakeRun every = run_waking(true, seed);
+    const WakeRun woken = run_waking(false, seed);
+    ASSERT_GT(every.heard.size(), 600u);
+    EXPECT_EQ(woken.heard, every.heard);  // master, tag, when, and the instant stepped to
+    for (const auto& [master, tag, at, stepped_to] : woken.heard) {
+      EXPECT_EQ(at, stepped_to) << "master " << master << " tag " << tag << " called late";
+      if (at != stepped_to) break;
+    }
+    EXPECT_EQ(woken.scalars, every.scalars);
+    // Steps are fewer by more than half: Acks, credits, packets sent wait for the next wake-up.
+    EXPECT_LT(2 * woken.steps, every.steps) << woken.steps << " against " << every.steps;
+  }
 }
 
 }  // namespace

@@ -394,7 +394,7 @@ std::int64_t PciBus::termination_edge(const Active& a) const {
   return -1;
 }
 
-void PciBus::cut_at_latency_timer(Active& a) const {
+inline void PciBus::cut_at_latency_timer(Active& a) const {
   if (a.uncut_phases == 0) return;
   a.last = static_cast<std::size_t>(a.uncut_phases - 1);
   // A split completion is written in one burst (its chunk is at most split_read_bytes).
@@ -520,22 +520,25 @@ void PciBus::report_start(const Active& a) {
   report(EventKind::bus_data, data, t);
 }
 
-PciBus::Active PciBus::fresh_active() {
-  Active a;
-  a.edges = std::move(spare_.edges);
-  a.phase_bytes = std::move(spare_.phase_bytes);
-  a.drained_after = std::move(spare_.drained_after);
-  a.edges.clear();
-  a.phase_bytes.clear();
-  a.drained_after.clear();
-  return a;
+void PciBus::renew_active() {
+  Numbers edges = std::move(spare_.edges);
+  Numbers phase_bytes = std::move(spare_.phase_bytes);
+  Numbers drained_after = std::move(spare_.drained_after);
+  a_ = Active();
+  a_.edges = std::move(edges);
+  a_.phase_bytes = std::move(phase_bytes);
+  a_.drained_after = std::move(drained_after);
+  a_.edges.clear();
+  a_.phase_bytes.clear();
+  a_.drained_after.clear();
 }
 
 void PciBus::start(std::size_t m, std::int64_t s) {
   Master& x = masters_[m];
   rr_last_ = m;
   masters_[x.line].line_last = m;
-  Active a = fresh_active();
+  renew_active();
+  Active& a = a_;
   a.t.master = m;
   a.t.start_clock = s;
   // A split completion is as wide as both ends of it: a 32-bit requester takes it 32 bits wide.
@@ -549,8 +552,7 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   if (x.completer_for >= 0) {
     start_completion(x, s, a);
   } else if (!start_request(x, s, a)) {
-    a_ = a;  // the target ended it before any data
-    active_ = true;
+    active_ = true;  // the target ended it before any data
     return;
   }
 
@@ -564,7 +566,6 @@ void PciBus::start(std::size_t m, std::int64_t s) {
   a.total_bytes = a.bytes_left;
   a.first_bytes = std::min(width - offset0, a.bytes_left);
   generate_phases(a, kPhaseBlock);
-  a_ = std::move(a);
   active_ = true;
   cut_at_latency_timer(a_);
   if (a_.forward_reserved > 0) forward_at_start(a_);
@@ -698,7 +699,7 @@ struct PciBus::Outcome {
 
 void PciBus::finish() {
   active_ = false;
-  Active a = std::move(a_);  // a_ is not read again before the next start()
+  Active& a = a_;  // until the next start()
   PciTransaction& t = a.t;
   Master& x = masters_[t.master];
   const bool read = is_read(t.command) && !t.split_completion;
@@ -735,7 +736,10 @@ void PciBus::finish() {
     report(EventKind::bus_turnaround, t.end_clock, t);
     report(EventKind::bus_end, t.end_clock + 1, t, to_string(t.ending), t.data_phases, t.bytes);
   }
-  spare_ = std::move(a);  // its storage serves the next transaction
+  // Its storage serves the next transaction; the rest of a_ stays as it is until then.
+  std::swap(spare_.edges, a.edges);
+  std::swap(spare_.phase_bytes, a.phase_bytes);
+  std::swap(spare_.drained_after, a.drained_after);
   for (const auto& [m, pr] : outcome.progress)
     if (masters_[m].client) masters_[m].client->pci_progress(pr.first, pr.second, at);
   for (const auto& [m, r] : outcome.done)

@@ -133,6 +133,8 @@ class PciBus : public DmaBus {
   // Event-driven stepping: the next instant the bus has something to do (kForeverPs if none),
   // and doing everything due at or before now.
   Picoseconds next_event_ps() const override;
+  // Every event may reach a master: the bus is woken at each (one call, not two).
+  Picoseconds next_wake_ps() const override { return PciBus::next_event_ps(); }
   void advance(Picoseconds now) override;
 
   Picoseconds period_ps() const { return period_ps_; }
@@ -362,9 +364,9 @@ class PciBus : public DmaBus {
   void finish_split_completion(Master& x, const PciTransaction& t, Outcome& outcome);
   void finish_split_response(Master& x, const Active& a);
   void finish_data(Master& x, const Active& a, bool read, Outcome& outcome);
-  // A default Active whose phase vectors reuse the last finished transaction's storage (so that
-  // a transaction allocates nothing in steady state).
-  Active fresh_active();
+  // a_ becomes a default Active whose phase vectors reuse the last finished transaction's
+  // storage (so that a transaction allocates nothing in steady state).
+  void renew_active();
   void count(const PciTransaction& t);
   // A target with a memory rate: its statistics (<bus>.<target>).
   void add_memory_stats(Target& t);

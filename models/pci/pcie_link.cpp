@@ -58,6 +58,7 @@ std::int64_t pcie_tlp_bytes(std::int64_t payload_bytes, std::uint64_t address, b
 
 PcieLink::PcieLink(const PciBusParams& params, StatRegistry& stats, const std::string& component)
     : params_(params), registry_(stats), stats_(stats, component) {
+  static_assert(sizeof(Packet) <= 72, "a packet is copied at every step: keep it small");
   const std::int64_t ack_symbols = pcie_ack_interval_symbols(params);
   ack_interval_ps_ = ack_symbols * kPcieSymbolPs;
   skp_interval_ps_ = params.skp_interval_symbols * kPcieSymbolPs;
@@ -215,7 +216,16 @@ void PcieLink::serve(std::size_t index, Picoseconds now) {
         p.address = address;
         p.last = n == left;
         p.frame_id = r.frame_id;
-        if (p.last) p.request = r;
+        if (p.last) {
+          if (free_writes_.empty()) {
+            p.write = static_cast<std::uint32_t>(writes_.size());
+            writes_.push_back(r);
+          } else {
+            p.write = free_writes_.back();
+            free_writes_.pop_back();
+            writes_[p.write] = r;
+          }
+        }
         dirs_[dir].tlps.push_back(p);
         address += static_cast<std::uint64_t>(n);
         left -= n;
@@ -244,7 +254,7 @@ void PcieLink::serve(std::size_t index, Picoseconds now) {
       p.read = rd.id;
       p.target = r.target;
       p.address = address;
-      p.request.bytes = n;  // what this read request asks for
+      p.asked_bytes = n;
       p.frame_id = r.frame_id;
       p.final = rd.requested + n == r.bytes;
       dirs_[dir].tlps.push_back(p);
@@ -372,9 +382,13 @@ void PcieLink::sent(int direction, Picoseconds at) {
   if (p.kind == PciePacketKind::memory_write) {
     Master& m = masters_[p.master];
     m.bytes_written += static_cast<std::uint64_t>(p.payload_bytes);
-    if (p.last && m.client != nullptr) {
-      m.client->pci_progress(p.request, p.request.bytes, at);
-      m.client->pci_done(p.request, at);
+    if (p.last) {
+      const PciRequest r = writes_[p.write];
+      free_writes_.push_back(p.write);
+      if (m.client != nullptr) {
+        m.client->pci_progress(r, r.bytes, at);
+        m.client->pci_done(r, at);
+      }
     }
   }
 }
@@ -452,7 +466,7 @@ void PcieLink::completions_ready(int direction, const Packet& request, Picosecon
   const std::int64_t boundary =
       std::min(targets_[request.target].params.completion_bytes, params_.max_payload_bytes);
   std::uint64_t address = request.address;
-  std::int64_t left = request.request.bytes;
+  std::int64_t left = request.asked_bytes;
   while (left > 0) {
     const std::int64_t n = std::min(left, to_boundary(address, boundary));
     Packet c;

@@ -82,19 +82,23 @@ class PcieLink : public DmaBus {
   std::vector<std::string> parts() const override { return {"up", "down"}; }
 
  private:
+  // Small (72 bytes), since every step copies one: sizes fit 32 bits, and a write's request
+  // waits in writes_ for its last TLP.
+  static constexpr std::uint32_t kNoWrite = 0xFFFFFFFF;
   struct Packet {
     PciePacketKind kind = PciePacketKind::memory_write;
-    std::int64_t wire_bytes = 0;
-    std::int64_t payload_bytes = 0;
-    std::size_t master = 0;
-    std::uint64_t read = 0;      // read requests and completions: the master's read
-    std::size_t target = 0;      // read requests: the completer
-    std::uint64_t address = 0;   // read requests: what they ask for
-    bool last = false;           // a write's last TLP; a read request's last completion
-    bool final = false;          // a read's last request, and that request's last completion
-    PciRequest request;          // writes: the master's request (handed back when done)
-    std::uint64_t frame_id = 0;  // the frame whose data it carries, for traces
-    std::int64_t posted_headers = 0, posted_data = 0, nonposted_headers = 0;  // UpdateFC
+    std::int32_t wire_bytes = 0;
+    std::int32_t payload_bytes = 0;
+    std::int32_t asked_bytes = 0;  // read requests: what they ask for
+    std::uint32_t master = 0;
+    std::uint32_t target = 0;        // read requests: the completer
+    std::uint32_t write = kNoWrite;  // a write's last TLP: the master's request, in writes_
+    bool last = false;               // a write's last TLP; a read request's last completion
+    bool final = false;              // a read's last request, and that request's last completion
+    std::uint64_t read = 0;          // read requests and completions: the master's read
+    std::uint64_t address = 0;       // read requests: what they ask for
+    std::uint64_t frame_id = 0;      // the frame whose data it carries, for traces
+    std::int32_t posted_headers = 0, posted_data = 0, nonposted_headers = 0;  // UpdateFC
   };
   struct Direction {
     std::deque<Packet> tlps;
@@ -186,6 +190,8 @@ class PcieLink : public DmaBus {
   std::vector<Due> agenda_;                  // a heap, earliest first (std::greater<Due>)
   std::deque<Packet> packets_;               // the packets of agenda entries, and free slots
   std::vector<std::uint32_t> free_packets_;  // the free slots of packets_
+  std::vector<PciRequest> writes_;           // the requests of writes whose last TLP is to go
+  std::vector<std::uint32_t> free_writes_;   // the free slots of writes_
   std::uint64_t next_seq_ = 0;
   std::uint64_t next_read_ = 1;
   StatGroup stats_;

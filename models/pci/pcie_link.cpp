@@ -15,6 +15,19 @@ std::int64_t dwords(std::uint64_t address, std::int64_t bytes) {
   return (static_cast<std::int64_t>(address % 4) + bytes + 3) / 4;
 }
 
+// Puts `value` in a free slot of `slots` (one listed in `free`, else a new one): its index.
+template <typename Slots, typename T>
+std::uint32_t put_in_slot(Slots& slots, std::vector<std::uint32_t>& free, const T& value) {
+  if (free.empty()) {
+    slots.push_back(value);
+    return static_cast<std::uint32_t>(slots.size() - 1);
+  }
+  const std::uint32_t i = free.back();
+  free.pop_back();
+  slots[i] = value;
+  return i;
+}
+
 // Bytes from address to the next multiple of `boundary`.
 std::int64_t to_boundary(std::uint64_t address, std::int64_t boundary) {
   const auto b = static_cast<std::uint64_t>(boundary);
@@ -169,14 +182,7 @@ std::uint32_t PcieLink::schedule(Picoseconds at, Step step, int direction, const
   e.seq = next_seq_++;
   e.step = step;
   e.direction = direction;
-  if (free_packets_.empty()) {
-    e.packet = static_cast<std::uint32_t>(packets_.size());
-    packets_.push_back(packet);
-  } else {
-    e.packet = free_packets_.back();
-    free_packets_.pop_back();
-    packets_[e.packet] = packet;
-  }
+  e.packet = put_in_slot(packets_, free_packets_, packet);
   agenda_.push_back(e);
   std::push_heap(agenda_.begin(), agenda_.end(), std::greater<Due>());
   return e.packet;
@@ -216,16 +222,7 @@ void PcieLink::serve(std::size_t index, Picoseconds now) {
         p.address = address;
         p.last = n == left;
         p.frame_id = r.frame_id;
-        if (p.last) {
-          if (free_writes_.empty()) {
-            p.write = static_cast<std::uint32_t>(writes_.size());
-            writes_.push_back(r);
-          } else {
-            p.write = free_writes_.back();
-            free_writes_.pop_back();
-            writes_[p.write] = r;
-          }
-        }
+        if (p.last) p.write = put_in_slot(writes_, free_writes_, r);
         dirs_[dir].tlps.push_back(p);
         address += static_cast<std::uint64_t>(n);
         left -= n;

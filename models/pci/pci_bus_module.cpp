@@ -60,21 +60,20 @@ void PciBusModule::request_at(std::size_t master, const PciRequest& r, Picosecon
 }
 
 void PciBusModule::settle() {
-  if (running_) return;
   const Picoseconds now = now_ps();
-  if (bus_->next_event_ps() > now) return;
-  running_ = true;
-  bus_->advance(now);
-  running_ = false;
-  wake_for_next_event(now);
+  if (advance_to(now)) wake_for_next_event(now);
 }
 
 void PciBusModule::catch_up(Picoseconds before) {
-  if (running_ || bus_->next_event_ps() > before) return;
+  advance_to(before);  // the wake-up set stands: nothing done here reaches a master before it
+}
+
+bool PciBusModule::advance_to(Picoseconds t) {
+  if (running_ || bus_->next_event_ps() > t) return false;
   running_ = true;
-  bus_->advance(before);
+  bus_->advance(t);
   running_ = false;
-  // The wake-up set stands: nothing done here reaches a master before it.
+  return true;
 }
 
 void PciBusModule::wake_for_next_event(Picoseconds now) {

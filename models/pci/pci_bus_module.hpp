@@ -45,6 +45,8 @@ class PciBusModule : public sc_core::sc_module {
 
  private:
   void run();
+  // Does what is due by t unless the bus is running already; false if there was nothing.
+  bool advance_to(Picoseconds t);
   void wake_for_next_event(Picoseconds now);
 
   SimContext& context_;

@@ -1,6 +1,7 @@
 #include "models/host/ip_frame.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "models/common/crc32.hpp"
@@ -60,6 +61,40 @@ std::uint32_t sum16(const std::uint8_t* data, std::size_t length, std::uint32_t 
   return fold16(std::uint64_t{folded} + sum);
 }
 
+// The payload pattern, bytes (first + i) mod 256, twice over: any 256 bytes of it from offset
+// `first` are one period.
+constexpr std::size_t kPeriod = 256;
+const std::array<std::uint8_t, 2 * kPeriod>& pattern() {
+  static const std::array<std::uint8_t, 2 * kPeriod> bytes = [] {
+    std::array<std::uint8_t, 2 * kPeriod> b{};
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<std::uint8_t>(i);
+    return b;
+  }();
+  return bytes;
+}
+
+void fill_pattern(std::uint8_t* data, std::size_t length, std::uint8_t first) {
+  const std::uint8_t* period = pattern().data() + first;
+  for (std::size_t i = 0; i < length; i += kPeriod)
+    std::memcpy(data + i, period, std::min(kPeriod, length - i));
+}
+
+// sum16 of `length` pattern bytes from `first`, without reading them: a period (an even number
+// of bytes, so every period's words are the same) sums to the same at every repetition, and
+// n copies of a one's complement sum add to n times it, folded. Only the last partial period
+// is summed. A period holds non-zero bytes, so the sum is never the all-zero 0.
+std::uint32_t pattern_sum(std::size_t length, std::uint8_t first) {
+  static const std::array<std::uint32_t, kPeriod> period_sums = [] {
+    std::array<std::uint32_t, kPeriod> sums{};
+    for (std::size_t f = 0; f < kPeriod; ++f) sums[f] = sum16(pattern().data() + f, kPeriod, 0);
+    return sums;
+  }();
+  const std::size_t periods = length / kPeriod;
+  const std::uint32_t rest = sum16(pattern().data() + first, length % kPeriod, 0);
+  if (periods == 0) return rest;
+  return fold16(std::uint64_t{period_sums[first]} * periods + rest);
+}
+
 std::size_t transport_header_bytes(const IpPacket& p) {
   if (p.fragment_offset_8 != 0) return 0;
   return p.protocol == kProtocolTcp ? kTcpHeaderBytes : kUdpHeaderBytes;
@@ -109,7 +144,7 @@ void build_ip_frame(Frame& frame, const FrameHeader& ethernet, const IpPacket& p
   const std::size_t l4_head = transport_header_bytes(p);
   std::uint8_t* data = l4 + l4_head;
   const std::uint32_t first = p.protocol == kProtocolTcp ? p.sequence : 0;
-  for (std::size_t i = 0; i < p.payload; ++i) data[i] = static_cast<std::uint8_t>(first + i);
+  fill_pattern(data, p.payload, static_cast<std::uint8_t>(first));
   if (l4_head == 0) {
     write_fcs(b.data(), b.size() - kFcsBytes);
     frame.fcs_intact = true;
@@ -137,8 +172,12 @@ void build_ip_frame(Frame& frame, const FrameHeader& ethernet, const IpPacket& p
     pseudo[8] = 0;
     pseudo[9] = p.protocol;
     put16(pseudo + 10, static_cast<std::uint32_t>(l4_bytes));
-    const std::uint32_t partial = sum16(pseudo, sizeof pseudo, 0);
-    std::uint16_t checksum = internet_checksum(l4, l4_bytes, partial);
+    // The header's words, then the payload's: the header is an even number of bytes, so the
+    // payload's words are its own pairs of bytes and its sum is the pattern's.
+    const std::uint32_t head = sum16(l4, l4_head, sum16(pseudo, sizeof pseudo, 0));
+    const std::uint32_t sum =
+        fold16(std::uint64_t{head} + pattern_sum(p.payload, static_cast<std::uint8_t>(first)));
+    auto checksum = static_cast<std::uint16_t>(~sum & 0xFFFF);
     if (p.protocol == kProtocolUdp && checksum == 0) checksum = 0xFFFF;
     put16(l4 + (p.protocol == kProtocolTcp ? 16 : 6), checksum);
   }

@@ -124,6 +124,12 @@ void SwitchPort::frame_arriving(const Frame& frame, Picoseconds first_bit) {
       {cut, index_, owner_.sequence_++, whole, false, kFlood, owner_.context_.frames.copy(frame)});
 }
 
+void SwitchPort::set_up() {
+  if (up_) return;
+  up_ = true;
+  owner_.port_up(*this);
+}
+
 void SwitchPort::feed() {
   while (!in_mac_ && queued_ > 0) {
     auto q = std::find_if(queues_.rbegin(), queues_.rend(),
@@ -264,7 +270,7 @@ void Switch::settle(Picoseconds now) {
   if (settling_) return;
   settling_ = true;
   // Frames sent and frames arrived by now, port by port; then every forwarding decision due.
-  for (auto& p : ports_)
+  for (SwitchPort* p : up_ports_)
     if (p->mac_.due_besides_client(now)) p->mac_.settle_station(now);
   while (!pending_.empty() && pending_.top().ready_ps <= now) {
     // priority_queue::top is const: the frame is moved out before the pop.
@@ -272,7 +278,7 @@ void Switch::settle(Picoseconds now) {
     pending_.pop();
     forward(std::move(p), now);
   }
-  for (auto& p : ports_) p->feed();
+  for (SwitchPort* p : up_ports_) p->feed();
   settling_ = false;
   if (!pending_.empty()) {
     const Picoseconds next = pending_.top().ready_ps;
@@ -281,6 +287,13 @@ void Switch::settle(Picoseconds now) {
       wake_.notify(to_sc_time(next - now));
     }
   }
+}
+
+void Switch::port_up(SwitchPort& port) {
+  const auto at =
+      std::lower_bound(up_ports_.begin(), up_ports_.end(), port.index(),
+                       [](const SwitchPort* p, std::size_t index) { return p->index() < index; });
+  up_ports_.insert(at, &port);
 }
 
 void Switch::learn(const Frame& frame, std::size_t port, Picoseconds now) {

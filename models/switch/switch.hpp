@@ -61,8 +61,8 @@ class SwitchPort : public sc_core::sc_module, public MacClient {
   void settle(Picoseconds now) override;
   // A frame starts towards this port on a full-duplex link; its first bit arrives at `first_bit`.
   void frame_arriving(const Frame& frame, Picoseconds first_bit);
-  // A cable is plugged in: the port takes part in flooding.
-  void set_up() { up_ = true; }
+  // A cable is plugged in: the port takes part in flooding, and in the switch's settling.
+  void set_up();
   bool up() const { return up_; }
 
  private:
@@ -133,6 +133,8 @@ class Switch : public sc_core::sc_module {
 
   // Does everything due by `now`: frames that have arrived, frames ready to be forwarded.
   void settle(Picoseconds now);
+  // A port has a cable plugged in (SwitchPort::set_up).
+  void port_up(SwitchPort& port);
 
   // What the relay does, for traces: each event's `part` is the port it is about ("port<n>").
   // The ports' MACs report their own (PAUSE included) on their own hooks.
@@ -182,6 +184,10 @@ class Switch : public sc_core::sc_module {
   const Picoseconds latency_ps_;
   const Picoseconds aging_ps_;
   std::vector<std::unique_ptr<SwitchPort>> ports_;
+  // The ports with a cable, in port order: the only ones settled and fed. A port without one
+  // receives nothing, so it never sends a PAUSE of its own, and no frame is ever queued for it
+  // (flooding skips it; a learned port is one a frame came in by).
+  std::vector<SwitchPort*> up_ports_;
   std::priority_queue<Pending, std::vector<Pending>, Later> pending_;
   std::uint64_t sequence_ = 0;
   sc_core::sc_event wake_;

@@ -21,6 +21,21 @@ std::size_t client_bytes_for_frame_size(const FrameHeader& header, std::size_t f
   return frame_bytes - kFcsBytes - header_bytes(header);
 }
 
+const std::uint8_t* counting_pattern() {
+  static const std::array<std::uint8_t, 2 * kCountingPeriod> bytes = [] {
+    std::array<std::uint8_t, 2 * kCountingPeriod> b{};
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<std::uint8_t>(i);
+    return b;
+  }();
+  return bytes.data();
+}
+
+void fill_counting_pattern(std::uint8_t* data, std::size_t length, std::uint8_t first) {
+  const std::uint8_t* period = counting_pattern() + first;
+  for (std::size_t i = 0; i < length; i += kCountingPeriod)
+    std::memcpy(data + i, period, std::min(kCountingPeriod, length - i));
+}
+
 namespace {
 
 // Header and client data (pattern, sequence, pad); the FCS bytes are left for the caller.
@@ -42,18 +57,9 @@ void write_body(Frame& frame, const FrameHeader& header, std::size_t client_byte
   b[at++] = static_cast<std::uint8_t>(header.length_type >> 8);
   b[at++] = static_cast<std::uint8_t>(header.length_type & 0xFF);
   // Client data: the sequence number (big-endian, as much of it as fits), then byte i = i mod 256.
-  static const std::array<std::uint8_t, 256> kPattern = [] {
-    std::array<std::uint8_t, 256> p{};
-    for (std::size_t i = 0; i < p.size(); ++i) p[i] = static_cast<std::uint8_t>(i);
-    return p;
-  }();
   std::uint8_t* data = b.data() + at;
   const std::size_t pattern_bytes = client_bytes > 8 ? client_bytes - 8 : 0;
-  for (std::size_t i = 0; i < pattern_bytes;) {
-    const std::size_t run = std::min(pattern_bytes - i, kPattern.size() - i % kPattern.size());
-    std::memcpy(data + i, kPattern.data() + i % kPattern.size(), run);
-    i += run;
-  }
+  fill_counting_pattern(data, pattern_bytes, 0);
   for (std::size_t i = pattern_bytes; i < client_bytes; ++i)
     data[i] = static_cast<std::uint8_t>(sequence >> (8 * (client_bytes - 1 - i)));
   if (data_bytes > client_bytes) std::memset(data + client_bytes, 0, data_bytes - client_bytes);

@@ -94,6 +94,14 @@ class FrameBuilder {
 // The client data size that makes a DA..FCS frame of exactly frame_bytes (>= 64) with this header.
 std::size_t client_bytes_for_frame_size(const FrameHeader& header, std::size_t frame_bytes);
 
+// The counting pattern, byte i = i mod 256, twice over: the 256 bytes from offset `first` are one
+// period of the pattern that starts at `first`. Built frames' client data and the host stack's
+// payloads are made of it.
+inline constexpr std::size_t kCountingPeriod = 256;
+const std::uint8_t* counting_pattern();
+// Writes `length` bytes of the pattern starting at `first`: byte i = (first + i) mod 256.
+void fill_counting_pattern(std::uint8_t* data, std::size_t length, std::uint8_t first);
+
 // Field access on received bytes; callers check size() >= 64 (the minimum frame) first.
 inline MacAddress destination_of(const std::vector<std::uint8_t>& bytes) {
   MacAddress a;

@@ -61,36 +61,19 @@ std::uint32_t sum16(const std::uint8_t* data, std::size_t length, std::uint32_t 
   return fold16(std::uint64_t{folded} + sum);
 }
 
-// The payload pattern, bytes (first + i) mod 256, twice over: any 256 bytes of it from offset
-// `first` are one period.
-constexpr std::size_t kPeriod = 256;
-const std::array<std::uint8_t, 2 * kPeriod>& pattern() {
-  static const std::array<std::uint8_t, 2 * kPeriod> bytes = [] {
-    std::array<std::uint8_t, 2 * kPeriod> b{};
-    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<std::uint8_t>(i);
-    return b;
-  }();
-  return bytes;
-}
-
-void fill_pattern(std::uint8_t* data, std::size_t length, std::uint8_t first) {
-  const std::uint8_t* period = pattern().data() + first;
-  for (std::size_t i = 0; i < length; i += kPeriod)
-    std::memcpy(data + i, period, std::min(kPeriod, length - i));
-}
-
-// sum16 of `length` pattern bytes from `first`, without reading them: a period (an even number
-// of bytes, so every period's words are the same) sums to the same at every repetition, and
+// sum16 of `length` counting-pattern bytes from `first`, without reading them: a period (an even
+// number of bytes, so every period's words are the same) sums to the same at every repetition, and
 // n copies of a one's complement sum add to n times it, folded. Only the last partial period
 // is summed. A period holds non-zero bytes, so the sum is never the all-zero 0.
 std::uint32_t pattern_sum(std::size_t length, std::uint8_t first) {
-  static const std::array<std::uint32_t, kPeriod> period_sums = [] {
-    std::array<std::uint32_t, kPeriod> sums{};
-    for (std::size_t f = 0; f < kPeriod; ++f) sums[f] = sum16(pattern().data() + f, kPeriod, 0);
+  static const std::array<std::uint32_t, kCountingPeriod> period_sums = [] {
+    std::array<std::uint32_t, kCountingPeriod> sums{};
+    for (std::size_t f = 0; f < kCountingPeriod; ++f)
+      sums[f] = sum16(counting_pattern() + f, kCountingPeriod, 0);
     return sums;
   }();
-  const std::size_t periods = length / kPeriod;
-  const std::uint32_t rest = sum16(pattern().data() + first, length % kPeriod, 0);
+  const std::size_t periods = length / kCountingPeriod;
+  const std::uint32_t rest = sum16(counting_pattern() + first, length % kCountingPeriod, 0);
   if (periods == 0) return rest;
   return fold16(std::uint64_t{period_sums[first]} * periods + rest);
 }
@@ -144,7 +127,7 @@ void build_ip_frame(Frame& frame, const FrameHeader& ethernet, const IpPacket& p
   const std::size_t l4_head = transport_header_bytes(p);
   std::uint8_t* data = l4 + l4_head;
   const std::uint32_t first = p.protocol == kProtocolTcp ? p.sequence : 0;
-  fill_pattern(data, p.payload, static_cast<std::uint8_t>(first));
+  fill_counting_pattern(data, p.payload, static_cast<std::uint8_t>(first));
   if (l4_head == 0) {
     write_fcs(b.data(), b.size() - kFcsBytes);
     frame.fcs_intact = true;
